@@ -4,4 +4,7 @@ from __future__ import annotations
 
 import typer
 
-app = typer.Typer(help="The two-colour Life engine: run, step and convert patterns.", no_args_is_help=True)
+app = typer.Typer(
+    help="The two-colour Life engine: run, step and convert patterns.",
+    no_args_is_help=True,
+)

@@ -4,4 +4,7 @@ from __future__ import annotations
 
 import typer
 
-app = typer.Typer(help="Life for Two (5x5, simultaneous hidden placement).", no_args_is_help=True)
+app = typer.Typer(
+    help="Life for Two (5x5, simultaneous hidden placement).",
+    no_args_is_help=True,
+)

@@ -4,4 +4,7 @@ from __future__ import annotations
 
 import typer
 
-app = typer.Typer(help="p2life: the Levene-Roussos two-player Life, studied and played.", no_args_is_help=True)
+app = typer.Typer(
+    help="p2life: the Levene-Roussos two-player Life, studied and played.",
+    no_args_is_help=True,
+)

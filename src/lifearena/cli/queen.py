@@ -4,4 +4,7 @@ from __future__ import annotations
 
 import typer
 
-app = typer.Typer(help="The blocking queen game: palace numbers, pictures, play.", no_args_is_help=True)
+app = typer.Typer(
+    help="The blocking queen game: palace numbers, pictures, play.",
+    no_args_is_help=True,
+)

@@ -38,7 +38,7 @@ def as_grid(cells: object, *, allow_batch: bool = True) -> np.ndarray:
         raise GridError(f"grid has dtype {array.dtype}; expected integers 0, 1, 2")
     dims = (2, 3) if allow_batch else (2,)
     if array.ndim not in dims:
-        expected = "(height, width) or (boards, height, width)" if allow_batch else "(height, width)"
+        expected = "(height, width)" + (" or (boards, height, width)" if allow_batch else "")
         raise GridError(f"grid has shape {array.shape}; expected {expected}")
     if 0 in array.shape:
         raise GridError(f"grid has shape {array.shape}; every dimension must be at least 1")

@@ -132,7 +132,9 @@ class Rule:
         """
         match = _LIFE_LIKE.fullmatch(text.strip())
         if not match:
-            raise RuleError(f"bad Life-like rule {text!r}; expected B<digits>/S<digits> like B3/S23")
+            raise RuleError(
+                f"bad Life-like rule {text!r}; expected B<digits>/S<digits> like B3/S23"
+            )
         born = {int(c) for c in match.group("b")}
         survive = {int(c) for c in match.group("s")}
         if 9 in born | survive:
@@ -370,7 +372,9 @@ def _parse_count_set(text: str, where: str) -> set[int]:
         low = int(match.group(1))
         high = int(match.group(2) or low)
         if low > high or high > 8:
-            raise RuleError(f"bad neighbour count range {part!r} {where}; expected 0 <= a <= b <= 8")
+            raise RuleError(
+                f"bad neighbour count range {part!r} {where}; expected 0 <= a <= b <= 8"
+            )
         values.update(range(low, high + 1))
     return values
 
@@ -379,7 +383,9 @@ def _compile_condition(text: str, where: str) -> Callable[[int, int], bool]:
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError:
-        raise RuleError(f"bad condition {text!r} {where}; expected an expression in n1, n2") from None
+        raise RuleError(
+            f"bad condition {text!r} {where}; expected an expression in n1, n2"
+        ) from None
     for node in ast.walk(tree):
         if not isinstance(node, _ALLOWED_NODES):
             raise RuleError(

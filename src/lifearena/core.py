@@ -1,0 +1,506 @@
+"""The game protocol every lifearena game implements (OpenSpiel's meaning, typed).
+
+A game is two things kept apart:
+
+* :class:`GameInfo` — static facts: name, players, dynamics (sequential or simultaneous),
+  chance, information, action-space size, maximum length, parameter defaults.
+* :class:`State` — a position. A game subclasses it and fills in a few hooks
+  (``_legal_actions``, ``_apply_action`` and/or ``_apply_actions``, ``current_player``,
+  ``outcome``, ``action_to_string``/``string_to_action``, ``observation``, ``setup``,
+  ``__str__``); the base class derives the rest: legality checks, history, ``returns``,
+  ``is_terminal``, records and replay.
+
+Players are 0 and 1 (``player_0``/``player_1`` for RL users; each game also has symbols such
+as ``b``/``r``). Special player ids mark the other kinds of node: :data:`CHANCE`,
+:data:`SIMULTANEOUS` and :data:`TERMINAL`.
+
+Actions are dense integers ``0 <= a < info.num_distinct_actions``; each game also has a
+``Move`` value object and a text notation. ``history()`` lists what was applied: an ``int``
+for a sequential or chance action, a ``tuple`` of one action per player for a simultaneous
+node. Replaying the history on ``setup`` reproduces the state.
+
+A game never holds a hidden random generator: randomness is a chance node or a seed passed
+in, so every game replays exactly from its :class:`Record`.
+
+Games register themselves with :func:`register_game`; :func:`load_game` finds a game by name
+(importing ``lifearena.games.<name>``), and :func:`replay` rebuilds a state from a record.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum, StrEnum
+from typing import Any, ClassVar, Self
+
+import numpy as np
+
+from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
+
+CHANCE = -1
+"""Player id of a chance node: the next action is drawn from ``chance_outcomes()``."""
+SIMULTANEOUS = -2
+"""Player id of a simultaneous node: every player acts at once (``apply_actions``)."""
+TERMINAL = -4
+"""Player id of a terminal state."""
+
+Action = int
+HistoryItem = int | tuple[int, ...]
+
+
+class Dynamics(Enum):
+    """Whether players take turns or act at the same time."""
+
+    SEQUENTIAL = "sequential"
+    SIMULTANEOUS = "simultaneous"
+
+
+class Chance(Enum):
+    """Where randomness enters a game."""
+
+    DETERMINISTIC = "deterministic"
+    EXPLICIT = "explicit"  # chance nodes with listed outcomes
+    SEEDED = "seeded"  # a seed fixed at setup (e.g. a random start position)
+
+
+class Information(Enum):
+    """Whether a player ever lacks information the other has."""
+
+    PERFECT = "perfect"
+    IMPERFECT = "imperfect"
+
+
+class Termination(StrEnum):
+    """Why a game ended. Each game documents which of these it uses."""
+
+    WIN = "win"  # the loser has no pieces left (War of Life, Life for Two, p2life)
+    DRAW = "draw"  # both sides wiped out at once, or another drawn ending
+    EXHAUST = "exhaust"  # the move limit was reached
+    STALEMATE = "stalemate"  # the player to move has pieces but no legal move
+    GOAL = "goal"  # a stone reached the goal line (Losat)
+    CAPTURES = "captures"  # enough captures (Losat)
+    PASSES = "passes"  # two passes in a row (Losat)
+    NO_MOVES = "no_moves"  # the player to move cannot move and loses (blocking queen game)
+    LIMIT = "limit"  # an optional generation cap decided the game
+    FORFEIT = "forfeit"  # a player timed out, crashed or played an illegal move (arena)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the termination, the winner (player id or ``None`` for a draw)
+    and the winner's symbol in the game's notation.
+
+    >>> Outcome(Termination.WIN, 0, "b")
+    Outcome(termination=<Termination.WIN: 'win'>, winner=0, winner_symbol='b', detail='')
+    >>> str(Outcome(Termination.EXHAUST, None, None))
+    'draw (exhaust)'
+    """
+
+    termination: Termination
+    winner: int | None
+    winner_symbol: str | None = None
+    detail: str = ""
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+    def returns(self, num_players: int = 2) -> tuple[float, ...]:
+        """+1 for the winner, -1 for the others, all 0 for a draw."""
+        if self.winner is None:
+            return (0.0,) * num_players
+        return tuple(1.0 if p == self.winner else -1.0 for p in range(num_players))
+
+    def __str__(self) -> str:
+        head = "draw" if self.winner is None else f"{self.winner_symbol or self.winner} wins"
+        tail = f", {self.detail}" if self.detail else ""
+        return f"{head} ({self.termination.value}{tail})"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts about a game, apart from any state."""
+
+    name: str
+    long_name: str
+    dynamics: Dynamics
+    chance: Chance
+    information: Information
+    num_distinct_actions: int
+    max_game_length: int
+    player_symbols: tuple[str, str] = ("1", "2")
+    num_players: int = 2
+    min_utility: float = -1.0
+    max_utility: float = 1.0
+    zero_sum: bool = True
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+    """Parameter names and their defaults; records store the values a game was played with."""
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        """PettingZoo-style agent names ``player_0``, ``player_1``."""
+        return tuple(f"player_{p}" for p in range(self.num_players))
+
+
+class State(ABC):
+    """A position of a game. Subclasses fill in the hooks marked *abstract* (and
+    ``_apply_action`` / ``_apply_actions`` as their dynamics need).
+
+    The base class keeps ``_history`` and checks legality in :meth:`apply_action` and
+    :meth:`apply_actions` unless called with ``check=False``.
+    """
+
+    info: ClassVar[GameInfo]
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        self.params: dict[str, Any] = dict(params or {})
+        self._history: list[HistoryItem] = []
+
+    # -- hooks a game fills in ------------------------------------------------------------
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """0 or 1, or :data:`CHANCE`, :data:`SIMULTANEOUS`, :data:`TERMINAL`."""
+
+    @abstractmethod
+    def _legal_actions(self, player: int) -> list[Action]:
+        """The sorted legal actions of ``player`` (only called when it is their turn)."""
+
+    def _apply_action(self, action: Action) -> None:
+        """Apply a sequential or chance action (legality already checked)."""
+        raise NotImplementedError(f"{self.info.name} has no sequential nodes")
+
+    def _apply_actions(self, actions: Sequence[Action]) -> None:
+        """Apply one action per player at a simultaneous node (legality already checked)."""
+        raise NotImplementedError(f"{self.info.name} has no simultaneous nodes")
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+
+    @abstractmethod
+    def action_to_string(self, action: Action, player: int | None = None) -> str:
+        """The game's notation for ``action`` (of ``player``, default the one to move)."""
+
+    @abstractmethod
+    def string_to_action(self, text: str, player: int | None = None) -> Action:
+        """Parse the notation; raise :class:`ParseError` if malformed. Does not check legality."""
+
+    @abstractmethod
+    def observation(self, player: int) -> np.ndarray:
+        """What ``player`` sees, as int8 planes ``(planes, height, width)``."""
+
+    @abstractmethod
+    def setup(self) -> str:
+        """The initial position of this game in the game's position notation."""
+
+    @classmethod
+    @abstractmethod
+    def from_setup(cls, setup: str, **params: Any) -> Self:
+        """A new state at ``setup`` (the notation :meth:`setup` returns) with ``params``."""
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance node: the possible actions and their probabilities."""
+        return []
+
+    def view(self, player: int) -> State:
+        """A copy showing only what ``player`` may see. Perfect-information games return a
+        clone; games with hidden information override this to hide it."""
+        return self.clone()
+
+    def evaluate(self, player: int) -> float:
+        """A heuristic value of the position for ``player`` in [-1, 1] (search agents use it).
+        The default is the final return at terminal states and 0 elsewhere."""
+        if self.is_terminal():
+            return self.returns()[player]
+        return 0.0
+
+    # -- derived --------------------------------------------------------------------------
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """The sorted legal actions of ``player`` (default: the player to move).
+
+        Empty at terminal states, and for a player who is not to move.
+        """
+        current = self.current_player()
+        if current == TERMINAL:
+            return []
+        if player is None:
+            if current == SIMULTANEOUS:
+                raise BadParameterError("at a simultaneous node, say whose legal actions you want")
+            player = current
+        if current == SIMULTANEOUS or player == current:
+            return self._legal_actions(player)
+        return []
+
+    def legal_actions_mask(self, player: int | None = None) -> np.ndarray:
+        """A 0/1 int8 vector over all actions, 1 where the action is legal."""
+        mask = np.zeros(self.info.num_distinct_actions, dtype=np.int8)
+        mask[self.legal_actions(player)] = 1
+        return mask
+
+    def apply_action(self, action: Action, *, check: bool = True) -> None:
+        """Play ``action`` for the player to move (or the chance outcome ``action``)."""
+        current = self.current_player()
+        if current == SIMULTANEOUS:
+            raise IllegalMoveError("this is a simultaneous node; use apply_actions with one "
+                                   "action per player")
+        if check:
+            if current == TERMINAL:
+                raise IllegalMoveError("the game is over; no move can be played")
+            if current == CHANCE:
+                legal = [a for a, _ in self.chance_outcomes()]
+            else:
+                legal = self._legal_actions(current)
+            if action not in legal:
+                raise IllegalMoveError(f"illegal move {self._describe(action, current)}; "
+                                       f"expected one of the {len(legal)} legal moves")
+        self._apply_action(int(action))
+        self._history.append(int(action))
+
+    def apply_actions(self, actions: Sequence[Action], *, check: bool = True) -> None:
+        """Play one action per player at a simultaneous node."""
+        if self.current_player() != SIMULTANEOUS:
+            raise IllegalMoveError("not a simultaneous node; use apply_action")
+        if len(actions) != self.info.num_players:
+            raise IllegalMoveError(f"got {len(actions)} actions; expected one per player "
+                                   f"({self.info.num_players})")
+        if check:
+            for player, action in enumerate(actions):
+                if action not in self._legal_actions(player):
+                    raise IllegalMoveError(
+                        f"illegal move {self._describe(action, player)} for player {player}"
+                    )
+        joint = tuple(int(a) for a in actions)
+        self._apply_actions(joint)
+        self._history.append(joint)
+
+    def apply_move_text(self, text: str, player: int | None = None) -> Action:
+        """Parse ``text`` in the game's notation, check and play it; return the action."""
+        action = self.string_to_action(text, player)
+        self.apply_action(action)
+        return action
+
+    def _describe(self, action: Action, player: int) -> str:
+        try:
+            return repr(self.action_to_string(action, player))
+        except Exception:  # an out-of-range action has no notation
+            return f"action {action}"
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        return self.current_player() == SIMULTANEOUS
+
+    def returns(self) -> tuple[float, ...]:
+        """The players' returns: +1/-1 for a win/loss, 0 for a draw or an unfinished game."""
+        outcome = self.outcome()
+        if outcome is None:
+            return (0.0,) * self.info.num_players
+        return outcome.returns(self.info.num_players)
+
+    def history(self) -> list[HistoryItem]:
+        """The actions applied since the setup, in order (a copy)."""
+        return list(self._history)
+
+    def move_number(self) -> int:
+        """How many actions (joint actions at simultaneous nodes) have been applied."""
+        return len(self._history)
+
+    def clone(self) -> Self:
+        """An independent copy."""
+        return copy.deepcopy(self)
+
+    def history_strings(self) -> list[str]:
+        """The history in the game's notation; joint actions joined with ``" | "``."""
+        replay = type(self).from_setup(self.setup(), **self.params)
+        texts = []
+        for item in self._history:
+            if isinstance(item, tuple):
+                texts.append(" | ".join(replay.action_to_string(a, p) for p, a in enumerate(item)))
+                replay.apply_actions(item, check=False)
+            else:
+                player = replay.current_player()
+                texts.append(replay.action_to_string(item, None if player < 0 else player))
+                replay.apply_action(item, check=False)
+        return texts
+
+    def record(self, players: Sequence[str] = ("player_0", "player_1"), **extra: Any) -> Record:
+        """This game as a :class:`Record` (game, parameters, setup, players, moves, result)."""
+        outcome = self.outcome()
+        return Record(
+            game=self.info.name,
+            params=dict(self.params),
+            setup=self.setup(),
+            players=list(players),
+            moves=self.history_strings(),
+            result=str(outcome) if outcome else "*",
+            extra=dict(extra),
+        )
+
+
+@dataclass
+class Record:
+    """A game record: enough to replay the game exactly.
+
+    Text form (PGN-like)::
+
+        [Game "war_of_life"]
+        [Params "{}"]
+        [Setup "[[[1,1]],[[8,8]]]"]
+        [Player0 "minimax"]
+        [Player1 "random"]
+        [Result "b wins (win)"]
+
+        1. [1,1,2,2]
+        2. [8,8,7,7]
+
+    >>> record = Record("demo", {}, "start", ["a", "b"], ["x", "y | z"], "*")
+    >>> Record.from_text(record.to_text()) == record
+    True
+    >>> Record.from_json(record.to_json()) == record
+    True
+    """
+
+    game: str
+    params: dict[str, Any]
+    setup: str
+    players: list[str]
+    moves: list[str]
+    result: str = "*"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps(self.__dict__, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> Record:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ParseError(f"record is not valid JSON: {error.msg} at line {error.lineno}, "
+                             f"column {error.colno}") from None
+        if not isinstance(data, dict):
+            raise ParseError("record JSON must be an object with game, params, setup, players, "
+                             "moves")
+        missing = [k for k in ("game", "params", "setup", "players", "moves") if k not in data]
+        if missing:
+            raise ParseError(f"record JSON lacks {', '.join(missing)}")
+        known = {k: data[k] for k in ("game", "params", "setup", "players", "moves", "result",
+                                      "extra") if k in data}
+        return cls(**known)
+
+    def to_text(self) -> str:
+        tags = [
+            ("Game", self.game),
+            ("Params", json.dumps(self.params, sort_keys=True)),
+            ("Setup", self.setup),
+            *((f"Player{i}", name) for i, name in enumerate(self.players)),
+            ("Result", self.result),
+        ]
+        if self.extra:
+            tags.append(("Extra", json.dumps(self.extra, sort_keys=True)))
+        head = "\n".join(f"[{k} {json.dumps(v)}]" for k, v in tags)
+        body = "\n".join(f"{i}. {m}" for i, m in enumerate(self.moves, start=1))
+        return f"{head}\n\n{body}\n"
+
+    @classmethod
+    def from_text(cls, text: str) -> Record:
+        tags: dict[str, str] = {}
+        moves: list[str] = []
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith("["):
+                key, _, value = line[1:].rstrip("]").partition(" ")
+                try:
+                    tags[key] = json.loads(value)
+                except json.JSONDecodeError:
+                    raise ParseError(f"bad tag at line {number}: {raw!r}; expected "
+                                     '[Name "value"]') from None
+                continue
+            head, dot, move = line.partition(". ")
+            if not dot or not head.isdigit():
+                raise ParseError(f"bad move line {number}: {raw!r}; expected 'N. move'")
+            moves.append(move.strip())
+        for key in ("Game", "Setup"):
+            if key not in tags:
+                raise ParseError(f"record lacks the [{key} \"...\"] tag")
+        try:
+            params = json.loads(tags.get("Params", "{}"))
+            extra = json.loads(tags.get("Extra", "{}"))
+        except json.JSONDecodeError:
+            raise ParseError("record's Params/Extra tag is not a JSON object") from None
+        players = [tags[k] for k in sorted(t for t in tags if t.startswith("Player"))]
+        return cls(tags["Game"], params, tags["Setup"], players, moves,
+                   tags.get("Result", "*"), extra)
+
+    @classmethod
+    def load(cls, text: str) -> Record:
+        """Read either form (JSON if it starts with ``{``)."""
+        return cls.from_json(text) if text.lstrip().startswith("{") else cls.from_text(text)
+
+
+# -- the registry of games ---------------------------------------------------------------------
+
+_GAMES: dict[str, type[State]] = {}
+
+
+def register_game(cls: type[State]) -> type[State]:
+    """Class decorator: make ``cls`` (a :class:`State` subclass) findable by its info name."""
+    _GAMES[cls.info.name] = cls
+    return cls
+
+
+def load_game(name: str) -> type[State]:
+    """The state class of the game called ``name`` (e.g. ``"war_of_life"``)."""
+    key = name.strip().lower().replace("-", "_")
+    if key not in _GAMES:
+        try:
+            importlib.import_module(f"lifearena.games.{key}")
+        except ModuleNotFoundError as error:
+            if error.name != f"lifearena.games.{key}":
+                raise
+    if key not in _GAMES:
+        raise BadParameterError(f"unknown game {name!r}; expected one of: "
+                                f"{', '.join(sorted(available_games()))}")
+    return _GAMES[key]
+
+
+def available_games() -> list[str]:
+    """The names of the games in ``lifearena.games``."""
+    import pkgutil
+
+    import lifearena.games as package
+
+    return sorted(m.name for m in pkgutil.iter_modules(package.__path__)
+                  if not m.name.startswith("_"))
+
+
+def replay(record: Record, *, upto: int | None = None) -> State:
+    """The state reached by playing ``record``'s moves (the first ``upto`` of them)."""
+    cls = load_game(record.game)
+    state = cls.from_setup(record.setup, **record.params)
+    for number, text in enumerate(record.moves[:upto], start=1):
+        try:
+            if state.is_simultaneous_node():
+                parts = [p.strip() for p in text.split("|")]
+                if len(parts) != state.info.num_players:
+                    raise ParseError(f"expected {state.info.num_players} moves joined by '|'")
+                state.apply_actions([state.string_to_action(p, i) for i, p in enumerate(parts)])
+            else:
+                player = state.current_player()
+                state.apply_action(state.string_to_action(text, None if player < 0 else player))
+        except ValueError as error:
+            raise ParseError(f"record move {number} {text!r}: {error}") from None
+    return state
+
