@@ -21,7 +21,7 @@ square costs one compare and one add on the critical path.
 [0, 1, 1, 1, 1]
 >>> advance_rows(1, col, diag, out, 2)
 >>> out.tolist()   # row y = 2 for k = 1: (1, 2) is a palace (Wythoff pair (1, 2))
-[1, 0, 2, 2, 2]
+[1, 0, 3, 2, 1]
 """
 
 from __future__ import annotations
