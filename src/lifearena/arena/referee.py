@@ -1,0 +1,382 @@
+"""The referee: plays one game between two agents and records it.
+
+:func:`play_game` starts from a setup (or a seed), asks the agent to move at each of its nodes
+with only ``state.view(player)`` in hand, samples chance nodes from an explicit seed, collects
+both actions at a simultaneous node before applying them, times every move, and returns a
+:class:`GameResult` (outcome, moves in notation, seconds per side, the :class:`Record`).
+
+An agent that raises, returns an illegal action, or exceeds its :class:`TimeControl` forfeits:
+the outcome is :attr:`Termination.FORFEIT`, the other side wins, and ``outcome.detail`` says
+why. The referee never raises because of an agent, so a tournament goes on.
+
+Agents are ordinary :class:`~lifearena.agents.Agent` objects. Two optional hooks let agents that
+live elsewhere (a bot in a subprocess speaking JSON lines) follow the game:
+``agent.start_game(state_view, player, time_control)`` is called before the first move and
+``agent.end_game(result)`` after the last (also after a forfeit). The limit passed to ``act``
+carries the time the agent has left for this move, so a bot can be told its clock; a bot
+adapter that enforces its own deadline raises :class:`AgentTimeout` (or any exception).
+
+>>> from lifearena.arena.referee import TimeControl
+>>> TimeControl(per_move=0.5).allowance(used=0.0)
+0.5
+>>> TimeControl(per_move=2.0, total=3.0).allowance(used=2.5)
+0.5
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from lifearena.agents.base import Agent, Limit
+from lifearena.core import (
+    CHANCE,
+    SIMULTANEOUS,
+    Action,
+    Outcome,
+    Record,
+    State,
+    Termination,
+    load_game,
+)
+from lifearena.errors import BadParameterError
+
+
+class AgentTimeout(Exception):
+    """Raised by an agent adapter that enforces its own deadline (e.g. a subprocess bot)."""
+
+
+class IllegalAction(Exception):
+    """Raised by an agent adapter whose agent answered something that is not a legal move."""
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """How long each side may think: ``per_move`` seconds for each move and/or ``total``
+    seconds for the whole game (plus ``increment`` after each move); ``grace`` seconds of
+    tolerance before a late move forfeits. ``None`` means no bound.
+
+    In-process agents cannot be interrupted: the referee measures each move and forfeits the
+    agent afterwards if it was late. Adapters for external bots can enforce the deadline.
+    """
+
+    per_move: float | None = None
+    total: float | None = None
+    increment: float = 0.0
+    grace: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("per_move", "total"):
+            value = getattr(self, name)
+            if value is not None and not value > 0:
+                raise BadParameterError(f"time control {name}={value} must be positive")
+        if self.increment < 0 or self.grace < 0:
+            raise BadParameterError("time control increment and grace must be >= 0")
+
+    def allowance(self, used: float, moves_made: int = 0) -> float | None:
+        """Seconds the side may spend on its next move, having ``used`` seconds on
+        ``moves_made`` moves so far; ``None`` when unbounded."""
+        bounds = []
+        if self.per_move is not None:
+            bounds.append(self.per_move)
+        if self.total is not None:
+            bounds.append(max(0.0, self.total + self.increment * moves_made - used))
+        return min(bounds) if bounds else None
+
+    def to_dict(self) -> dict[str, float | None]:
+        return {"per_move": self.per_move, "total": self.total, "increment": self.increment,
+                "grace": self.grace}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> TimeControl | None:
+        return None if data is None else cls(**data)
+
+
+def outcome_to_dict(outcome: Outcome) -> dict[str, Any]:
+    """A JSON-able form of an :class:`Outcome`."""
+    return {"termination": outcome.termination.value, "winner": outcome.winner,
+            "winner_symbol": outcome.winner_symbol, "detail": outcome.detail}
+
+
+def outcome_from_dict(data: Mapping[str, Any]) -> Outcome:
+    """The :class:`Outcome` that :func:`outcome_to_dict` wrote."""
+    return Outcome(Termination(data["termination"]), data["winner"], data.get("winner_symbol"),
+                   data.get("detail", ""))
+
+
+@dataclass
+class GameResult:
+    """One finished game as the arena stores it.
+
+    ``moves`` are in the game's notation (chance outcomes included, joint moves joined with
+    ``" | "``), exactly as in ``record``; ``length`` counts the players' moves (a joint move
+    counts once, chance outcomes not at all). ``seconds`` is the thinking time of each side,
+    or ``None`` when only the game's total ``duration`` is known (fast paths).
+    """
+
+    game: str
+    params: dict[str, Any]
+    setup: str
+    players: list[str]
+    moves: list[str]
+    outcome: Outcome
+    length: int
+    duration: float
+    record: Record
+    seconds: tuple[float, ...] | None = None
+    seed: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def winner(self) -> int | None:
+        return self.outcome.winner
+
+    @property
+    def forfeit(self) -> bool:
+        return self.outcome.termination == Termination.FORFEIT
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "params": self.params, "setup": self.setup,
+            "players": self.players, "moves": self.moves,
+            "outcome": outcome_to_dict(self.outcome), "length": self.length,
+            "duration": self.duration,
+            "seconds": None if self.seconds is None else list(self.seconds),
+            "seed": self.seed, "record": json_record(self.record), "extra": self.extra,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameResult:
+        record = data["record"]
+        return cls(
+            game=data["game"], params=dict(data["params"]), setup=data["setup"],
+            players=list(data["players"]), moves=list(data["moves"]),
+            outcome=outcome_from_dict(data["outcome"]), length=int(data["length"]),
+            duration=float(data["duration"]),
+            record=Record(**record) if isinstance(record, dict) else Record.load(record),
+            seconds=None if data.get("seconds") is None else tuple(data["seconds"]),
+            seed=data.get("seed"), extra=dict(data.get("extra") or {}),
+        )
+
+
+def json_record(record: Record) -> dict[str, Any]:
+    """A record as a plain dict (what :meth:`Record.to_json` serialises)."""
+    return dict(record.__dict__)
+
+
+# -- starting positions -----------------------------------------------------------------------
+
+def game_class(game: str | type[State]) -> type[State]:
+    """The state class for ``game`` (a registered name, or the class itself)."""
+    return game if isinstance(game, type) else load_game(game)
+
+
+def initial_state(game: str | type[State], *, setup: str | None = None, seed: int | None = None,
+                  params: Mapping[str, Any] | None = None) -> State:
+    """The start of a game: ``from_setup(setup, **params)`` when a setup is given, else the
+    game module's ``new_game(seed=seed, **params)`` (a random start where the game has one).
+    """
+    cls = game_class(game)
+    params = dict(params or {})
+    if setup is not None:
+        return cls.from_setup(setup, **params)
+    # a game offers its random start as ``new_game(seed=...)`` on the class or in its module
+    new_game = getattr(cls, "new_game", None) or getattr(
+        importlib.import_module(cls.__module__), "new_game", None)
+    if new_game is None:
+        raise BadParameterError(f"game {cls.info.name!r} has no new_game(seed=...) to make a "
+                                "start; give a setup")
+    return new_game(seed=seed, **params)
+
+
+# -- playing ----------------------------------------------------------------------------------
+
+def _limit_for(base: Limit | None, allowance: float | None) -> Limit | None:
+    if allowance is None:
+        return base
+    allowance = max(allowance, 1e-6)  # a Limit must be positive
+    if base is None:
+        return Limit(time=allowance)
+    time_bound = allowance if base.time is None else min(base.time, allowance)
+    return Limit(time=time_bound, nodes=base.nodes, simulations=base.simulations,
+                 depth=base.depth)
+
+
+class _Forfeit(Exception):
+    def __init__(self, player: int, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.player, self.reason, self.detail = player, reason, detail
+
+
+def _ask(state: State, player: int, agent: Agent, name: str, limit: Limit | None,
+         allowance: float | None, grace: float) -> tuple[Action, float]:
+    """One move of ``agent``: its action and the seconds it took; raises _Forfeit."""
+    view = state.view(player)
+    start = time.perf_counter()
+    try:
+        action = agent.act(view, player, _limit_for(limit, allowance))
+    except AgentTimeout as error:
+        raise _Forfeit(player, "timeout", f"{name} ran out of time ({error})") from None
+    except IllegalAction as error:
+        raise _Forfeit(player, "illegal", f"{name} played an illegal move ({error})") from None
+    except Exception as error:  # any crash of an agent forfeits; the arena goes on
+        raise _Forfeit(player, "crash",
+                       f"{name} crashed: {type(error).__name__}: {error}") from None
+    elapsed = time.perf_counter() - start
+    if allowance is not None and elapsed > allowance + grace:
+        raise _Forfeit(player, "timeout",
+                       f"{name} took {elapsed:.3f} s; it had {allowance:.3f} s")
+    try:
+        legal = action in state.legal_actions(player)
+    except TypeError:
+        legal = False
+    if not legal or isinstance(action, bool):
+        shown = _show(state, action, player)
+        raise _Forfeit(player, "illegal", f"{name} played an illegal move {shown}")
+    return int(action), elapsed
+
+
+def _show(state: State, action: object, player: int) -> str:
+    try:
+        return repr(state.action_to_string(int(action), player))  # type: ignore[call-overload]
+    except Exception:
+        return repr(action)
+
+
+def play_game(
+    game: str | type[State],
+    agents: Sequence[Agent],
+    *,
+    setup: str | None = None,
+    seed: int | None = 0,
+    params: Mapping[str, Any] | None = None,
+    state: State | None = None,
+    names: Sequence[str] | None = None,
+    limits: Sequence[Limit | None] | None = None,
+    time_control: TimeControl | None = None,
+    max_moves: int | None = None,
+) -> GameResult:
+    """Play one game of ``game`` between ``agents`` (seat 0 first) and return its result.
+
+    The start is ``state`` if given, else ``setup`` (with ``params``), else the game's random
+    start from ``seed``. ``seed`` also drives the chance nodes. ``limits`` are the agents'
+    thinking limits (nodes, depth...), tightened by ``time_control``. ``max_moves`` stops a
+    game early as a draw (:attr:`Termination.LIMIT`).
+    """
+    cls = game_class(game)
+    info = cls.info
+    if len(agents) != info.num_players:
+        raise BadParameterError(f"{info.name} needs {info.num_players} agents; got {len(agents)}")
+    if state is None:
+        state = initial_state(cls, setup=setup, seed=seed, params=params)
+    else:
+        state = state.clone()
+    names = list(names) if names is not None else [a.name for a in agents]
+    limits = list(limits) if limits is not None else [None] * info.num_players
+    chance_rng = np.random.default_rng(seed)
+    used = [0.0] * info.num_players
+    moves_made = [0] * info.num_players
+    grace = time_control.grace if time_control else 0.0
+    start_setup = state.setup()
+    start_history = len(state.history())
+
+    for player, agent in enumerate(agents):
+        agent.reset()
+        hook = getattr(agent, "start_game", None)
+        if hook is not None:
+            hook(state.view(player), player, time_control)
+
+    outcome: Outcome | None = None
+    forfeit_reason = ""
+    length = 0
+    wall = time.perf_counter()
+    while outcome is None:
+        outcome = state.outcome()
+        if outcome is not None:
+            break
+        if max_moves is not None and length >= max_moves:
+            outcome = Outcome(Termination.LIMIT, None, None, f"referee stopped at {max_moves}")
+            break
+        current = state.current_player()
+        try:
+            if current == CHANCE:
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                p = np.asarray(probs, dtype=float)
+                state.apply_action(int(actions[chance_rng.choice(len(actions), p=p / p.sum())]))
+                continue
+            movers = range(info.num_players) if current == SIMULTANEOUS else [current]
+            chosen: list[Action] = []
+            failures: list[_Forfeit] = []
+            for player in movers:
+                allowance = (time_control.allowance(used[player], moves_made[player])
+                             if time_control else None)
+                try:
+                    action, elapsed = _ask(state, player, agents[player], names[player],
+                                           limits[player], allowance, grace)
+                except _Forfeit as failure:
+                    failures.append(failure)
+                    continue
+                used[player] += elapsed
+                moves_made[player] += 1
+                chosen.append(action)
+            if failures:
+                raise failures[0] if len(failures) == 1 else _Forfeit(
+                    -1, "both", "; ".join(f.detail for f in failures))
+            if current == SIMULTANEOUS:
+                state.apply_actions(chosen, check=False)
+            else:
+                state.apply_action(chosen[0], check=False)
+            length += 1
+        except _Forfeit as failure:
+            forfeit_reason = failure.reason
+            if failure.player < 0:
+                outcome = Outcome(Termination.FORFEIT, None, None, failure.detail)
+            else:
+                winner = 1 - failure.player if info.num_players == 2 else None
+                symbol = info.player_symbols[winner] if winner is not None else None
+                outcome = Outcome(Termination.FORFEIT, winner, symbol, failure.detail)
+    duration = time.perf_counter() - wall
+
+    moves = state.history_strings()[start_history:]
+    extra: dict[str, Any] = {"seed": seed}
+    if forfeit_reason:
+        extra["forfeit"] = forfeit_reason
+    record = Record(game=info.name, params=dict(state.params), setup=start_setup,
+                    players=list(names), moves=moves, result=str(outcome), extra=extra)
+    result = GameResult(
+        game=info.name, params=dict(state.params), setup=start_setup, players=list(names),
+        moves=moves, outcome=outcome, length=length, duration=duration, record=record,
+        seconds=tuple(used), seed=seed, extra={"forfeit": forfeit_reason} if forfeit_reason
+        else {},
+    )
+    for agent in agents:
+        hook = getattr(agent, "end_game", None)
+        if hook is not None:
+            with contextlib.suppress(Exception):  # a bot failing to say goodbye changes nothing
+                hook(result)
+    return result
+
+
+def result_from_moves(game: str | type[State], setup: str, players: Sequence[str],
+                      moves: Sequence[str], outcome: Outcome, seconds: float, *,
+                      params: Mapping[str, Any] | None = None,
+                      seed: int | None = None) -> GameResult:
+    """A :class:`GameResult` for a game played elsewhere (a game module's ``fast_play``):
+    ``seconds`` is the whole game's time, split per side unknown."""
+    info = game_class(game).info
+    length = len(moves)  # fast paths play games without chance nodes
+    record = Record(game=info.name, params=dict(params or {}), setup=setup,
+                    players=list(players), moves=list(moves), result=str(outcome),
+                    extra={"seed": seed, "fast_path": True})
+    duration = float(seconds) if math.isfinite(seconds) else 0.0
+    return GameResult(game=info.name, params=dict(params or {}), setup=setup,
+                      players=list(players), moves=list(moves), outcome=outcome, length=length,
+                      duration=duration, record=record, seconds=None, seed=seed,
+                      extra={"fast_path": True})
