@@ -1,0 +1,73 @@
+"""``lifearena life``: runs that write files, and bad input as one line with exit code 2."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from lifearena.cli import main
+from lifearena.life import load_pattern, write_rle
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return exit_info.value.code, out, err
+
+
+def test_run_writes_pattern_png_and_gif(tmp_path, capsys):
+    code, out, _ = run_cli(
+        capsys, "life", "run", "--rule", "immigration", "--size", "30x20", "-n", "12",
+        "--seed", "3", "-o", str(tmp_path / "end.rle"), "--png", str(tmp_path / "end.png"),
+        "--gif", str(tmp_path / "run.gif"), "--frames", "5",
+    )
+    assert code == 0
+    assert "Run summary" in out and "colour 2" in out
+    pattern = load_pattern(tmp_path / "end.rle")
+    assert pattern.cells.shape == (20, 30) and pattern.rule == "immigration"
+    gif = Image.open(tmp_path / "run.gif")
+    assert 3 <= gif.n_frames <= 5  # Pillow merges identical consecutive frames
+    assert Image.open(tmp_path / "end.png").size[0] >= 30
+
+
+def test_run_until_stable_reports_period(tmp_path, capsys):
+    blinker = np.zeros((5, 5), dtype=np.int8)
+    blinker[2, 1:4] = 1
+    (tmp_path / "blinker.rle").write_text(write_rle(blinker))
+    code, out, _ = run_cli(capsys, "life", "run", "-i", str(tmp_path / "blinker.rle"),
+                           "--rule", "life", "--until-stable", "--topology", "bounded")
+    assert code == 0 and "periodic (period 2)" in out
+
+
+def test_step_prints_the_next_generation(tmp_path, capsys):
+    (tmp_path / "b.cells").write_text(".....\n.....\n.OOO.\n.....\n.....\n")
+    code, out, _ = run_cli(capsys, "life", "step", str(tmp_path / "b.cells"))
+    assert code == 0
+    assert out.splitlines()[1:4] == ["..O..", "..O..", "..O.."]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["life", "run", "--rule", "nope"], "unknown rule 'nope'"),
+        (["life", "run", "--size", "ax3"], "bad size 'ax3'"),
+        (["life", "run", "--size", "100000000x100000000"], "too large"),
+        (["life", "run", "--density", "2"], "density 2.0 is out of range"),
+        (["life", "run", "-n", "-1"], "negative"),
+        (["life", "step", "/no/such/file.rle"], "No such file"),
+        (["life", "run", "--kernel", "gpu"], "unknown kernel"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_malformed_rle_file(tmp_path, capsys):
+    (tmp_path / "bad.rle").write_text("x = 2, y = 2\no3o!")
+    code, _, err = run_cli(capsys, "life", "step", str(tmp_path / "bad.rle"))
+    assert code == 2 and "row 1 is 4 cells long" in err
