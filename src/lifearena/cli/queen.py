@@ -2,9 +2,99 @@
 
 from __future__ import annotations
 
-import typer
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
 
-app = typer.Typer(
-    help="The blocking queen game: palace numbers, pictures, play.",
-    no_args_is_help=True,
-)
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from lifearena.errors import BadParameterError
+from lifearena.studies.palace import check_k, p_positions
+from lifearena.studies.palace_picture import Window, fold_picture, render_png
+
+app = typer.Typer(help="The blocking queen game: palace numbers, pictures, play.",
+                  no_args_is_help=True)
+console = Console()
+
+
+class Downsample(StrEnum):
+    mean = "mean"
+    mode = "mode"
+
+
+@app.command()
+def picture(
+    k: Annotated[int, typer.Option("-k", help="The blocking parameter k >= 1.")] = 1000,
+    size: Annotated[int, typer.Option(
+        "--size", help="Draw the square 0 <= x, y < SIZE (ignored with --window).")] = 5000,
+    window: Annotated[str | None, typer.Option(
+        "--window", help="Draw this rectangle instead: 'x,y,w,h' (columns x..x+w-1, "
+        "rows y..y+h-1, y growing downward).")] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="PNG file to write.")] = Path(
+        "palace.png"),
+    pixels: Annotated[int, typer.Option(
+        "--pixels", help="Largest picture side in pixels; bigger regions are downsampled "
+        "in square blocks.")] = 2000,
+    block: Annotated[int | None, typer.Option(
+        "--block", help="Board squares per pixel side (overrides --pixels).")] = None,
+    downsample: Annotated[Downsample, typer.Option(
+        "--downsample", help="How a block becomes one pixel: 'mean' of the clipped n - k, "
+        "or its 'mode' (most frequent value, ties to the palace side).")] = Downsample.mean,
+    saturation: Annotated[int, typer.Option(
+        "--saturation", help="Colours saturate at n - k = ±SATURATION.")] = 4,
+    colorbar: Annotated[bool, typer.Option(
+        "--colorbar/--no-colorbar", help="Draw a colour bar beside the picture.")] = True,
+    title: Annotated[str | None, typer.Option(
+        "--title", help="Title above the picture (default: k and the window).")] = None,
+) -> None:
+    """Draw n - k over a region: palaces blue, non-palaces red, diverging at 0."""
+    k = check_k(k)
+    if window is not None:
+        region = Window.parse(window)
+    else:
+        if size < 1:
+            raise BadParameterError(f"--size {size}; expected at least 1")
+        region = Window.square(size)
+    total = region.y + region.h
+    with Progress(TextColumn("[bold]palace numbers[/]"), BarColumn(),
+                  TextColumn("{task.completed:,}/{task.total:,} rows"), TimeElapsedColumn(),
+                  TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("rows", total=total)
+        result = fold_picture(k, region, pixels=pixels, block=block, saturation=saturation,
+                              mode=downsample.value,
+                              progress=lambda done, _total: bar.update(task, completed=done))
+    if title is None:
+        title = (f"blocking queen, k = {k}: n - k over x {region.x}..{region.x + region.w - 1}, "
+                 f"y {region.y}..{region.y + region.h - 1}"
+                 + (f" ({result.block}x{result.block} blocks, {result.mode})"
+                    if result.block > 1 else ""))
+    render_png(result, out, colorbar=colorbar, title=title)
+    ph, pw = result.values.shape
+    console.print(f"wrote {out} ({pw}x{ph} pixels, block {result.block})")
+
+
+@app.command()
+def positions(
+    k: Annotated[int, typer.Option("-k", help="The blocking parameter k >= 1.")] = 2,
+    max_: Annotated[int, typer.Option(
+        "--max", help="List P-positions (x, y) with x <= y < MAX.")] = 100,
+    plain: Annotated[bool, typer.Option(
+        "--plain", help="Print one 'x,y' per line instead of a table.")] = False,
+) -> None:
+    """List the P-positions (palaces) with x <= y < MAX; (y, x) is one too."""
+    found = p_positions(check_k(k), max_)
+    if plain:
+        for x, y in found:
+            typer.echo(f"{x},{y}")
+        return
+    table = Table(title=f"P-positions of the blocking queen game, k = {k}, x <= y < {max_}")
+    table.add_column("#", justify="right")
+    table.add_column("x", justify="right")
+    table.add_column("y", justify="right")
+    table.add_column("y - x", justify="right")
+    for index, (x, y) in enumerate(found):
+        table.add_row(str(index), str(x), str(y), str(y - x))
+    console.print(table)

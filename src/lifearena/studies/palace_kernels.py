@@ -67,35 +67,35 @@ def fill_rows(k, col, diag, dest):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def fold_rows(k, col, diag, out, nrows, x0, w, block, sat, hist):  # pragma: no cover
-    """Advance ``nrows`` rows, adding each row's window ``[x0, x0 + w)`` into ``hist``.
-
-    ``hist[j, v + sat]`` counts squares of block column j (``block`` squares wide) whose
-    value ``n - k`` clipped to ``[-sat, sat]`` is v. The histogram is counted one value at a
-    time over a block's squares, a branch-free loop that vectorises, instead of one scattered
-    increment per square (which would serialise on store forwarding).
-    """
-    nbins = 2 * sat + 1
-    ncols = hist.shape[0]
+def fold_rows_sum(k, col, diag, out, nrows, x0, sat, sums):  # pragma: no cover - compiled
+    """Advance ``nrows`` rows, adding ``clip(n - k, -sat, sat)`` of each window square to
+    ``sums[i]`` (window column ``x0 + i``). A straight loop over the row, which vectorises."""
+    w = sums.shape[0]
     for _ in range(nrows):
         _row(k, col, diag, out)
-        for j in range(ncols):
-            lo = x0 + j * block
-            hi = min(lo + block, x0 + w)
-            below = 0
-            for i in range(lo, hi):
-                below += 1 if out[i] - k <= -sat else 0
-            hist[j, 0] += below
-            for b in range(1, nbins - 1):
-                v = b - sat
-                same = 0
-                for i in range(lo, hi):
-                    same += 1 if out[i] - k == v else 0
-                hist[j, b] += same
-            above = 0
-            for i in range(lo, hi):
-                above += 1 if out[i] - k >= sat else 0
-            hist[j, nbins - 1] += above
+        for i in range(w):
+            v = out[x0 + i] - k
+            sums[i] += min(max(v, -sat), sat)
+
+
+@njit(cache=True)
+def fold_rows_hist(k, col, diag, out, nrows, x0, sat, hist):  # pragma: no cover - compiled
+    """Advance ``nrows`` rows, counting in ``hist[i, v + sat]`` how often window column
+    ``x0 + i`` showed the value ``v = clip(n - k, -sat, sat)``. Consecutive squares hit
+    different rows of ``hist``, so the increments do not wait on one another."""
+    w = hist.shape[0]
+    for _ in range(nrows):
+        _row(k, col, diag, out)
+        for i in range(w):
+            v = out[x0 + i] - k
+            hist[i, min(max(v, -sat), sat) + sat] += 1
+
+
+@njit(cache=True)
+def reduce_blocks(per_column, block, dest):  # pragma: no cover - compiled
+    """Sum ``per_column`` (columns first) over runs of ``block`` columns into ``dest``."""
+    for i in range(per_column.shape[0]):
+        dest[i // block] += per_column[i]
 
 
 def counter_dtype(k: int) -> type[np.signedinteger]:

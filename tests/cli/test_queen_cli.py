@@ -1,0 +1,57 @@
+"""``lifearena queen``: pictures and P-position lists from the command line."""
+
+from __future__ import annotations
+
+import pytest
+
+from lifearena.cli import main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(argv))
+    captured = capsys.readouterr()
+    return exit_info.value.code, captured.out, captured.err
+
+
+def test_positions_plain_lists_larsson_k3(capsys) -> None:
+    code, out, _ = run(capsys, "queen", "positions", "-k", "3", "--max", "9", "--plain")
+    assert code == 0
+    assert out.split() == ["0,0", "0,1", "0,2", "1,3", "1,4", "2,5", "2,6", "3,7", "3,8"]
+
+
+def test_positions_table(capsys) -> None:
+    code, out, _ = run(capsys, "queen", "positions", "-k", "1", "--max", "11")
+    assert code == 0
+    assert "6" in out and "10" in out and "P-positions" in out
+
+
+def test_picture_writes_png(tmp_path, capsys) -> None:
+    target = tmp_path / "palace.png"
+    code, out, _ = run(capsys, "queen", "picture", "-k", "50", "--size", "300", "--pixels",
+                       "100", "--downsample", "mode", "--out", str(target))
+    assert code == 0 and target.stat().st_size > 1000
+    assert "block 3" in out
+
+
+def test_picture_window(tmp_path, capsys) -> None:
+    target = tmp_path / "zoom.png"
+    code, out, _ = run(capsys, "queen", "picture", "-k", "50", "--window", "20,30,40,10",
+                       "--no-colorbar", "--out", str(target))
+    assert code == 0 and "40x10 pixels" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["queen", "picture", "-k", "0"], "k=0"),
+        (["queen", "picture", "--window", "1,2"], "'1,2'"),
+        (["queen", "picture", "--size", "0"], "--size 0"),
+        (["queen", "positions", "--max", "-3"], "limit=-3"),
+    ],
+)
+def test_bad_options_give_one_line_and_exit_2(capsys, tmp_path, argv, message) -> None:
+    code, _, err = run(capsys, *argv, *(["--out", str(tmp_path / "x.png")]
+                                        if argv[1] == "picture" else []))
+    assert code == 2
+    assert message in err and err.count("\n") == 1
