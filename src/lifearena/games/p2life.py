@@ -1,0 +1,411 @@
+"""p2life as a game: the players move between generations of Levene and Roussos's rule.
+
+Levene and Roussos ("A two-player game of life", Int. J. Mod. Phys. C 14(2), 2003) leave as
+an open problem a version of p2life in which the players act between generations. This is
+one design of it.
+
+Rules:
+
+* A rectangular board (default 12x12), a torus by default (``torus=False``: cells outside
+  are permanently empty). White (player 0, colour 1, ``w``) and black (player 1, colour 2,
+  ``b``).
+* The start is a random soup that is fair by construction: each cell of one half is live with
+  probability ``density`` and of either colour with a fair coin, and the other half is its
+  point reflection with the colours swapped (a centre cell, on odd sizes, is empty). Since
+  p2life treats the colours alike, the two sides face the same position.
+* Every turn is **simultaneous**: each player, without seeing the other's choice, chooses one
+  of: ``pass``; *place* one of their tokens on an empty cell (``+x,y``); *remove* one of their
+  own tokens (``-x,y``). A cell both players place on stays empty. After ``moves`` such turns
+  (the parameter ``moves``, default 1), one p2life generation runs (see
+  :mod:`lifearena.life.rules`: birth of white when w = 3 and b != 3, a fair coin when both are
+  3; white survives when w - b is 2 or 3, or 1 with w >= 2; black alike).
+* The coin of a 3/3 birth is the engine's counter-based hash of ``(seed, generation, cell)``
+  (:mod:`lifearena.life.coin`) with the game's ``seed`` parameter, so the game replays exactly
+  from its record.
+* After each generation: a player with no tokens loses (``Termination.WIN``); both without
+  tokens is a draw (``Termination.DRAW``). After ``max_generations`` generations (default 64)
+  the player with more tokens wins, equal populations draw (``Termination.LIMIT``).
+
+Why these choices: a single token dies alone in p2life, so a move matters through its
+neighbours -- a placed token completes a birth (three of a colour), shields a friend, or
+kills an enemy by lowering its w - b; removing one's own token can save a crowded friend or
+stop an unwanted birth. Simultaneous moves keep the colours' symmetry (neither moves first).
+
+Notation:
+
+* A cell is ``x,y``: x the column (1 = left), y the row (1 = top), as in Life for Two.
+* A move is ``pass``, ``+x,y`` (place) or ``-x,y`` (remove); a joint move in a record is
+  ``"+3,4 | pass"``.
+* A position is the rows from the top joined by ``/`` (``.`` empty, ``w``, ``b``), a space, the
+  number of generations played so far and, after a colon, the moves made since the last
+  generation: ``"w...b/...../..... 0:0"``.
+
+Dense actions for a board of ``n = height * width`` cells: ``0`` is pass, ``1 + i`` places on
+cell ``i = (y - 1) * width + (x - 1)``, ``1 + n + i`` removes from cell ``i``.
+
+>>> state = P2Life.from_setup("....../.ww.../.w..../....../....bb/....bb 0:0", torus=False)
+>>> state.apply_actions([state.string_to_action("+3,3"), state.string_to_action("-6,6")])
+>>> print(state)
+   1 2 3 4 5 6
+1  . . . . . .
+2  . w w . . .
+3  . w w . . .
+4  . . . . . .
+5  . . . . b b
+6  . . . . b b
+>>> state.history_strings(), state.populations(), state.outcome()
+(['+3,3 | -6,6'], (4, 4), None)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Self
+
+import numpy as np
+
+from lifearena.core import (
+    SIMULTANEOUS,
+    TERMINAL,
+    Action,
+    Chance,
+    Dynamics,
+    GameInfo,
+    Information,
+    Outcome,
+    State,
+    Termination,
+    register_game,
+)
+from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
+from lifearena.life.grid import random_grid
+from lifearena.life.rules import Rule
+from lifearena.life.step import step
+
+SYMBOLS = ("w", "b")
+_CHARS = {".": 0, "w": 1, "b": 2}
+_CHAR_OF = ".wb"
+P2LIFE = Rule.named("p2life")
+MAX_SIDE = 64
+DEFAULTS: dict[str, Any] = {"seed": 0, "torus": True, "max_generations": 64, "moves": 1}
+
+_MOVE_RE = re.compile(r"\s*([+-])\s*(\d+)\s*,\s*(\d+)\s*")
+_POSITION_RE = re.compile(r"(?P<rows>[.wb/]+)\s+(?P<gen>\d+):(?P<moved>\d+)")
+
+
+@dataclass(frozen=True)
+class Move:
+    """One player's choice: pass, place (``+``) or remove (``-``) at cell ``(x, y)``, 1-based.
+
+    >>> Move.from_text("+3,2"), Move.from_text("pass").kind
+    (Move.from_text('+3,2'), 'pass')
+    >>> Move.from_text("-1,1").action(5, 5), Move.from_action(27, 5, 5)
+    (26, Move.from_text('-2,1'))
+    """
+
+    kind: str  # "pass", "place" or "remove"
+    x: int = 0
+    y: int = 0
+
+    @classmethod
+    def from_text(cls, text: str) -> Move:
+        if text.strip().lower() == "pass":
+            return cls("pass")
+        match = _MOVE_RE.fullmatch(text)
+        if not match:
+            raise ParseError(f"bad move {text.strip()!r}; expected pass, +x,y (place) or -x,y "
+                             "(remove), x the column and y the row from 1")
+        sign, x, y = match.groups()
+        return cls("place" if sign == "+" else "remove", int(x), int(y))
+
+    @classmethod
+    def from_action(cls, action: int, height: int, width: int) -> Move:
+        n = height * width
+        if action == 0:
+            return cls("pass")
+        if not 0 < action <= 2 * n:
+            raise ParseError(f"action {action} out of range; expected 0..{2 * n}")
+        kind = "place" if action <= n else "remove"
+        y, x = divmod((action - 1) % n, width)
+        return cls(kind, x + 1, y + 1)
+
+    def action(self, height: int, width: int) -> int:
+        if self.kind == "pass":
+            return 0
+        if not (1 <= self.x <= width and 1 <= self.y <= height):
+            raise ParseError(f"cell {self.x},{self.y} is off the {height}x{width} board; "
+                             f"expected x in 1..{width} and y in 1..{height}")
+        index = (self.y - 1) * width + (self.x - 1)
+        return 1 + index + (height * width if self.kind == "remove" else 0)
+
+    def __str__(self) -> str:
+        if self.kind == "pass":
+            return "pass"
+        return f"{'+' if self.kind == 'place' else '-'}{self.x},{self.y}"
+
+    def __repr__(self) -> str:
+        return f"Move.from_text({str(self)!r})"
+
+
+def parse_position(text: str) -> tuple[np.ndarray, int, int]:
+    """The board, generations played and moves since the last generation of a position.
+
+    >>> board, generation, moved = parse_position("w.b/... 3:0")
+    >>> board.tolist(), generation, moved
+    ([[1, 0, 2], [0, 0, 0]], 3, 0)
+    """
+    match = _POSITION_RE.fullmatch(text.strip())
+    rows = match.group("rows").split("/") if match else []
+    if not match or not rows[0] or any(len(r) != len(rows[0]) for r in rows):
+        raise ParseError(f"bad p2life position {text!r}; expected rows of equal length from "
+                         "'.wb' joined by '/', a space, generations:moves (e.g. 'w../.b. 0:0')")
+    if len(rows) > MAX_SIDE or len(rows[0]) > MAX_SIDE:
+        raise ParseError(f"p2life board {len(rows)}x{len(rows[0])} is too large; "
+                         f"expected at most {MAX_SIDE}x{MAX_SIDE}")
+    board = np.array([[_CHARS[c] for c in row] for row in rows], dtype=np.int8)
+    return board, int(match.group("gen")), int(match.group("moved"))
+
+
+def format_position(board: np.ndarray, generation: int, moved: int) -> str:
+    """The notation of a position (inverse of :func:`parse_position`)."""
+    rows = ("".join(_CHAR_OF[v] for v in row) for row in board.tolist())
+    return "/".join(rows) + f" {generation}:{moved}"
+
+
+def format_board(board: np.ndarray) -> str:
+    """The board with column numbers on top and row numbers on the left."""
+    width = board.shape[1]
+    pad = len(str(width))
+    lines = ["   " + " ".join(str(x).rjust(pad) for x in range(1, width + 1))]
+    for y, row in enumerate(board.tolist(), start=1):
+        lines.append(f"{y:<3}" + " ".join(_CHAR_OF[v].rjust(pad) for v in row))
+    return "\n".join(lines)
+
+
+def symmetric_soup(height: int, width: int, density: float, seed: int) -> np.ndarray:
+    """A random soup whose point reflection is itself with the colours swapped.
+
+    >>> soup = symmetric_soup(6, 7, 0.5, seed=3)
+    >>> swapped = np.array([0, 2, 1], dtype=np.int8)[soup[::-1, ::-1]]
+    >>> bool(np.array_equal(soup, swapped))
+    True
+    """
+    cells = random_grid(height, width, density=density, seed=seed).reshape(-1)
+    n = cells.size
+    swap = np.array([0, 2, 1], dtype=np.int8)
+    # The first half (in reading order) is kept; the rest mirrors it.
+    first = np.arange(n // 2)
+    cells[n - 1 - first] = swap[cells[first]]
+    if n % 2:
+        cells[n // 2] = 0
+    return cells.reshape(height, width)
+
+
+@register_game
+class P2Life(State):
+    """A p2life game position (see the module docstring for rules and notation)."""
+
+    info = GameInfo(
+        name="p2life",
+        long_name="p2life (Levene-Roussos two-player Life with moves between generations)",
+        dynamics=Dynamics.SIMULTANEOUS,
+        chance=Chance.SEEDED,
+        information=Information.IMPERFECT,
+        num_distinct_actions=2 * MAX_SIDE * MAX_SIDE + 1,
+        max_game_length=10_000,
+        player_symbols=SYMBOLS,
+        parameters=dict(DEFAULTS),
+    )
+
+    def __init__(self, board: np.ndarray, generation: int = 0, moved: int = 0,
+                 **params: Any) -> None:
+        unknown = set(params) - set(DEFAULTS)
+        if unknown:
+            raise BadParameterError(f"unknown p2life parameter(s) {', '.join(sorted(unknown))}; "
+                                    f"expected {', '.join(DEFAULTS)}")
+        merged = {**DEFAULTS, **params}
+        for key in ("max_generations", "moves"):
+            value = merged[key]
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise BadParameterError(f"{key} {value!r} must be a positive integer")
+        if merged["max_generations"] * merged["moves"] > self.info.max_game_length:
+            raise BadParameterError(
+                f"max_generations x moves = {merged['max_generations'] * merged['moves']} "
+                f"turns; expected at most {self.info.max_game_length}")
+        if not isinstance(merged["seed"], int):
+            raise BadParameterError(f"seed {merged['seed']!r} must be an integer")
+        merged["torus"] = bool(merged["torus"])
+        super().__init__(merged)
+        board = np.array(board, dtype=np.int8)
+        if board.ndim != 2 or not (1 <= board.shape[0] <= MAX_SIDE
+                                   and 1 <= board.shape[1] <= MAX_SIDE):
+            raise BadParameterError(f"a p2life board is 1x1 to {MAX_SIDE}x{MAX_SIDE}; got "
+                                    f"shape {board.shape}")
+        if board.min() < 0 or board.max() > 2:
+            raise BadParameterError("a p2life board holds only 0 (empty), 1 (w) and 2 (b)")
+        if not 0 <= moved < merged["moves"]:
+            raise BadParameterError(f"{moved} moves made since the last generation; expected "
+                                    f"0..{merged['moves'] - 1}")
+        self.board = board
+        self.generation = int(generation)
+        self.moved = int(moved)
+        self._start = format_position(board, self.generation, self.moved)
+        self.last_moves: tuple[Move, Move] | None = None
+        self._outcome = self._judge()
+
+    # -- protocol hooks -----------------------------------------------------------------------
+
+    @property
+    def height(self) -> int:
+        return int(self.board.shape[0])
+
+    @property
+    def width(self) -> int:
+        return int(self.board.shape[1])
+
+    def current_player(self) -> int:
+        return TERMINAL if self._outcome is not None else SIMULTANEOUS
+
+    def _legal_actions(self, player: int) -> list[Action]:
+        flat = self.board.reshape(-1)
+        n = flat.size
+        places = np.flatnonzero(flat == 0) + 1
+        removes = np.flatnonzero(flat == player + 1) + 1 + n
+        return [0, *places.tolist(), *removes.tolist()]
+
+    def why_illegal(self, action: Action, player: int) -> str | None:
+        """Why ``player`` may not play ``action`` now, or ``None`` if they may."""
+        if self._outcome is not None:
+            return "the game is over; no move can be played"
+        try:
+            move = Move.from_action(int(action), self.height, self.width)
+        except ParseError as error:
+            return str(error)
+        if move.kind == "pass":
+            return None
+        value = int(self.board[move.y - 1, move.x - 1])
+        if move.kind == "place" and value:
+            return f"cell {move.x},{move.y} is occupied by {SYMBOLS[value - 1]}; place on '.'"
+        if move.kind == "remove" and value != player + 1:
+            return (f"cell {move.x},{move.y} holds no {SYMBOLS[player]} token; remove only "
+                    "your own")
+        return None
+
+    def apply_actions(self, actions: Sequence[Action], *, check: bool = True) -> None:
+        if check and self.current_player() == SIMULTANEOUS and len(actions) == 2:
+            for player, action in enumerate(actions):
+                reason = self.why_illegal(action, player)
+                if reason:
+                    raise IllegalMoveError(f"illegal move for {SYMBOLS[player]}: {reason}")
+        super().apply_actions(actions, check=False)
+
+    def _apply_actions(self, actions: Sequence[Action]) -> None:
+        moves = tuple(Move.from_action(a, self.height, self.width) for a in actions)
+        self.board = apply_moves(self.board, moves)
+        self.last_moves = (moves[0], moves[1])
+        self.moved += 1
+        if self.moved == self.params["moves"]:
+            self.board = step(self.board, P2LIFE, torus=self.params["torus"],
+                              seed=self.params["seed"], generation=self.generation)
+            self.generation += 1
+            self.moved = 0
+        self._outcome = self._judge()
+
+    def _judge(self) -> Outcome | None:
+        white, black = self.populations()
+        if white == 0 and black == 0:
+            return Outcome(Termination.DRAW, None, None, "both sides died out")
+        if black == 0:
+            return Outcome(Termination.WIN, 0, SYMBOLS[0])
+        if white == 0:
+            return Outcome(Termination.WIN, 1, SYMBOLS[1])
+        limit = self.params["max_generations"]
+        if self.generation >= limit:
+            detail = f"population {white}-{black} after {limit} generations"
+            winner = 0 if white > black else 1 if black > white else None
+            return Outcome(Termination.LIMIT, winner,
+                           None if winner is None else SYMBOLS[winner], detail)
+        return None
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def action_to_string(self, action: Action, player: int | None = None) -> str:
+        return str(Move.from_action(int(action), self.height, self.width))
+
+    def string_to_action(self, text: str, player: int | None = None) -> Action:
+        return Move.from_text(text).action(self.height, self.width)
+
+    def observation(self, player: int) -> np.ndarray:
+        """Planes: the player's own tokens, the opponent's tokens."""
+        own, other = (1, 2) if player == 0 else (2, 1)
+        return np.stack([self.board == own, self.board == other]).astype(np.int8)
+
+    def setup(self) -> str:
+        return self._start
+
+    def position(self) -> str:
+        """The current position in the game's notation."""
+        return format_position(self.board, self.generation, self.moved)
+
+    @classmethod
+    def from_setup(cls, setup: str, **params: Any) -> Self:
+        board, generation, moved = parse_position(setup)
+        return cls(board, generation, moved, **params)
+
+    def evaluate(self, player: int) -> float:
+        """Final return when over; else the token difference over the total, scaled to 0.9."""
+        if self.is_terminal():
+            return self.returns()[player]
+        white, black = self.populations()
+        own, other = (white, black) if player == 0 else (black, white)
+        return 0.9 * (own - other) / (own + other)
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def populations(self) -> tuple[int, int]:
+        """How many tokens white (``w``) and black (``b``) have."""
+        counts = np.bincount(self.board.reshape(-1), minlength=3)
+        return int(counts[1]), int(counts[2])
+
+    def __str__(self) -> str:
+        return format_board(self.board)
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"P2Life.from_setup({self.position()!r}, {params})"
+
+
+def apply_moves(board: np.ndarray, moves: Sequence[Move]) -> np.ndarray:
+    """``board`` after both players' (already legal) moves, before the generation.
+
+    >>> apply_moves(np.zeros((1, 3), np.int8), [Move.from_text("+1,1"), Move.from_text("+1,1")])
+    array([[0, 0, 0]], dtype=int8)
+    """
+    out = board.copy()
+    places = [(m.y - 1, m.x - 1) if m.kind == "place" else None for m in moves]
+    for player, move in enumerate(moves):
+        cell = (move.y - 1, move.x - 1)
+        if move.kind == "remove":
+            out[cell] = 0
+        elif move.kind == "place" and places[1 - player] != cell:
+            out[cell] = player + 1
+    return out
+
+
+def new_game(size: int | tuple[int, int] = 12, density: float = 0.35, seed: int = 0,
+             **params: Any) -> P2Life:
+    """A game from :func:`symmetric_soup` of the given size and density; ``seed`` makes the
+    soup and the coins (other parameters: ``torus``, ``max_generations``, ``moves``).
+
+    >>> game = new_game(size=8, seed=2, max_generations=10)
+    >>> game.params["seed"], game.populations()[0] == game.populations()[1]
+    (2, True)
+    """
+    height, width = (size, size) if isinstance(size, int) else size
+    if not (2 <= height <= MAX_SIDE and 2 <= width <= MAX_SIDE):
+        raise BadParameterError(f"board {height}x{width}; expected 2..{MAX_SIDE} on each side")
+    board = symmetric_soup(height, width, density, seed)
+    return P2Life(board, 0, 0, seed=seed, **params)
