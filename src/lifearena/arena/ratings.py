@@ -14,7 +14,7 @@ each pair that met — keeps the ratings finite when a player won every game.
 >>> round(fit.elo["a"]), fit.elo["random"]
 (188, 0.0)
 >>> [round(x, 3) for x in wilson_interval(75, 100)]
-[0.658, 0.825]
+[0.657, 0.825]
 """
 
 from __future__ import annotations
