@@ -1,0 +1,355 @@
+"""War of Life on bitboards, compiled with numba: the fast path behind ``war_of_life.fast_play``.
+
+A position is two ``uint64`` masks, one per colour, bit ``(row - 1) * 8 + (column - 1)``.
+:func:`crank_bits` runs one Immigration generation with bit-sliced counters (a saturating
+0..4 counter of all neighbours, and a "two or more" flag of the first colour's, which
+decides the colour of a birth since a birth has exactly three parents). :func:`play` plays a
+whole game between two of the five coursework strategies, move for move as the protocol path
+(:class:`~lifearena.games.war_of_life.WarOfLifeState` with the agents of
+:mod:`lifearena.agents.war_of_life`) plays it; the tests check both agree.
+
+The random strategy draws one double ``u`` from its generator per move and plays the
+``int(u * n)``-th of its ``n`` legal moves (in the strategies' enumeration order), exactly as
+the protocol path's random agent; :class:`RandomStream` pre-draws those doubles in blocks so
+the compiled code can read them.
+
+>>> from lifearena.games.war_of_life import prolog_to_board
+>>> blue, red = board_to_bits(prolog_to_board("[[[1,1],[1,2]],[[2,1]]]"))
+>>> bits_to_board(*crank_bits(blue, red))[:2, :3].tolist()
+[[1, 1, 0], [2, 1, 0]]
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from numba import njit
+
+STRATEGIES = ("random", "bloodlust", "self_preservation", "land_grab", "minimax")
+"""The strategies the compiled simulator plays, by kind number (their index here)."""
+RANDOM, BLOODLUST, SELF_PRESERVATION, LAND_GRAB, MINIMAX = range(5)
+
+DRAW, EXHAUST, BLUE_WINS, RED_WINS, STALEMATE = range(5)
+"""Outcome codes returned by :func:`play`."""
+
+MAX_MOVES = 250
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_S1, _S7, _S8, _S9 = np.uint64(1), np.uint64(7), np.uint64(8), np.uint64(9)
+_NOT_COL1 = np.uint64(0xFEFEFEFEFEFEFEFE)  # every cell but column 1
+_NOT_COL8 = np.uint64(0x7F7F7F7F7F7F7F7F)  # every cell but column 8
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+_S2, _S4, _S56 = np.uint64(2), np.uint64(4), np.uint64(56)
+
+
+def _neighbour_masks() -> np.ndarray:
+    masks = np.zeros(64, dtype=np.uint64)
+    for cell in range(64):
+        row, col = divmod(cell, 8)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if (dr or dc) and 0 <= row + dr < 8 and 0 <= col + dc < 8:
+                    masks[cell] |= np.uint64(1) << np.uint64((row + dr) * 8 + col + dc)
+    return masks
+
+
+NEIGHBOURS = _neighbour_masks()
+"""``NEIGHBOURS[cell]``: the mask of the cell's (up to 8) neighbours on the board."""
+# Target minus source cell is -9, -8, -7, -1, 1, 7, 8, 9 for the directions in the
+# coursework's order, so ascending target cells are the tie order; this maps back.
+DIRECTION_OF = np.full(19, -1, dtype=np.int64)
+for _d, _delta in enumerate((-9, -8, -7, -1, 1, 7, 8, 9)):
+    DIRECTION_OF[_delta + 9] = _d
+TARGET_OF = np.array([8 * (a // 8 // 8 + dr) + a // 8 % 8 + dc
+                      if 0 <= a // 8 // 8 + dr < 8 and 0 <= a // 8 % 8 + dc < 8 else -1
+                      for a in range(512)
+                      for dr, dc in [((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1),
+                                      (1, 0), (1, 1))[a % 8]]], dtype=np.int64)
+
+
+@njit(cache=True)
+def popcount(x: np.uint64) -> int:
+    """The number of set bits of ``x``."""
+    x = x - ((x >> _ONE) & _M1)
+    x = (x & _M2) + ((x >> _S2) & _M2)
+    x = (x + (x >> _S4)) & _M4
+    return np.int64((x * _H01) >> _S56)
+
+
+@njit(cache=True)
+def _lowest(x: np.uint64) -> int:
+    # index of the lowest set bit (x != 0)
+    return popcount((x & (~x + _ONE)) - _ONE)
+
+
+@njit(cache=True)
+def crank_bits(first: np.uint64, second: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """One Immigration generation on the bounded 8x8 board; returns the two new masks.
+
+    The rule is colour-symmetric, so ``crank_bits(red, blue)`` is ``crank_bits(blue, red)``
+    with the results swapped.
+    """
+    live = first | second
+    s0 = _ZERO  # bit 0 of the neighbour count
+    s1 = _ZERO  # bit 1
+    s2 = _ZERO  # set once the count reaches 4
+    ones = _ZERO  # at least one neighbour of the first colour
+    twos = _ZERO  # at least two
+    for k in range(8):
+        if k == 0:
+            n, f = (live << _S9) & _NOT_COL1, (first << _S9) & _NOT_COL1
+        elif k == 1:
+            n, f = live << _S8, first << _S8
+        elif k == 2:
+            n, f = (live << _S7) & _NOT_COL8, (first << _S7) & _NOT_COL8
+        elif k == 3:
+            n, f = (live << _S1) & _NOT_COL1, (first << _S1) & _NOT_COL1
+        elif k == 4:
+            n, f = (live >> _S1) & _NOT_COL8, (first >> _S1) & _NOT_COL8
+        elif k == 5:
+            n, f = (live >> _S7) & _NOT_COL1, (first >> _S7) & _NOT_COL1
+        elif k == 6:
+            n, f = live >> _S8, first >> _S8
+        else:
+            n, f = (live >> _S9) & _NOT_COL8, (first >> _S9) & _NOT_COL8
+        carry0 = s0 & n
+        s0 ^= n
+        carry1 = s1 & carry0
+        s1 ^= carry0
+        s2 |= carry1
+        twos |= ones & f
+        ones |= f
+    two_or_three = s1 & ~s2
+    survive = live & two_or_three
+    birth = ~live & two_or_three & s0
+    return (first & survive) | (birth & twos), (second & survive) | (birth & ~twos)
+
+
+@njit(cache=True)
+def count_moves(own: np.uint64, other: np.uint64) -> int:
+    """How many legal moves the side with pieces ``own`` has."""
+    empty = ~(own | other)
+    total = 0
+    rest = own
+    while rest:
+        cell = _lowest(rest)
+        rest &= rest - _ONE
+        total += popcount(NEIGHBOURS[cell] & empty)
+    return total
+
+
+@njit(cache=True)
+def nth_move(own: np.uint64, other: np.uint64, index: int) -> int:
+    """The ``index``-th legal move (0-based, tie order) as an action, or -1 past the end."""
+    empty = ~(own | other)
+    rest = own
+    while rest:
+        cell = _lowest(rest)
+        rest &= rest - _ONE
+        targets = NEIGHBOURS[cell] & empty
+        count = popcount(targets)
+        if index < count:
+            for _ in range(index):
+                targets &= targets - _ONE
+            return cell * 8 + DIRECTION_OF[_lowest(targets) - cell + 9]
+        index -= count
+    return -1
+
+
+@njit(cache=True)
+def _worst_reply(mine: np.uint64, theirs: np.uint64, floor: int) -> int:
+    # The opponent's reply minimising my land-grab value; stops as soon as that value is
+    # <= floor (the caller's best so far), since such a move can no longer be chosen.
+    empty = ~(mine | theirs)
+    worst = 1000
+    found = False
+    rest = theirs
+    while rest:
+        cell = _lowest(rest)
+        rest &= rest - _ONE
+        from_bit = _ONE << np.uint64(cell)
+        targets = NEIGHBOURS[cell] & empty
+        while targets:
+            target = _lowest(targets)
+            targets &= targets - _ONE
+            found = True
+            t2, m2 = crank_bits((theirs ^ from_bit) | (_ONE << np.uint64(target)), mine)
+            value = popcount(m2) - popcount(t2)
+            if value < worst:
+                worst = value
+                if worst <= floor:
+                    return worst
+    if not found:
+        return popcount(mine) - popcount(theirs)
+    return worst
+
+
+@njit(cache=True)
+def choose(kind: int, own: np.uint64, other: np.uint64) -> int:
+    """The move (action) a deterministic strategy ``kind`` picks, first best in tie order;
+    -1 when there is no legal move. Not for :data:`RANDOM`."""
+    empty = ~(own | other)
+    best = -1000
+    best_action = -1
+    rest = own
+    while rest:
+        cell = _lowest(rest)
+        rest &= rest - _ONE
+        from_bit = _ONE << np.uint64(cell)
+        targets = NEIGHBOURS[cell] & empty
+        while targets:
+            target = _lowest(targets)
+            targets &= targets - _ONE
+            mine, theirs = crank_bits((own ^ from_bit) | (_ONE << np.uint64(target)), other)
+            if kind == BLOODLUST:
+                value = -popcount(theirs)
+            elif kind == SELF_PRESERVATION:
+                value = popcount(mine)
+            elif kind == LAND_GRAB:
+                value = popcount(mine) - popcount(theirs)
+            elif theirs == _ZERO:
+                value = popcount(mine)
+            else:
+                value = _worst_reply(mine, theirs, best)
+            if value > best:
+                best = value
+                best_action = cell * 8 + DIRECTION_OF[target - cell + 9]
+    return best_action
+
+
+@njit(cache=True)
+def play(blue: np.uint64, red: np.uint64, to_move: int, played: int, kind0: int, kind1: int,
+         pool0: np.ndarray, cursor0: int, pool1: np.ndarray, cursor1: int,
+         moves: np.ndarray) -> tuple[int, int, int, int]:
+    """Play one game to the end. Writes the actions to ``moves``; returns (number of moves,
+    outcome code, doubles used from ``pool0``, doubles used from ``pool1``)."""
+    count = 0
+    used0 = 0
+    used1 = 0
+    player = to_move
+    total = played
+    while True:
+        blues = popcount(blue)
+        reds = popcount(red)
+        if blues == 0 and reds == 0:
+            return count, DRAW, used0, used1
+        if total >= MAX_MOVES:
+            return count, EXHAUST, used0, used1
+        if blues == 0:
+            return count, RED_WINS, used0, used1
+        if reds == 0:
+            return count, BLUE_WINS, used0, used1
+        if player == 0:
+            own, other, kind = blue, red, kind0
+        else:
+            own, other, kind = red, blue, kind1
+        if kind == RANDOM:
+            n = count_moves(own, other)
+            if n == 0:
+                action = -1
+            else:
+                if player == 0:
+                    u = pool0[cursor0 + used0]
+                    used0 += 1
+                else:
+                    u = pool1[cursor1 + used1]
+                    used1 += 1
+                action = nth_move(own, other, int(u * n))
+        else:
+            action = choose(kind, own, other)
+        if action < 0:
+            return count, STALEMATE, used0, used1
+        cell = action // 8
+        moved = (own ^ (_ONE << np.uint64(cell))) | (_ONE << np.uint64(TARGET_OF[action]))
+        own, other = crank_bits(moved, other)
+        if player == 0:
+            blue, red = own, other
+        else:
+            red, blue = own, other
+        moves[count] = action
+        count += 1
+        total += 1
+        player = 1 - player
+
+
+class RandomStream:
+    """The doubles a random agent seeded with ``seed`` draws, pre-drawn in blocks: the
+    generator ``numpy.random.default_rng(seed)`` gives the same stream whether drawn one at a
+    time or many at once.
+
+    >>> stream = RandomStream(5); stream.ensure(3)
+    >>> float(stream.pool[0]) == float(np.random.default_rng(5).random())
+    True
+    """
+
+    def __init__(self, seed: int | None, block: int = 4096) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.block = block
+        self.pool = np.empty(0, dtype=np.float64)
+        self.cursor = 0
+
+    def ensure(self, needed: int) -> None:
+        """Make sure ``needed`` unread doubles are in :attr:`pool` from :attr:`cursor` on."""
+        if len(self.pool) - self.cursor < needed:
+            fresh = self.rng.random(max(self.block, needed))
+            self.pool = np.concatenate([self.pool[self.cursor:], fresh])
+            self.cursor = 0
+
+
+def board_to_bits(board: np.ndarray) -> tuple[np.uint64, np.uint64]:
+    """The (blue, red) masks of an ``(8, 8)`` board of 0/1/2."""
+    flat = np.asarray(board).reshape(64)
+    weights = np.uint64(1) << np.arange(64, dtype=np.uint64)
+    return (np.bitwise_or.reduce(weights[flat == 1], initial=np.uint64(0)),
+            np.bitwise_or.reduce(weights[flat == 2], initial=np.uint64(0)))
+
+
+def bits_to_board(blue: np.uint64, red: np.uint64) -> np.ndarray:
+    """The ``(8, 8)`` int8 board of two masks."""
+    index = np.arange(64, dtype=np.uint64)
+    b = (np.uint64(blue) >> index) & np.uint64(1)
+    r = (np.uint64(red) >> index) & np.uint64(1)
+    return (b + 2 * r).astype(np.int8).reshape(8, 8)
+
+
+def parse_setup(setup: str) -> tuple[np.uint64, np.uint64, int, int]:
+    """(blue, red, side to move, moves played) of a setup string, quickly; anything unusual
+    goes through :meth:`WarOfLifeState.from_setup` for its checks and error messages."""
+    head, bracket, tail = setup.rpartition("]")
+    words = tail.split()
+    to_move = 0
+    played = 0
+    try:
+        data = json.loads(head + bracket)
+        if words and words[0] in ("b", "r"):
+            to_move = "br".index(words.pop(0))
+        if words:
+            played = int(words.pop(0))
+        blue = red = 0
+        for colour, cells in enumerate(data):
+            mask = 0
+            for row, col in cells:
+                if not (1 <= row <= 8 and 1 <= col <= 8) or type(row) is not int \
+                        or type(col) is not int:
+                    raise ValueError
+                mask |= 1 << ((row - 1) * 8 + col - 1)
+            if colour == 0:
+                blue = mask
+            else:
+                red = mask
+        if len(data) != 2 or words or blue & red or not 0 <= played <= MAX_MOVES \
+                or sum(map(len, data)) != (blue | red).bit_count():
+            raise ValueError
+    except (ValueError, TypeError, json.JSONDecodeError):
+        from lifearena.games.war_of_life import WarOfLifeState
+
+        state = WarOfLifeState.from_setup(setup)  # raises the precise error
+        blue_, red_ = board_to_bits(state.board)
+        return blue_, red_, state.to_move, state.moves_played
+    return np.uint64(blue), np.uint64(red), to_move, played
+
