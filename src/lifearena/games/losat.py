@@ -1,0 +1,767 @@
+"""Losat ("Life, One Step at a Time"): Conway's Life played one change per turn on a Go board.
+
+Rules (the inventor's 2009 blog post, with our readings made parameters)
+------------------------------------------------------------------------
+Black (``b``, player 0, drawn ``X``) and White (``w``, player 1, drawn ``O``) play on a
+``width`` x ``length`` board (default 19 x 19); points off the board are empty, nothing wraps.
+On a turn the player makes exactly one change, to a stone of **either** colour, only where
+Conway's rules allow it, counting the 8 surrounding points:
+
+* **remove** a stone that has fewer than 2 or more than 3 neighbours of its own colour;
+* **add** a stone of colour c on an empty point with exactly 3 neighbours of colour c;
+* **capture** a stone with exactly 3 neighbours of the opposite colour: it is replaced by a
+  stone of that opposite colour, and the player of that colour scores a capture, whoever
+  made the move.
+
+A player wins when a stone of their colour stands on their **goal line** (the row at the back
+of the opponent's starting heptomino, its far side as seen from the middle), or with
+``captures_to_win`` (5) captures. Both are checked after every move; when one move satisfies
+both players' conditions, the mover wins. **Positional superko**: a move may not recreate an
+arrangement of stones seen before in this game (the start included), whoever is to move.
+A player with no legal move must pass: ``pass`` is an action that is legal exactly then (the
+one exception to superko, since it changes no stone); two passes in a row end the game in a
+draw (``Termination.PASSES``). Superko bounds the game, but only astronomically, so
+``max_moves`` (default 400 plies, passes included) ends a game still running as a draw
+(``Termination.EXHAUST``). Black moves first unless ``first="w"``.
+
+Parameters (stored in ``state.params`` and in every record):
+
+====================  =========  ======================================================
+``width``             19         columns, 5..25 (Go letters A..Z without I)
+``length``            19         rows, at least ``gap + 6`` and at most 99
+``offset``            1          White's heptomino lies this many columns right of Black's
+``gap``               3          empty rows between the two heptominoes' open ends
+``first``             ``"b"``    who moves first: ``"b"`` or ``"w"``
+``own_colour_only``   False      a player may only remove or add stones of their own
+                                 colour, and capture only opponent stones
+``capture_or_more``   False      a capture needs 3 *or more* opposite neighbours
+``neighbours``        8          8 (Moore) or 4 (von Neumann) neighbour counting
+``captures_to_win``   5          captures that win the game
+``max_moves``         400        plies after which an unfinished game is drawn
+====================  =========  ======================================================
+
+Coordinates and the default start
+---------------------------------
+Go coordinates: columns ``A``..``T`` skipping ``I``, rows numbered from 1 at the bottom.
+The two pi-heptominoes open towards each other with ``gap`` empty rows between their open
+ends; Black's is centred on the middle column (K), White's ``offset`` columns to the right
+(L). Black's goal line is row 14 (the back of White's heptomino), White's is row 6::
+
+       A B C D E F G H J K L M N O P Q R S T
+    14 . . . . . . . . . O O O . . . . . . . 14   <- b goal (back of White's heptomino)
+    13 . . . . . . . . . O . O . . . . . . . 13
+    12 . . . . . . . . . O . O . . . . . . . 12
+    11 . . . . . . . . . . . . . . . . . . . 11
+    10 . . . . . . . . . . . . . . . . . . . 10   (middle row)
+     9 . . . . . . . . . . . . . . . . . . . 9
+     8 . . . . . . . . X . X . . . . . . . . 8
+     7 . . . . . . . . X . X . . . . . . . . 7
+     6 . . . . . . . . X X X . . . . . . . . 6    <- w goal (back of Black's heptomino)
+
+Black: J6 K6 L6 J7 L7 J8 L8; White: K12 M12 K13 M13 K14 L14 M14. The goal lines follow from
+``length`` and ``gap`` (not from the stones of a set-up position). "Standing on" the goal line
+is read literally; from the start it is the same as "reaching": a stone can only appear next
+to stones of its colour, so the first stone of a colour at or beyond its goal row is on it.
+
+Move notation
+-------------
+``+bD4`` / ``+wD4`` add a black / white stone at D4 (``+D4`` on input: the mover's colour),
+``-D4`` remove the stone at D4, ``xD4`` capture the stone at D4 (it turns to the other
+colour), ``pass``. Input is case-insensitive. Actions are dense integers: with ``N`` points,
+``kind * N + point`` for kind 0 remove, 1 add black, 2 add white, 3 capture, and ``4 * N``
+for the pass; points are numbered row by row from the top-left (``A19``) corner.
+
+Position notation
+-----------------
+A FEN-like line: the rows from the top (row ``length``) down to row 1, separated by ``/``,
+each row a run of ``b`` (black), ``w`` (white), ``.`` (empty) and decimal counts of empty
+points; then optionally the side to move (``b``/``w``), the captures ``B-W`` and the number of
+passes just played in a row (0 or 1). The default start::
+
+    19/19/19/19/19/9www7/9w1w7/9w1w7/19/19/19/8b1b8/8b1b8/8bbb8/19/19/19/19/19 b 0-0 0
+
+A game set up from a position starts its superko memory and its move count there.
+
+>>> state = new_game()
+>>> [state.action_to_string(a) for a in state.legal_actions()]  # doctest: +NORMALIZE_WHITESPACE
+['-L14', '-K12', '-M12', '-J8', '-L8', '-K6', '+bH7', '+bM7', '+bK5', '+wL15', '+wJ13',
+ '+wN13']
+>>> state.apply_move_text("+bK5")
+636
+>>> state.position()
+'19/19/19/19/19/9www7/9w1w7/9w1w7/19/19/19/8b1b8/8b1b8/8bbb8/9b9/19/19/19/19 w 0-0 0'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, ClassVar, Self
+
+import numpy as np
+
+from lifearena.core import (
+    TERMINAL,
+    Action,
+    Chance,
+    Dynamics,
+    GameInfo,
+    Information,
+    Outcome,
+    State,
+    Termination,
+    register_game,
+)
+from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
+
+BLACK, WHITE = 0, 1
+"""Player ids; a point holds ``player + 1`` (1 black, 2 white) or 0 when empty."""
+SYMBOLS = ("b", "w")
+COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+"""Go column letters: the alphabet without I."""
+REMOVE, ADD_BLACK, ADD_WHITE, CAPTURE = 0, 1, 2, 3
+ZOBRIST_SEED = 20090501
+"""Seed of the Zobrist table (fixed so hashes are the same on every machine and run)."""
+
+DEFAULTS: dict[str, Any] = {
+    "width": 19,
+    "length": 19,
+    "offset": 1,
+    "gap": 3,
+    "first": "b",
+    "own_colour_only": False,
+    "capture_or_more": False,
+    "neighbours": 8,
+    "captures_to_win": 5,
+    "max_moves": 400,
+}
+MAX_WIDTH, MAX_LENGTH = len(COLUMNS), 99
+
+_MOVE = re.compile(r"^(?:(?P<pass>pass)|(?P<kind>[-x+])(?P<colour>[bw])?(?P<col>[a-z])"
+                   r"(?P<row>\d{1,2}))$")
+
+
+def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The full parameter dict (defaults filled in), or :class:`BadParameterError`.
+
+    >>> check_params({"width": 9})["length"]
+    19
+    >>> check_params({"neighbours": 6})
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: neighbours=6; expected 8 (Moore) or 4 (von Neumann)
+    """
+    unknown = sorted(set(params) - set(DEFAULTS))
+    if unknown:
+        raise BadParameterError(f"unknown Losat parameter(s) {', '.join(unknown)}; expected "
+                                f"some of {', '.join(DEFAULTS)}")
+    p = {**DEFAULTS, **params}
+    for key in ("width", "length", "offset", "gap", "neighbours", "captures_to_win",
+                "max_moves"):
+        if isinstance(p[key], bool) or not isinstance(p[key], int | np.integer):
+            raise BadParameterError(f"{key}={p[key]!r}; expected an integer")
+        p[key] = int(p[key])
+    for key in ("own_colour_only", "capture_or_more"):
+        if not isinstance(p[key], bool | np.bool_):
+            raise BadParameterError(f"{key}={p[key]!r}; expected true or false")
+        p[key] = bool(p[key])
+    if not 5 <= p["width"] <= MAX_WIDTH:
+        raise BadParameterError(f"width={p['width']}; expected 5..{MAX_WIDTH}")
+    if p["gap"] < 0:
+        raise BadParameterError(f"gap={p['gap']}; expected at least 0")
+    if not p["gap"] + 6 <= p["length"] <= MAX_LENGTH:
+        raise BadParameterError(f"length={p['length']}; expected {p['gap'] + 6}..{MAX_LENGTH} "
+                                f"(two heptominoes and a gap of {p['gap']} rows)")
+    if p["first"] not in SYMBOLS:
+        raise BadParameterError(f"first={p['first']!r}; expected 'b' or 'w'")
+    if p["neighbours"] not in (4, 8):
+        raise BadParameterError(f"neighbours={p['neighbours']}; expected 8 (Moore) or 4 "
+                                "(von Neumann)")
+    if p["captures_to_win"] < 1:
+        raise BadParameterError(f"captures_to_win={p['captures_to_win']}; expected at least 1")
+    if p["max_moves"] < 1:
+        raise BadParameterError(f"max_moves={p['max_moves']}; expected at least 1")
+    black_centre, white_centre = _centres(p["width"], p["offset"])
+    if min(black_centre, white_centre) < 1 or max(black_centre, white_centre) > p["width"] - 2:
+        raise BadParameterError(f"offset={p['offset']} puts a heptomino off the "
+                                f"{p['width']}-wide board")
+    return p
+
+
+def _centres(width: int, offset: int) -> tuple[int, int]:
+    """Column indices of the centres of Black's and White's heptominoes."""
+    black = (width - 1) // 2 - offset // 2
+    return black, black + offset
+
+
+def _start_rows(length: int, gap: int) -> tuple[int, int]:
+    """Row indices (0 = top) of the back rows of White's and Black's heptominoes."""
+    top = (length - (6 + gap)) // 2
+    return top, top + 5 + gap
+
+
+def goal_rows(params: Mapping[str, Any]) -> tuple[int, int]:
+    """Row indices (0 = top row) of Black's and White's goal lines.
+
+    >>> goal_rows(DEFAULTS)  # rows 14 and 6 in Go numbering
+    (5, 13)
+    """
+    return _start_rows(params["length"], params["gap"])
+
+
+def start_board(params: Mapping[str, Any]) -> np.ndarray:
+    """The default start as a ``(length, width)`` int8 array (row 0 = top)."""
+    p = check_params(params)
+    board = np.zeros((p["length"], p["width"]), dtype=np.int8)
+    white_back, black_back = _start_rows(p["length"], p["gap"])
+    black_c, white_c = _centres(p["width"], p["offset"])
+    pi = np.array([[1, 1, 1], [1, 0, 1], [1, 0, 1]], dtype=np.int8)
+    board[white_back:white_back + 3, white_c - 1:white_c + 2] = 2 * pi
+    board[black_back - 2:black_back + 1, black_c - 1:black_c + 2] = pi[::-1]
+    return board
+
+
+def point_name(point: int, width: int, length: int) -> str:
+    """Go-style name of a point index (row by row from the top-left).
+
+    >>> point_name(0, 19, 19), point_name(360, 19, 19)
+    ('A19', 'T1')
+    """
+    row, col = divmod(point, width)
+    return f"{COLUMNS[col]}{length - row}"
+
+
+def parse_point(text: str, width: int, length: int) -> int:
+    """The point index of a Go-style name like ``D4``; :class:`ParseError` if off the board.
+
+    >>> parse_point("k10", 19, 19)
+    180
+    """
+    match = re.fullmatch(r"([A-Za-z])(\d{1,2})", text.strip())
+    if not match:
+        raise ParseError(f"bad point {text!r}; expected a column letter and a row number "
+                         "such as D4")
+    letter, number = match.group(1).upper(), int(match.group(2))
+    if letter == "I":
+        raise ParseError(f"bad point {text!r}: Go coordinates skip the letter I; columns are "
+                         f"{COLUMNS[0]}..{COLUMNS[width - 1]}")
+    col = COLUMNS.index(letter)
+    if col >= width:
+        raise ParseError(f"point {text!r} is off the board: columns are "
+                         f"{COLUMNS[0]}..{COLUMNS[width - 1]} (no I)")
+    if not 1 <= number <= length:
+        raise ParseError(f"point {text!r} is off the board: rows are 1..{length}")
+    return (length - number) * width + col
+
+
+def parse_position(text: str) -> tuple[np.ndarray, int | None, tuple[int, int], int]:
+    """Read the position notation: ``(board, side or None, captures, passes)``.
+
+    >>> board, side, caps, passes = parse_position("5/2b2/.www. w 1-0 1")
+    >>> board.tolist(), side, caps, passes
+    ([[0, 0, 0, 0, 0], [0, 0, 1, 0, 0], [0, 2, 2, 2, 0]], 1, (1, 0), 1)
+    """
+    fields = text.split()
+    if not fields:
+        raise ParseError("empty Losat position; expected rows like '19/19/...' then "
+                         "side, captures and passes")
+    if len(fields) > 4:
+        raise ParseError(f"Losat position {text!r} has {len(fields)} fields; expected at most 4 "
+                         "(rows, side to move, captures B-W, passes)")
+    rows: list[list[int]] = []
+    for number, row_text in enumerate(fields[0].split("/"), start=1):
+        row: list[int] = []
+        for run in re.findall(r"\d+|.", row_text):
+            if run.isdigit():
+                if int(run) == 0:
+                    raise ParseError(f"row {number} of position {fields[0]!r} has an empty run "
+                                     "'0'; expected a positive count")
+                row.extend([0] * int(run))
+            elif run in "bw.":
+                row.append({"b": 1, "w": 2, ".": 0}[run])
+            else:
+                raise ParseError(f"bad character {run!r} in row {number} of position "
+                                 f"{fields[0]!r}; expected b, w, . or a count")
+        rows.append(row)
+    widths = {len(r) for r in rows}
+    if len(widths) != 1:
+        raise ParseError(f"rows of position {fields[0]!r} have different widths "
+                         f"{sorted(widths)}; expected equal widths")
+    board = np.array(rows, dtype=np.int8)
+    side = None
+    if len(fields) > 1:
+        if fields[1] not in SYMBOLS:
+            raise ParseError(f"bad side to move {fields[1]!r}; expected 'b' or 'w'")
+        side = SYMBOLS.index(fields[1])
+    captures = (0, 0)
+    if len(fields) > 2:
+        match = re.fullmatch(r"(\d+)-(\d+)", fields[2])
+        if not match:
+            raise ParseError(f"bad captures {fields[2]!r}; expected B-W such as 0-0")
+        captures = (int(match.group(1)), int(match.group(2)))
+    passes = 0
+    if len(fields) > 3:
+        if fields[3] not in ("0", "1"):
+            raise ParseError(f"bad passes {fields[3]!r}; expected 0 or 1 (passes in a row)")
+        passes = int(fields[3])
+    return board, side, captures, passes
+
+
+def format_position(board: np.ndarray, side: int, captures: tuple[int, int],
+                    passes: int) -> str:
+    """Write the position notation (empty runs as counts).
+
+    >>> format_position(np.array([[0, 1, 0], [2, 0, 0]]), 0, (0, 2), 0)
+    '1b1/w2 b 0-2 0'
+    """
+    rows = []
+    for row in np.asarray(board):
+        text, empties = "", 0
+        for value in row:
+            if value == 0:
+                empties += 1
+                continue
+            if empties:
+                text += str(empties)
+                empties = 0
+            text += "bw"[int(value) - 1]
+        rows.append(text + (str(empties) if empties else ""))
+    return f"{'/'.join(rows)} {SYMBOLS[side]} {captures[0]}-{captures[1]} {passes}"
+
+
+class _Geometry:
+    """Precomputed facts of one board size and neighbourhood (shared by every state)."""
+
+    _cache: ClassVar[dict[tuple[int, int, int], _Geometry]] = {}
+
+    def __init__(self, width: int, length: int, neighbours: int) -> None:
+        self.width, self.length, self.size = width, length, width * length
+        steps = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+        if neighbours == 4:
+            steps = [(-1, 0), (0, -1), (0, 1), (1, 0)]
+        self.adjacent: list[np.ndarray] = []
+        for point in range(self.size):
+            r, c = divmod(point, width)
+            self.adjacent.append(np.array(
+                [(r + dr) * width + c + dc for dr, dc in steps
+                 if 0 <= r + dr < length and 0 <= c + dc < width], dtype=np.intp))
+        rng = np.random.default_rng([ZOBRIST_SEED, width, length])
+        table = rng.integers(0, 2**64, size=(2, self.size), dtype=np.uint64, endpoint=False)
+        self.zobrist_array = table
+        self.zobrist: list[list[int]] = [[int(v) for v in table[0]], [int(v) for v in table[1]]]
+        self.names = [point_name(p, width, length) for p in range(self.size)]
+
+    @classmethod
+    def get(cls, width: int, length: int, neighbours: int) -> _Geometry:
+        key = (width, length, neighbours)
+        if key not in cls._cache:
+            cls._cache[key] = cls(width, length, neighbours)
+        return cls._cache[key]
+
+
+@register_game
+class LosatState(State):
+    """A Losat position. Make one with :func:`new_game` or :func:`from_setup`.
+
+    Incremental state: the board (flat int8, 0 empty / 1 black / 2 white), the per-colour
+    neighbour counts of every point (updated on each change, so legal moves are a few numpy
+    comparisons), the Zobrist hash of the arrangement, and the set of hashes seen (superko).
+    """
+
+    info: ClassVar[GameInfo] = GameInfo(
+        name="losat",
+        long_name="Losat (Life, One Step at a Time)",
+        dynamics=Dynamics.SEQUENTIAL,
+        chance=Chance.DETERMINISTIC,
+        information=Information.PERFECT,
+        num_distinct_actions=4 * 19 * 19 + 1,
+        max_game_length=DEFAULTS["max_moves"],
+        player_symbols=SYMBOLS,
+        parameters=dict(DEFAULTS),
+    )
+
+    def __init__(self, board: np.ndarray, side: int, captures: tuple[int, int] = (0, 0),
+                 passes: int = 0, **params: Any) -> None:
+        p = check_params(params)
+        super().__init__(p)
+        board = np.asarray(board, dtype=np.int8)
+        if board.shape != (p["length"], p["width"]):
+            raise BadParameterError(f"position is {board.shape[1]} wide and {board.shape[0]} "
+                                    f"long; the parameters say {p['width']} x {p['length']}")
+        if board.size and (board.min() < 0 or board.max() > 2):
+            raise BadParameterError("board values must be 0 (empty), 1 (black) or 2 (white)")
+        if side not in (BLACK, WHITE):
+            raise BadParameterError(f"side to move {side!r}; expected 0 (b) or 1 (w)")
+        if passes not in (0, 1):
+            raise BadParameterError(f"passes={passes}; expected 0 or 1")
+        geo = _Geometry.get(p["width"], p["length"], p["neighbours"])
+        # the action space and the move cap depend on the parameters, so each state carries
+        # its own copy of the static facts (the class attribute describes the defaults)
+        self.info = replace(type(self).info, num_distinct_actions=4 * geo.size + 1,
+                            max_game_length=p["max_moves"], parameters=dict(p))
+        self._geo = geo
+        self._n = geo.size
+        self._board = board.reshape(-1).copy()
+        self._counts = np.zeros((2, geo.size), dtype=np.int16)
+        for point in np.flatnonzero(self._board):
+            self._counts[self._board[point] - 1, geo.adjacent[point]] += 1
+        self._hash = 0
+        for point in np.flatnonzero(self._board):
+            self._hash ^= geo.zobrist[self._board[point] - 1][point]
+        self._seen: set[int] = {self._hash}
+        self._to_move = side
+        self._captures = [int(captures[0]), int(captures[1])]
+        self._passes = passes
+        self._ply = 0
+        self._outcome: Outcome | None = None
+        self._last: int | None = None
+        self._legal_cache: list[int] | None = None
+        self._undo_stack: list[tuple] = []
+        self._goal = goal_rows(p)
+        self._initial = format_position(board, side, (self._captures[0], self._captures[1]),
+                                        passes)
+
+    # -- construction ----------------------------------------------------------------------
+
+    @classmethod
+    def from_setup(cls, setup: str, **params: Any) -> Self:
+        board, side, captures, passes = parse_position(setup)
+        length, width = board.shape
+        given = {"width": width, "length": length}
+        for key, value in given.items():
+            if key in params and params[key] != value:
+                raise BadParameterError(f"position is {width} wide and {length} long but "
+                                        f"{key}={params[key]}")
+        params = {**params, **given}
+        if side is None:
+            side = SYMBOLS.index(params.get("first", DEFAULTS["first"]))
+        return cls(board, side, captures, passes, **params)
+
+    def setup(self) -> str:
+        return self._initial
+
+    def position(self) -> str:
+        """The current position in the position notation."""
+        return format_position(self.board(), self._to_move, self.captures(), self._passes)
+
+    def clone(self) -> Self:
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.params = dict(self.params)
+        twin._history = list(self._history)
+        twin._board = self._board.copy()
+        twin._counts = self._counts.copy()
+        twin._seen = set(self._seen)
+        twin._captures = list(self._captures)
+        twin._legal_cache = None
+        twin._undo_stack = list(self._undo_stack)
+        return twin
+
+    # -- read access -------------------------------------------------------------------------
+
+    def board(self) -> np.ndarray:
+        """The board as a ``(length, width)`` int8 array, row 0 = top row (a copy)."""
+        return self._board.reshape(self.params["length"], self.params["width"]).copy()
+
+    def captures(self) -> tuple[int, int]:
+        """Captures scored by Black and by White."""
+        return self._captures[0], self._captures[1]
+
+    def neighbour_counts(self) -> np.ndarray:
+        """``(2, length, width)`` counts of black and white neighbours of every point."""
+        return self._counts.reshape(2, self.params["length"], self.params["width"]).copy()
+
+    def zobrist_hash(self) -> int:
+        """The Zobrist hash of the stone arrangement (side to move and captures excluded)."""
+        return self._hash
+
+    def seen_hashes(self) -> frozenset[int]:
+        """The arrangement hashes this game has been through (superko memory)."""
+        return frozenset(self._seen)
+
+    def last_action(self) -> int | None:
+        return self._last
+
+    def goal_rows(self) -> tuple[int, int]:
+        """Row indices (0 = top) of Black's and White's goal lines."""
+        return self._goal
+
+    def plies(self) -> int:
+        """Moves (passes included) played since the setup."""
+        return self._ply
+
+    # -- protocol ------------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return TERMINAL if self._outcome is not None else self._to_move
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def _candidates(self, player: int) -> np.ndarray:
+        """Every change the Life conditions allow for ``player`` (superko not yet applied)."""
+        b, c = self._board, self._counts
+        black, white, empty = b == 1, b == 2, b == 0
+        cb, cw = c[0], c[1]
+        if self.params["capture_or_more"]:
+            cap_b, cap_w = cw >= 3, cb >= 3
+        else:
+            cap_b, cap_w = cw == 3, cb == 3
+        rem_b = black & ((cb < 2) | (cb > 3))
+        rem_w = white & ((cw < 2) | (cw > 3))
+        add_b = empty & (cb == 3)
+        add_w = empty & (cw == 3)
+        cap_b &= black
+        cap_w &= white
+        if self.params["own_colour_only"]:
+            if player == BLACK:
+                remove, add_w, capture = rem_b, np.zeros_like(add_w), cap_w
+            else:
+                remove, add_b, capture = rem_w, np.zeros_like(add_b), cap_b
+        else:
+            remove, capture = rem_b | rem_w, cap_b | cap_w
+        return np.concatenate((remove, add_b, add_w, capture))
+
+    def _legal_actions(self, player: int) -> list[Action]:
+        if self._legal_cache is not None:
+            return list(self._legal_cache)
+        actions = np.flatnonzero(self._candidates(player))
+        legal = []
+        seen, h, board, n = self._seen, self._hash, self._board, self._n
+        zob = self._geo.zobrist
+        for action in actions.tolist():
+            kind, point = divmod(action, n)
+            if kind == REMOVE:
+                new = h ^ zob[board[point] - 1][point]
+            elif kind == CAPTURE:
+                new = h ^ zob[0][point] ^ zob[1][point]
+            else:
+                new = h ^ zob[kind - 1][point]
+            if new not in seen:
+                legal.append(action)
+        if not legal:
+            legal = [4 * n]
+        self._legal_cache = legal
+        return list(legal)
+
+    def _set_point(self, point: int, value: int) -> None:
+        old = int(self._board[point])
+        adjacent = self._geo.adjacent[point]
+        zob = self._geo.zobrist
+        if old:
+            self._counts[old - 1, adjacent] -= 1
+            self._hash ^= zob[old - 1][point]
+        if value:
+            self._counts[value - 1, adjacent] += 1
+            self._hash ^= zob[value - 1][point]
+        self._board[point] = value
+
+    def _apply_action(self, action: Action) -> None:
+        self._do(action)
+
+    def _do(self, action: Action) -> None:
+        """Play ``action`` without legality check or history (search agents pair it with
+        :meth:`_undo`)."""
+        n = self._n
+        mover = self._to_move
+        kind, point = divmod(action, n)
+        old = int(self._board[point]) if kind < 4 else 0
+        added = False
+        self._undo_stack.append((action, old, self._passes, self._outcome, self._last,
+                                 tuple(self._captures), self._hash))
+        self._legal_cache = None
+        if kind == 4:
+            self._passes += 1
+        else:
+            self._passes = 0
+            if kind == REMOVE:
+                self._set_point(point, 0)
+            elif kind == CAPTURE:
+                self._set_point(point, 3 - old)
+                self._captures[2 - old] += 1
+            else:
+                self._set_point(point, kind)
+            added = self._hash not in self._seen
+            self._seen.add(self._hash)
+        self._undo_stack[-1] += (added,)
+        self._ply += 1
+        self._to_move = 1 - mover
+        self._last = action
+        self._outcome = self._judge(mover)
+
+    def _undo(self) -> None:
+        """Take back the last :meth:`_do`."""
+        action, old, passes, outcome, last, captures, h, added = self._undo_stack.pop()
+        kind, point = divmod(action, self._n)
+        if kind < 4:
+            if added:
+                self._seen.discard(self._hash)
+            self._set_point(point, old)
+        self._passes = passes
+        self._outcome = outcome
+        self._last = last
+        self._captures = list(captures)
+        self._ply -= 1
+        self._to_move = 1 - self._to_move
+        self._legal_cache = None
+        assert self._hash == h
+
+    def _judge(self, mover: int) -> Outcome | None:
+        """The outcome after ``mover``'s move, or ``None``."""
+        width = self.params["width"]
+        black_goal, white_goal = self._goal
+        winners = []
+        reason = {}
+        if (self._board[black_goal * width:(black_goal + 1) * width] == 1).any():
+            winners.append(BLACK)
+            reason[BLACK] = Termination.GOAL
+        if (self._board[white_goal * width:(white_goal + 1) * width] == 2).any():
+            winners.append(WHITE)
+            reason[WHITE] = Termination.GOAL
+        target = self.params["captures_to_win"]
+        for player in (BLACK, WHITE):
+            if self._captures[player] >= target and player not in reason:
+                winners.append(player)
+                reason[player] = Termination.CAPTURES
+        if winners:
+            winner = mover if len(winners) == 2 else winners[0]
+            detail = "goal line reached" if reason[winner] == Termination.GOAL else \
+                f"{self._captures[winner]} captures"
+            if len(winners) == 2:
+                detail += "; both won, the mover takes it"
+            return Outcome(reason[winner], winner, SYMBOLS[winner], detail)
+        if self._passes >= 2:
+            return Outcome(Termination.PASSES, None, None, "two passes in a row")
+        if self._ply >= self.params["max_moves"]:
+            return Outcome(Termination.EXHAUST, None, None,
+                           f"{self.params['max_moves']} moves played")
+        return None
+
+    # -- notation ------------------------------------------------------------------------------
+
+    def action_to_string(self, action: Action, player: int | None = None) -> str:
+        n = self._n
+        if not 0 <= action <= 4 * n:
+            raise IllegalMoveError(f"action {action} is out of range; expected 0..{4 * n}")
+        if action == 4 * n:
+            return "pass"
+        kind, point = divmod(action, n)
+        name = self._geo.names[point]
+        return {REMOVE: "-", ADD_BLACK: "+b", ADD_WHITE: "+w", CAPTURE: "x"}[kind] + name
+
+    def string_to_action(self, text: str, player: int | None = None) -> Action:
+        match = _MOVE.match(text.strip().lower())
+        if not match:
+            raise ParseError(f"bad Losat move {text!r}; expected +bD4 or +wD4 (add), -D4 "
+                             "(remove), xD4 (capture) or pass")
+        n = self._n
+        if match.group("pass"):
+            return 4 * n
+        point = parse_point(match.group("col") + match.group("row"), self.params["width"],
+                            self.params["length"])
+        kind, colour = match.group("kind"), match.group("colour")
+        if kind == "+":
+            if colour is None:
+                owner = self._to_move if player is None or player < 0 else player
+                colour = SYMBOLS[owner]
+            return (ADD_BLACK if colour == "b" else ADD_WHITE) * n + point
+        if colour is not None:
+            raise ParseError(f"bad Losat move {text!r}: only additions name a colour; "
+                             f"write {kind}{text.strip()[2:].upper()}")
+        return (REMOVE if kind == "-" else CAPTURE) * n + point
+
+    def move_kind(self, action: Action) -> str:
+        """``"remove"``, ``"add"``, ``"capture"`` or ``"pass"``."""
+        kind = action // self._n
+        return ("remove", "add", "add", "capture", "pass")[kind]
+
+    # -- views -----------------------------------------------------------------------------------
+
+    def observation(self, player: int) -> np.ndarray:
+        """Two int8 planes ``(2, length, width)``: black stones, white stones (row 0 = top)."""
+        board = self._board.reshape(self.params["length"], self.params["width"])
+        return np.stack((board == 1, board == 2)).astype(np.int8)
+
+    def evaluate(self, player: int) -> float:
+        """Heuristic in [-1, 1] for ``player``; see :func:`lifearena.games.losat_eval.evaluate`."""
+        from lifearena.games.losat_eval import evaluate
+
+        return evaluate(self, player)
+
+    def __str__(self) -> str:
+        return render(self)
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.params.items()
+                   if k not in ("width", "length") and v != DEFAULTS[k]}
+        extra = "".join(f", {k}={v!r}" for k, v in changed.items())
+        return f"losat.from_setup({self.position()!r}{extra})"
+
+
+def render(state: LosatState, *, marks: bool = True) -> str:
+    """The board as text: coordinates on all four edges, ``X`` black, ``O`` white, the last
+    move in parentheses, the goal lines and the captures beside the board.
+
+    >>> print(render(new_game(width=7, length=9, gap=1)))
+       A B C D E F G
+     9 . . . . . . . 9
+     8 . . . O O O . 8    <- b goal
+     7 . . . O . O . 7
+     6 . . . O . O . 6
+     5 . . . . . . . 5
+     4 . . X . X . . 4
+     3 . . X . X . . 3
+     2 . . X X X . . 2    <- w goal
+     1 . . . . . . . 1
+       A B C D E F G
+    captures b (X) 0/5, w (O) 0/5; move 0; b to move
+    """
+    p = state.params
+    width, length = p["width"], p["length"]
+    board = state._board.reshape(length, width)
+    black_goal, white_goal = state.goal_rows()
+    last = state.last_action()
+    last_point = None if last is None or last == 4 * width * length else last % (width * length)
+    letters = "   " + " ".join(COLUMNS[:width])
+    lines = [letters]
+    for r in range(length):
+        cells = [".XO"[int(v)] for v in board[r]]
+        line = " " + " ".join(cells) + " "
+        if marks and last_point is not None and last_point // width == r:
+            c = last_point % width
+            line = line[:2 * c] + "(" + cells[c] + ")" + line[2 * c + 3:]
+        note = {black_goal: "   <- b goal", white_goal: "   <- w goal"}.get(r, "")
+        number = length - r
+        lines.append(f"{number:>2}{line}{number:<2}{note}".rstrip())
+    lines.append(letters)
+    caps = state.captures()
+    target = p["captures_to_win"]
+    outcome = state.outcome()
+    status = str(outcome) if outcome else f"{SYMBOLS[state.current_player()]} to move"
+    last_text = "" if last is None else f", last {state.action_to_string(last)}"
+    lines.append(f"captures b (X) {caps[0]}/{target}, w (O) {caps[1]}/{target}; "
+                 f"move {state.plies()}{last_text}; {status}")
+    return "\n".join(lines)
+
+
+def new_game(**params: Any) -> LosatState:
+    """A game at the default start (two pi-heptominoes) with the given parameters.
+
+    >>> new_game().setup() == new_game(width=19).setup()
+    True
+    >>> len(new_game().legal_actions())
+    12
+    """
+    p = check_params(params)
+    board = start_board(p)
+    return LosatState(board, SYMBOLS.index(p["first"]), **p)
+
+
+def from_setup(setup: str, **params: Any) -> LosatState:
+    """A game starting at the position ``setup`` (position notation), with ``params``.
+
+    >>> from_setup("5/5/5/5/.bbb./5 w", gap=0).current_player()
+    1
+    """
+    return LosatState.from_setup(setup, **params)
