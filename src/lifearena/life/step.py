@@ -1,7 +1,10 @@
 """One or many generations of a rule, on a grid or a batch of grids, with a choice of kernel.
 
-``kernel="auto"`` picks the fastest available kernel; ``"reference"`` (plain Python) and
-``"numpy"`` are the slow, simple ones the fast kernels are tested and measured against.
+``kernel="auto"`` picks the fastest available kernel, which is ``"bitwise"``: 64 cells per
+machine word, numba-compiled (:mod:`lifearena.life.bitwise` for one grid,
+:mod:`lifearena.life.batch` for a batch); it stays packed across all the generations of one
+call. ``"reference"`` (plain Python) and ``"numpy"`` are the slow, simple ones the fast
+kernels are tested and measured against.
 Every kernel gives the same result for the same ``seed`` and ``generation``, coins included
 (see :mod:`lifearena.life.coin`).
 
@@ -20,13 +23,15 @@ from typing import Literal
 import numpy as np
 
 from lifearena.errors import BadParameterError
+from lifearena.life.batch import batch_evolve
+from lifearena.life.bitwise import bitwise_evolve
 from lifearena.life.grid import as_grid
 from lifearena.life.numpy_step import numpy_step
 from lifearena.life.reference import reference_step
 from lifearena.life.rules import Rule, as_rule
 
-Kernel = Literal["auto", "reference", "numpy"]
-KERNELS = ("auto", "reference", "numpy")
+Kernel = Literal["auto", "reference", "numpy", "bitwise"]
+KERNELS = ("auto", "reference", "numpy", "bitwise")
 
 
 def step(
@@ -69,6 +74,12 @@ def evolve(
         raise BadParameterError(
             f"{np.shape(seed)[0]} seeds for {grid.shape[0]} boards; expected one seed per board"
         )
+    if kernel in ("auto", "bitwise"):
+        if grid.ndim == 2:
+            return bitwise_evolve(grid, rule, generations, torus=torus, seed=int(seed),
+                                  generation=generation)
+        return batch_evolve(grid, rule, generations, torus=torus, seed=seed,
+                            generation=generation)
     out = grid.copy()
     for offset in range(generations):
         g = generation + offset
