@@ -55,3 +55,27 @@ def test_bad_options_give_one_line_and_exit_2(capsys, tmp_path, argv, message) -
                                         if argv[1] == "picture" else []))
     assert code == 2
     assert message in err and err.count("\n") == 1
+
+
+def test_play_between_agents(capsys) -> None:
+    code, out, _ = run(capsys, "queen", "play", "-k", "3", "--from", "20,33", "--first",
+                       "perfect", "--second", "greedy", "--hints")
+    assert code == 0
+    assert "player 1 (perfect): 20,9  (n = 2, a palace)" in out
+    assert "1 wins (no_moves" in out
+
+
+def test_play_as_a_person(capsys, monkeypatch) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("9,9\n?\n20,9\n#4,9\n#19,9\n"))
+    code, out, _ = run(capsys, "queen", "play", "-k", "3", "--from", "20,33",
+                       "--second", "perfect")
+    assert "moves only west, north or north-west" in out      # 9,9 explained, asked again
+    assert "legal: " in out and "player 1 (you): #19,9" in out
+    assert "aborted" in out and code == 130                    # input ran out
+
+
+def test_play_rejects_a_bad_start(capsys) -> None:
+    code, _, err = run(capsys, "queen", "play", "--from", "300,3", "--first", "random")
+    assert code == 2 and "off the board" in err

@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from lifearena.errors import BadParameterError
-from lifearena.studies.palace import check_k, p_positions
+from lifearena.errors import BadParameterError, LifeArenaError
+from lifearena.studies.palace import check_k, p_positions, palace_numbers
 from lifearena.studies.palace_picture import Window, fold_picture, render_png
 
 app = typer.Typer(help="The blocking queen game: palace numbers, pictures, play.",
@@ -98,3 +98,83 @@ def positions(
     for index, (x, y) in enumerate(found):
         table.add_row(str(index), str(x), str(y), str(y - x))
     console.print(table)
+
+
+def _palace_note(k: int, square: tuple[int, int]) -> str:
+    x, y = square
+    n = int(palace_numbers(k, x + 1, y + 1)[y, x])
+    return f"n = {n}, {'a palace' if n < k else 'not a palace'}"
+
+
+@app.command()
+def play(
+    k: Annotated[int, typer.Option("-k", help="The blocking parameter k >= 1.")] = 2,
+    start: Annotated[str, typer.Option(
+        "--from", help="The queen's start square 'x,y' (0 <= x, y < 128).")] = "20,33",
+    first: Annotated[str, typer.Option(
+        "--first", help="Who moves first: 'human' or an agent (perfect, greedy, random, "
+        "alphabeta, mcts).")] = "human",
+    second: Annotated[str, typer.Option(
+        "--second", help="Who moves second: 'human' or an agent.")] = "perfect",
+    seed: Annotated[int, typer.Option("--seed", help="Seed for agents that draw.")] = 0,
+    hints: Annotated[bool, typer.Option(
+        "--hints/--no-hints", help="Show the palace number of each square the queen "
+        "reaches.")] = False,
+) -> None:
+    """Play the blocking queen game: a person at the terminal or agents on either side.
+
+    A turn is the queen's move 'x,y' (west, north or north-west), then up to k - 1 blocks
+    '#x,y' of squares the opponent could reach, one per prompt; '-' stops blocking early.
+    """
+    from lifearena.agents import make
+    from lifearena.games.blocking_queen import BlockingQueen
+
+    state = BlockingQueen.from_setup(start, k=check_k(k))
+    seats = []
+    for who in (first, second):
+        seats.append(None if who == "human" else make(who, game="blocking_queen", seed=seed))
+    names = [who if who != "human" else "you" for who in (first, second)]
+    console.print(f"blocking queen game, k = {k}, queen on {start}: "
+                  f"player 1 = {names[0]}, player 2 = {names[1]}")
+    while not state.is_terminal():
+        player = state.current_player()
+        agent = seats[player]
+        if agent is None:
+            action = _ask_human(state, player)
+        else:
+            action = agent.act(state.view(player), player)
+        text = state.action_to_string(action)
+        state.apply_action(action)
+        note = ""
+        if hints and not text.startswith(("#", "-")):
+            note = f"  ({_palace_note(state.k, state.queen)})"
+        console.print(f"player {player + 1} ({names[player]}): {text}{note}")
+    outcome = state.outcome()
+    console.print(f"[bold]{outcome}[/]")
+    console.print(f"moves: {' '.join(state.history_strings())}")
+
+
+def _ask_human(state, player: int) -> int:
+    """Prompt until the person types a legal move; explain the bad ones."""
+    while True:
+        console.print(str(state))
+        prompt = (f"player {player + 1}, block '#x,y' or '-' to stop" if state.blocking
+                  else f"player {player + 1}, move the queen 'x,y'")
+        try:
+            text = typer.prompt(prompt)
+        except (typer.Abort, EOFError):
+            # end of input (or Ctrl-D): stop quietly rather than with a traceback
+            console.print("aborted")
+            raise typer.Exit(130) from None
+        if text.strip() in ("?", "help"):
+            legal = [state.action_to_string(a) for a in state.legal_actions()]
+            console.print("legal: " + " ".join(legal))
+            continue
+        try:
+            action = state.string_to_action(text, player)
+            reason = state.why_illegal(action)
+            if reason:
+                raise BadParameterError(reason)
+            return action
+        except LifeArenaError as error:
+            console.print(f"[red]{error}[/] (type ? for the legal moves)")
