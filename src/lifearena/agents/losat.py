@@ -19,7 +19,7 @@ mobility) and play on a private copy of the state with the game's make/unmake
 >>> state = losat.new_game()
 >>> agent = make("alphabeta", game="losat", seed=1)
 >>> state.action_to_string(agent.act(state, 0, Limit(depth=2)))
-'+bK5'
+'-L14'
 """
 
 from __future__ import annotations
@@ -116,6 +116,8 @@ class AlphaBetaAgent(Agent):
         if limit.time is None and limit.nodes is None and limit.depth is None:
             limit = self.default
         self._deadline = limit.deadline()
+        if getattr(self, "_player", player) != player:
+            self.table.clear()  # stored draw values carry the contempt of the other side
         self._player = player
         self._max_nodes = limit.nodes
         max_depth = limit.depth or 64
