@@ -1,10 +1,183 @@
-"""``lifearena losat``: Losat, Life One Step at a Time (19x19 Go board)."""
+"""``lifearena losat``: Losat, Life One Step at a Time (19x19 Go board).
+
+``lifearena losat play`` plays in the terminal: person vs person (the default), person vs
+agent (``--white alphabeta``), or agent vs agent; ``--save FILE`` writes the record (JSON if
+the name ends in ``.json``, else the PGN-like text), ``--replay FILE`` shows a saved game.
+At a person's turn type a move (``+bD4``, ``+wD4``, ``+D4`` for your own colour, ``-D4``,
+``xD4``, ``pass``) or a command: ``moves`` (every legal move), ``hint`` (a suggestion from the
+search agent), ``board``, ``help``, ``quit``. Bad input is refused with the reason and asked
+again. The rules live in :mod:`lifearena.games.losat`; this module only parses and shows.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+
+from lifearena.agents import Limit, make
+from lifearena.core import Record
+from lifearena.errors import BadParameterError, LifeArenaError, ParseError
+from lifearena.games import losat
 
 app = typer.Typer(
     help="Losat, Life One Step at a Time (19x19 Go board).",
     no_args_is_help=True,
 )
+
+HUMAN = "human"
+COMMANDS = "moves, hint, board, help, quit"
+
+
+def _params(width: int, length: int, offset: int, gap: int, first: str, own_colour_only: bool,
+            capture_or_more: bool, neighbours: int, captures_to_win: int,
+            max_moves: int) -> dict[str, Any]:
+    return losat.check_params({
+        "width": width, "length": length, "offset": offset, "gap": gap, "first": first,
+        "own_colour_only": own_colour_only, "capture_or_more": capture_or_more,
+        "neighbours": neighbours, "captures_to_win": captures_to_win, "max_moves": max_moves,
+    })
+
+
+def _grouped_moves(state: losat.LosatState) -> str:
+    groups: dict[str, list[str]] = {}
+    for action in state.legal_actions():
+        groups.setdefault(state.move_kind(action), []).append(state.action_to_string(action))
+    return "\n".join(f"  {kind:<8} {' '.join(texts)}" for kind, texts in groups.items())
+
+
+def _read_move(state: losat.LosatState, name: str, hint_limit: Limit) -> int | None:
+    """Ask the person to move until the input is a legal move; ``None`` on quit or EOF."""
+    player = state.current_player()
+    while True:
+        try:
+            text = input(f"{name} ({losat.SYMBOLS[player]}) to move> ").strip()
+        except EOFError:
+            typer.echo("")
+            return None
+        command = text.lower()
+        if command in ("quit", "exit", "q"):
+            return None
+        if command in ("moves", "legal"):
+            typer.echo(_grouped_moves(state))
+            continue
+        if command == "hint":
+            agent = make("alphabeta", game="losat", seed=0)
+            suggestion = agent.act(state.view(player), player, hint_limit)
+            typer.echo(f"hint: {state.action_to_string(suggestion)}")
+            continue
+        if command == "board":
+            typer.echo(str(state))
+            continue
+        if command in ("help", "?", ""):
+            typer.echo(f"type a move (+bD4, +wD4, +D4 own colour, -D4 remove, xD4 capture, "
+                       f"pass) or a command ({COMMANDS})")
+            continue
+        try:
+            action = state.string_to_action(text, player)
+            if action not in state.legal_actions():
+                kind = state.move_kind(action)
+                raise ParseError(f"{text!r} is not a legal {kind} here (Life's rules, superko, "
+                                 "or pass only when nothing else is legal); type 'moves'")
+            return action
+        except LifeArenaError as error:
+            typer.echo(f"refused: {error}")
+
+
+def _save(state: losat.LosatState, path: Path, players: tuple[str, str]) -> None:
+    record = state.record(players=players)
+    text = record.to_json() if path.suffix.lower() == ".json" else record.to_text()
+    path.write_text(text if text.endswith("\n") else text + "\n")
+    typer.echo(f"saved {len(record.moves)} moves to {path}")
+
+
+@app.command()
+def play(
+    black: Annotated[str, typer.Option(help="'human' or an agent name (random, greedy, "
+                                            "alphabeta) for Black (X)")] = HUMAN,
+    white: Annotated[str, typer.Option(help="'human' or an agent name for White (O)")] = HUMAN,
+    limit: Annotated[str, typer.Option(help="agents' thinking limit, e.g. 'nodes=2000' or "
+                                            "'time=1.5'")] = "nodes=2000",
+    seed: Annotated[int, typer.Option(help="seed of the agents' random choices")] = 0,
+    setup: Annotated[str | None, typer.Option(help="start position in Losat position "
+                                                   "notation (default: the two heptominoes)")]
+    = None,
+    width: Annotated[int, typer.Option(help="board width, 5..25")] = 19,
+    length: Annotated[int, typer.Option(help="board length (rows)")] = 19,
+    offset: Annotated[int, typer.Option(help="columns between the heptominoes' centres")] = 1,
+    gap: Annotated[int, typer.Option(help="empty rows between the heptominoes")] = 3,
+    first: Annotated[str, typer.Option(help="who moves first: b or w")] = "b",
+    own_colour_only: Annotated[bool, typer.Option(help="players may change only their own "
+                                                       "colour (and capture the opponent's)")]
+    = False,
+    capture_or_more: Annotated[bool, typer.Option(help="capture with 3 or more opposite "
+                                                       "neighbours")] = False,
+    neighbours: Annotated[int, typer.Option(help="8 (Moore) or 4 (von Neumann)")] = 8,
+    captures_to_win: Annotated[int, typer.Option(help="captures that win")] = 5,
+    max_moves: Annotated[int, typer.Option(help="moves after which the game is drawn")] = 400,
+    save: Annotated[Path | None, typer.Option(help="write the game record here (.json for "
+                                                   "JSON)")] = None,
+    replay_file: Annotated[Path | None, typer.Option("--replay", help="show the game saved in "
+                                                     "this record file instead of playing")]
+    = None,
+    quiet: Annotated[bool, typer.Option(help="show only the final board")] = False,
+) -> None:
+    """Play Losat in the terminal: people, agents, or both."""
+    if replay_file is not None:
+        _replay(replay_file, quiet)
+        return
+    params = _params(width, length, offset, gap, first, own_colour_only, capture_or_more,
+                     neighbours, captures_to_win, max_moves)
+    think = Limit.from_text(limit)
+    state = losat.from_setup(setup, **params) if setup else losat.new_game(**params)
+    names = (black.strip().lower(), white.strip().lower())
+    agents = [None if name == HUMAN else make(name, game="losat", seed=seed + i)
+              for i, name in enumerate(names)]
+    if HUMAN in names:
+        typer.echo(f"moves: +bD4 / +wD4 add, -D4 remove, xD4 capture, pass; commands: "
+                   f"{COMMANDS}")
+    if not quiet:
+        typer.echo(str(state))
+    while not state.is_terminal():
+        player = state.current_player()
+        agent = agents[player]
+        if agent is None:
+            action = _read_move(state, names[player], think)
+            if action is None:
+                typer.echo("game abandoned")
+                break
+        else:
+            action = agent.act(state.view(player), player, think)
+        text = state.action_to_string(action)
+        state.apply_action(action)
+        if not quiet:
+            typer.echo(f"{state.plies()}. {losat.SYMBOLS[player]} {text}")
+            typer.echo(str(state))
+    if quiet:
+        typer.echo(str(state))
+    outcome = state.outcome()
+    typer.echo(f"result: {outcome if outcome else 'unfinished'}")
+    if save is not None:
+        _save(state, save, (names[0], names[1]))
+
+
+def _replay(path: Path, quiet: bool) -> None:
+    record = Record.load(path.read_text())
+    if record.game != "losat":
+        raise BadParameterError(f"{path} holds a {record.game!r} game; expected losat")
+    state = losat.from_setup(record.setup, **record.params)
+    if not quiet:
+        typer.echo(str(state))
+    for number, text in enumerate(record.moves, start=1):
+        try:
+            state.apply_move_text(text)
+        except LifeArenaError as error:
+            raise ParseError(f"{path}: move {number} {text!r}: {error}") from None
+        if not quiet:
+            typer.echo(f"{number}. {text}")
+            typer.echo(str(state))
+    if quiet:
+        typer.echo(str(state))
+    names = " vs ".join(record.players)
+    typer.echo(f"{names}: {state.outcome() or 'unfinished'}")
