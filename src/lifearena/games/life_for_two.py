@@ -411,8 +411,11 @@ class LifeForTwo(State):
         return f"LifeForTwo.from_setup({self.position()!r}, {params})"
 
 
-def new_game(**params: Any) -> LifeForTwo:
+def new_game(seed: int | None = None, **params: Any) -> LifeForTwo:
     """A game from the empty board (``max_turns=...``, ``limit_result=...`` as parameters).
+
+    The start never depends on ``seed`` (accepted so that the arena can call every game's
+    ``new_game`` alike): Life for Two always starts from the empty board.
 
     >>> new_game(max_turns=100).params
     {'max_turns': 100, 'limit_result': 'draw'}

@@ -66,3 +66,28 @@ def populations(boards: np.ndarray) -> np.ndarray:
     boards = np.asarray(boards)
     return np.stack([np.count_nonzero(boards == 1, axis=1),
                      np.count_nonzero(boards == 2, axis=1)], axis=1)
+
+
+def cell_masks(moves: list[tuple[int, ...]]) -> np.ndarray:
+    """``(len(moves), 25)`` booleans: the cells of each move (a move is a tuple of cells)."""
+    masks = np.zeros((len(moves), CELLS), dtype=bool)
+    for row, cells in enumerate(moves):
+        masks[row, list(cells)] = True
+    return masks
+
+
+def joint_placements(board: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Every joint placement on one flat ``board``: ``(len(first) * len(second), 25)``.
+
+    ``first`` and ``second`` are cell masks (:func:`cell_masks`) of player 1's and player
+    2's candidate moves; row ``i * len(second) + j`` is ``board`` with move ``i`` of player 1
+    and move ``j`` of player 2 placed, a cell chosen by both left as it was (empty).
+
+    >>> flat = np.zeros(25, dtype=np.int8)
+    >>> joint_placements(flat, cell_masks([(0,), (1,)]), cell_masks([(1,)]))[:, :2].tolist()
+    [[1, 2], [0, 0]]
+    """
+    ones = first[:, None, :] & ~second[None, :, :]
+    twos = second[None, :, :] & ~first[:, None, :]
+    out = np.where(ones, np.int8(1), np.where(twos, np.int8(2), board[None, None, :]))
+    return out.reshape(-1, CELLS).astype(np.int8)

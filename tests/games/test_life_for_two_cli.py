@@ -1,0 +1,79 @@
+"""``lifearena life-for-two play``: people, agents, classic mode, records and replay."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from lifearena.cli import app, main
+from lifearena.core import Record, replay
+from lifearena.games.life_for_two_classic import play_classic
+
+ISSUE_INPUT = "1,1\n2,1\n1,2\n3,4\n4,4\n5,4\n3,2\n3,2\n"
+
+
+def _invoke(args: list[str], text: str = "") -> str:
+    result = CliRunner().invoke(app, ["life-for-two", "play", *args], input=text)
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result.output
+
+
+def test_classic_reads_stdin_and_prints_the_full_transcript() -> None:
+    out = _invoke(["--classic"], ISSUE_INPUT)
+    expected = io.StringIO()
+    play_classic(io.StringIO(ISSUE_INPUT), expected, echo=True)
+    assert out == expected.getvalue()
+    assert out.endswith("? 3,2\nSAME COORD.  SET TO 0\n\n\n 0  1  2  3  4  5  0 \n"
+                        " 1  *  *           1 \n 2  *  *           2 \n 3                 3 \n"
+                        " 4                 4 \n 5                 5 \n 0  1  2  3  4  5  0 \n"
+                        "PLAYER 1 IS THE WINNER\n")
+
+
+def test_two_people_hidden_input_bad_choices_asked_again(tmp_path: Path) -> None:
+    record_path = tmp_path / "game.txt"
+    out = _invoke(["--save", str(record_path)],
+                  "1,1 2,1\n1,1 2,1 1,2\n9,9 3,5 1,5\n5,5 3,5 1,5\n")
+    assert "rejected: a move is 1 cell or 3 cells; got 2" in out
+    assert "rejected: cell 9,9 is off the board" in out
+    assert "1,1 2,1 1,2" not in out.split("Turn 1")[0], "choices are not echoed"
+    assert "Turn 1: * chose 1,1 2,1 1,2, # chose 1,5 3,5 5,5" in out
+    assert out.rstrip().splitlines()[-2] == "result: * wins (win)"
+    record = Record.load(record_path.read_text())
+    assert record.moves == ["1,1 2,1 1,2 | 1,5 3,5 5,5"] and record.players == ["human"] * 2
+
+
+def test_person_against_agent_occupied_cell_rejected() -> None:
+    # * holds a block; # has a blinker; the person (player 2) first types an occupied cell.
+    out = _invoke(["--player1", "greedy", "--setup", "**.../**.../...#./...#./...#. 2",
+                   "--max-turns", "2"], "1,1\n3,1\n5,1\n")
+    assert "rejected: cell 1,1 is occupied by *; choose an empty cell" in out
+    assert "result:" in out
+
+
+def test_two_agents_save_json_and_replay(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    out = _invoke(["--player1", "nash", "--player2", "random", "--seed", "3",
+                   "--max-turns", "40", "--save", str(path)])
+    assert "after the generation" in out and "result:" in out
+    data = json.loads(path.read_text())
+    assert data["players"] == ["nash", "random"] and data["params"]["max_turns"] == 40
+    state = replay(Record.load(path.read_text()))
+    shown = _invoke(["--replay", str(path)])
+    assert shown.rstrip().endswith(f"result: {state.outcome()}")
+    assert shown.count("\nTurn ") == len(data["moves"])
+
+
+def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    for args in (["--player1", "nobody", "--player2", "random"],
+                 ["--limit-result", "coin"],
+                 ["--max-turns", "-1"],
+                 ["--setup", "xyz"]):
+        with pytest.raises(SystemExit) as stop:
+            main(["life-for-two", "play", *args])
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
