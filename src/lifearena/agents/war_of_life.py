@@ -45,7 +45,7 @@ TIES = ("first", "random")
 
 def _counts(boards: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
     """(own pieces, opponent pieces) on each board of a batch, for ``player``."""
-    flat = boards.reshape(len(boards), -1)
+    flat = boards.reshape(len(boards), wol.SIZE * wol.SIZE)
     return (np.count_nonzero(flat == player + 1, axis=1),
             np.count_nonzero(flat == 2 - player, axis=1))
 

@@ -1,0 +1,113 @@
+"""The bitboard fast path equals the protocol path: the crank, the moves, whole games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lifearena import agents
+from lifearena.core import Outcome
+from lifearena.errors import ParseError
+from lifearena.games import war_of_life as wol
+from lifearena.games import war_of_life_fast as fast
+from lifearena.life.step import step
+
+STRATEGIES = fast.STRATEGIES
+
+boards = st.lists(st.integers(0, 2), min_size=64, max_size=64).map(
+    lambda cells: np.array(cells, dtype=np.int8).reshape(8, 8))
+sparse_boards = st.lists(st.sampled_from([0, 0, 0, 0, 1, 2]), min_size=64, max_size=64).map(
+    lambda cells: np.array(cells, dtype=np.int8).reshape(8, 8))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(boards, sparse_boards))
+def test_bitboard_crank_equals_the_engine_immigration_rule(board):
+    blue, red = fast.board_to_bits(board)
+    assert np.array_equal(fast.bits_to_board(blue, red), board)
+    after = fast.bits_to_board(*fast.crank_bits(blue, red))
+    assert np.array_equal(after, wol.crank(board))
+    assert np.array_equal(after, step(board, "immigration", kernel="reference"))
+    # the rule is colour-symmetric
+    new_red, new_blue = fast.crank_bits(red, blue)
+    assert np.array_equal(fast.bits_to_board(new_blue, new_red), wol.crank(board))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(boards, sparse_boards), st.integers(0, 1))
+def test_move_generation_equals_the_state(board, player):
+    state = wol.WarOfLifeState(board, to_move=player)
+    legal = state._legal_actions(player)
+    own, other = fast.board_to_bits(board)[:: 1 if player == 0 else -1]
+    assert fast.count_moves(own, other) == len(legal)
+    assert [fast.nth_move(own, other, i) for i in range(len(legal))] == legal
+    assert fast.nth_move(own, other, len(legal)) == -1
+    cells, directions = np.nonzero(wol.legal_mask(board[None], player)[0])
+    assert (cells * 8 + directions).tolist() == legal
+
+
+def protocol_games(setups, names, seeds):
+    players = [agents.make(n, game="war_of_life", seed=s) for n, s in zip(names, seeds,
+                                                                         strict=True)]
+    finals = wol.play_all([wol.WarOfLifeState.from_setup(s) for s in setups], players)
+    return [(f.history_strings(), f.outcome()) for f in finals]
+
+
+def fast_games(setups, names, seeds):
+    return [(moves, outcome) for moves, outcome, _ in wol.fast_play(setups, names, seeds)]
+
+
+@pytest.mark.parametrize("first", STRATEGIES)
+def test_fast_path_plays_the_protocol_games_for_every_pairing(first):
+    setups = [wol.new_game(seed=s).setup() for s in range(100, 104)]
+    for second in STRATEGIES:
+        seeds = (len(first), 7 * len(second))
+        assert fast_games(setups, (first, second), seeds) == \
+            protocol_games(setups, (first, second), seeds), (first, second)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(STRATEGIES[:4]), st.sampled_from(STRATEGIES), sparse_boards,
+       st.integers(0, 1), st.sampled_from([0, 200, 246, 249]), st.integers(0, 2**32))
+def test_fast_path_from_any_position(first, second, board, to_move, played, seed):
+    setup = wol.WarOfLifeState(board, to_move, played).setup()
+    names = (first, second) if seed % 2 else (second, first)
+    assert fast_games([setup], names, (seed, seed + 1)) == \
+        protocol_games([setup], names, (seed, seed + 1))
+
+
+def test_random_agents_continue_their_stream_across_games():
+    setups = [wol.new_game(seed=s).setup() for s in range(30)]
+    together = fast_games(setups, ("random", "random"), (3, 4))
+    assert together == protocol_games(setups, ("random", "random"), (3, 4))
+    # the same games one by one with fresh agents differ after the first
+    alone = [fast_games([s], ("random", "random"), (3, 4))[0] for s in setups]
+    assert alone[0] == together[0] and alone != together
+
+
+def test_fast_play_contract():
+    setups = [wol.new_game(seed=s).setup() for s in range(5)]
+    results = wol.fast_play(setups, ("land_grab", "minimax"), (0, 0))
+    assert len(results) == 5
+    for moves, outcome, seconds in results:
+        assert isinstance(outcome, Outcome) and seconds >= 0
+        assert all(isinstance(m, str) and m.startswith("[") for m in moves)
+    assert wol.fast_play(setups, ("land_grab", "mcts"), (0, 0)) is None
+    assert wol.fast_play(setups, ("Land-Grab", "MINIMAX"), (0, 0))[0][0] == results[0][0]
+    assert wol.fast_play([], ("random", "random"), (0, 0)) == []
+    with pytest.raises(ParseError, match="off the board"):
+        wol.fast_play(["[[[9,9]],[]]"], ("random", "random"), (0, 0))
+
+
+def test_parse_setup_matches_the_state():
+    for setup in ("[[[1,1],[2,2]],[[8,8]]]", "[[[1,1]],[[8,8]]] r 249", "[[],[]] b 3",
+                  " [[[3,4],[5,7]],[[8,8]]] "):
+        state = wol.WarOfLifeState.from_setup(setup)
+        blue, red, to_move, played = fast.parse_setup(setup)
+        assert np.array_equal(fast.bits_to_board(blue, red), state.board)
+        assert (to_move, played) == (state.to_move, state.moves_played)
+    for bad in ("[[[1,1]],[[1,1]]]", "[[[1,1],[1,1]],[]]", "[[[1,1]],[]] x", "[[[1,0]],[]]"):
+        with pytest.raises(ParseError):
+            fast.parse_setup(bad)
