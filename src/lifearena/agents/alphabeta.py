@@ -12,6 +12,12 @@ actions), so it runs on every game, if not optimally on the last kind.
   first, then killer moves, then the game's ``state.order_actions(actions, player)`` hook if
   it has one (or an ``order`` function passed in), and at nodes with two or more plies left
   the children sorted by their static evaluation (the children are kept and reused).
+* **Batched children** — a game may offer ``state.evaluate_children(player)`` returning the
+  mover's legal actions, the value for ``player`` of the position after each, and which of
+  those are terminal (with values ±1 or 0), computed at once with the engine's batched
+  kernels. The search then scores nodes one ply above the horizon, and orders moves, with
+  one call instead of a clone per child. :data:`CHILDREN` holds adapters for games that do
+  not have the hook yet (War of Life).
 * **Transposition table** — keyed by ``state.key()`` when the game offers one (e.g. a Zobrist
   hash), else by a hash of the observation bytes, the player to move and the move number.
 * **Limits** — the agent's own limit (``time=``, ``nodes=``, ``depth=`` or a ``level``) and
@@ -55,6 +61,43 @@ Evaluator = Callable[[State, int], float]
 Orderer = Callable[[State, Sequence[Action], int], list[Action]]
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+
+Children = Callable[[State, int], tuple[Sequence[Action], np.ndarray, np.ndarray]]
+
+
+def _war_of_life_children(state: State, player: int
+                          ) -> tuple[Sequence[Action], np.ndarray, np.ndarray]:
+    """War of Life: every move + crank of the side to move on one batch of boards; the value
+    is land-grab ((own - opponent) / 64) for ``player``, or the result where the game ends
+    (the end conditions in the order the rules check them)."""
+    from lifearena.games import war_of_life as wol
+
+    board = state.board  # type: ignore[attr-defined]
+    mover = state.current_player()
+    mask = wol.legal_mask(board[None], mover)[0]
+    cells, directions = np.nonzero(mask)
+    actions = cells * 8 + directions
+    n = len(actions)
+    after = wol.crank(wol.apply_moves(np.broadcast_to(board, (n, 8, 8)), mover, actions))
+    flat = after.reshape(n, -1)
+    own = np.count_nonzero(flat == player + 1, axis=1)
+    other = np.count_nonzero(flat == 2 - player, axis=1)
+    values = (own - other) / 64.0
+    terminal = np.zeros(n, dtype=bool)
+    blocked = ~wol.legal_mask(after, 1 - mover).reshape(n, -1).any(axis=1)
+    exhausted = state.moves_played + 1 >= wol.MAX_MOVES  # type: ignore[attr-defined]
+    draw = ((own == 0) & (other == 0)) | exhausted
+    win = ~draw & (other == 0)
+    loss = ~draw & ~win & (own == 0)
+    stalemate = ~draw & ~win & ~loss & blocked
+    for where, value in ((draw, 0.0), (win, 1.0), (loss, -1.0), (stalemate, 0.0)):
+        values = np.where(where, value, values)
+        terminal |= where
+    return [int(a) for a in actions], values, terminal
+
+
+CHILDREN: dict[str, Children] = {"war_of_life": _war_of_life_children}
+"""Batched child evaluators for games without an ``evaluate_children`` hook."""
 
 
 class _Stop(Exception):
@@ -116,8 +159,10 @@ class AlphaBetaAgent(Agent):
         order: Orderer | None = None,
         order_by_eval: bool = True,
         shuffle: bool = True,
+        children: Children | bool | None = None,
         name: str | None = None,
     ) -> None:
+        self.children = children
         self.rng = np.random.default_rng(seed)
         self.limit = limit
         self.evaluator = evaluate
@@ -141,6 +186,7 @@ class AlphaBetaAgent(Agent):
         if lim.time is None and lim.nodes is None and lim.depth is None:
             lim = replace(lim, depth=3)
         self._root = player
+        self._batch_fn = self._children_fn(state)
         self._deadline = None if lim.time is None else start + lim.time * 0.98
         self._max_nodes = lim.nodes
         self._nodes = 0
@@ -189,6 +235,29 @@ class AlphaBetaAgent(Agent):
         # the whole game tree fitted in this depth: nothing deeper to see
         return depth >= state.info.max_game_length - state.move_number()
 
+    def _children_fn(self, state: State) -> Children | None:
+        if self.children is False or self.evaluator is not None:
+            return None  # a custom evaluation must see every child itself
+        if callable(self.children):
+            return self.children
+        hook = getattr(state, "evaluate_children", None)
+        if callable(hook):
+            return lambda s, p: s.evaluate_children(p)  # type: ignore[attr-defined]
+        return CHILDREN.get(state.info.name)
+
+    def _batch(self, state: State, ply: int) -> tuple[list[Action], list[float]]:
+        """The mover's actions and their children's scores for the root player."""
+        assert self._batch_fn is not None
+        actions, values, terminal = self._batch_fn(state, self._root)
+        count = len(actions)
+        if self._max_nodes is not None and self._nodes + count > self._max_nodes:
+            self._nodes = self._max_nodes
+            raise _Stop
+        self._nodes += count
+        scores = np.where(terminal, np.asarray(values) * (WIN - ply - 1),
+                          np.clip(values, -1.0, 1.0))
+        return list(actions), [float(v) for v in scores]
+
     def _evaluate(self, state: State) -> float:
         if self.evaluator is not None:
             value = float(self.evaluator(state, self._root))
@@ -219,7 +288,12 @@ class AlphaBetaAgent(Agent):
             if callable(hook):
                 actions = list(hook(actions, mover))
         pairs: list[tuple[Action, State | None]] = [(a, None) for a in actions]
-        if self.order_by_eval and depth >= 2 and len(actions) > 1:
+        if self.order_by_eval and depth >= 2 and len(actions) > 1 and self._batch_fn:
+            batch_actions, scores = self._batch(state, ply)
+            sign = 1.0 if mover == self._root else -1.0
+            score_of = dict(zip(batch_actions, scores, strict=True))
+            pairs.sort(key=lambda p: -sign * score_of.get(p[0], 0.0))
+        elif self.order_by_eval and depth >= 2 and len(actions) > 1:
             children = [self._child(state, a) for a in actions]
             sign = 1.0 if mover == self._root else -1.0
             scores = [sign * self._static(c, ply + 1) for c in children]
@@ -328,6 +402,11 @@ class AlphaBetaAgent(Agent):
                     break
             return value
         maximizing = current == self._root
+        if depth == 1 and self._batch_fn is not None:
+            batch_actions, scores = self._batch(state, ply)
+            value = max(scores) if maximizing else min(scores)
+            self._tt[key] = (depth, value, _EXACT, batch_actions[scores.index(value)])
+            return value
         a0, b0 = alpha, beta
         best_action = None
         value = -np.inf if maximizing else np.inf
