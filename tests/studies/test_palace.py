@@ -63,6 +63,15 @@ def test_rows_stream_the_same_numbers() -> None:
     assert np.array_equal(rows, whole)
 
 
+@pytest.mark.parametrize(("k", "width"), [(1, 300), (2, 257), (50, 200), (300, 640)])
+def test_sparse_and_scan_kernels_agree_on_wide_rows(k: int, width: int) -> None:
+    """The default (sparse, chunked) kernel against the square-by-square scan kernel, on rows
+    of many chunks, including chunks that hold several palaces and a short last chunk."""
+    height = 180
+    scanned = np.array(list(palace_rows(k, width, height)))
+    assert np.array_equal(palace_numbers(k, width, height), scanned)
+
+
 def test_board_is_symmetric() -> None:
     n = palace_numbers(13, 90, 90)
     assert np.array_equal(n, n.T)

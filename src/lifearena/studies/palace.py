@@ -101,10 +101,11 @@ def _new_counters(k: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 def palace_numbers_dp(k: int, width: int, height: int) -> np.ndarray:
     """Row-by-row dynamic programme (numba kernel), the default method."""
-    col, diag, _ = _new_counters(k, width)
+    col, _, _ = _new_counters(k, width)
+    dg = np.zeros(width + height, col.dtype)
     dest = np.zeros((height, width), col.dtype)
     if width and height:
-        kernels.fill_rows(k, col, diag, dest)
+        kernels.sparse_fill(k, 0, col, dg, dest)
     return dest.astype(np.int32, copy=False)
 
 

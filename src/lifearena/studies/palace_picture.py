@@ -123,20 +123,21 @@ def fold_picture(
         raise BadParameterError(f"saturation={saturation}; expected at least 1")
     if block is None:
         block = choose_block(window, pixels)
-    if block < 1:
-        raise BadParameterError(f"block={block}; expected at least 1")
+    if not 1 <= block <= 1_000_000 or block * saturation >= 2**31:
+        raise BadParameterError(f"block={block} with saturation={saturation}; expected "
+                                "1 <= block <= 1,000,000 and block * saturation < 2**31")
     dtype = kernels.counter_dtype(k)
     width = window.x + window.w
-    col = np.zeros(width, dtype)
-    diag = np.zeros(width + 1, dtype)
-    out = np.zeros(width, dtype)
     total = window.y + window.h
+    col = np.zeros(width, dtype)
+    dg = np.zeros(width + total, dtype)  # one counter per diagonal x - y
+    out = np.zeros(width, dtype)
     done = 0
     # Rows above the window still shape its counters: advance them without drawing.
     step = max(1, 4_000_000 // width)
     while done < window.y:
         rows = min(step, window.y - done)
-        kernels.advance_rows(k, col, diag, out, rows)
+        kernels.sparse_advance(k, done, col, dg, out, rows)
         done += rows
         if progress is not None:
             progress(done, total)
@@ -146,7 +147,7 @@ def fold_picture(
     levels = np.arange(-saturation, saturation + 1, dtype=np.float64)
     nbins = 2 * saturation + 1
     if mode == "mean":
-        per_column = np.zeros(window.w, np.int64)
+        per_column = np.zeros(window.w, np.int32)  # |sum| <= block * saturation
         blocks = np.zeros(ncols, np.int64)
     else:
         per_column = np.zeros((window.w, nbins), np.int32)
@@ -158,11 +159,13 @@ def fold_picture(
         per_column[:] = 0
         blocks[:] = 0
         if mode == "mean":
-            kernels.fold_rows_sum(k, col, diag, out, rows, window.x, saturation, per_column)
+            kernels.fold_rows_sum(k, done, col, dg, out, rows, window.x, saturation,
+                                  per_column)
             kernels.reduce_blocks(per_column, block, blocks)
             values[i] = blocks / (squares * rows)
         else:
-            kernels.fold_rows_hist(k, col, diag, out, rows, window.x, saturation, per_column)
+            kernels.fold_rows_hist(k, done, col, dg, out, rows, window.x, saturation,
+                                   per_column)
             kernels.reduce_blocks(per_column, block, blocks)
             values[i] = levels[np.argmax(blocks, axis=1)]
         done += rows
