@@ -1,10 +1,293 @@
-"""``lifearena p2life``: p2life: the Levene-Roussos two-player Life, studied and played."""
+"""``lifearena p2life``: p2life: the Levene-Roussos two-player Life, studied and played.
+
+Commands: ``meanfield`` (the one-step density polynomial), ``density`` (asymptotic-density
+sweeps, resumable, over all cores or a Dask cluster), ``ratio`` (the loser/winner ratio
+histogram), ``report`` (the Markdown reproduction report) and ``play`` (the game in the
+terminal).
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from lifearena.errors import BadParameterError, LifeArenaError
 
 app = typer.Typer(
     help="p2life: the Levene-Roussos two-player Life, studied and played.",
     no_args_is_help=True,
 )
+console = Console()
+DEFAULT_PS_TEXT = "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0"
+DEFAULT_RESULTS = Path("p2life-density.sqlite")
+
+
+def _floats(text: str, what: str) -> tuple[float, ...]:
+    try:
+        values = tuple(float(v) for v in text.split(",") if v.strip())
+    except ValueError:
+        raise BadParameterError(f"bad {what} {text!r}; expected numbers separated by commas")\
+            from None
+    if not values:
+        raise BadParameterError(f"no {what} given; expected numbers separated by commas")
+    return values
+
+
+def _list(text: str) -> tuple[str, ...]:
+    return tuple(v.strip() for v in text.split(",") if v.strip())
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeRemainingColumn(), console=console, transient=False)
+
+
+def _summary_table(summaries: list) -> Table:
+    table = Table(title="asymptotic density")
+    for column in ("rule", "boundary", "lattice", "p", "runs", "density", "SE", "capped",
+                   "ratio>0.5"):
+        table.add_column(column, justify="right")
+    for s in summaries:
+        table.add_row(s.rule, s.boundary, f"{s.height}x{s.width}", f"{s.p:g}", str(s.runs),
+                      f"{s.density:.4f}", f"{s.density_se:.4f}", str(s.capped),
+                      "-" if s.ratio_above_half is None else f"{s.ratio_above_half:.2f}")
+    return table
+
+
+@app.command()
+def meanfield(
+    rule: Annotated[str, typer.Option(
+        help="Rule name, B.../S... string or rule table.")] = "p2life",
+    colours: Annotated[int, typer.Option(
+        help="Colour model of the soup: 2 = each live cell of either colour (p2life paper), 1 "
+             "= one colour (Life).")] = 2,
+    png: Annotated[Path | None, typer.Option(
+        help="Write a plot of the polynomial with simulated one-step densities to "
+             "this PNG.")] = None,
+    sim_size: Annotated[int, typer.Option(help="Torus side of the simulations in the plot.")] = 256,
+) -> None:
+    """The exact one-step density polynomial of a rule, its maximum and fixed points."""
+    from lifearena.studies.p2life import describe, mean_field, simulated_one_step_density
+
+    info = describe(rule, colours=colours)
+    console.print(f"[bold]{info['rule']}[/] (colours={colours}): rho(p) = {info['polynomial']}")
+    console.print(f"coefficients p^0..p^9: {', '.join(info['coefficients'])}")
+    console.print(f"maximum {info['max']:.6f} at p = {info['argmax']:.6f}; "
+                  f"rho(1) = {info['value_at_1']:.6f}; fixed points in [0, 1]: "
+                  f"{[round(x, 6) for x in info['fixed_points']]}")
+    if png is not None:
+        if sim_size < 3:
+            raise BadParameterError(f"sim size {sim_size} is too small; expected at least 3")
+        from lifearena.studies.p2life_report import _plt
+
+        plt = _plt()
+        poly = mean_field(rule, colours=colours)
+        grid = [i / 200 for i in range(201)]
+        points = [i / 10 for i in range(1, 11)]
+        sims = [simulated_one_step_density(rule, p, size=sim_size, seed=1, colours=colours)
+                for p in points]
+        fig, ax = plt.subplots(figsize=(6, 4))
+        ax.plot(grid, [float(poly(x)) for x in grid], label="mean field")
+        ax.plot(points, sims, "o", mfc="none", label=f"simulated, {sim_size}² torus")
+        ax.set_xlabel("initial density p")
+        ax.set_ylabel("density after one generation")
+        ax.set_title(str(info["rule"]))
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(png, dpi=110)
+        plt.close(fig)
+        console.print(f"wrote {png}")
+
+
+@app.command()
+def density(
+    rules: Annotated[str, typer.Option("--rule", help="Rules, comma-separated.")] = "p2life",
+    ps: Annotated[str, typer.Option(
+        "--p", help="Initial densities, comma-separated.")] = DEFAULT_PS_TEXT,
+    sizes: Annotated[str, typer.Option(
+        "--size", help="Lattice sizes N or HxW, comma-separated.")] = "256",
+    boundaries: Annotated[str, typer.Option(
+        "--boundary", help="torus (periodic) and/or bounded (cutoff).")] = "torus,bounded",
+    runs: Annotated[int, typer.Option(help="Runs per point.")] = 100,
+    seed: Annotated[int, typer.Option(help="Master seed; every run's seed derives from it.")] = 0,
+    max_generations: Annotated[int, typer.Option(
+        help="Cap on generations per run (runs that reach it are recorded as capped).")] = 20_000,
+    colours: Annotated[int, typer.Option(
+        help="Colour model: 2 (p2life soup) or 1 (one colour).")] = 2,
+    results: Annotated[Path, typer.Option(
+        help="SQLite results file; an interrupted sweep resumes from it.")] = DEFAULT_RESULTS,
+    workers: Annotated[int | None, typer.Option(
+        help="Local processes (default: every core).")] = None,
+    scheduler: Annotated[str | None, typer.Option(
+        help="Dask scheduler address, e.g. tcp://10.0.0.1:8786.")] = None,
+    chunk: Annotated[int, typer.Option(help="Runs per task sent to a worker.")] = 4,
+    export_path: Annotated[Path | None, typer.Option(
+        "--export", help="Write results to this .csv or .json file.")] = None,
+    what: Annotated[str, typer.Option(
+        help="What to export: summary (per point) or runs.")] = "summary",
+) -> None:
+    """Asymptotic density of random soups against p (resumable sweep)."""
+    from lifearena.studies.p2life_density import SweepSpec, export, parse_size, summarise, sweep
+
+    if what not in ("summary", "runs"):
+        raise BadParameterError(f"bad --what {what!r}; expected summary or runs")
+    spec = SweepSpec(rules=_list(rules), ps=_floats(ps, "densities"),
+                     sizes=tuple(parse_size(s) for s in _list(sizes)),
+                     boundaries=_list(boundaries), runs=runs, master_seed=seed,
+                     max_generations=max_generations, colours=colours)
+    with _progress() as bar:
+        task = bar.add_task("runs", total=None)
+
+        def tick(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        rows = sweep(spec, results, workers=workers, scheduler=scheduler, chunk_size=chunk,
+                     progress=tick)
+    summaries = summarise(rows)
+    console.print(_summary_table(summaries))
+    if export_path is not None:
+        fmt = export_path.suffix.lstrip(".").lower()
+        export_path.write_text(export(rows if what == "runs" else summaries, fmt),
+                               encoding="utf-8")
+        console.print(f"wrote {export_path}")
+
+
+@app.command()
+def ratio(
+    runs: Annotated[int, typer.Option(help="Runs at each of p = 0.25, 0.5, 0.75, 1.0.")] = 100,
+    size: Annotated[str, typer.Option(help="Lattice size N or HxW.")] = "256",
+    boundary: Annotated[str, typer.Option(help="torus (periodic) or bounded (cutoff).")] = "torus",
+    seed: Annotated[int, typer.Option(help="Master seed.")] = 0,
+    max_generations: Annotated[int, typer.Option(help="Cap on generations per run.")] = 20_000,
+    results: Annotated[Path, typer.Option(
+        help="SQLite results file (shared with `density`; finished runs are "
+             "reused).")] = DEFAULT_RESULTS,
+    png: Annotated[Path, typer.Option(help="Histogram PNG to write.")] = Path("p2life-ratio.png"),
+    workers: Annotated[int | None, typer.Option(
+        help="Local processes (default: every core).")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
+) -> None:
+    """Histogram of loser/winner population ratios at the end of the runs (PNG)."""
+    from lifearena.studies.p2life_density import RATIO_PS, SweepSpec, parse_size, sweep
+    from lifearena.studies.p2life_report import estimate, figure_ratio
+
+    spec = SweepSpec(ps=RATIO_PS, sizes=(parse_size(size),), boundaries=(boundary,),
+                     runs=runs, master_seed=seed, max_generations=max_generations)
+    with _progress() as bar:
+        task = bar.add_task("runs", total=None)
+        rows = sweep(spec, results, workers=workers, scheduler=scheduler,
+                     progress=lambda d, t: bar.update(task, completed=d, total=t))
+    figure_ratio(png, rows)
+    ratios = [r.ratio for r in rows if r.ratio is not None]
+    above = estimate([1.0 if x > 0.5 else 0.0 for x in ratios])
+    console.print(f"{len(ratios)} runs with survivors; ratio > 0.5 in "
+                  f"{100 * above.value:.1f}% ± {100 * above.se:.1f}% (paper: over 69%)")
+    console.print(f"wrote {png}")
+
+
+@app.command()
+def report(
+    out: Annotated[Path, typer.Option(
+        help="Directory for the Markdown and figures.")] = Path("docs"),
+    name: Annotated[str, typer.Option(help="Markdown file name.")] = "p2life.md",
+    runs: Annotated[int, typer.Option(help="Runs per point.")] = 100,
+    sizes: Annotated[str, typer.Option(
+        help="Lattice sizes, comma-separated; the largest is used for the ratio and Life "
+             "calibration.")] = "64,128,256",
+    ps: Annotated[str, typer.Option(
+        "--p", help="Initial densities of the main sweep.")] = DEFAULT_PS_TEXT,
+    seed: Annotated[int, typer.Option(help="Master seed.")] = 0,
+    max_generations: Annotated[int, typer.Option(help="Cap on generations per run.")] = 20_000,
+    results: Annotated[Path | None, typer.Option(
+        help="SQLite results file (default: next to the report); reruns resume from it.")] = None,
+    workers: Annotated[int | None, typer.Option(
+        help="Local processes (default: every core).")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
+) -> None:
+    """Run the paper's experiments and write a Markdown report with PNG figures."""
+    from lifearena.studies.p2life_density import parse_size
+    from lifearena.studies.p2life_report import ReportSpec, make_report
+
+    spec = ReportSpec(runs=runs, ps=_floats(ps, "densities"),
+                      sizes=tuple(parse_size(s) for s in _list(sizes)), master_seed=seed,
+                      max_generations=max_generations)
+    with _progress() as bar:
+        tasks: dict[str, int] = {}
+
+        def tick(experiment: str, done: int, total: int) -> None:
+            if experiment not in tasks:
+                tasks[experiment] = bar.add_task(experiment, total=total)
+            bar.update(tasks[experiment], completed=done, total=total)
+
+        path = make_report(out, spec, results=results, workers=workers, scheduler=scheduler,
+                           progress=tick, markdown_name=name,
+                           figures_dir=Path(name).stem)
+    console.print(f"wrote {path}")
+
+
+@app.command()
+def play(
+    white: Annotated[str, typer.Option(
+        help="Agent for white (w): human, random, greedy...")] = "human",
+    black: Annotated[str, typer.Option(help="Agent for black (b).")] = "greedy",
+    size: Annotated[int, typer.Option(help="Board side.")] = 12,
+    density_: Annotated[float, typer.Option(
+        "--density", help="Density of the starting soup.")] = 0.35,
+    seed: Annotated[int, typer.Option(help="Seed of the soup and of the coins.")] = 0,
+    max_generations: Annotated[int, typer.Option(
+        help="Generations before population decides.")] = 64,
+    moves: Annotated[int, typer.Option(
+        help="Turns (each: pass, +x,y or -x,y) per generation.")] = 1,
+    bounded: Annotated[bool, typer.Option(help="A bounded board instead of a torus.")] = False,
+    record: Annotated[Path | None, typer.Option(help="Write the game record to this file.")] = None,
+) -> None:
+    """Play p2life in the terminal: both sides choose at once, then a generation runs."""
+    from lifearena.agents import make
+    from lifearena.games.p2life import SYMBOLS, new_game
+
+    state = new_game(size=size, density=density_, seed=seed, torus=not bounded,
+                     max_generations=max_generations, moves=moves)
+    agents = [None if name == "human" else make(name, game="p2life", seed=seed + p)
+              for p, name in enumerate((white, black))]
+    names = (white, black)
+    while not state.is_terminal():
+        w, b = state.populations()
+        console.print(f"\n[bold]generation {state.generation}[/] (turn {state.moved + 1} of "
+                      f"{moves}): w {w}, b {b}")
+        console.print(str(state), highlight=False)
+        actions = []
+        for player, agent in enumerate(agents):
+            if agent is None:
+                actions.append(_ask(state, player))
+            else:
+                actions.append(agent.act(state.view(player), player))
+        state.apply_actions(actions)
+        console.print(" | ".join(f"{SYMBOLS[p]} ({names[p]}): "
+                                 f"{state.action_to_string(a, p)}"
+                                 for p, a in enumerate(actions)))
+    console.print(str(state), highlight=False)
+    console.print(f"[bold]{state.outcome()}[/] after {state.generation} generations; "
+                  f"w {state.populations()[0]}, b {state.populations()[1]}")
+    if record is not None:
+        record.write_text(state.record(players=names).to_text(), encoding="utf-8")
+        console.print(f"wrote {record}")
+
+
+def _ask(state, player: int) -> int:  # type: ignore[no-untyped-def]
+    from lifearena.games.p2life import SYMBOLS
+
+    while True:
+        text = typer.prompt(f"{SYMBOLS[player]} to move (pass, +x,y place, -x,y remove)")
+        try:
+            action = state.string_to_action(text, player)
+            reason = state.why_illegal(action, player)
+            if reason is None:
+                return action
+            console.print(f"illegal: {reason}")
+        except LifeArenaError as error:
+            console.print(f"{error}")

@@ -1,0 +1,69 @@
+"""The ``lifearena p2life`` commands on tiny inputs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lifearena.cli import main
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    captured = capsys.readouterr()
+    return int(exit_info.value.code or 0), captured.out, captured.err
+
+
+def test_meanfield(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = _run(["p2life", "meanfield", "--png", str(tmp_path / "m.png"),
+                         "--sim-size", "32"], capsys)
+    assert code == 0 and "21 p^3 - 63 p^4" in out and "0.218750" in out
+    assert (tmp_path / "m.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_density_export_and_resume(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db, js = tmp_path / "d.sqlite", tmp_path / "d.json"
+    args = ["p2life", "density", "--size", "12", "--p", "0.4", "--runs", "3",
+            "--results", str(db), "--workers", "1", "--export", str(js), "--what", "runs"]
+    code, out, _ = _run(args, capsys)
+    assert code == 0 and "6/6" in out
+    first = json.loads(js.read_text())
+    assert len(first) == 6 and {r["boundary"] for r in first} == {"torus", "bounded"}
+    code, out, _ = _run(args, capsys)
+    assert json.loads(js.read_text()) == first
+
+
+def test_ratio(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = _run(["p2life", "ratio", "--runs", "2", "--size", "16", "--workers", "1",
+                         "--results", str(tmp_path / "r.sqlite"),
+                         "--png", str(tmp_path / "r.png")], capsys)
+    assert code == 0 and "ratio > 0.5" in out and (tmp_path / "r.png").exists()
+
+
+def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    for args in (["p2life", "density", "--p", "x", "--results", str(tmp_path / "x.sqlite")],
+                 ["p2life", "density", "--boundary", "sphere"],
+                 ["p2life", "meanfield", "--rule", "nope"],
+                 ["p2life", "play", "--white", "nobody"]):
+        code, _, err = _run(args, capsys)
+        assert code == 2 and err.startswith("error:"), args
+
+
+def test_play_agents(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = tmp_path / "game.txt"
+    code, out, _ = _run(["p2life", "play", "--white", "greedy", "--black", "random",
+                         "--size", "8", "--max-generations", "5", "--record", str(record)],
+                        capsys)
+    assert code == 0 and "after" in out
+    assert '[Game "p2life"]' in record.read_text()
+
+
+def test_play_human(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    answers = iter(["+99,99", "nonsense", "pass"] + ["pass"] * 10)
+    monkeypatch.setattr("typer.prompt", lambda *a, **k: next(answers))
+    code, out, _ = _run(["p2life", "play", "--black", "random", "--size", "6",
+                         "--max-generations", "3"], capsys)
+    assert code == 0 and "off the 6x6 board" in out and "bad move" in out
