@@ -24,10 +24,10 @@ import numpy as np
 from numba import njit
 
 from lifearena.life.bitlogic import (
-    ALL,
     GENERIC,
     IMMIGRATION,
     LIFE,
+    LIFELIKE,
     ONE,
     P2LIFE,
     S1,
@@ -50,8 +50,8 @@ from lifearena.life.bitwise import step_planes
 from lifearena.life.coin import MASK64
 from lifearena.life.rules import Rule
 
-CHUNK = 2048
-"""Boards stepped together through all generations (two planes of 16 KiB: L1-sized)."""
+CHUNK = 1024
+"""Boards stepped together through all generations (four planes of 8 KiB: L1-sized)."""
 
 
 # -- one word per board -----------------------------------------------------------------------
@@ -94,121 +94,157 @@ def unpack_words(a: np.ndarray, b: np.ndarray, height: int, width: int) -> np.nd
     return out
 
 
-@njit(cache=True)
 def word_masks(height: int, width: int, torus: bool) -> np.ndarray:
     """Shift amounts and masks of the four directions for boards of one word.
 
     ``[sv, svt, m_n, m_nt, m_s, m_st, sh, m_w, m_wt, m_e, m_et, board]``; see
-    :func:`_north` and :func:`_count_word`.
+    :func:`_shl` and :func:`_count_word`.
+
+    >>> hex(int(word_masks(2, 3, False)[11]))
+    '0x3f'
     """
+    full = (1 << 64) - 1
     cells = height * width
-    board = ALL if cells == 64 else (ONE << np.uint64(cells)) - ONE
-    row0 = ALL if width == 64 else (ONE << np.uint64(width)) - ONE
-    last = row0 << np.uint64(width * (height - 1))
-    col0 = ZERO
-    for y in range(height):
-        col0 |= ONE << np.uint64(y * width)
-    colw = col0 << np.uint64(width - 1)
-    out = np.zeros(12, dtype=np.uint64)
-    wrap = ALL if torus else ZERO
-    out[0] = np.uint64(width if height > 1 else 0)
-    out[1] = np.uint64(width * (height - 1))
-    out[2] = board & ~row0
-    out[3] = row0 & wrap
-    out[4] = board & ~last
-    out[5] = last & wrap
-    out[6] = np.uint64(width - 1)
-    out[7] = board & ~col0
-    out[8] = col0 & wrap
-    out[9] = board & ~colw
-    out[10] = colw & wrap
-    out[11] = board
-    return out
+    board = (1 << cells) - 1
+    row0 = (1 << width) - 1
+    last = row0 << (width * (height - 1))
+    col0 = sum(1 << (y * width) for y in range(height))
+    colw = col0 << (width - 1)
+    wrap = full if torus else 0
+    values = [width if height > 1 else 0, width * (height - 1), board & ~row0, row0 & wrap,
+              board & ~last, last & wrap, width - 1, board & ~col0, col0 & wrap,
+              board & ~colw, colw & wrap, board]
+    return np.array([v & full for v in values], dtype=np.uint64)
+
+
+# War of Life's 8x8 boards get loops with every shift and mask a compile-time constant.
+K88_BOUNDED = tuple(np.uint64(v) for v in word_masks(8, 8, False))
+K88_TORUS = tuple(np.uint64(v) for v in word_masks(8, 8, True))
 
 
 @njit(inline="always")
-def _north(v, sv, svt, m, mt):  # type: ignore[no-untyped-def]
-    # Cell (y - 1, x) moved to (y, x); the second term wraps the last row round to row 0.
-    return ((v << sv) & m) | ((v >> svt) & mt)
+def _shl(v, s, m, s2, m2, wrap):  # type: ignore[no-untyped-def]
+    # Shift towards higher bits; on a torus the cells pushed off the board come back in
+    # from the other side. ``wrap`` is a constant at each call, so LLVM drops the branch.
+    if wrap:
+        return ((v << s) & m) | ((v >> s2) & m2)
+    return (v << s) & m
 
 
 @njit(inline="always")
-def _south(v, sv, svt, m, mt):  # type: ignore[no-untyped-def]
-    return ((v >> sv) & m) | ((v << svt) & mt)
+def _shr(v, s, m, s2, m2, wrap):  # type: ignore[no-untyped-def]
+    if wrap:
+        return ((v >> s) & m) | ((v << s2) & m2)
+    return (v >> s) & m
 
 
 @njit(inline="always")
-def _count_word(v, k):  # type: ignore[no-untyped-def]
+def _row_sums(v, k, wrap):  # type: ignore[no-untyped-def]
+    """West/east neighbour words and the row sums (ones, twos) of the board word ``v``."""
+    w = _shl(v, S1, k[7], k[6], k[8], wrap)
+    e = _shr(v, S1, k[9], k[6], k[10], wrap)
+    s, c = hsum3(w, v, e)
+    return w, e, s, c
+
+
+@njit(inline="always")
+def _count_word(v, k, wrap):  # type: ignore[no-untyped-def]
     """4-bit neighbour count of every cell of the board word ``v``; ``k`` the mask tuple."""
-    sv, svt, mn, mnt, ms, mst, sh, mw, mwt, me, met = k
-    w = ((v << S1) & mw) | ((v >> sh) & mwt)
-    e = ((v >> S1) & me) | ((v << sh) & met)
-    s, c = hsum3(w, v, e)
-    return vsum(_north(s, sv, svt, mn, mnt), _north(c, sv, svt, mn, mnt), w ^ e, w & e,
-                _south(s, sv, svt, ms, mst), _south(c, sv, svt, ms, mst))
+    w, e, s, c = _row_sums(v, k, wrap)
+    return vsum(_shl(s, k[0], k[2], k[1], k[3], wrap), _shl(c, k[0], k[2], k[1], k[3], wrap),
+                w ^ e, w & e,
+                _shr(s, k[0], k[4], k[1], k[5], wrap), _shr(c, k[0], k[4], k[1], k[5], wrap))
 
 
 @njit(inline="always")
-def _count_word3(v, k):  # type: ignore[no-untyped-def]
-    sv, svt, mn, mnt, ms, mst, sh, mw, mwt, me, met = k
-    w = ((v << S1) & mw) | ((v >> sh) & mwt)
-    e = ((v >> S1) & me) | ((v << sh) & met)
-    s, c = hsum3(w, v, e)
-    return vsum3(_north(s, sv, svt, mn, mnt), _north(c, sv, svt, mn, mnt), w ^ e, w & e,
-                 _south(s, sv, svt, ms, mst), _south(c, sv, svt, ms, mst))
+def _count_word3(v, k, wrap):  # type: ignore[no-untyped-def]
+    w, e, s, c = _row_sums(v, k, wrap)
+    return vsum3(_shl(s, k[0], k[2], k[1], k[3], wrap), _shl(c, k[0], k[2], k[1], k[3], wrap),
+                 w ^ e, w & e,
+                 _shr(s, k[0], k[4], k[1], k[5], wrap), _shr(c, k[0], k[4], k[1], k[5], wrap))
 
 
 @njit(inline="always")
-def _twos_word(v, k):  # type: ignore[no-untyped-def]
+def _twos_word(v, k, wrap):  # type: ignore[no-untyped-def]
     """Only the twos bit of the neighbour count (what Immigration needs of colour 1)."""
-    sv, svt, mn, mnt, ms, mst, sh, mw, mwt, me, met = k
-    w = ((v << S1) & mw) | ((v >> sh) & mwt)
-    e = ((v >> S1) & me) | ((v << sh) & met)
-    s, c = hsum3(w, v, e)
-    st = _north(s, sv, svt, mn, mnt)
-    sb = _south(s, sv, svt, ms, mst)
+    w, e, s, c = _row_sums(v, k, wrap)
+    st = _shl(s, k[0], k[2], k[1], k[3], wrap)
+    sb = _shr(s, k[0], k[4], k[1], k[5], wrap)
     sm = w ^ e
     x = st ^ sm
     carry = (st & sm) | (sb & x)
-    return _north(c, sv, svt, mn, mnt) ^ (w & e) ^ _south(c, sv, svt, ms, mst) ^ carry
+    return (_shl(c, k[0], k[2], k[1], k[3], wrap) ^ (w & e)
+            ^ _shr(c, k[0], k[4], k[1], k[5], wrap) ^ carry)
 
 
-@njit(cache=True)
-def _words_simple(family: int, flags: np.ndarray, a: np.ndarray, b: np.ndarray,
-                  oa: np.ndarray, ob: np.ndarray, masks: np.ndarray) -> None:
-    k = (masks[0], masks[1], masks[2], masks[3], masks[4], masks[5], masks[6], masks[7],
-         masks[8], masks[9], masks[10])
+@njit(inline="always")
+def _simple_loop(family, bm, sm, a, b, oa, ob, k, wrap):  # type: ignore[no-untyped-def]
     n = a.shape[0]
     if family == LIFE:
         for i in range(n):
-            t0, t1, t2 = _count_word3(a[i] | b[i], k)
+            t0, t1, t2 = _count_word3(a[i] | b[i], k, wrap)
             oa[i], ob[i] = eval_life(a[i], b[i], t0, t1, t2)
     elif family == IMMIGRATION:
         for i in range(n):
-            t0, t1, t2 = _count_word3(a[i] | b[i], k)
-            oa[i], ob[i] = eval_immigration(a[i], b[i], t0, t1, t2, _twos_word(a[i], k))
+            t0, t1, t2 = _count_word3(a[i] | b[i], k, wrap)
+            oa[i], ob[i] = eval_immigration(a[i], b[i], t0, t1, t2, _twos_word(a[i], k, wrap))
     else:
-        bm = (flags[0], flags[1], flags[2], flags[3], flags[4], flags[5], flags[6], flags[7],
-              flags[8])
-        sm = (flags[9], flags[10], flags[11], flags[12], flags[13], flags[14], flags[15],
-              flags[16], flags[17])
-        board = masks[11]
+        board = k[11]
         for i in range(n):
-            t0, t1, t2, t3 = _count_word(a[i] | b[i], k)
+            t0, t1, t2, t3 = _count_word(a[i] | b[i], k, wrap)
             na, nb = eval_lifelike(a[i], b[i], t0, t1, t2, t3, bm, sm)
             oa[i] = na & board
             ob[i] = nb & board
 
 
 @njit(cache=True)
-def _words_p2life(flags: np.ndarray, a: np.ndarray, b: np.ndarray, oa: np.ndarray,
-                  ob: np.ndarray, masks: np.ndarray, coins: np.ndarray) -> None:
+def _words_simple(family: int, flags: np.ndarray, a: np.ndarray, b: np.ndarray,
+                  oa: np.ndarray, ob: np.ndarray, masks: np.ndarray, torus: bool,
+                  is88: bool) -> None:
     k = (masks[0], masks[1], masks[2], masks[3], masks[4], masks[5], masks[6], masks[7],
-         masks[8], masks[9], masks[10])
+         masks[8], masks[9], masks[10], masks[11])
+    if family == LIFELIKE:
+        bm = (flags[0], flags[1], flags[2], flags[3], flags[4], flags[5], flags[6], flags[7],
+              flags[8])
+        sm = (flags[9], flags[10], flags[11], flags[12], flags[13], flags[14], flags[15],
+              flags[16], flags[17])
+    else:
+        bm = (ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
+        sm = bm
+    if is88 and family != LIFELIKE:
+        if torus:
+            _simple_loop(family, bm, sm, a, b, oa, ob, K88_TORUS, True)
+        else:
+            _simple_loop(family, bm, sm, a, b, oa, ob, K88_BOUNDED, False)
+    elif torus:
+        _simple_loop(family, bm, sm, a, b, oa, ob, k, True)
+    else:
+        _simple_loop(family, bm, sm, a, b, oa, ob, k, False)
+
+
+@njit(cache=True)
+def _words_p2life(flags: np.ndarray, a: np.ndarray, b: np.ndarray, oa: np.ndarray,
+                  ob: np.ndarray, masks: np.ndarray, coins: np.ndarray, torus: bool,
+                  is88: bool) -> None:
+    k = (masks[0], masks[1], masks[2], masks[3], masks[4], masks[5], masks[6], masks[7],
+         masks[8], masks[9], masks[10], masks[11])
+    if is88:
+        if torus:
+            _p2life_loop(flags, a, b, oa, ob, K88_TORUS, coins, True)
+        else:
+            _p2life_loop(flags, a, b, oa, ob, K88_BOUNDED, coins, False)
+    elif torus:
+        _p2life_loop(flags, a, b, oa, ob, k, coins, True)
+    else:
+        _p2life_loop(flags, a, b, oa, ob, k, coins, False)
+
+
+@njit(inline="always")
+def _p2life_loop(flags, a, b, oa, ob, k, coins, wrap):  # type: ignore[no-untyped-def]
     f_coin, f_v1, f_c2, f_loose, f_unb = flags[0], flags[1], flags[2], flags[3], flags[4]
     for i in range(a.shape[0]):
-        w0, w1, w2, w3 = _count_word(a[i], k)
-        v0, v1, v2, v3 = _count_word(b[i], k)
+        w0, w1, w2, w3 = _count_word(a[i], k, wrap)
+        v0, v1, v2, v3 = _count_word(b[i], k, wrap)
         oa[i], ob[i], coins[i] = eval_p2life(a[i], b[i], w0, w1, w2, w3, v0, v1, v2, v3,
                                              f_coin, f_v1, f_c2, f_loose, f_unb)
 
@@ -219,15 +255,15 @@ def _words_generic(terms: np.ndarray, a: np.ndarray, b: np.ndarray, oa: np.ndarr
                    c2: np.ndarray, out: np.ndarray, eq1: np.ndarray, eq2: np.ndarray,
                    tu: np.ndarray, tv: np.ndarray) -> None:
     k = (masks[0], masks[1], masks[2], masks[3], masks[4], masks[5], masks[6], masks[7],
-         masks[8], masks[9], masks[10])
+         masks[8], masks[9], masks[10], masks[11])
     n = a.shape[0]
     for i in range(n):
-        t0, t1, t2, t3 = _count_word(a[i], k)
+        t0, t1, t2, t3 = _count_word(a[i], k, True)
         c1[0, i] = t0
         c1[1, i] = t1
         c1[2, i] = t2
         c1[3, i] = t3
-        t0, t1, t2, t3 = _count_word(b[i], k)
+        t0, t1, t2, t3 = _count_word(b[i], k, True)
         c2[0, i] = t0
         c2[1, i] = t1
         c2[2, i] = t2
@@ -243,10 +279,12 @@ def _words_generic(terms: np.ndarray, a: np.ndarray, b: np.ndarray, oa: np.ndarr
 
 @njit(cache=True)
 def evolve_words(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarray,
-                 b: np.ndarray, height: int, width: int, torus: bool, seeds: np.ndarray,
+                 b: np.ndarray, masks: np.ndarray, torus: bool, is88: bool, seeds: np.ndarray,
                  generation: int, generations: int) -> None:
-    """Step one-word boards ``generations`` times in place; ``seeds`` one per board."""
-    masks = word_masks(height, width, torus)
+    """Step one-word boards ``generations`` times in place; ``seeds`` one per board.
+
+    ``masks`` come from :func:`word_masks`; ``is88`` selects the 8x8 constant loops.
+    """
     n = a.shape[0]
     m = min(CHUNK, n)
     ta = np.empty(m, dtype=np.uint64)
@@ -269,7 +307,7 @@ def evolve_words(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarra
         for g in range(generations):
             if family in (P2LIFE, GENERIC):
                 if family == P2LIFE:
-                    _words_p2life(flags, ca, cb, na, nb, masks, nc)
+                    _words_p2life(flags, ca, cb, na, nb, masks, nc, torus, is88)
                 else:
                     _words_generic(terms, ca, cb, na, nb, masks, nc, c1, c2, out, eq1, eq2,
                                    tu, tv)
@@ -280,9 +318,13 @@ def evolve_words(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarra
                         na[i] |= to_a
                         nb[i] |= to_b
             else:
-                _words_simple(family, flags, ca, cb, na, nb, masks)
-            ca[:] = na
-            cb[:] = nb
+                _words_simple(family, flags, ca, cb, na, nb, masks, torus, is88)
+            # Ping-pong between the chunk of the batch and the scratch buffers.
+            ca, na = na, ca
+            cb, nb = nb, cb
+        if generations % 2:
+            a[lo:hi] = ca
+            b[lo:hi] = cb
 
 
 # -- larger boards: padded planes, one board at a time ----------------------------------------
@@ -351,8 +393,9 @@ def batch_evolve(cells: np.ndarray, rule: Rule, generations: int, *, torus: bool
     cells = np.ascontiguousarray(cells, dtype=np.int8)
     if height * width <= 64:
         a, b = pack_words(cells)
-        evolve_words(plan.family, plan.flags, plan.terms, a, b, height, width, bool(torus),
-                     seeds, int(generation), int(generations))
+        evolve_words(plan.family, plan.flags, plan.terms, a, b,
+                     word_masks(height, width, bool(torus)), bool(torus),
+                     (height, width) == (8, 8), seeds, int(generation), int(generations))
         return unpack_words(a, b, height, width)
     a, b = pack_boards(cells)
     evolve_boards(plan.family, plan.flags, plan.terms, a, b, height, width, bool(torus), seeds,
