@@ -14,7 +14,7 @@ when both die (a draw).
   moves, columns the opponent's (later turns: every legal cell of each player; the first
   turn: the ``candidates`` (24) best triples of each player by how many pieces they keep
   alone after two generations). The payoff of a joint move is the score after its
-  generation plus ``lookahead`` (0.5) times the score after one more generation with no
+  generation plus ``lookahead`` (1.0) times the score after ``horizon`` (1) more generation with no
   placements (which tells a stable shape from one about to die); a side wiped out there
   counts ``WIN / 2``. The matrix game is solved exactly by linear programming
   (:func:`solve_matrix_game`, scipy's HiGHS) and the move is drawn from the optimal mixed
@@ -152,7 +152,7 @@ class NashAgent(Agent):
     name = "nash"
 
     def __init__(self, seed: int | None = 0, candidates: int = 24,
-                 lookahead: float = 0.5, horizon: int = 1) -> None:
+                 lookahead: float = 1.0, horizon: int = 1) -> None:
         if candidates < 1:
             raise BadParameterError(f"candidates {candidates} must be at least 1")
         if lookahead < 0:
