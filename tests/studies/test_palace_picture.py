@@ -30,7 +30,7 @@ def reference_blocks(k: int, window: Window, block: int, sat: int, mode: str) ->
     return out
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(
     k=st.integers(1, 40),
     x=st.integers(0, 30), y=st.integers(0, 30), w=st.integers(1, 45), h=st.integers(1, 45),
