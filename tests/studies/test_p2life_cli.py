@@ -67,3 +67,16 @@ def test_play_human(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixtu
     code, out, _ = _run(["p2life", "play", "--black", "random", "--size", "6",
                          "--max-generations", "3"], capsys)
     assert code == 0 and "off the 6x6 board" in out and "bad move" in out
+
+
+def test_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = _run(["p2life", "report", "--out", str(tmp_path), "--runs", "2",
+                         "--sizes", "12,16", "--p", "0.5,1.0", "--workers", "1"], capsys)
+    assert code == 0
+    text = (tmp_path / "p2life.md").read_text()
+    for claim in ("approaches (torus)", "periodic over cutoff", "Life calibration",
+                  "loser/winner ratio > 0.5", "lattice size barely matters"):
+        assert claim in text
+    assert "p in [0.5, 1.0], lattices 12x12, 16x16" in text
+    for png in ("meanfield", "density", "ratio"):
+        assert (tmp_path / "p2life" / f"{png}.png").read_bytes()[:4] == b"\x89PNG"

@@ -462,5 +462,38 @@ def render(spec: ReportSpec, runs: dict[str, list[RunRow]], summaries: Sequence[
         "",
         _md_table(["claim", "paper", "ours", "comment"], table),
         "",
+        GUIDE,
     ]
     return "\n".join(parts)
+
+
+GUIDE = """## Commands
+
+    lifearena p2life meanfield --rule p2life --png meanfield.png
+    lifearena p2life density --p 0.1,0.5,1.0 --size 128,256 --runs 100 --results sweep.sqlite \\
+        --export summary.csv            # Ctrl-C and run again: it resumes
+    lifearena p2life density ... --scheduler tcp://HOST:8786      # on a Dask cluster
+    lifearena p2life ratio --runs 100 --size 256 --png ratio.png
+    lifearena p2life report --out docs --runs 100 --sizes 64,128,256
+    lifearena p2life play --white human --black greedy
+
+Library: `lifearena.studies.p2life.mean_field(rule, colours=2)` (exact coefficients as
+`fractions.Fraction`, with `.maximum()`, `.fixed_points()`), `lifearena.studies.p2life_density`
+(`SweepSpec`, `sweep`, `summarise`, `export`), `lifearena.studies.p2life_report`.
+
+Colour model of the mean field: `colours=2` is the p2life soup (a live cell is of either colour
+with probability 1/2); `colours=1` is one colour of density p, the paper's Life calibration.
+For colour-blind rules (Life, Immigration) both give the same polynomial; for p2life with one
+colour the polynomial is Life's.
+
+## p2life as a game
+
+The paper's open problem, letting the players act between generations, is built as the game
+`p2life` (`lifearena.games.p2life`; rules in its docstring): a 12x12 torus starts from a random
+soup that is point-symmetric with the colours swapped (fair by construction); every turn both
+players at once pass, place one of their tokens on an empty cell, or remove one of their own
+(a cell both place on stays empty); then one p2life generation runs, its coins drawn from the
+game's seed. A player with no tokens loses; after 64 generations the larger population wins.
+Agents: `random` and `greedy` (one-step lookahead on the token difference, all candidate
+boards stepped as one batch).
+"""
