@@ -54,7 +54,7 @@ def test_greedy_takes_the_winning_cell() -> None:
 def test_nash_mixes_on_a_symmetric_position() -> None:
     bot = NashAgent(seed=0)
     bot.act(new_game().view(0), 0)
-    legal, strategy = bot.last_strategy
+    _, strategy = bot.last_strategy
     assert abs(strategy.sum() - 1) < 1e-9 and (strategy >= 0).all()
     assert np.count_nonzero(strategy > 1e-6) >= 2, "a collision-prone first turn needs a mix"
 

@@ -14,12 +14,13 @@ when both die (a draw).
   moves, columns the opponent's (later turns: every legal cell of each player; the first
   turn: the ``candidates`` (24) best triples of each player by how many pieces they keep
   alone after two generations). The payoff of a joint move is the score after its
-  generation plus ``lookahead`` (1.0) times the score after ``horizon`` (1) more generation with no
-  placements (which tells a stable shape from one about to die); a side wiped out there
-  counts ``WIN / 2``. The matrix game is solved exactly by linear programming
-  (:func:`solve_matrix_game`, scipy's HiGHS) and the move is drawn from the optimal mixed
-  strategy with the agent's generator, so the agent is unexploitable within its model and
-  deterministic given its seed.
+  generation plus ``lookahead`` (1.0) times the score after one more generation with no
+  placements (which tells a stable shape from one about to die; ``horizon`` > 1 adds more
+  such generations, each weighted by a further factor ``lookahead``, which measured
+  weaker); a side wiped out there counts ``WIN / 2``. The matrix game is solved exactly by
+  linear programming (:func:`solve_matrix_game`, scipy's HiGHS) and the move is drawn from
+  the optimal mixed strategy with the agent's generator, so the agent is unexploitable
+  within its model and deterministic given its seed.
 
 Agents see only ``state.view(player)``; both choices of a turn are revealed together, so
 there is nothing hidden in a view to peek at anyway.
