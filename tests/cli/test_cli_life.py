@@ -71,3 +71,18 @@ def test_malformed_rle_file(tmp_path, capsys):
     (tmp_path / "bad.rle").write_text("x = 2, y = 2\no3o!")
     code, _, err = run_cli(capsys, "life", "step", str(tmp_path / "bad.rle"))
     assert code == 2 and "row 1 is 4 cells long" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["life", "run", "--density", "abc"], "Invalid value for '--density'"),
+        (["life", "run", "--nope"], "No such option: --nope"),
+        (["no-such-command"], "No such command"),
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(capsys, argv, message):
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 2
+    assert message in err and err.startswith("error: ")
+    assert len(err.strip().splitlines()) == 1

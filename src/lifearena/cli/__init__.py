@@ -11,7 +11,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-import click
 import typer
 
 from lifearena.cli import ladder, life, life_for_two, losat, p2life, queen, war_of_life
@@ -40,12 +39,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         result = app(args=list(argv) if argv is not None else None,
                      standalone_mode=False, prog_name="lifearena")
-    except click.ClickException as error:
-        error.show()
-        sys.exit(error.exit_code)
-    except click.exceptions.Abort:
-        print("aborted", file=sys.stderr)
-        sys.exit(130)
     except LifeArenaError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
@@ -56,4 +49,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+    except Exception as error:
+        # Usage errors and aborts come from the click that typer uses, which recent typer
+        # versions vendor; recognise them by behaviour rather than by class.
+        if callable(getattr(error, "format_message", None)) and isinstance(
+            getattr(error, "exit_code", None), int
+        ):
+            context = getattr(error, "ctx", None)
+            hint = f" (see '{context.command_path} --help')" if context is not None else ""
+            print(f"error: {error.format_message()}{hint}", file=sys.stderr)
+            sys.exit(error.exit_code)
+        if type(error).__name__ == "Abort":
+            print("aborted", file=sys.stderr)
+            sys.exit(130)
+        raise
     sys.exit(result if isinstance(result, int) else 0)
