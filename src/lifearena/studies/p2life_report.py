@@ -82,8 +82,8 @@ class Estimate:
 def estimate(values: Sequence[float]) -> Estimate:
     """Mean and standard error of the mean.
 
-    >>> estimate([1.0, 2.0, 3.0])
-    Estimate(value=2.0, se=0.5773502691896258, n=3)
+    >>> estimate([1.0, 2.0, 3.0]).text(3)
+    '2.000 ± 0.577 (n=3)'
     """
     n = len(values)
     if n == 0:
