@@ -1,0 +1,188 @@
+"""The one executor every long-running command uses: independent tasks over all cores, serially,
+or on a Dask cluster, with results yielded as they complete.
+
+A task is a picklable callable and its arguments (``(fn, args)``); a task should carry its own
+seed so that its result never depends on where or when it ran. :meth:`Executor.run` yields
+``(index, result)`` pairs as tasks finish, so the caller stores each result at once and drives
+a progress bar; :meth:`Executor.map` returns the results in task order.
+
+* ``workers=1``: in this process, one task after another (no pickling; easiest to debug).
+* ``workers=None`` (all cores) or ``N > 1``: a :class:`~concurrent.futures.ProcessPoolExecutor`.
+* ``scheduler="tcp://host:8786"`` (or a ``distributed.Client``): a Dask cluster.
+
+At most a few tasks per worker are in flight at a time, so millions of tasks do not sit in
+memory at once.
+
+>>> with Executor(workers=1) as ex:
+...     ex.map(pow, [(2, 10), (3, 3)])
+[1024, 27]
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+from lifearena.errors import BadParameterError
+
+Task = tuple[Callable[..., Any], Sequence[Any]]
+
+
+def available_cores() -> int:
+    """The number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _noop() -> None:
+    return None
+
+
+class Executor:
+    """Runs independent tasks serially, over processes, or on a Dask cluster.
+
+    Use it as a context manager (it starts the pool or connects to the scheduler on entry and
+    shuts them down on exit). ``in_flight`` bounds the tasks submitted but not finished
+    (default: 4 per worker).
+    """
+
+    def __init__(self, workers: int | None = None, *, scheduler: Any = None,
+                 in_flight: int | None = None, mp_context: str | None = None) -> None:
+        if workers is not None and workers < 1:
+            raise BadParameterError(f"workers={workers}; expected at least 1")
+        self.scheduler = scheduler
+        self.workers = workers if workers is not None else available_cores()
+        self.in_flight = in_flight
+        # fork starts workers fast and shares what the parent has imported (test games too);
+        # workers are started on entry, before any progress-bar thread exists
+        methods = multiprocessing.get_all_start_methods()
+        self.mp_context = mp_context or ("fork" if "fork" in methods else "spawn")
+        self._pool: ProcessPoolExecutor | None = None
+        self._client: Any = None
+        self._own_client = False
+
+    @property
+    def kind(self) -> str:
+        """``"serial"``, ``"processes"`` or ``"dask"``."""
+        if self.scheduler is not None:
+            return "dask"
+        return "serial" if self.workers == 1 else "processes"
+
+    def describe(self) -> str:
+        """A short description for progress lines (``"2 processes"``, ``"dask tcp://..."``)."""
+        if self.kind == "dask":
+            return f"dask {self.scheduler if isinstance(self.scheduler, str) else 'client'}"
+        return "1 process (serial)" if self.kind == "serial" else f"{self.workers} processes"
+
+    def __enter__(self) -> Executor:
+        if self.kind == "dask":
+            if isinstance(self.scheduler, str):
+                from distributed import Client
+
+                try:
+                    self._client = Client(self.scheduler, timeout="10s")
+                except OSError as error:
+                    raise BadParameterError(f"cannot reach the Dask scheduler "
+                                            f"{self.scheduler!r}: {error}") from None
+                self._own_client = True
+            else:
+                self._client = self.scheduler
+            if self.in_flight is None:
+                cores = sum(self._client.ncores().values()) or 1
+                self.in_flight = 4 * cores
+        elif self.kind == "processes":
+            context = multiprocessing.get_context(self.mp_context)
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            for future in [self._pool.submit(_noop) for _ in range(self.workers)]:
+                future.result()
+        if self.in_flight is None:
+            self.in_flight = 4 * self.workers
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        if self._client is not None and self._own_client:
+            self._client.close()
+        self._client = None
+
+    def run(self, tasks: Iterable[Task]) -> Iterator[tuple[int, Any]]:
+        """Yield ``(index, result)`` for each task as it completes (any order).
+
+        An exception raised by a task is raised here (after the pool stops taking new tasks).
+        """
+        if self.kind == "serial":
+            for index, (fn, args) in enumerate(tasks):
+                yield index, fn(*args)
+            return
+        if self._pool is None and self._client is None:
+            raise RuntimeError("use the Executor in a `with` block")
+        if self.kind == "dask":
+            yield from self._run_dask(tasks)
+        else:
+            yield from self._run_pool(tasks)
+
+    def _run_pool(self, tasks: Iterable[Task]) -> Iterator[tuple[int, Any]]:
+        assert self._pool is not None
+        pending: dict[Future, int] = {}
+        source = enumerate(tasks)
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < (self.in_flight or 1):
+                item = next(source, None)
+                if item is None:
+                    exhausted = True
+                    break
+                index, (fn, args) = item
+                pending[self._pool.submit(fn, *args)] = index
+            if not pending:
+                return
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                index = pending.pop(future)
+                yield index, future.result()
+
+    def _run_dask(self, tasks: Iterable[Task]) -> Iterator[tuple[int, Any]]:
+        from distributed import as_completed
+
+        client = self._client
+        source = enumerate(tasks)
+        indices: dict[str, int] = {}
+        queue = as_completed()
+        for _ in range(self.in_flight or 1):
+            item = next(source, None)
+            if item is None:
+                break
+            index, (fn, args) = item
+            future = client.submit(fn, *args, pure=False)
+            indices[future.key] = index
+            queue.add(future)
+        for future in queue:
+            index = indices.pop(future.key)
+            result = future.result()
+            future.release()
+            item = next(source, None)
+            if item is not None:
+                next_index, (fn, args) = item
+                nxt = client.submit(fn, *args, pure=False)
+                indices[nxt.key] = next_index
+                queue.add(nxt)
+            yield index, result
+
+    def map(self, fn: Callable[..., Any], args_list: Iterable[Sequence[Any]]) -> list[Any]:
+        """``[fn(*args) for args in args_list]``, computed by this executor, in order."""
+        results: dict[int, Any] = dict(self.run((fn, args) for args in args_list))
+        return [results[i] for i in range(len(results))]
+
+
+def run_tasks(tasks: Iterable[Task], *, workers: int | None = None,
+              scheduler: Any = None) -> Iterator[tuple[int, Any]]:
+    """One-shot :meth:`Executor.run`: yields ``(index, result)`` as tasks complete."""
+    with Executor(workers, scheduler=scheduler) as executor:
+        yield from executor.run(tasks)

@@ -1,0 +1,91 @@
+"""The executor gives the same results serially, over processes and on a local Dask cluster."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from arena_tinygames import NimState
+
+from lifearena.agents.random_agent import RandomAgent
+from lifearena.arena.executor import Executor, run_tasks
+from lifearena.arena.referee import play_game
+from lifearena.errors import BadParameterError
+
+
+def _games(seeds: list[int]) -> list[tuple[str, list[str], int | None]]:
+    """A task: a few Nim games between seeded random agents, each from its own seed."""
+    out = []
+    for seed in seeds:
+        result = play_game(NimState, [RandomAgent(seed), RandomAgent(seed + 1)], seed=seed)
+        out.append((result.setup, result.moves, result.winner))
+    return out
+
+
+def _draws(seed: int) -> float:
+    return float(np.random.default_rng(seed).normal())
+
+
+def _fails(x: int) -> int:
+    if x == 3:
+        raise ZeroDivisionError("task 3 fails")
+    return x
+
+
+TASKS = [(_games, ([3 * k, 3 * k + 1, 3 * k + 2],)) for k in range(8)]
+
+
+def _collect(executor: Executor) -> list:
+    with executor:
+        results = dict(executor.run(TASKS))
+    assert sorted(results) == list(range(len(TASKS)))
+    return [results[i] for i in range(len(TASKS))]
+
+
+@pytest.fixture(scope="module")
+def serial() -> list:
+    return _collect(Executor(workers=1))
+
+
+def test_serial_results_are_games(serial: list) -> None:
+    assert len(serial) == 8 and all(len(chunk) == 3 for chunk in serial)
+    assert len({tuple(m) for chunk in serial for _, m, _ in chunk}) > 5
+
+
+def test_processes_equal_serial(serial: list) -> None:
+    assert _collect(Executor(workers=2, in_flight=3)) == serial
+
+
+def test_dask_threads_equal_serial(serial: list) -> None:
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, processes=False, threads_per_worker=1,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        assert _collect(Executor(scheduler=client, in_flight=2)) == serial
+
+
+def test_dask_process_cluster_by_address(serial: list) -> None:
+    from distributed import Client, LocalCluster
+
+    here = Path(__file__).resolve().parent
+    with LocalCluster(n_workers=1, processes=True, threads_per_worker=1,
+                      dashboard_address=None) as cluster:
+        # the worker must import this test module and the tiny games, as any real cluster's
+        # workers must import lifearena
+        paths = [str(here.parent.parent), str(here)]
+        with Client(cluster) as setup:  # a builtin, since this module cannot be sent yet
+            setup.run(exec, f"import sys; sys.path[:0] = {paths!r}")
+        assert _collect(Executor(scheduler=cluster.scheduler_address)) == serial
+        assert list(run_tasks([(_draws, (1,))], scheduler=cluster.scheduler_address)) == \
+            [(0, _draws(1))]
+
+
+def test_map_keeps_order_and_errors_propagate() -> None:
+    with Executor(workers=2) as ex:
+        assert ex.map(_draws, [(s,) for s in range(10)]) == [_draws(s) for s in range(10)]
+        with pytest.raises(ZeroDivisionError, match="task 3"):
+            ex.map(_fails, [(x,) for x in range(6)])
+    with pytest.raises(BadParameterError, match="workers=0"):
+        Executor(workers=0)
+    assert Executor(workers=1).kind == "serial" and Executor(workers=3).kind == "processes"
