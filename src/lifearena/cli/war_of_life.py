@@ -1,10 +1,333 @@
-"""``lifearena war-of-life``: War of Life (8x8): play, test strategies."""
+"""``lifearena war-of-life``: War of Life (8x8): play, replay, test strategies.
+
+``play`` plays in the terminal: two people (the default), a person against a strategy
+(``--red minimax``) or two strategies. The board is drawn after every move with its
+coordinates; pieces born in the crank are shown in capitals (``B``/``R``) and cells whose
+piece died as ``x``, and a line lists both. Moves are typed ``r1,c1,r2,c2``, ``[r1,c1,r2,c2]``
+or ``r1c1r2c2``; illegal input is refused with the reason and asked again. ``--layout
+coursework`` draws the board as the coursework's Prolog program does. ``--save FILE`` writes
+the record at the end (JSON if the name ends in ``.json``); ``replay FILE`` (or ``play
+--replay FILE``) shows a saved game.
+
+``test-strategy -n 1000 random random`` prints what the coursework's ``test_strategy/3``
+prints (draws, wins for each player, longest non-exhaustive game, shortest game, average
+length including exhausted games, average game time) plus 95% Wilson intervals of the rates.
+The rules live in :mod:`lifearena.games.war_of_life`; this module only parses and shows.
+"""
 
 from __future__ import annotations
 
+import math
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from lifearena import agents as agent_registry
+from lifearena.core import Record, Termination
+from lifearena.errors import BadParameterError, LifeArenaError, ParseError
+from lifearena.games import war_of_life as wol
 
 app = typer.Typer(
-    help="War of Life (8x8): play, test strategies.",
+    help="War of Life (8x8): play, replay, test strategies.",
     no_args_is_help=True,
 )
+
+HUMAN = "human"
+STRATEGIES = ("random", "bloodlust", "self_preservation", "land_grab", "minimax")
+LAYOUTS = ("clear", "coursework", "both")
+COMMANDS = "moves, hint, board, coursework, help, quit"
+
+
+def _strategy(name: str, *, human: bool) -> str:
+    key = name.strip().lower().replace("-", "_")
+    allowed = (HUMAN, *STRATEGIES) if human else STRATEGIES
+    if key not in allowed:
+        raise BadParameterError(f"unknown player {name!r}; expected one of {', '.join(allowed)}")
+    return key
+
+
+def _start(seed: int, position: str | None, to_move: str) -> wol.WarOfLifeState:
+    if position is not None:
+        return wol.from_prolog(position, to_move=to_move)
+    if to_move != "b":
+        raise BadParameterError("--to-move needs --position; a random start has blue to move")
+    return wol.new_game(seed=seed)
+
+
+def board_with_crank(state: wol.WarOfLifeState) -> str:
+    """The clear board with the last crank marked: births in capitals, deaths as ``x``.
+
+    >>> state = wol.from_prolog("[[[1,8],[4,4],[4,6]],[[6,5]]]")
+    >>> _ = state.apply_move_text("1,8,1,7")
+    >>> print(board_with_crank(state).splitlines()[6])
+    5 | . . . . B . . . |
+    """
+    rows = [list(line) for line in state.board_text("clear").splitlines()]
+    for row, col, symbol in state.last_crank.births:
+        rows[row + 1][2 + 2 * col] = symbol.upper()
+    for row, col, _ in state.last_crank.deaths:
+        if state.board[row - 1, col - 1] == wol.EMPTY:
+            rows[row + 1][2 + 2 * col] = "x"
+    return "\n".join("".join(r) for r in rows)
+
+
+def _show(state: wol.WarOfLifeState, layout: str) -> None:
+    if layout in ("clear", "both"):
+        typer.echo(board_with_crank(state))
+    if layout in ("coursework", "both"):
+        typer.echo(state.board_text("coursework"))
+    if state.last_crank.move is not None:
+        typer.echo(state.last_crank.describe())
+    typer.echo(state.status())
+
+
+def _read_move(state: wol.WarOfLifeState, layout: str) -> int | None:
+    """Ask the person to move until the input is legal; ``None`` on quit or end of input."""
+    symbol = wol.SYMBOLS[state.current_player()]
+    while True:
+        try:
+            text = input(f"{symbol} to move (r1,c1,r2,c2)> ").strip()
+        except EOFError:
+            typer.echo("")
+            return None
+        command = text.lower()
+        if command in ("quit", "exit", "q"):
+            return None
+        if command in ("moves", "legal"):
+            typer.echo(" ".join(state.action_to_string(a) for a in state.legal_actions()))
+            continue
+        if command == "hint":
+            bot = agent_registry.make("minimax", game="war_of_life")
+            player = state.current_player()
+            typer.echo(f"minimax suggests {state.action_to_string(bot.act(state, player))}")
+            continue
+        if command == "board":
+            _show(state, layout)
+            continue
+        if command == "coursework":
+            typer.echo(state.board_text("coursework"))
+            continue
+        if command in ("help", "?", ""):
+            typer.echo(f"type a move: r1,c1,r2,c2 or [r1,c1,r2,c2] or r1c1r2c2 (a piece of "
+                       f"yours to an empty neighbouring cell), or a command ({COMMANDS})")
+            continue
+        try:
+            return state.parse_move(text)
+        except LifeArenaError as error:
+            typer.echo(f"refused: {error}")
+
+
+def _save(state: wol.WarOfLifeState, path: Path, players: tuple[str, str]) -> None:
+    extra = {"seed": state.seed} if state.seed is not None else {}
+    record = state.record(players=players, **extra)
+    text = record.to_json() if path.suffix.lower() == ".json" else record.to_text()
+    path.write_text(text if text.endswith("\n") else text + "\n")
+    typer.echo(f"saved {len(record.moves)} moves to {path}")
+
+
+@app.command()
+def play(
+    blue: Annotated[str, typer.Option(help="'human' or a strategy for blue (b, moves first): "
+                                           + ", ".join(STRATEGIES))] = HUMAN,
+    red: Annotated[str, typer.Option(help="'human' or a strategy for red (r)")] = HUMAN,
+    seed: Annotated[int, typer.Option(help="seed of the random start position")] = 0,
+    position: Annotated[str | None, typer.Option(help="start here instead, in the Prolog form "
+                                                      "[[[r,c],...],[[r,c],...]] (blue, red)")]
+    = None,
+    to_move: Annotated[str, typer.Option(help="who moves first from --position: b or r")] = "b",
+    agent_seed: Annotated[int, typer.Option(help="seed of the strategies' random choices")] = 0,
+    ties: Annotated[str, typer.Option(help="strategies break ties: 'first' (coursework order) "
+                                           "or 'random'")] = "first",
+    layout: Annotated[str, typer.Option(help="board drawing: clear (coordinates, births and "
+                                             "deaths marked), coursework, or both")] = "clear",
+    save: Annotated[Path | None, typer.Option(help="write the game record here at the end "
+                                                   "(.json for JSON)")] = None,
+    replay_file: Annotated[Path | None, typer.Option("--replay", help="show the game saved in "
+                                                     "this record file instead of playing")]
+    = None,
+    quiet: Annotated[bool, typer.Option(help="show only the moves and the final board")]
+    = False,
+) -> None:
+    """Play War of Life in the terminal: people, strategies, or both."""
+    if layout not in LAYOUTS:
+        raise BadParameterError(f"--layout {layout!r}; expected one of {', '.join(LAYOUTS)}")
+    if replay_file is not None:
+        _replay(replay_file, layout, quiet)
+        return
+    names = (_strategy(blue, human=True), _strategy(red, human=True))
+    players = [None if name == HUMAN else
+               agent_registry.make(name, game="war_of_life", seed=agent_seed + i, ties=ties)
+               for i, name in enumerate(names)]
+    state = _start(seed, position, to_move)
+    typer.echo(f"War of Life: b = {names[0]}, r = {names[1]}; start {state.setup()}")
+    if HUMAN in names:
+        typer.echo(f"moves: r1,c1,r2,c2 (also [r1,c1,r2,c2] or r1c1r2c2); commands: {COMMANDS}")
+    if not quiet:
+        _show(state, layout)
+    while not state.is_terminal():
+        player = state.current_player()
+        bot = players[player]
+        if bot is None:
+            action = _read_move(state, layout)
+            if action is None:
+                typer.echo("game abandoned")
+                break
+        else:
+            action = bot.act(state.view(player), player)
+        state.apply_action(action)
+        if quiet:
+            typer.echo(state.last_crank.describe())
+        else:
+            typer.echo(f"\nmove {state.moves_played}:")
+            _show(state, layout)
+    if quiet:
+        _show(state, layout)
+    outcome = state.outcome()
+    typer.echo(f"result: {outcome if outcome else 'unfinished'} after {state.moves_played} "
+               "moves")
+    if save is not None:
+        _save(state, save, names)
+
+
+def _replay(path: Path, layout: str, quiet: bool) -> None:
+    record = Record.load(path.read_text())
+    if record.game != wol.WarOfLifeState.info.name:
+        raise BadParameterError(f"{path} holds a {record.game!r} game; expected war_of_life")
+    state = wol.WarOfLifeState.from_setup(record.setup, **record.params)
+    typer.echo(f"{' vs '.join(record.players)}; start {record.setup}")
+    if not quiet:
+        _show(state, layout)
+    for number, text in enumerate(record.moves, start=1):
+        try:
+            state.apply_action(state.parse_move(text))
+        except LifeArenaError as error:
+            raise ParseError(f"{path}: move {number} {text!r}: {error}") from None
+        if not quiet:
+            typer.echo(f"\nmove {number}:")
+            _show(state, layout)
+    if quiet:
+        _show(state, layout)
+    typer.echo(f"result: {state.outcome() or 'unfinished'} after {state.moves_played} moves")
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="a record saved by 'play --save'")],
+    layout: Annotated[str, typer.Option(help="clear, coursework, or both")] = "clear",
+    quiet: Annotated[bool, typer.Option(help="show only the final board")] = False,
+) -> None:
+    """Show a saved War of Life game move by move."""
+    if layout not in LAYOUTS:
+        raise BadParameterError(f"--layout {layout!r}; expected one of {', '.join(LAYOUTS)}")
+    _replay(file, layout, quiet)
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% for the default ``z``).
+
+    >>> low, high = wilson_interval(500, 1000)
+    >>> round(low, 3), round(high, 3)
+    (0.469, 0.531)
+    >>> wilson_interval(0, 0)
+    (0.0, 1.0)
+    """
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def run_games(first: str, second: str, games: int, seed: int, *, ties: str = "first",
+              protocol: bool = False, progress: bool = False
+              ) -> list[tuple[int, object, float]]:
+    """Play ``games`` games from the random starts ``seed, seed + 1, ...``; the strategies are
+    seeded ``seed`` and ``seed + 1``. Returns (moves, outcome, seconds) per game."""
+    setups = (wol.new_game(seed=seed + i).setup() for i in range(games))
+    results: list[tuple[int, object, float]] = []
+    chunk = 2000
+    with Progress(disable=not progress, transient=True) as bar:
+        task = bar.add_task(f"{first} vs {second}", total=games)
+        if not protocol and ties == "first":
+            player = wol.FastPlayer((first, second), (seed, seed + 1))
+            batch: list[str] = []
+            for setup in setups:
+                batch.append(setup)
+                if len(batch) == chunk:
+                    results += [(len(m), o, s) for m, o, s in player.play(batch)]
+                    bar.advance(task, len(batch))
+                    batch = []
+            results += [(len(m), o, s) for m, o, s in player.play(batch)]
+        else:
+            bots = [agent_registry.make(name, game="war_of_life", seed=seed + i, ties=ties)
+                    for i, name in enumerate((first, second))]
+            for setup in setups:
+                start = time.perf_counter()
+                state = wol.play_all([wol.WarOfLifeState.from_setup(setup)], bots)[0]
+                results.append((state.moves_played, state.outcome(),
+                                time.perf_counter() - start))
+                bar.advance(task)
+    return results
+
+
+@app.command("test-strategy")
+def strategy_test(
+    first: Annotated[str, typer.Argument(help="blue's strategy (player 1): "
+                                              + ", ".join(STRATEGIES))],
+    second: Annotated[str, typer.Argument(help="red's strategy (player 2)")],
+    games: Annotated[int, typer.Option("-n", "--games", help="number of games")] = 1000,
+    seed: Annotated[int, typer.Option(help="first start seed (games use seed, seed+1, ...); "
+                                           "also seeds the strategies")] = 0,
+    ties: Annotated[str, typer.Option(help="'first' (coursework order) or 'random'; random "
+                                           "ties use the slower protocol path")] = "first",
+    protocol: Annotated[bool, typer.Option(help="play with the agents on the game protocol "
+                                                "instead of the compiled bitboard path")]
+    = False,
+) -> None:
+    """What the coursework's test_strategy/3 prints, with 95% Wilson intervals."""
+    first, second = _strategy(first, human=False), _strategy(second, human=False)
+    if games < 1:
+        raise BadParameterError(f"-n {games}; expected at least 1 game")
+    if ties not in ("first", "random"):
+        raise BadParameterError(f"--ties {ties!r}; expected first or random")
+    wall = time.perf_counter()
+    results = run_games(first, second, games, seed, ties=ties, protocol=protocol,
+                        progress=True)
+    wall = time.perf_counter() - wall
+    kinds = Counter(outcome.termination for _, outcome, _ in results)  # type: ignore[attr-defined]
+    wins = Counter(outcome.winner for _, outcome, _ in results)  # type: ignore[attr-defined]
+    draws = games - wins[0] - wins[1]
+    lengths = [n for n, _, _ in results]
+    not_exhausted = [n for n, outcome, _ in results
+                     if outcome.termination is not Termination.EXHAUST]  # type: ignore
+    mean_time = sum(s for _, _, s in results) / games
+
+    table = Table(title=f"{first} (b) vs {second} (r): {games} games, starts from seed {seed}")
+    table.add_column("")
+    table.add_column("count", justify="right")
+    table.add_column("rate", justify="right")
+    table.add_column("95% Wilson interval", justify="right")
+    for label, count in (("draws", draws), (f"wins for player 1 (b, {first})", wins[0]),
+                         (f"wins for player 2 (r, {second})", wins[1])):
+        low, high = wilson_interval(count, games)
+        table.add_row(label, str(count), f"{count / games:.1%}", f"{low:.1%} - {high:.1%}")
+    console = Console(width=100)
+    console.print(table)
+    detail = ", ".join(f"{kinds[t]} {t.value}" for t in (Termination.DRAW, Termination.EXHAUST,
+                                                         Termination.STALEMATE))
+    console.print(f"draws by kind: {detail}")
+    console.print(f"longest (non-exhaustive) game: "
+                  f"{max(not_exhausted) if not_exhausted else 'none'}")
+    console.print(f"shortest game: {min(lengths)}")
+    console.print(f"average game length (including exhaustives): {sum(lengths) / games:.2f}")
+    console.print(f"average game time: {mean_time * 1000:.4f} ms "
+                  f"({'protocol' if protocol or ties != 'first' else 'compiled'} path; "
+                  f"{wall:.2f} s in all)")

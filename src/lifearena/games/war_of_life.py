@@ -428,6 +428,28 @@ class WarOfLifeState(State):
     def string_to_action(self, text: str, player: int | None = None) -> Action:
         return Move.from_text(text).action
 
+    def parse_move(self, text: str) -> Action:
+        """Read a move of the player to move and check it, saying why it is illegal if so.
+
+        >>> state = from_prolog("[[[1,1],[1,2]],[[8,8]]]")
+        >>> state.parse_move("1,1,1,2")
+        Traceback (most recent call last):
+        ...
+        lifearena.errors.IllegalMoveError: [1,1,1,2]: the target [1,2] is not empty
+        """
+        move = Move.from_text(text)
+        if self._outcome is not None:
+            raise IllegalMoveError(f"{move}: the game is over ({self._outcome})")
+        player = self._to_move
+        here = int(self._board[move.r1 - 1, move.c1 - 1])
+        if here != player + 1:
+            whose = "no piece" if here == EMPTY else f"a {SYMBOLS[here - 1]} piece"
+            raise IllegalMoveError(f"{move}: there is {whose} on [{move.r1},{move.c1}]; "
+                                   f"{SYMBOLS[player]} moves one of its own pieces")
+        if self._board[move.r2 - 1, move.c2 - 1] != EMPTY:
+            raise IllegalMoveError(f"{move}: the target [{move.r2},{move.c2}] is not empty")
+        return move.action
+
     def observation(self, player: int) -> np.ndarray:
         own = self._board == player + 1
         other = self._board == 2 - player
@@ -576,6 +598,52 @@ _FAST_OUTCOMES = (
 )
 
 
+class FastPlayer:
+    """Two named strategies (no options) playing setups with the compiled simulator, one
+    agent per side kept from game to game (a random agent's generator runs on), exactly as
+    ``agents.make(name, game="war_of_life", seed=s)`` would play them in the same order.
+
+    >>> player = FastPlayer(("land_grab", "random"), (0, 1))
+    >>> [len(moves) > 0 for moves, _, _ in player.play([new_game(seed=2).setup()])]
+    [True]
+    """
+
+    def __init__(self, agents: tuple[str, str], seeds: tuple[int, int]) -> None:
+        from lifearena.games import war_of_life_fast as fast
+
+        self._fast = fast
+        names = tuple(str(a).strip().lower().replace("-", "_") for a in agents)
+        unknown = [n for n in names if n not in fast.STRATEGIES]
+        if unknown or len(names) != 2:
+            raise BadParameterError(f"no fast path for {', '.join(unknown) or agents!r}; "
+                                    f"expected two of {', '.join(fast.STRATEGIES)}")
+        self.kinds = tuple(fast.STRATEGIES.index(n) for n in names)
+        self.streams = [fast.RandomStream(seed) for seed in seeds]
+        self._moves = np.empty(MAX_MOVES, dtype=np.int16)
+        # Load (or compile) the simulator now, so the first game's time does not include it.
+        empty = np.empty(1)
+        fast.play(np.uint64(0), np.uint64(0), 0, 0, 0, 0, empty, 0, empty, 0, self._moves)
+
+    def play(self, setups: Iterable[str]) -> list[tuple[list[str], Outcome, float]]:
+        """``(moves, outcome, seconds)`` for each setup, in order."""
+        fast, kinds, streams, moves = self._fast, self.kinds, self.streams, self._moves
+        results: list[tuple[list[str], Outcome, float]] = []
+        for setup in setups:
+            start = time.perf_counter()
+            blue, red, to_move, played = fast.parse_setup(setup)
+            for kind, stream in zip(kinds, streams, strict=True):
+                if kind == fast.RANDOM:
+                    stream.ensure(MAX_MOVES)
+            n, code, used0, used1 = fast.play(blue, red, to_move, played, kinds[0], kinds[1],
+                                              streams[0].pool, streams[0].cursor,
+                                              streams[1].pool, streams[1].cursor, moves)
+            streams[0].cursor += used0
+            streams[1].cursor += used1
+            texts = [ACTION_TEXT[a] for a in moves[:n].tolist()]
+            results.append((texts, _FAST_OUTCOMES[code], time.perf_counter() - start))
+        return results
+
+
 def fast_play(setups: Sequence[str], agents: tuple[str, str], seeds: tuple[int, int]
               ) -> list[tuple[list[str], Outcome, float]] | None:
     """Play every setup between the named strategies (no options) with the compiled bitboard
@@ -584,36 +652,18 @@ def fast_play(setups: Sequence[str], agents: tuple[str, str], seeds: tuple[int, 
 
     The games are exactly those of ``agents.make(name, game="war_of_life", seed=s)`` (one
     agent per side, made once) playing the setups in order: a random agent's generator runs
-    on from one game to the next. Returns ``(moves, outcome, seconds)`` per setup.
+    on from one game to the next. Returns ``(moves, outcome, seconds)`` per setup, the
+    seconds measured around each game (parsing the setup and writing the moves included).
 
     >>> moves, outcome, _ = fast_play([new_game(seed=1).setup()], ("minimax", "random"), (0, 0))[0]
     >>> len(moves) > 0, outcome.termination in Termination
     (True, True)
     """
-    from lifearena.games import war_of_life_fast as fast
-
     try:
-        kinds = tuple(fast.STRATEGIES.index(str(a).strip().lower().replace("-", "_"))
-                      for a in agents)
-    except ValueError:
+        player = FastPlayer(agents, seeds)
+    except BadParameterError:
         return None
-    streams = [fast.RandomStream(seed) for seed in seeds]
-    moves = np.empty(MAX_MOVES, dtype=np.int16)
-    results: list[tuple[list[str], Outcome, float]] = []
-    for setup in setups:
-        start = time.perf_counter()
-        blue, red, to_move, played = fast.parse_setup(setup)
-        for kind, stream in zip(kinds, streams, strict=True):
-            if kind == fast.RANDOM:
-                stream.ensure(MAX_MOVES)
-        n, code, used0, used1 = fast.play(blue, red, to_move, played, kinds[0], kinds[1],
-                                          streams[0].pool, streams[0].cursor,
-                                          streams[1].pool, streams[1].cursor, moves)
-        streams[0].cursor += used0
-        streams[1].cursor += used1
-        texts = [ACTION_TEXT[a] for a in moves[:n].tolist()]
-        results.append((texts, _FAST_OUTCOMES[code], time.perf_counter() - start))
-    return results
+    return player.play(setups)
 
 
 def play_all(states: Iterable[WarOfLifeState], agents: Sequence[Any]) -> list[WarOfLifeState]:

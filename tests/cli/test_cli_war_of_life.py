@@ -1,0 +1,97 @@
+"""``lifearena war-of-life``: playing with typed moves, records, replay, test-strategy."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from lifearena.cli import main
+from lifearena.core import Record
+
+
+def run_cli(capsys, monkeypatch, *argv: str, stdin: str = "") -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return exit_info.value.code, out, err
+
+
+def test_two_people_with_bad_input_refused_then_saved_and_replayed(tmp_path, capsys,
+                                                                    monkeypatch):
+    save = tmp_path / "game.txt"
+    typed = "\n".join(["hello", "[1,8,1,6]", "[3,3,3,4]", "[6,5,6,4]", "help", "moves",
+                       "1,8,1,7"]) + "\n"
+    code, out, _ = run_cli(capsys, monkeypatch, "war-of-life", "play", "--position",
+                           "[[[1,8],[4,4],[4,6]],[[6,5]]]", "--save", str(save), stdin=typed)
+    assert code == 0
+    assert "refused: bad move 'hello'" in out
+    assert "refused: move [1,8,1,6] does not go to a neighbouring cell" in out
+    assert "refused: [3,3,3,4]: there is no piece on [3,3]" in out
+    assert "refused: [6,5,6,4]: there is a r piece on [6,5]" in out
+    assert "[1,8,1,7]" in out and "born: b[5,5]" in out
+    assert "5 | . . . . B . . . |" in out and "4 | . . . x . x . . |" in out
+    assert "result: b wins (win) after 1 moves" in out
+    record = Record.from_text(save.read_text())
+    assert record.players == ["human", "human"] and record.result.startswith("b wins")
+
+
+def test_person_against_a_strategy_until_end_of_input(capsys, monkeypatch):
+    code, out, _ = run_cli(capsys, monkeypatch, "war-of-life", "play", "--red", "minimax",
+                           "--seed", "5", "--layout", "both", stdin="hint\n")
+    assert code == 0
+    assert "minimax suggests [" in out and "game abandoned" in out
+    assert "  12345678" in out and " +--------+" in out  # the coursework layout
+
+
+def test_two_strategies_save_json_and_replay(tmp_path, capsys, monkeypatch):
+    save = tmp_path / "game.json"
+    code, out, _ = run_cli(capsys, monkeypatch, "war-of-life", "play", "--blue", "land_grab",
+                           "--red", "bloodlust", "--seed", "2", "--quiet", "--save", str(save))
+    assert code == 0 and "result: " in out
+    result = out.split("result: ")[1].splitlines()[0]
+    code, again, _ = run_cli(capsys, monkeypatch, "war-of-life", "replay", str(save),
+                             "--quiet")
+    assert code == 0 and again.split("result: ")[1].splitlines()[0] == result
+    code, again, _ = run_cli(capsys, monkeypatch, "war-of-life", "play", "--replay", str(save),
+                             "--layout", "coursework")
+    assert code == 0 and "move 1:" in again
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["play", "--blue", "genius"], "unknown player 'genius'"),
+    (["play", "--position", "[[[1,9]],[]]"], "off the board"),
+    (["play", "--layout", "fancy"], "--layout 'fancy'"),
+    (["play", "--to-move", "r"], "--to-move needs --position"),
+    (["test-strategy", "-n", "0", "random", "random"], "at least 1 game"),
+    (["test-strategy", "random", "human"], "unknown player 'human'"),
+])
+def test_bad_options_are_one_line_errors(capsys, monkeypatch, argv, message):
+    code, _, err = run_cli(capsys, monkeypatch, "war-of-life", *argv)
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_replay_of_a_broken_record(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "bad.txt"
+    path.write_text('[Game "war_of_life"]\n[Setup "[[[1,1]],[[8,8]]]"]\n\n1. [1,1,3,3]\n')
+    code, _, err = run_cli(capsys, monkeypatch, "war-of-life", "replay", str(path))
+    assert code == 2 and "move 1 '[1,1,3,3]'" in err
+
+
+def test_test_strategy_prints_the_coursework_figures(capsys, monkeypatch):
+    code, out, _ = run_cli(capsys, monkeypatch, "war-of-life", "test-strategy", "-n", "200",
+                           "random", "random")
+    assert code == 0
+    for line in ("draws", "wins for player 1 (b, random)", "wins for player 2 (r, random)",
+                 "longest (non-exhaustive) game:", "shortest game:",
+                 "average game length (including exhaustives):", "average game time:",
+                 "95% Wilson interval"):
+        assert line in out
+    code, slow, _ = run_cli(capsys, monkeypatch, "war-of-life", "test-strategy", "-n", "20",
+                            "land_grab", "random", "--protocol")
+    code2, fast, _ = run_cli(capsys, monkeypatch, "war-of-life", "test-strategy", "-n", "20",
+                             "land_grab", "random")
+    assert code == code2 == 0
+    # the same games either way: the same table and lengths
+    assert slow.split("average game time")[0] == fast.split("average game time")[0]
