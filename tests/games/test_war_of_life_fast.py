@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lifearena import agents
-from lifearena.core import Outcome
+from lifearena.core import Outcome, Termination
 from lifearena.errors import ParseError
 from lifearena.games import war_of_life as wol
 from lifearena.games import war_of_life_fast as fast
@@ -61,14 +61,14 @@ def fast_games(setups, names, seeds):
 
 @pytest.mark.parametrize("first", STRATEGIES)
 def test_fast_path_plays_the_protocol_games_for_every_pairing(first):
-    setups = [wol.new_game(seed=s).setup() for s in range(100, 104)]
+    setups = [wol.new_game(seed=s).setup() for s in range(100, 112)]
     for second in STRATEGIES:
         seeds = (len(first), 7 * len(second))
         assert fast_games(setups, (first, second), seeds) == \
             protocol_games(setups, (first, second), seeds), (first, second)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.sampled_from(STRATEGIES[:4]), st.sampled_from(STRATEGIES), sparse_boards,
        st.integers(0, 1), st.sampled_from([0, 200, 246, 249]), st.integers(0, 2**32))
 def test_fast_path_from_any_position(first, second, board, to_move, played, seed):
@@ -111,3 +111,20 @@ def test_parse_setup_matches_the_state():
     for bad in ("[[[1,1]],[[1,1]]]", "[[[1,1],[1,1]],[]]", "[[[1,1]],[]] x", "[[[1,0]],[]]"):
         with pytest.raises(ParseError):
             fast.parse_setup(bad)
+
+
+# A regression transcript (made by this implementation, checked only against itself and the
+# protocol path: the coursework's own transcripts are not available to us).
+SEED_7 = ("[[[1,4],[2,6],[3,2],[3,3],[5,1],[5,2],[5,6],[6,5],[7,2],[7,3],[7,8],[8,8]],"
+          "[[2,4],[2,5],[4,1],[4,2],[4,4],[4,6],[4,8],[5,5],[7,4],[7,6],[8,4],[8,6]]]")
+MINIMAX_BLOODLUST_7 = ["[7,3,6,4]", "[2,5,3,4]", "[5,2,5,3]", "[6,4,5,5]", "[7,1,6,2]",
+                       "[3,7,2,6]", "[6,2,5,3]", "[4,7,3,6]", "[6,3,5,4]", "[4,7,3,6]",
+                       "[7,3,7,2]", "[5,7,6,6]", "[6,2,5,3]", "[4,7,4,6]", "[2,3,2,2]",
+                       "[6,7,6,8]"]
+
+
+def test_playthrough_from_seed_7():
+    assert wol.new_game(seed=7).setup() == SEED_7
+    expected = (MINIMAX_BLOODLUST_7, Outcome(Termination.WIN, 0, "b"))
+    assert fast_games([SEED_7], ("minimax", "bloodlust"), (0, 0)) == [expected]
+    assert protocol_games([SEED_7], ("minimax", "bloodlust"), (0, 0)) == [expected]
