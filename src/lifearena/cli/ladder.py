@@ -2,8 +2,112 @@
 
 from __future__ import annotations
 
+import importlib
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from lifearena.errors import BadParameterError
+
+
+def _open_store(path: Path, game: str) -> Any:
+    """The arena's SQLite storage for ladder games, if the arena offers it."""
+    try:
+        storage = importlib.import_module("lifearena.arena.storage")
+    except ModuleNotFoundError:
+        raise BadParameterError(f"cannot store games in {str(path)!r}: the arena's SQLite "
+                                "storage (lifearena.arena.storage) is not available") from None
+    return storage
+
+
+def ladder(
+    game: Annotated[str, typer.Argument(help="The game: war-of-life, losat, life-for-two...")],
+    games: Annotated[int, typer.Option("--games", "-n", help="Start positions per pair of "
+                                       "entrants (each played twice, seats swapped).")] = 4,
+    time: Annotated[float, typer.Option("--time", help="Seconds per move for the default "
+                                        "timed search entrants and for bots.")] = 0.2,
+    agent: Annotated[list[str] | None, typer.Option(
+        "--agent", "-a", help="An entrant [label=]agent[:key=value,...], e.g. "
+        "'alphabeta:time=0.5' (repeat; default: random, the game's agents and search agents "
+        "at a few strengths).")] = None,
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", help="A bot speaking the JSON-lines protocol (docs/bots.md): "
+        "'name=command args' (repeat).")] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Games played at once "
+                                         "(processes).")] = 1,
+    db: Annotated[Path | None, typer.Option("--db", help="SQLite file storing every game; an "
+                                            "interrupted ladder resumes from it.")] = None,
+    chart: Annotated[Path | None, typer.Option("--chart", help="Write the ladder as a PNG "
+                                               "chart here.")] = None,
+    max_moves: Annotated[int | None, typer.Option("--max-moves", help="Stop long games as "
+                                                  "draws after this many moves.")] = None,
+    samples: Annotated[int, typer.Option("--bootstrap", help="Bootstrap samples for the "
+                                         "rating intervals.")] = 200,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
+) -> None:
+    """Play a rated round robin of GAME's agents (paired starts, swapped seats) and print the
+    ladder: Elo (random = 0) with 95% bootstrap intervals, scores, a crosstable and the
+    first-player advantage."""
+    from lifearena.agents.bot import parse_bot_spec
+    from lifearena.arena import ladder as lad
+    from lifearena.arena.executor import Executor
+    from lifearena.core import load_game
+
+    if games < 1:
+        raise BadParameterError(f"--games {games}; expected at least 1")
+    if time <= 0:
+        raise BadParameterError(f"--time {time}; expected a positive number of seconds")
+    name = load_game(game).info.name
+    entrants = [lad.Entrant.parse(a) for a in agent] if agent else \
+        lad.default_entrants(name, time)
+    for spec in bot or []:
+        label, argv = parse_bot_spec(spec)
+        entrants.append(lad.Entrant.bot(label, argv, per_move=time))
+    if agent and not any(e.label == "random" for e in entrants):
+        entrants.insert(0, lad.Entrant("random", "random"))
+    store = _open_store(db, name) if db is not None else None
+    done: dict[str, Any] = {}
+    if store is not None:  # pragma: no cover - wired once the arena's storage lands
+        done = store.load_ladder(db, name)
+    console = Console()
+    total = len(lad.schedule(name, [e.label for e in entrants], games))
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(f"{name} ladder", total=total, completed=len(done))
+
+        def finished(key: str, result: Any) -> None:
+            if store is not None:  # pragma: no cover
+                store.save_ladder_game(db, key, result)
+            progress.advance(task)
+
+        with Executor(workers=workers) as executor:
+            result = lad.run_ladder(name, entrants, games, executor=executor, done=done,
+                                    on_result=finished, max_moves=max_moves,
+                                    samples=samples, seed=seed)
+    table = Table(title=f"{name} ladder ({len(result.matches)} games)")
+    for column in ("rank", "agent", "Elo", "95% interval", "games", "score", "forfeits"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    for rank, row in enumerate(result.rows(), start=1):
+        table.add_row(str(rank), row["agent"], f"{row['elo']:.0f}",
+                      f"[{row['low']:.0f}, {row['high']:.0f}]", str(row["games"]),
+                      f"{100 * row['score']:.1f}%", str(row["forfeits"]))
+    console.print(table)
+    first, n, (lo, hi) = result.first_score
+    adv_lo, adv_hi = result.ratings.advantage_interval or (float("nan"), float("nan"))
+    console.print(f"first player scores {100 * first:.1f}% (Wilson 95% [{100 * lo:.1f}%, "
+                  f"{100 * hi:.1f}%]) over {n} games; fitted first-move advantage "
+                  f"{result.ratings.advantage:+.0f} Elo [{adv_lo:+.0f}, {adv_hi:+.0f}]")
+    console.print("crosstable (score % of the row against the column):")
+    console.print(result.table.to_text([r["agent"] for r in result.rows()]), markup=False,
+                  highlight=False)
+    if chart is not None:
+        lad.chart(result, str(chart))
+        console.print(f"chart written to {chart}")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's top-level commands to the root ``app``."""
+    app.command("ladder")(ladder)
