@@ -72,7 +72,7 @@ def test_play_human(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixtu
 def test_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, _ = _run(["p2life", "report", "--out", str(tmp_path), "--runs", "2",
                          "--sizes", "12,16", "--p", "0.5,1.0", "--workers", "1"], capsys)
-    assert code == 0
+    assert code == 0 and "wrote" in out
     text = (tmp_path / "p2life.md").read_text()
     for claim in ("approaches (torus)", "periodic over cutoff", "Life calibration",
                   "loser/winner ratio > 0.5", "lattice size barely matters"):
