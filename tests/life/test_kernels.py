@@ -217,3 +217,18 @@ def test_step_dispatch_and_errors() -> None:
         step(cells, "life", kernel="gpu")  # type: ignore[arg-type]
     with pytest.raises(BadParameterError, match="unknown kernel"):
         run_until_stable(cells, "life", kernel="gpu")  # type: ignore[arg-type]
+
+
+def test_wide_grids_and_huge_seeds() -> None:
+    cells = soup(5, (2, 300), 0.5)
+    fast = run_until_stable(cells, "p2life", seed=2**64 - 3, max_generations=40)
+    slow = run_until_stable(cells, "p2life", seed=2**64 - 3, max_generations=40, kernel="numpy")
+    assert (fast.stopped, fast.generation, fast.period) == (slow.stopped, slow.generation,
+                                                            slow.period)
+    assert np.array_equal(fast.cells, slow.cells)
+    boards = np.zeros((3, 3, 3), dtype=np.int8)
+    boards[:, :, 0] = 1
+    boards[:, :, 2] = 2
+    seeds = [2**64 - 1, -5, 2**70 + 9]
+    assert np.array_equal(step(boards, "p2life", seed=np.array(seeds, dtype=object)),
+                          numpy_step(boards, Rule.named("p2life"), seed=seeds))

@@ -359,6 +359,7 @@ def evolve_boards(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarr
     """Step padded boards ``generations`` times in place, one board at a time."""
     oa = np.zeros_like(a[0])
     ob = np.zeros_like(b[0])
+    scratch = np.empty(oa.size, dtype=np.uint64)
     for i in range(a.shape[0]):
         pa = a[i]
         pb = b[i]
@@ -366,7 +367,7 @@ def evolve_boards(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarr
             oa[:] = 0
             ob[:] = 0
             step_planes(family, flags, terms, pa, pb, oa, ob, height, width, torus, seeds[i],
-                        generation + g)
+                        generation + g, scratch)
             pa[:] = oa
             pb[:] = ob
 
@@ -375,8 +376,19 @@ def evolve_boards(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarr
 
 
 def seed_words(seed: int | np.ndarray, boards: int) -> np.ndarray:
-    """One seed per board, modulo 2**64, as a ``uint64`` array."""
-    values = np.broadcast_to(np.asarray(seed, dtype=object), (boards,))
+    """One seed per board, modulo 2**64, as a ``uint64`` array.
+
+    >>> seed_words(-1, 2).tolist(), seed_words([3, 2**64 + 4], 2).tolist()
+    ([18446744073709551615, 18446744073709551615], [3, 4])
+    """
+    if np.ndim(seed) == 0:
+        return np.full(boards, int(seed) & MASK64, dtype=np.uint64)
+    values = np.asarray(seed)
+    if values.dtype.kind in "iu":
+        # Two's complement wrap-around is the same as reducing modulo 2**64.
+        return np.broadcast_to(values.astype(np.int64 if values.dtype.kind == "i" else np.uint64)
+                               .view(np.uint64), (boards,)).copy()
+    values = np.broadcast_to(values.astype(object), (boards,))
     return np.array([int(s) & MASK64 for s in values], dtype=np.uint64)
 
 

@@ -163,32 +163,38 @@ def plane_population(p: np.ndarray, height: int, width: int) -> int:
     return total
 
 
+@njit(inline="always")
+def _mix(z: np.uint64) -> np.uint64:
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
 @njit(cache=True)
 def planes_digest(a: np.ndarray, b: np.ndarray, height: int,
                   width: int) -> tuple[np.uint64, np.uint64]:
-    """Two independent 64-bit hashes of the cells held by the planes (tails masked off).
+    """Two 64-bit hashes of the cells held by the planes (tails and ghosts ignored).
 
-    Cheap (a multiply and a rotate per word), so a run can remember every configuration.
+    Each word is keyed by its position and passed through SplitMix64's finaliser (a
+    bijection), and the results are summed: the terms are independent, so the loop
+    vectorises and a run can afford to remember every configuration.
     """
     nw = (width + 63) // 64
     rest = width % 64
     mask = ALL if rest == 0 else (ONE << np.uint64(rest)) - ONE
-    h1 = np.uint64(0x243F6A8885A308D3)
-    h2 = np.uint64(0x13198A2E03707344)
+    stride = nw + 2
+    fa = a.reshape(-1)
+    fb = b.reshape(-1)
     k1 = np.uint64(0x9E3779B97F4A7C15)
     k2 = np.uint64(0xC2B2AE3D27D4EB4F)
-    k3 = np.uint64(0x165667B19E3779F9)
+    h1 = ZERO
+    h2 = ZERO
     for y in range(1, height + 1):
-        for w in range(1, nw + 1):
-            m = mask if w == nw else ALL
-            va = a[y, w] & m
-            vb = b[y, w] & m
-            h1 = (h1 ^ va) * k1
-            h1 = (h1 ^ (h1 >> np.uint64(29))) ^ vb
-            h1 = h1 * k2
-            h2 = (h2 ^ (va * k3)) * k2
-            h2 = (h2 ^ (h2 >> np.uint64(31))) ^ (vb * k1)
-            h2 = h2 * k3
-    h1 = (h1 ^ (h1 >> np.uint64(32))) * k1
-    h2 = (h2 ^ (h2 >> np.uint64(32))) * k2
-    return h1 ^ (h1 >> np.uint64(29)), h2 ^ (h2 >> np.uint64(29))
+        fa[y * stride + nw] &= mask
+        fb[y * stride + nw] &= mask
+    for j in range(stride + 1, (height + 1) * stride - 1):
+        if j % stride != 0 and j % stride != stride - 1:
+            key = np.uint64(j) * k1
+            h1 += _mix(fa[j] ^ key) + _mix(fb[j] ^ ~key) * k2
+            h2 += _mix(fa[j] + key * k2) * k1 + _mix(fb[j] - key)
+    return _mix(h1 ^ np.uint64(height)), _mix(h2 ^ np.uint64(width))

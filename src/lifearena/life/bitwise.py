@@ -87,27 +87,101 @@ def _count(r0: np.ndarray, r1: np.ndarray, r2: np.ndarray,
     return vsum(st, kt, w ^ e, w & e, sb, kb)
 
 
+@njit(inline="always")
+def _count3(fu: np.ndarray, fm: np.ndarray, fd: np.ndarray,
+            i: int) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    return _count(fu, fm, fd, i + 1)
+
+
+@njit(inline="always")
+def _total3(au: np.ndarray, am: np.ndarray, ad: np.ndarray, bu: np.ndarray, bm: np.ndarray,
+            bd: np.ndarray, i: int) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """Count of live neighbours of either colour, modulo 8 (word ``i + 1`` of the views)."""
+    c = au[i + 1] | bu[i + 1]
+    st, kt = hsum3(_west(au[i] | bu[i], c), c, _east(c, au[i + 2] | bu[i + 2]))
+    c = am[i + 1] | bm[i + 1]
+    w = _west(am[i] | bm[i], c)
+    e = _east(c, am[i + 2] | bm[i + 2])
+    c = ad[i + 1] | bd[i + 1]
+    sb, kb = hsum3(_west(ad[i] | bd[i], c), c, _east(c, ad[i + 2] | bd[i + 2]))
+    return vsum3(st, kt, w ^ e, w & e, sb, kb)
+
+
+@njit(inline="always")
+def _total4(au: np.ndarray, am: np.ndarray, ad: np.ndarray, bu: np.ndarray, bm: np.ndarray,
+            bd: np.ndarray, i: int) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    c = au[i + 1] | bu[i + 1]
+    st, kt = hsum3(_west(au[i] | bu[i], c), c, _east(c, au[i + 2] | bu[i + 2]))
+    c = am[i + 1] | bm[i + 1]
+    w = _west(am[i] | bm[i], c)
+    e = _east(c, am[i + 2] | bm[i + 2])
+    c = ad[i + 1] | bd[i + 1]
+    sb, kb = hsum3(_west(ad[i] | bd[i], c), c, _east(c, ad[i + 2] | bd[i + 2]))
+    return vsum(st, kt, w ^ e, w & e, sb, kb)
+
+
+@njit(inline="always")
+def _twos3(fu: np.ndarray, fm: np.ndarray, fd: np.ndarray, i: int) -> np.uint64:
+    """Only the twos bit of the neighbour count."""
+    c = fu[i + 1]
+    st, kt = hsum3(_west(fu[i], c), c, _east(c, fu[i + 2]))
+    c = fm[i + 1]
+    w = _west(fm[i], c)
+    e = _east(c, fm[i + 2])
+    c = fd[i + 1]
+    sb, kb = hsum3(_west(fd[i], c), c, _east(c, fd[i + 2]))
+    sm = w ^ e
+    x = st ^ sm
+    return kt ^ (w & e) ^ kb ^ ((st & sm) | (sb & x))
+
+
+# The fast kernels run one flat loop over every word of rows 1..height, ghost columns
+# included, so short rows (256 cells are 4 words) still fill the vector lanes; the words
+# computed for ghost columns are junk and _finish_rows clears them with the row tails.
+
+
+@njit(inline="always")
+def _views(p: np.ndarray, height: int, nw: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Flat views of ``p`` starting one word before the first word of rows 0, 1 and 2.
+
+    Indexing them with ``i``, ``i + 1``, ``i + 2`` (never negative, so numba needs no
+    wrap-around check and LLVM sees consecutive loads) reads the west, centre and east
+    words above, at and below word ``i`` of the flat span of rows 1..height.
+    """
+    stride = nw + 2
+    f = p.reshape(-1)
+    return f[0:], f[stride:], f[2 * stride:]
+
+
+@njit(inline="always")
+def _span(height: int, nw: int) -> tuple[int, int]:
+    """Offset (row 1, word 1) and length of the flat span of rows 1..height."""
+    stride = nw + 2
+    return stride + 1, height * stride - 2
+
+
+@njit(cache=True)
+def _finish_rows(oa: np.ndarray, ob: np.ndarray, height: int, nw: int, tail: np.uint64) -> None:
+    for y in range(1, height + 1):
+        oa[y, 0] = ZERO
+        ob[y, 0] = ZERO
+        oa[y, nw + 1] = ZERO
+        ob[y, nw + 1] = ZERO
+        oa[y, nw] &= tail
+        ob[y, nw] &= tail
+
+
 @njit(cache=True)
 def _grid_life(a: np.ndarray, b: np.ndarray, oa: np.ndarray, ob: np.ndarray, height: int,
                nw: int, tail: np.uint64) -> None:
-    for y in range(1, height + 1):
-        a0, a1, a2 = a[y - 1], a[y], a[y + 1]
-        b0, b1, b2 = b[y - 1], b[y], b[y + 1]
-        ra, rb = oa[y], ob[y]
-        for x in range(1, nw + 1):
-            c = a0[x] | b0[x]
-            st, kt = hsum3(_west(a0[x - 1] | b0[x - 1], c), c, _east(c, a0[x + 1] | b0[x + 1]))
-            c = a1[x] | b1[x]
-            w = _west(a1[x - 1] | b1[x - 1], c)
-            e = _east(c, a1[x + 1] | b1[x + 1])
-            c = a2[x] | b2[x]
-            sb, kb = hsum3(_west(a2[x - 1] | b2[x - 1], c), c, _east(c, a2[x + 1] | b2[x + 1]))
-            t0, t1, t2 = vsum3(st, kt, w ^ e, w & e, sb, kb)
-            na, nb = eval_life(a1[x], b1[x], t0, t1, t2)
-            ra[x] = na
-            rb[x] = nb
-        ra[nw] &= tail
-        rb[nw] &= tail
+    au, am, ad = _views(a, height, nw)
+    bu, bm, bd = _views(b, height, nw)
+    lo, n = _span(height, nw)
+    ga, gb = oa.reshape(-1)[lo:], ob.reshape(-1)[lo:]
+    for i in range(n):
+        t0, t1, t2 = _total3(au, am, ad, bu, bm, bd, i)
+        ga[i], gb[i] = eval_life(am[i + 1], bm[i + 1], t0, t1, t2)
+    _finish_rows(oa, ob, height, nw, tail)
 
 
 @njit(cache=True)
@@ -117,88 +191,57 @@ def _grid_lifelike(a: np.ndarray, b: np.ndarray, oa: np.ndarray, ob: np.ndarray,
           flags[8])
     sm = (flags[9], flags[10], flags[11], flags[12], flags[13], flags[14], flags[15],
           flags[16], flags[17])
-    for y in range(1, height + 1):
-        a0, a1, a2 = a[y - 1], a[y], a[y + 1]
-        b0, b1, b2 = b[y - 1], b[y], b[y + 1]
-        ra, rb = oa[y], ob[y]
-        for x in range(1, nw + 1):
-            c = a0[x] | b0[x]
-            st, kt = hsum3(_west(a0[x - 1] | b0[x - 1], c), c, _east(c, a0[x + 1] | b0[x + 1]))
-            c = a1[x] | b1[x]
-            w = _west(a1[x - 1] | b1[x - 1], c)
-            e = _east(c, a1[x + 1] | b1[x + 1])
-            c = a2[x] | b2[x]
-            sb, kb = hsum3(_west(a2[x - 1] | b2[x - 1], c), c, _east(c, a2[x + 1] | b2[x + 1]))
-            t0, t1, t2, t3 = vsum(st, kt, w ^ e, w & e, sb, kb)
-            na, nb = eval_lifelike(a1[x], b1[x], t0, t1, t2, t3, bm, sm)
-            ra[x] = na
-            rb[x] = nb
-        ra[nw] &= tail
-        rb[nw] &= tail
+    au, am, ad = _views(a, height, nw)
+    bu, bmid, bd = _views(b, height, nw)
+    lo, n = _span(height, nw)
+    ga, gb = oa.reshape(-1)[lo:], ob.reshape(-1)[lo:]
+    for i in range(n):
+        t0, t1, t2, t3 = _total4(au, am, ad, bu, bmid, bd, i)
+        ga[i], gb[i] = eval_lifelike(am[i + 1], bmid[i + 1], t0, t1, t2, t3, bm, sm)
+    _finish_rows(oa, ob, height, nw, tail)
 
 
 @njit(cache=True)
 def _grid_immigration(a: np.ndarray, b: np.ndarray, oa: np.ndarray, ob: np.ndarray,
                       height: int, nw: int, tail: np.uint64) -> None:
-    for y in range(1, height + 1):
-        a0, a1, a2 = a[y - 1], a[y], a[y + 1]
-        b0, b1, b2 = b[y - 1], b[y], b[y + 1]
-        ra, rb = oa[y], ob[y]
-        for x in range(1, nw + 1):
-            # Colour 1 alone: only the twos bit of its count is needed.
-            c = a0[x]
-            sta, kta = hsum3(_west(a0[x - 1], c), c, _east(c, a0[x + 1]))
-            c = a1[x]
-            wa = _west(a1[x - 1], c)
-            ea = _east(c, a1[x + 1])
-            c = a2[x]
-            sba, kba = hsum3(_west(a2[x - 1], c), c, _east(c, a2[x + 1]))
-            xa = sta ^ (wa ^ ea)
-            carry = (sta & (wa ^ ea)) | (sba & xa)
-            a_twos = kta ^ (wa & ea) ^ kba ^ carry
-            # Both colours together for the total.
-            c = a0[x] | b0[x]
-            st, kt = hsum3(_west(a0[x - 1] | b0[x - 1], c), c, _east(c, a0[x + 1] | b0[x + 1]))
-            c = a1[x] | b1[x]
-            w = _west(a1[x - 1] | b1[x - 1], c)
-            e = _east(c, a1[x + 1] | b1[x + 1])
-            c = a2[x] | b2[x]
-            sb, kb = hsum3(_west(a2[x - 1] | b2[x - 1], c), c, _east(c, a2[x + 1] | b2[x + 1]))
-            t0, t1, t2 = vsum3(st, kt, w ^ e, w & e, sb, kb)
-            na, nb = eval_immigration(a1[x], b1[x], t0, t1, t2, a_twos)
-            ra[x] = na
-            rb[x] = nb
-        ra[nw] &= tail
-        rb[nw] &= tail
+    au, am, ad = _views(a, height, nw)
+    bu, bm, bd = _views(b, height, nw)
+    lo, n = _span(height, nw)
+    ga, gb = oa.reshape(-1)[lo:], ob.reshape(-1)[lo:]
+    for i in range(n):
+        # Of colour 1 alone only the twos bit of the count is needed: the majority of 3.
+        a_twos = _twos3(au, am, ad, i)
+        t0, t1, t2 = _total3(au, am, ad, bu, bm, bd, i)
+        ga[i], gb[i] = eval_immigration(am[i + 1], bm[i + 1], t0, t1, t2, a_twos)
+    _finish_rows(oa, ob, height, nw, tail)
 
 
 @njit(cache=True)
 def _grid_p2life(a: np.ndarray, b: np.ndarray, oa: np.ndarray, ob: np.ndarray, height: int,
-                 width: int, nw: int, tail: np.uint64, flags: np.ndarray,
-                 start: np.uint64) -> None:
+                 width: int, nw: int, tail: np.uint64, flags: np.ndarray, start: np.uint64,
+                 coins: np.ndarray) -> None:
     f_coin, f_v1, f_c2, f_loose, f_unb = flags[0], flags[1], flags[2], flags[3], flags[4]
-    coins = np.zeros(nw + 1, dtype=np.uint64)
-    for y in range(1, height + 1):
-        a0, a1, a2 = a[y - 1], a[y], a[y + 1]
-        b0, b1, b2 = b[y - 1], b[y], b[y + 1]
-        ra, rb = oa[y], ob[y]
-        for x in range(1, nw + 1):
-            w0, w1, w2, w3 = _count(a0, a1, a2, x)
-            v0, v1, v2, v3 = _count(b0, b1, b2, x)
-            na, nb, nc = eval_p2life(a1[x], b1[x], w0, w1, w2, w3, v0, v1, v2, v3,
-                                     f_coin, f_v1, f_c2, f_loose, f_unb)
-            ra[x] = na
-            rb[x] = nb
-            coins[x] = nc
-        ra[nw] &= tail
-        rb[nw] &= tail
-        coins[nw] &= tail
-        base = (y - 1) * width
-        for x in range(1, nw + 1):
-            if coins[x]:
-                to_a, to_b = coin_split(coins[x], start, base + (x - 1) * 64, 1)
-                ra[x] |= to_a
-                rb[x] |= to_b
+    au, am, ad = _views(a, height, nw)
+    bu, bm, bd = _views(b, height, nw)
+    lo, n = _span(height, nw)
+    ga, gb, gc = oa.reshape(-1)[lo:], ob.reshape(-1)[lo:], coins[lo:]
+    for i in range(n):
+        w0, w1, w2, w3 = _count3(au, am, ad, i)
+        v0, v1, v2, v3 = _count3(bu, bm, bd, i)
+        ga[i], gb[i], gc[i] = eval_p2life(am[i + 1], bm[i + 1], w0, w1, w2, w3, v0, v1, v2, v3,
+                                          f_coin, f_v1, f_c2, f_loose, f_unb)
+    _finish_rows(oa, ob, height, nw, tail)
+    stride = nw + 2
+    if f_coin:
+        for y in range(1, height + 1):
+            row = y * stride
+            coins[row + nw] &= tail
+            base = (y - 1) * width
+            for x in range(1, nw + 1):
+                if coins[row + x]:
+                    to_a, to_b = coin_split(coins[row + x], start, base + (x - 1) * 64, 1)
+                    oa[y, x] |= to_a
+                    ob[y, x] |= to_b
 
 
 @njit(cache=True)
@@ -245,8 +288,11 @@ def _grid_generic(a: np.ndarray, b: np.ndarray, oa: np.ndarray, ob: np.ndarray, 
 @njit(cache=True)
 def step_planes(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarray,
                 b: np.ndarray, oa: np.ndarray, ob: np.ndarray, height: int, width: int,
-                torus: bool, seed: np.uint64, generation: int) -> None:
-    """One generation from planes ``a, b`` into ``oa, ob`` (the input's ghosts get filled)."""
+                torus: bool, seed: np.uint64, generation: int, scratch: np.ndarray) -> None:
+    """One generation from planes ``a, b`` into ``oa, ob`` (the input's ghosts get filled).
+
+    ``scratch`` is a flat ``uint64`` array of ``a.size`` words (coin words of p2life).
+    """
     nw = (width + 63) // 64
     rest = width % 64
     tail = ~ZERO if rest == 0 else (np.uint64(1) << np.uint64(rest)) - np.uint64(1)
@@ -259,7 +305,7 @@ def step_planes(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarray
         _grid_lifelike(a, b, oa, ob, height, nw, tail, flags)
     elif family == P2LIFE:
         _grid_p2life(a, b, oa, ob, height, width, nw, tail, flags,
-                     coin_start(seed, generation))
+                     coin_start(seed, generation), scratch)
     else:
         _grid_generic(a, b, oa, ob, height, width, nw, tail, terms,
                       coin_start(seed, generation))
@@ -272,9 +318,10 @@ def evolve_planes(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarr
     """The planes after ``generations`` steps (the inputs are used as scratch space)."""
     oa = np.zeros_like(a)
     ob = np.zeros_like(b)
+    scratch = np.empty(a.size, dtype=np.uint64)
     for g in range(generations):
         step_planes(family, flags, terms, a, b, oa, ob, height, width, torus, seed,
-                    generation + g)
+                    generation + g, scratch)
         a, oa = oa, a
         b, ob = ob, b
     return a, b
@@ -300,9 +347,10 @@ def run_planes(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarray,
         seen[planes_digest(a, b, height, width)] = generation
     oa = np.zeros_like(a)
     ob = np.zeros_like(b)
+    scratch = np.empty(a.size, dtype=np.uint64)
     g = generation
     while g < stop:
-        step_planes(family, flags, terms, a, b, oa, ob, height, width, torus, seed, g)
+        step_planes(family, flags, terms, a, b, oa, ob, height, width, torus, seed, g, scratch)
         a, oa = oa, a
         b, ob = ob, b
         g += 1

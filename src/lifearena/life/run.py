@@ -64,8 +64,13 @@ class RunResult:
 
 
 def digest(cells: np.ndarray) -> bytes:
-    """A 16-byte digest of a configuration (shape included)."""
-    return hashlib.blake2b(cells.tobytes(), digest_size=16, person=bytes(cells.shape[:8])).digest()
+    """A 16-byte digest of a configuration (shape included).
+
+    >>> digest(np.zeros((300, 2), dtype=np.int8)) != digest(np.zeros((2, 300), dtype=np.int8))
+    True
+    """
+    shape = np.array(cells.shape[:4], dtype="<u4").tobytes()
+    return hashlib.blake2b(cells.tobytes(), digest_size=16, person=shape).digest()
 
 
 def run_until_stable(
