@@ -168,3 +168,26 @@ def test_registry_and_levels() -> None:
 def test_merge_limits_takes_the_tighter() -> None:
     merged = merge_limits(Limit(depth=4, time=2.0), Limit(time=0.5, nodes=10))
     assert merged == Limit(time=0.5, nodes=10, depth=4)
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_batched_children_agree_with_one_by_one(seed: int) -> None:
+    from lifearena.agents.alphabeta import CHILDREN
+    from lifearena.games import war_of_life as wol
+
+    state = wol.new_game(seed=seed)
+    for _ in range(3):  # a few random plies in, so terminal children can appear
+        state.apply_action(state.legal_actions()[seed % len(state.legal_actions())])
+    player = state.current_player()
+    batched = AlphaBetaAgent(seed=1, limit=Limit(depth=2))
+    single = AlphaBetaAgent(seed=1, limit=Limit(depth=2), children=False)
+    batched.act(state, player)
+    single.act(state, player)
+    assert batched.stats.value == pytest.approx(single.stats.value)
+    actions, values, terminal = CHILDREN["war_of_life"](state, player)
+    assert list(actions) == state.legal_actions()
+    for action, value, over in zip(actions, values, terminal, strict=True):
+        child = state.clone()
+        child.apply_action(action)
+        assert over == child.is_terminal()
+        assert value == pytest.approx(child.evaluate(player))

@@ -269,8 +269,7 @@ class AlphaBetaAgent(Agent):
         if self._max_nodes is not None and self._nodes >= self._max_nodes:
             raise _Stop
         self._nodes += 1
-        if self._deadline is not None and (self._nodes & 63) == 0 \
-                and time.perf_counter() > self._deadline:
+        if self._deadline is not None and time.perf_counter() > self._deadline:
             raise _Stop
 
     def _child(self, state: State, action: Action) -> State:
@@ -306,6 +305,8 @@ class AlphaBetaAgent(Agent):
         return pairs
 
     def _static(self, state: State, ply: int) -> float:
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise _Stop
         if state.is_terminal():
             return state.returns()[self._root] * (WIN - ply)
         return self._evaluate(state)
