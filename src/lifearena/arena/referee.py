@@ -143,9 +143,9 @@ class GameResult:
         return self.outcome.termination == Termination.FORFEIT
 
     def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict; game, parameters, setup, players and moves live in ``record``
+        only (stored once)."""
         return {
-            "game": self.game, "params": self.params, "setup": self.setup,
-            "players": self.players, "moves": self.moves,
             "outcome": outcome_to_dict(self.outcome), "length": self.length,
             "duration": self.duration,
             "seconds": None if self.seconds is None else list(self.seconds),
@@ -154,13 +154,13 @@ class GameResult:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameResult:
-        record = data["record"]
+        raw = data["record"]
+        record = Record(**raw) if isinstance(raw, dict) else Record.load(raw)
         return cls(
-            game=data["game"], params=dict(data["params"]), setup=data["setup"],
-            players=list(data["players"]), moves=list(data["moves"]),
+            game=record.game, params=dict(record.params), setup=record.setup,
+            players=list(record.players), moves=list(record.moves),
             outcome=outcome_from_dict(data["outcome"]), length=int(data["length"]),
-            duration=float(data["duration"]),
-            record=Record(**record) if isinstance(record, dict) else Record.load(record),
+            duration=float(data["duration"]), record=record,
             seconds=None if data.get("seconds") is None else tuple(data["seconds"]),
             seed=data.get("seed"), extra=dict(data.get("extra") or {}),
         )

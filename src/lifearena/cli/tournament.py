@@ -1,9 +1,173 @@
-"""``lifearena tournament`` (and later ``ladder``): top-level commands over ``arena/``."""
+"""``lifearena tournament GAME``: a round robin between a game's agents over ``arena/``.
+
+It plays every pairing from the same random starts in both seat orders, stores every finished
+game in SQLite (``--db``; resumes when given the same file again), spreads the games over all
+cores or a Dask cluster, and prints the table, a ranking and the first-player advantage.
+"""
 
 from __future__ import annotations
 
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from lifearena.arena.executor import Executor
+from lifearena.arena.referee import TimeControl
+from lifearena.arena.tournament import (
+    TournamentConfig,
+    TournamentReport,
+    default_agents,
+    parse_agents,
+    run_tournament,
+)
+from lifearena.errors import BadParameterError
+
+
+def _pct(rate: float, low: float, high: float) -> str:
+    return f"{100 * rate:5.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def print_report(report: TournamentReport, console: Console) -> None:
+    """The table, the ranking and the first-player advantage as rich tables."""
+    cfg = report.config
+    table = Table(title=f"{cfg.game}: {report.games} games, {cfg.games} per pairing "
+                        f"(seed {cfg.seed})")
+    for name in ("P1 strategy", "P2 strategy"):
+        table.add_column(name)
+    for name in ("games", "P1 wins", "P2 wins", "draws", "avg length", "avg time (ms)"):
+        table.add_column(name, justify="right")
+    for r in report.table:
+        table.add_row(r.p1, r.p2, str(r.games), str(r.p1_wins), str(r.p2_wins), str(r.draws),
+                      f"{r.avg_length:.2f}", f"{1000 * r.avg_time:.3f}")
+    console.print(table)
+
+    ranks = Table(title="Ranking (self-play excluded; score = wins + draws/2 per game)")
+    ranks.add_column("#", justify="right")
+    ranks.add_column("agent")
+    for name in ("games", "wins", "draws", "losses", "score", "win rate [95% CI]"):
+        ranks.add_column(name, justify="right")
+    for i, r in enumerate(report.ranking, start=1):
+        ranks.add_row(str(i), r.agent, str(r.games), str(r.wins), str(r.draws), str(r.losses),
+                      f"{r.score:.3f}", _pct(r.win_rate, r.win_low, r.win_high))
+    if report.ranking:
+        console.print(ranks)
+
+    first = Table(title="First-player advantage (win rate moving first vs moving second)")
+    first.add_column("agent")
+    for name in ("moving first [95% CI]", "moving second [95% CI]", "advantage [95% CI]"):
+        first.add_column(name, justify="right")
+    for r in report.first_player:
+        first.add_row(r.agent, _pct(r.first_rate, r.first_low, r.first_high),
+                      _pct(r.second_rate, r.second_low, r.second_high),
+                      f"{100 * r.advantage:+.1f} pts [{100 * r.advantage_low:+.1f}, "
+                      f"{100 * r.advantage_high:+.1f}]")
+    console.print(first)
+    wins, decisive, share, low, high = report.decisive
+    console.print(f"The first player won {wins} of {decisive} decisive games: "
+                  f"{_pct(share, low, high).strip()}.")
+
+
+def tournament(
+    game: Annotated[str, typer.Argument(help="The game, e.g. war-of-life.")],
+    games: Annotated[int, typer.Option(
+        "--games", "-n", help="Games per pairing and seat order (the same starts for all).")
+    ] = 100,
+    agents: Annotated[str, typer.Option(
+        "--agents", "-a",
+        help="Entrants separated by commas: NAME, or LABEL=NAME:key=value,... "
+             "(default: the game's standard set, for War of Life the coursework's five).")
+    ] = "",
+    db: Annotated[Path | None, typer.Option(
+        "--db", help="SQLite file for the results and every game's record; giving the same "
+                     "file again resumes (default: kept in memory only).")] = None,
+    name: Annotated[str | None, typer.Option(
+        "--name", help="Run name inside the --db file (default tournament-GAME).")] = None,
+    fresh: Annotated[bool, typer.Option(
+        "--fresh", help="Delete the stored run of that name and start over.")] = False,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", "-w", help="Processes to use (default: all cores; 1 = serial).")] = None,
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", help="Dask scheduler address (tcp://host:8786) to spread the games "
+                            "over a cluster.")] = None,
+    export: Annotated[list[Path] | None, typer.Option(
+        "--export", "-o", help="Write the report to a .md, .csv or .json file (repeatable).")
+    ] = None,
+    seed: Annotated[int, typer.Option(
+        "--seed", help="Master seed of the starts and the agents.")] = 0,
+    seats: Annotated[str, typer.Option(
+        "--seats", help="'both': each pair plays both seat orders; 'one': only the "
+                        "first-listed agent moves first.")] = "both",
+    self_play: Annotated[bool, typer.Option(
+        "--self-play/--no-self-play", help="Let each agent also play itself.")] = True,
+    chunk: Annotated[int | None, typer.Option(
+        "--chunk", help="Games per task (default: 50 on a fast path, else 4); part of the "
+                        "configuration.")] = None,
+    time_per_move: Annotated[float | None, typer.Option(
+        "--time-per-move", help="Seconds an agent may think per move; slower forfeits.")
+    ] = None,
+    time_per_game: Annotated[float | None, typer.Option(
+        "--time-per-game", help="Seconds an agent may think per game; slower forfeits.")
+    ] = None,
+    fast: Annotated[bool, typer.Option(
+        "--fast/--no-fast", help="Use the game's compiled fast path where it has one.")] = True,
+) -> None:
+    """Round robin between a game's agents: paired starts, both seat orders, stored and
+    resumable, with a table, a ranking and the first-player advantage."""
+    console = Console()
+    export = export or []
+    for path in export:
+        if path.suffix.lower() not in (".md", ".markdown", ".csv", ".json"):
+            raise BadParameterError(f"--export {str(path)!r}; expected a file name ending in "
+                                    ".md, .csv or .json")
+    if scheduler is not None and workers is not None:
+        raise BadParameterError("give either --workers or --scheduler, not both")
+    entrants = parse_agents(agents) if agents.strip() else default_agents(game)
+    control = None
+    if time_per_move is not None or time_per_game is not None:
+        control = TimeControl(per_move=time_per_move, total=time_per_game)
+    config = TournamentConfig(game, entrants, games=games, seed=seed, seats=seats,
+                              self_play=self_play, time_control=control, chunk=chunk, fast=fast)
+    executor = Executor(workers, scheduler=scheduler)
+    started = time.perf_counter()
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("games"), TimeElapsedColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True)) as progress:
+        task = progress.add_task(f"{config.game} on {executor.describe()}",
+                                 total=config.total_games())
+
+        def advance(new: int, total: int) -> None:
+            progress.update(task, advance=new, total=total)
+
+        try:
+            report = run_tournament(config, db=db, name=name, executor=executor,
+                                    progress=advance, fresh=fresh)
+        except KeyboardInterrupt:
+            progress.stop()
+            hint = (f"; run the same command to resume from {db}" if db is not None
+                    else " (no --db: nothing kept)")
+            print(f"interrupted{hint}", file=sys.stderr)
+            raise typer.Exit(130) from None
+    seconds = time.perf_counter() - started
+    print_report(report, console)
+    console.print(f"{report.games} games in {seconds:.1f} s on {executor.describe()}"
+                  + (f"; stored in {db}" if db is not None else ""))
+    for path in export:
+        console.print(f"wrote {report.export(path)}")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's top-level commands to the root ``app``."""
+    app.command("tournament")(tournament)
