@@ -46,6 +46,7 @@ Entries no clause mentions are 0 (the cell becomes empty). A condition after ``i
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -109,7 +110,14 @@ class Rule:
 
     @classmethod
     def named(cls, name: str) -> Rule:
-        """The rule called ``name`` (case-insensitive), or a Life-like ``B.../S...`` string."""
+        """The rule called ``name`` (case-insensitive), or a Life-like ``B.../S...`` string.
+
+        Rules are immutable, so the same object is returned for the same name.
+        """
+        return _named_rule(cls, name)
+
+    @classmethod
+    def _build_named(cls, name: str) -> Rule:
         key = name.strip().lower()
         key = _ALIASES.get(key, key)
         if key in _NAMED:
@@ -231,6 +239,11 @@ class Rule:
 
     def __str__(self) -> str:
         return self.name
+
+
+@functools.lru_cache(maxsize=256)
+def _named_rule(cls: type[Rule], name: str) -> Rule:
+    return cls._build_named(name)
 
 
 def available_rules() -> dict[str, str]:
