@@ -477,13 +477,15 @@ def load_game(name: str) -> type[State]:
 
 
 def available_games() -> list[str]:
-    """The names of the games in ``lifearena.games``."""
+    """The names of the games in ``lifearena.games`` (importing them registers them)."""
     import pkgutil
 
     import lifearena.games as package
 
-    return sorted(m.name for m in pkgutil.iter_modules(package.__path__)
-                  if not m.name.startswith("_"))
+    for module in pkgutil.iter_modules(package.__path__):
+        if not module.name.startswith("_"):
+            importlib.import_module(f"lifearena.games.{module.name}")
+    return sorted(_GAMES)
 
 
 def replay(record: Record, *, upto: int | None = None) -> State:
