@@ -28,6 +28,7 @@ minimax|minimax 0 minimax minimax
 from __future__ import annotations
 
 import csv
+import functools
 import importlib
 import io
 import json
@@ -241,6 +242,12 @@ def agent_seed(master: int, block: int, seat: int) -> int:
 
 # -- playing one block (runs in a worker) -----------------------------------------------------
 
+@functools.lru_cache(maxsize=8192)
+def _start_setup(game: str, params_key: str, seed: int) -> str:
+    # every pairing plays the same starts: a worker makes each one once
+    return initial_state(game, seed=seed, params=json.loads(params_key)).setup()
+
+
 def play_block(config: Mapping[str, Any], pairing: str, seat: int, block: int
                ) -> list[tuple[GameKey, GameResult]]:
     """Play block ``block`` of ``(pairing, seat)``: the task the executor runs."""
@@ -251,7 +258,8 @@ def play_block(config: Mapping[str, Any], pairing: str, seat: int, block: int
     indices = range(block * cfg.chunk, min((block + 1) * cfg.chunk, cfg.games))
     seeds = [start_seed(cfg.seed, i) for i in indices]
     agent_seeds = (agent_seed(cfg.seed, block, 0), agent_seed(cfg.seed, block, 1))
-    setups = [initial_state(cfg.game, seed=s, params=cfg.params).setup() for s in seeds]
+    params_key = json.dumps(dict(cfg.params), sort_keys=True)
+    setups = [_start_setup(cfg.game, params_key, s) for s in seeds]
     names = [first.label, second.label]
     fast = None
     if cfg._fast_candidate():
