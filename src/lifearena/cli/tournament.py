@@ -154,6 +154,10 @@ def tournament(
         try:
             report = run_tournament(config, db=db, name=name, executor=executor,
                                     progress=advance, fresh=fresh)
+        except BadParameterError as error:
+            if "another configuration" not in str(error):
+                raise
+            raise BadParameterError(f"{error} (--db FILE, --name NAME or --fresh)") from None
         except KeyboardInterrupt:
             progress.stop()
             hint = (f"; run the same command to resume from {db}" if db is not None
