@@ -178,3 +178,15 @@ def test_exports(tmp_path: Path) -> None:
     assert text.count("\n| random | first |") == 1
     with pytest.raises(BadParameterError, match=r"\.json, \.csv or \.md"):
         report.export(tmp_path / "t.xlsx")
+
+
+def test_config_round_trips_and_time_control_reaches_the_referee() -> None:
+    from lifearena.arena.referee import TimeControl
+
+    config = TournamentConfig("nim_test", parse_agents("first,r=random:limit=depth=2"), games=2,
+                              time_control=TimeControl(per_move=5.0, grace=0.1), seed=4)
+    assert TournamentConfig.from_dict(config.to_dict()) == config
+    assert config.chunk == 4  # no fast path for nim_test: small blocks for the referee
+    tight = replace(config, time_control=TimeControl(per_move=1e-9))
+    report = run_tournament(tight)
+    assert all(r.forfeits == r.games for r in report.table), "every game lost on time"
