@@ -93,3 +93,22 @@ def test_cli_ladder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         main(["ladder", "war-of-life", "-n", "0"])
     assert exit_info.value.code == 2
     assert "--games" in capsys.readouterr().err
+
+
+def test_cli_ladder_stores_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                       ) -> None:
+    from lifearena.arena.storage import ResultsDB
+
+    db = tmp_path / "ladder.db"
+    args = ["ladder", "war-of-life", "-a", "land_grab", "-a", "bloodlust", "--db", str(db),
+            "--bootstrap", "5"]
+    with pytest.raises(SystemExit) as exit_info:
+        main([*args, "-n", "2"])
+    assert exit_info.value.code == 0
+    run = ResultsDB(db).get_run("ladder-war_of_life")
+    assert run.count_games() == 3 * 2 * 2
+    with pytest.raises(SystemExit) as exit_info:
+        main([*args, "-n", "3"])  # resumes: only the new starts are played
+    assert exit_info.value.code == 0
+    assert ResultsDB(db).get_run("ladder-war_of_life").count_games() == 3 * 3 * 2
+    capsys.readouterr()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,14 +13,20 @@ from rich.table import Table
 from lifearena.errors import BadParameterError
 
 
-def _open_store(path: Path, game: str) -> Any:
-    """The arena's SQLite storage for ladder games, if the arena offers it."""
-    try:
-        storage = importlib.import_module("lifearena.arena.storage")
-    except ModuleNotFoundError:
-        raise BadParameterError(f"cannot store games in {str(path)!r}: the arena's SQLite "
-                                "storage (lifearena.arena.storage) is not available") from None
-    return storage
+def _game_key(key: str) -> Any:
+    """The storage key of a ladder game ``game|first|second|seed``: the pairing in sorted
+    order, the start index, and the seat order."""
+    from lifearena.arena.storage import GameKey
+
+    _, first, second, seed = key.split("|")
+    a, b = sorted((first, second))
+    return GameKey(f"{a}|{b}", int(seed), 0 if first == a else 1)
+
+
+def _ladder_key(game: str, key: Any) -> str:
+    a, b = key.pairing.split("|")
+    first, second = (a, b) if key.seat == 0 else (b, a)
+    return f"{game}|{first}|{second}|{key.index}"
 
 
 def ladder(
@@ -39,8 +44,11 @@ def ladder(
         "'name=command args' (repeat).")] = None,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Games played at once "
                                          "(processes).")] = 1,
-    db: Annotated[Path | None, typer.Option("--db", help="SQLite file storing every game; an "
-                                            "interrupted ladder resumes from it.")] = None,
+    db: Annotated[Path | None, typer.Option("--db", help="SQLite results file storing every "
+                                            "game; an interrupted ladder resumes from it.")] = None,
+    run_name: Annotated[str | None, typer.Option("--name", help="Run name in the results file "
+                                             "(default: ladder-GAME).")] = None,
+    fresh: Annotated[bool, typer.Option("--fresh", help="Start the stored run afresh.")] = False,
     chart: Annotated[Path | None, typer.Option("--chart", help="Write the ladder as a PNG "
                                                "chart here.")] = None,
     max_moves: Annotated[int | None, typer.Option("--max-moves", help="Stop long games as "
@@ -69,18 +77,27 @@ def ladder(
         entrants.append(lad.Entrant.bot(label, argv, per_move=time))
     if agent and not any(e.label == "random" for e in entrants):
         entrants.insert(0, lad.Entrant("random", "random"))
-    store = _open_store(db, name) if db is not None else None
+    run = None
     done: dict[str, Any] = {}
-    if store is not None:  # pragma: no cover - wired once the arena's storage lands
-        done = store.load_ladder(db, name)
+    if db is not None:
+        from lifearena.arena.storage import ResultsDB
+
+        config = {"game": name, "entrants": [
+            {"label": e.label, "agent": e.agent, "options": dict(e.options),
+             "limit": None if e.limit is None else repr(e.limit),
+             "command": None if e.command is None else list(e.command)} for e in entrants],
+            "max_moves": max_moves}
+        run = ResultsDB(db).open_run(run_name or f"ladder-{name}", "ladder", config,
+                                     fresh=fresh)
+        done = {_ladder_key(name, k): r for k, r in run.games()}
     console = Console()
     total = len(lad.schedule(name, [e.label for e in entrants], games))
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"{name} ladder", total=total, completed=len(done))
 
         def finished(key: str, result: Any) -> None:
-            if store is not None:  # pragma: no cover
-                store.save_ladder_game(db, key, result)
+            if run is not None:
+                run.add_games([(_game_key(key), result)])
             progress.advance(task)
 
         with Executor(workers=workers) as executor:
