@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 
 from lifearena import agents
+from lifearena.cli.checks import check_seed
 from lifearena.core import Record, replay
 from lifearena.errors import BadParameterError, ParseError
 from lifearena.games.life_for_two import (
@@ -131,7 +132,7 @@ def play(
                                 f"{', '.join(LIMIT_RESULTS)}")
     params = {"max_turns": max_turns or None, "limit_result": limit_result}
     state = (LifeForTwo.from_setup(setup, **params) if setup else LifeForTwo(**params))
-    players = (_make_player(player1, seed), _make_player(player2, seed + 1))
+    players = (_make_player(player1, check_seed(seed)), _make_player(player2, seed + 1))
     hidden = players[0] is None and players[1] is None
     typer.echo(f"Life for Two: player 1 (*) {player1}, player 2 (#) {player2}")
     typer.echo(str(state))

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from lifearena.agents import Limit, make
+from lifearena.cli.checks import check_seed
 from lifearena.core import Record
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
 from lifearena.games import losat
@@ -132,6 +133,7 @@ def play(
     think = Limit.from_text(limit)
     state = losat.from_setup(setup, **params) if setup else losat.new_game(**params)
     names = (black.strip().lower(), white.strip().lower())
+    check_seed(seed)
     agents = [None if name == HUMAN else make(name, game="losat", seed=seed + i)
               for i, name in enumerate(names)]
     if HUMAN in names:

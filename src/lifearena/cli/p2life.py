@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from lifearena.cli.checks import check_seed
 from lifearena.errors import BadParameterError, LifeArenaError
 
 app = typer.Typer(
@@ -250,7 +251,7 @@ def play(
     from lifearena.agents import make
     from lifearena.games.p2life import SYMBOLS, new_game
 
-    state = new_game(size=size, density=density_, seed=seed, torus=not bounded,
+    state = new_game(size=size, density=density_, seed=check_seed(seed), torus=not bounded,
                      max_generations=max_generations, moves=moves)
     agents = [None if name == "human" else make(name, game="p2life", seed=seed + p)
               for p, name in enumerate((white, black))]

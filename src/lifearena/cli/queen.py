@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from lifearena.cli.checks import check_seed
 from lifearena.errors import BadParameterError, LifeArenaError
 from lifearena.studies.palace import check_k, p_positions, palace_numbers
 from lifearena.studies.palace_picture import Window, fold_picture, render_png
@@ -130,6 +131,7 @@ def play(
     from lifearena.games.blocking_queen import BlockingQueen
 
     state = BlockingQueen.from_setup(start, k=check_k(k))
+    check_seed(seed)
     seats = []
     for who in (first, second):
         seats.append(None if who == "human" else make(who, game="blocking_queen", seed=seed))

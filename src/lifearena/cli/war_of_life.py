@@ -29,6 +29,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from lifearena import agents as agent_registry
+from lifearena.cli.checks import check_seed
 from lifearena.core import Record, Termination
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
 from lifearena.games import war_of_life as wol
@@ -161,6 +162,7 @@ def play(
         _replay(replay_file, layout, quiet)
         return
     names = (_strategy(blue, human=True), _strategy(red, human=True))
+    check_seed(agent_seed, "--agent-seed")
     players = [None if name == HUMAN else
                agent_registry.make(name, game="war_of_life", seed=agent_seed + i, ties=ties)
                for i, name in enumerate(names)]
@@ -299,6 +301,7 @@ def strategy_test(
     if ties not in ("first", "random"):
         raise BadParameterError(f"--ties {ties!r}; expected first or random")
     wall = time.perf_counter()
+    check_seed(seed)
     results = run_games(first, second, games, seed, ties=ties, protocol=protocol,
                         progress=True)
     wall = time.perf_counter() - wall

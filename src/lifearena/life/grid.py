@@ -82,6 +82,8 @@ def random_grid(
         raise BadParameterError(f"density {density} is out of range; expected 0 <= density <= 1")
     if colours not in (1, 2):
         raise BadParameterError(f"colours {colours} is not allowed; expected 1 or 2")
+    if seed is not None and seed < 0:
+        raise BadParameterError(f"seed {seed} is negative; expected a non-negative integer")
     check_size(height, width, boards or 1)
     shape = (height, width) if boards is None else (boards, height, width)
     rng = np.random.default_rng(seed)
