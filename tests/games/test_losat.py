@@ -266,6 +266,9 @@ def test_illegal_moves_are_rejected_and_change_nothing():
     ("5/5/5/5/5/5/4q", "bad character 'q'"),
     ("5/5/5/5/5/5/0b4", "empty run"),
     ("5/5/5/5/5/5/5 b 0-0 0 extra", "at most 4"),
+    # a huge count used to be expanded into a list first (MemoryError)
+    ("99999999999999/5/5/5/5/5/5", "more than 25 points wide"),
+    ("/".join(["5"] * 100), "100 rows"),
 ])
 def test_malformed_positions(setup, message):
     with pytest.raises(ParseError, match=message):
@@ -282,6 +285,7 @@ def test_malformed_positions(setup, message):
     ({"colour": 1}, "unknown Losat parameter"),
     ({"own_colour_only": "yes"}, "true or false"),
     ({"max_moves": 0}, "max_moves=0"),
+    ({"gap": 1000}, "gap=1000; expected at most 93"),
 ])
 def test_bad_parameters(params, message):
     with pytest.raises(BadParameterError, match=message):

@@ -49,12 +49,23 @@ def test_setup_and_variant_options():
     assert "result: b wins (goal, goal line reached)" in result.output
 
 
+def test_setup_gives_the_board_size_without_width_and_length():
+    # a 5x9 position used to be refused as 'width=19' although no --width was given
+    result = runner.invoke(app, ["--setup", "5/5/5/5/5/5/5/5/5 b", "--black", "random",
+                                 "--white", "random", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "   A B C D E\n" in result.output
+    assert "result: draw (passes, two passes in a row)" in result.output
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--width", "30"], "width=30"),
     (["--neighbours", "6"], "neighbours=6"),
     (["--black", "nobody"], "unknown agent 'nobody'"),
     (["--limit", "speed=3"], "bad limit"),
     (["--setup", "5/5/x"], "bad character 'x'"),
+    (["--setup", "99999999999999/19/19"], "more than 25 points wide"),
+    (["--width", "0"], "width=0"),
 ])
 def test_bad_options_exit_2_with_one_line(args, message, capsys):
     with pytest.raises(SystemExit) as exit_info:

@@ -104,8 +104,10 @@ def play(
     setup: Annotated[str | None, typer.Option(help="start position in Losat position "
                                                    "notation (default: the two heptominoes)")]
     = None,
-    width: Annotated[int, typer.Option(help="board width, 5..25")] = 19,
-    length: Annotated[int, typer.Option(help="board length (rows)")] = 19,
+    width: Annotated[int | None, typer.Option(help="board width, 5..25 (default: 19, or the "
+                                                   "--setup position's)")] = None,
+    length: Annotated[int | None, typer.Option(help="board length (rows; default: 19, or the "
+                                                    "--setup position's)")] = None,
     offset: Annotated[int, typer.Option(help="columns between the heptominoes' centres")] = 1,
     gap: Annotated[int, typer.Option(help="empty rows between the heptominoes")] = 3,
     first: Annotated[str, typer.Option(help="who moves first: b or w")] = "b",
@@ -128,6 +130,10 @@ def play(
     if replay_file is not None:
         _replay(replay_file, quiet)
         return
+    # the board's size comes from --setup's position unless the user asked for one
+    rows, columns = losat.parse_position(setup)[0].shape if setup else (19, 19)
+    width = columns if width is None else width
+    length = rows if length is None else length
     params = _params(width, length, offset, gap, first, own_colour_only, capture_or_more,
                      neighbours, captures_to_win, max_moves)
     think = Limit.from_text(limit)

@@ -170,6 +170,9 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
         raise BadParameterError(f"width={p['width']}; expected 5..{MAX_WIDTH}")
     if p["gap"] < 0:
         raise BadParameterError(f"gap={p['gap']}; expected at least 0")
+    if p["gap"] + 6 > MAX_LENGTH:
+        raise BadParameterError(f"gap={p['gap']}; expected at most {MAX_LENGTH - 6} (two "
+                                f"heptominoes and the gap fit in at most {MAX_LENGTH} rows)")
     if not p["gap"] + 6 <= p["length"] <= MAX_LENGTH:
         raise BadParameterError(f"length={p['length']}; expected {p['gap'] + 6}..{MAX_LENGTH} "
                                 f"(two heptominoes and a gap of {p['gap']} rows)")
@@ -270,13 +273,20 @@ def parse_position(text: str) -> tuple[np.ndarray, int | None, tuple[int, int], 
         raise ParseError(f"Losat position {text!r} has {len(fields)} fields; expected at most 4 "
                          "(rows, side to move, captures B-W, passes)")
     rows: list[list[int]] = []
-    for number, row_text in enumerate(fields[0].split("/"), start=1):
+    row_texts = fields[0].split("/")
+    if len(row_texts) > MAX_LENGTH:
+        raise ParseError(f"position has {len(row_texts)} rows; expected at most {MAX_LENGTH}")
+    for number, row_text in enumerate(row_texts, start=1):
         row: list[int] = []
         for run in re.findall(r"\d+|.", row_text):
             if run.isdigit():
                 if int(run) == 0:
                     raise ParseError(f"row {number} of position {fields[0]!r} has an empty run "
                                      "'0'; expected a positive count")
+                # checked before the run is expanded: a count like 10**12 must not fill memory
+                if len(row) + int(run) > MAX_WIDTH:
+                    raise ParseError(f"row {number} of position {fields[0]!r} is more than "
+                                     f"{MAX_WIDTH} points wide; expected at most {MAX_WIDTH}")
                 row.extend([0] * int(run))
             elif run in "bw.":
                 row.append({"b": 1, "w": 2, ".": 0}[run])
