@@ -52,6 +52,15 @@ def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
         assert code == 2 and err.startswith("error:"), args
 
 
+def test_bad_export_format_refused_before_the_sweep(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path) -> None:
+    code, _, err = _run(["p2life", "density", "--p", "0.5", "--size", "8", "--runs", "1",
+                         "--results", str(tmp_path / "r.sqlite"),
+                         "--export", str(tmp_path / "out.xlsx")], capsys)
+    assert code == 2 and "unknown format 'xlsx'" in err
+    assert not (tmp_path / "r.sqlite").exists()
+
+
 def test_play_agents(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     record = tmp_path / "game.txt"
     code, out, _ = _run(["p2life", "play", "--white", "greedy", "--black", "random",

@@ -88,6 +88,35 @@ def test_refuses_to_mix_master_seeds(tmp_path: Path) -> None:
         sweep(other, tmp_path / "s.sqlite", workers=1)
 
 
+def test_unusable_results_files_are_refused_and_left_alone(tmp_path: Path) -> None:
+    small = SweepSpec(ps=(0.5,), sizes=((8, 8),), boundaries=("torus",), runs=1,
+                      max_generations=50)
+    text = tmp_path / "notes.txt"
+    text.write_text("hello\n")
+    with pytest.raises(BadParameterError, match="not a usable SQLite database"):
+        sweep(small, text, workers=1)
+    assert text.read_text() == "hello\n"
+    with pytest.raises(BadParameterError, match="cannot open results file"):
+        sweep(small, tmp_path / "missing-dir" / "r.sqlite", workers=1)
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as connection:
+        connection.execute("CREATE TABLE games (id INTEGER)")
+    with pytest.raises(BadParameterError, match="something else"):
+        sweep(small, other, workers=1)
+    with sqlite3.connect(other) as connection:
+        tables = connection.execute("SELECT name FROM sqlite_master").fetchall()
+    assert tables == [("games",)]
+
+
+@pytest.mark.parametrize("address", ["bogus", "tcp://host", "foo://host:1", "tcp://h:port"])
+def test_malformed_scheduler_address_is_refused_before_connecting(tmp_path: Path,
+                                                                  address: str) -> None:
+    small = SweepSpec(ps=(0.5,), sizes=((8, 8),), boundaries=("torus",), runs=1)
+    with pytest.raises(BadParameterError, match="bad Dask scheduler address"):
+        sweep(small, tmp_path / "r.sqlite", scheduler=address)
+    assert not (tmp_path / "r.sqlite").exists()
+
+
 def test_seeds_depend_on_coordinates_only() -> None:
     point = Point("p2life", "torus", 64, 64, 0.5)
     assert run_seed(3, point, 7) == run_seed(3, Point("p2life", "torus", 64, 64, 0.5), 7)

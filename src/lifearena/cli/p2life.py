@@ -137,6 +137,11 @@ def density(
 
     if what not in ("summary", "runs"):
         raise BadParameterError(f"bad --what {what!r}; expected summary or runs")
+    fmt = export_path.suffix.lstrip(".").lower() if export_path is not None else "csv"
+    if fmt not in ("csv", "json"):
+        # refused before the sweep, not after hours of runs
+        raise BadParameterError(f"--export {export_path}: unknown format {fmt!r}; expected a "
+                                ".csv or .json file")
     spec = SweepSpec(rules=_list(rules), ps=_floats(ps, "densities"),
                      sizes=tuple(parse_size(s) for s in _list(sizes)),
                      boundaries=_list(boundaries), runs=runs, master_seed=seed,
@@ -152,7 +157,6 @@ def density(
     summaries = summarise(rows)
     console.print(_summary_table(summaries))
     if export_path is not None:
-        fmt = export_path.suffix.lstrip(".").lower()
         export_path.write_text(export(rows if what == "runs" else summaries, fmt),
                                encoding="utf-8")
         console.print(f"wrote {export_path}")

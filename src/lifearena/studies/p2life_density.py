@@ -262,9 +262,30 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.connection = sqlite3.connect(str(self.path))
-        self.connection.executescript(_SCHEMA)
-        self.connection.commit()
+        try:
+            self.connection = sqlite3.connect(str(self.path))
+        except sqlite3.Error as error:
+            raise BadParameterError(f"cannot open results file '{self.path}' ({error}); "
+                                    "expected a writable path") from None
+        try:
+            tables = {name for (name,) in self.connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            # another program's database is left untouched rather than given our tables
+            if tables and not {"meta", "runs"} <= tables:
+                raise BadParameterError(
+                    f"results file '{self.path}' is a SQLite database of something else "
+                    f"(tables {', '.join(sorted(tables))}); expected a p2life results file or "
+                    "a new path")
+            self.connection.executescript(_SCHEMA)
+            self.connection.commit()
+        except sqlite3.Error as error:
+            self.connection.close()
+            raise BadParameterError(f"results file '{self.path}' is not a usable SQLite "
+                                    f"database ({error}); expected a p2life results file or a "
+                                    "new path") from None
+        except BadParameterError:
+            self.connection.close()
+            raise
 
     def check_meta(self, spec: SweepSpec) -> None:
         wanted = {"master_seed": str(spec.master_seed), "colours": str(spec.colours),
@@ -314,6 +335,32 @@ class Store:
 
 # -- running ------------------------------------------------------------------------------------
 
+def check_scheduler(address: str) -> str:
+    """``address`` if it reads as a Dask scheduler address; else a BadParameterError.
+
+    >>> check_scheduler("tcp://10.0.0.1:8786")
+    'tcp://10.0.0.1:8786'
+    >>> check_scheduler("bogus")
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: bad Dask scheduler address 'bogus' (missing port \
+number in address 'bogus'); expected an address such as tcp://10.0.0.1:8786
+    """
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import backends
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme not in backends:
+            raise ValueError(f"unknown scheme {scheme!r}")
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as error:
+        raise BadParameterError(f"bad Dask scheduler address {address!r} ({error}); expected "
+                                "an address such as tcp://10.0.0.1:8786") from None
+    return address
+
+
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called once before any run and after every finished chunk."""
 
@@ -335,6 +382,8 @@ def sweep(
     """
     if chunk_size < 1:
         raise BadParameterError(f"chunk size {chunk_size} is too small; expected at least 1")
+    if scheduler is not None:
+        check_scheduler(scheduler)
     with Store(path) as store:
         store.check_meta(spec)
         done = store.done()
