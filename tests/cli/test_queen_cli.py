@@ -73,7 +73,29 @@ def test_play_as_a_person(capsys, monkeypatch) -> None:
                        "--second", "perfect")
     assert "moves only west, north or north-west" in out      # 9,9 explained, asked again
     assert "legal: " in out and "player 1 (you): #19,9" in out
-    assert "aborted" in out and code == 130                    # input ran out
+    # input ran out: the game stops cleanly, as in the other games' play commands
+    assert "game abandoned" in out and "unfinished" in out and code == 0
+
+
+def test_play_quit(capsys, monkeypatch) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    code, out, _ = run(capsys, "queen", "play", "--first", "human", "--second", "perfect")
+    assert code == 0 and "game abandoned" in out and "moves: \n" in out + "\n"
+
+
+def test_positions_max_too_large_is_refused_without_computing(capsys) -> None:
+    # --max 10**11 used to allocate a 10**11-square table (MemoryError traceback)
+    code, _, err = run(capsys, "queen", "positions", "--max", str(10**11))
+    assert code == 2 and "--max 100,000,000,000 is too large" in err
+
+
+def test_picture_refuses_an_unknown_file_type_before_computing(capsys, tmp_path) -> None:
+    code, _, err = run(capsys, "queen", "picture", "-k", "3", "--size", "20",
+                       "-o", str(tmp_path / "p.txt"))
+    assert code == 2 and "cannot write a picture of type '.txt'" in err
+    assert err.count("\n") == 1 and not (tmp_path / "p.txt").exists()
 
 
 def test_play_rejects_a_bad_start(capsys) -> None:

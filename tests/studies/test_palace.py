@@ -170,6 +170,21 @@ def test_p_positions_lists_only_upper_palaces() -> None:
     assert len(listed) == int(np.triu(n < k).sum())
 
 
+def test_p_positions_streams_rows_instead_of_the_whole_table() -> None:
+    import tracemalloc
+
+    p_positions(2, 10)  # compile the kernels outside the measurement
+    tracemalloc.start()
+    try:
+        listed = p_positions(2, 3000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # the 3000 x 3000 table alone took 18 MB (int16) plus 36 MB (int32)
+    assert peak < 4_000_000, peak
+    assert listed[:4] == [(0, 0), (0, 1), (1, 3), (2, 2)]
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [

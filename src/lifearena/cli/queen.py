@@ -34,7 +34,8 @@ def picture(
     window: Annotated[str | None, typer.Option(
         "--window", help="Draw this rectangle instead: 'x,y,w,h' (columns x..x+w-1, "
         "rows y..y+h-1, y growing downward).")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="PNG file to write.")] = Path(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Picture file to write: .png (or "
+                                      ".svg, .pdf, .jpg... as matplotlib writes them).")] = Path(
         "palace.png"),
     pixels: Annotated[int, typer.Option(
         "--pixels", help="Largest picture side in pixels; bigger regions are downsampled "
@@ -53,6 +54,7 @@ def picture(
 ) -> None:
     """Draw n - k over a region: palaces blue, non-palaces red, diverging at 0."""
     k = check_k(k)
+    _check_picture_path(out)
     if window is not None:
         region = Window.parse(window)
     else:
@@ -77,6 +79,21 @@ def picture(
     console.print(f"wrote {out} ({pw}x{ph} pixels, block {result.block})")
 
 
+def _check_picture_path(path: Path) -> None:
+    """Refuse an output name matplotlib cannot write before the long computation."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    if path.suffix.lstrip(".").lower() not in kinds:
+        raise BadParameterError(f"--out {str(path)!r}: cannot write a picture of type "
+                                f"{path.suffix or '(no extension)'!r}; expected a name ending in "
+                                f"one of {', '.join('.' + kind for kind in sorted(kinds))}")
+
+
+# computing the listing takes MAX x MAX palace numbers: 10**10 squares at the limit, ~30 s
+MAX_LISTING = 100_000
+
+
 @app.command()
 def positions(
     k: Annotated[int, typer.Option("-k", help="The blocking parameter k >= 1.")] = 2,
@@ -86,6 +103,9 @@ def positions(
         "--plain", help="Print one 'x,y' per line instead of a table.")] = False,
 ) -> None:
     """List the P-positions (palaces) with x <= y < MAX; (y, x) is one too."""
+    if max_ > MAX_LISTING:
+        raise BadParameterError(f"--max {max_:,} is too large; expected at most {MAX_LISTING:,} "
+                                "(the listing computes MAX x MAX palace numbers)")
     found = p_positions(check_k(k), max_)
     if plain:
         for x, y in found:
@@ -143,6 +163,9 @@ def play(
         agent = seats[player]
         if agent is None:
             action = _ask_human(state, player)
+            if action is None:
+                console.print("game abandoned")
+                break
         else:
             action = agent.act(state.view(player), player)
         text = state.action_to_string(action)
@@ -152,12 +175,13 @@ def play(
             note = f"  ({_palace_note(state.k, state.queen)})"
         console.print(f"player {player + 1} ({names[player]}): {text}{note}")
     outcome = state.outcome()
-    console.print(f"[bold]{outcome}[/]")
+    console.print(f"[bold]{outcome or 'unfinished'}[/]")
     console.print(f"moves: {' '.join(state.history_strings())}")
 
 
-def _ask_human(state, player: int) -> int:
-    """Prompt until the person types a legal move; explain the bad ones."""
+def _ask_human(state, player: int) -> int | None:
+    """Prompt until the person types a legal move; explain the bad ones. ``None`` at the end
+    of input or on 'quit', as in the other games' play commands."""
     while True:
         console.print(str(state))
         prompt = (f"player {player + 1}, block '#x,y' or '-' to stop" if state.blocking
@@ -165,9 +189,9 @@ def _ask_human(state, player: int) -> int:
         try:
             text = typer.prompt(prompt)
         except (typer.Abort, EOFError):
-            # end of input (or Ctrl-D): stop quietly rather than with a traceback
-            console.print("aborted")
-            raise typer.Exit(130) from None
+            return None
+        if text.strip().lower() in ("quit", "exit", "q"):
+            return None
         if text.strip() in ("?", "help"):
             legal = [state.action_to_string(a) for a in state.legal_actions()]
             console.print("legal: " + " ".join(legal))

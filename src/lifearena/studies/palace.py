@@ -195,10 +195,11 @@ def p_positions(k: int, limit: int) -> list[tuple[int, int]]:
     """
     k = check_k(k)
     limit = _check_size("limit", limit)
-    n = palace_numbers_dp(k, limit, limit)
-    ys, xs = np.nonzero(n < k)
-    pairs = sorted((int(x), int(y)) for x, y in zip(xs, ys, strict=True) if x <= y)
-    return pairs
+    # row by row: the whole limit x limit table would need gigabytes for a limit of 50,000
+    pairs = []
+    for y, row in enumerate(palace_rows(k, limit, limit)):
+        pairs.extend((int(x), y) for x in np.flatnonzero(row[:y + 1] < k))
+    return sorted(pairs)
 
 
 def in_hood(k: int, x: int, y: int) -> bool:
