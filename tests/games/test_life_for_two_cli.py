@@ -46,6 +46,19 @@ def test_two_people_hidden_input_bad_choices_asked_again(tmp_path: Path) -> None
     assert record.moves == ["1,1 2,1 1,2 | 1,5 3,5 5,5"] and record.players == ["human"] * 2
 
 
+@pytest.mark.parametrize(("text", "turns"), [("", 0), ("quit\n", 0), ("3,3\n", 1)])
+def test_end_of_input_or_quit_abandons_the_game_cleanly(tmp_path: Path, text: str,
+                                                        turns: int) -> None:
+    # the end of input used to abort with status 130 and save nothing; two still-life blocks
+    # keep the game going after the first turn
+    path = tmp_path / "game.txt"
+    out = _invoke(["--player2", "random", "--save", str(path),
+                   "--setup", "**.../**.../...../...##/...## 2"], text)
+    assert "game abandoned" in out and out.rstrip().splitlines()[-2] == "result: unfinished"
+    record = Record.load(path.read_text())
+    assert len(record.moves) == turns and replay(record).outcome() is None
+
+
 def test_person_against_agent_occupied_cell_rejected() -> None:
     # * holds a block; # has a blinker; the person (player 2) first types an occupied cell.
     out = _invoke(["--player1", "greedy", "--setup", "**.../**.../...#./...#./...#. 2",

@@ -78,6 +78,21 @@ def test_play_human(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixtu
     assert code == 0 and "off the 6x6 board" in out and "bad move" in out
 
 
+@pytest.mark.parametrize("stdin", ["", "pass\n", "quit\n"])
+def test_play_end_of_input_or_quit_abandons_cleanly(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        stdin: str) -> None:
+    import io
+
+    # the end of input used to abort with status 130 and write no record
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    record = tmp_path / "game.txt"
+    code, out, _ = _run(["p2life", "play", "--black", "random", "--size", "6",
+                         "--record", str(record)], capsys)
+    assert code == 0 and "game abandoned" in out and "unfinished after" in out
+    assert '[Result "*"]' in record.read_text()
+
+
 def test_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, _ = _run(["p2life", "report", "--out", str(tmp_path), "--runs", "2",
                          "--sizes", "12,16", "--p", "0.5,1.0", "--workers", "1"], capsys)

@@ -37,12 +37,18 @@ app = typer.Typer(
 HUMAN = "human"
 
 
-def _ask_human(state: LifeForTwo, player: int, hidden: bool) -> int:
-    """Prompt until the person types a legal choice; explain every rejection."""
+def _ask_human(state: LifeForTwo, player: int, hidden: bool) -> int | None:
+    """Prompt until the person types a legal choice; explain every rejection. ``None`` at the
+    end of input or on 'quit'."""
     what = ("your 3 cells as x,y x,y x,y" if state.first_turn else "your cell as x,y")
     while True:
-        text = typer.prompt(f"Player {player + 1} ({SYMBOLS[player]}), {what}",
-                            hide_input=hidden)
+        try:
+            text = typer.prompt(f"Player {player + 1} ({SYMBOLS[player]}), {what}",
+                                hide_input=hidden)
+        except (typer.Abort, EOFError):
+            return None
+        if text.strip().lower() in ("quit", "exit", "q"):
+            return None
         try:
             return state.parse_choice(text, player)
         except ValueError as error:
@@ -139,15 +145,18 @@ def play(
     number = 0
     while not state.is_terminal():
         number += 1
-        choices = []
+        choices: list[int | None] = []
         for player, agent in enumerate(players):
             if agent is None:
                 choices.append(_ask_human(state, player, hidden))
             else:
                 choices.append(agent.act(state.view(player), player))
+        if None in choices:
+            typer.echo("\ngame abandoned")
+            break
         state.apply_actions(choices)
         _show_turn(state, number)
-    typer.echo(f"\nresult: {state.outcome()}")
+    typer.echo(f"\nresult: {state.outcome() or 'unfinished'}")
     if save is not None:
         _save(state, save, (player1, player2))
 

@@ -265,29 +265,40 @@ def play(
         console.print(f"\n[bold]generation {state.generation}[/] (turn {state.moved + 1} of "
                       f"{moves}): w {w}, b {b}")
         console.print(str(state), highlight=False)
-        actions = []
+        actions: list[int | None] = []
         for player, agent in enumerate(agents):
             if agent is None:
                 actions.append(_ask(state, player))
             else:
                 actions.append(agent.act(state.view(player), player))
+        if None in actions:
+            console.print("game abandoned")
+            break
         state.apply_actions(actions)
         console.print(" | ".join(f"{SYMBOLS[p]} ({names[p]}): "
                                  f"{state.action_to_string(a, p)}"
                                  for p, a in enumerate(actions)))
     console.print(str(state), highlight=False)
-    console.print(f"[bold]{state.outcome()}[/] after {state.generation} generations; "
+    console.print(f"[bold]{state.outcome() or 'unfinished'}[/] after {state.generation} "
+                  "generations; "
                   f"w {state.populations()[0]}, b {state.populations()[1]}")
     if record is not None:
         record.write_text(state.record(players=names).to_text(), encoding="utf-8")
         console.print(f"wrote {record}")
 
 
-def _ask(state, player: int) -> int:  # type: ignore[no-untyped-def]
+def _ask(state, player: int) -> int | None:  # type: ignore[no-untyped-def]
+    """Prompt until the person types a legal move; ``None`` at the end of input or on quit."""
     from lifearena.games.p2life import SYMBOLS
 
     while True:
-        text = typer.prompt(f"{SYMBOLS[player]} to move (pass, +x,y place, -x,y remove)")
+        try:
+            text = typer.prompt(f"{SYMBOLS[player]} to move (pass, +x,y place, -x,y remove, "
+                                "quit)")
+        except (typer.Abort, EOFError):
+            return None
+        if text.strip().lower() in ("quit", "exit", "q"):
+            return None
         try:
             action = state.string_to_action(text, player)
             reason = state.why_illegal(action, player)
