@@ -86,3 +86,17 @@ def test_usage_errors_are_one_line_and_exit_2(capsys, argv, message):
     assert code == 2
     assert message in err and err.startswith("error: ")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_soup_too_big_for_memory_is_a_one_line_error(capsys, monkeypatch):
+    # a size under the cell cap can still exceed memory (the soup is drawn as float64);
+    # that used to be a numpy MemoryError traceback
+    class NoMemory:
+        def random(self, shape):
+            raise MemoryError
+
+    monkeypatch.setattr(np.random, "default_rng", lambda seed: NoMemory())
+    code, _, err = run_cli(capsys, "life", "run", "--size", "100000x100000", "--no-show")
+    assert code == 2
+    assert err == ("error: a soup of 100000 x 100000 cells does not fit in this machine's "
+                   "memory; expected a smaller size\n")

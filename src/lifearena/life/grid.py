@@ -87,11 +87,17 @@ def random_grid(
     check_size(height, width, boards or 1)
     shape = (height, width) if boards is None else (boards, height, width)
     rng = np.random.default_rng(seed)
-    live = rng.random(shape) < density
-    if colours == 1:
-        return live.astype(np.int8)
-    colour = rng.integers(1, 3, size=shape, dtype=np.int8)
-    return np.where(live, colour, 0).astype(np.int8)
+    try:
+        live = rng.random(shape) < density
+        if colours == 1:
+            return live.astype(np.int8)
+        colour = rng.integers(1, 3, size=shape, dtype=np.int8)
+        return np.where(live, colour, 0).astype(np.int8)
+    except MemoryError:
+        # drawing the soup takes about 10 bytes a cell, far more than the int8 grid
+        raise BadParameterError(
+            f"a soup of {' x '.join(map(str, shape))} cells does not fit in this machine's "
+            "memory; expected a smaller size") from None
 
 
 def population(cells: np.ndarray) -> tuple[int, int]:
