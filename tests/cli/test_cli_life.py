@@ -100,3 +100,17 @@ def test_soup_too_big_for_memory_is_a_one_line_error(capsys, monkeypatch):
     assert code == 2
     assert err == ("error: a soup of 100000 x 100000 cells does not fit in this machine's "
                    "memory; expected a smaller size\n")
+
+
+def test_run_uses_the_input_patterns_rule_by_default(tmp_path, capsys):
+    # 'life run -i' used to run p2life on a pattern whose RLE header says B3/S23
+    (tmp_path / "glider.rle").write_text("x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n")
+    code, out, _ = run_cli(capsys, "life", "run", "-i", str(tmp_path / "glider.rle"),
+                           "--size", "8x8", "-n", "4", "--no-show",
+                           "-o", str(tmp_path / "end.rle"))
+    assert code == 0 and "B3/S23" in out
+    end = load_pattern(tmp_path / "end.rle")
+    assert end.rule == "B3/S23" and int((end.cells > 0).sum()) == 5  # still a glider
+    code, out, _ = run_cli(capsys, "life", "run", "-i", str(tmp_path / "glider.rle"),
+                           "--size", "8x8", "-n", "1", "--no-show", "--rule", "immigration")
+    assert code == 0 and "immigration" in out

@@ -108,9 +108,10 @@ def _progress() -> Progress:
 
 @app.command()
 def run(
-    rule: Annotated[str, typer.Option("--rule", "-r", help="Rule name (see 'lifearena life "
-                                      "rules'), a B.../S... string, a table text, or @FILE.")
-                    ] = "p2life",
+    rule: Annotated[str | None, typer.Option("--rule", "-r", help="Rule name (see 'lifearena "
+                                             "life rules'), a B.../S... string, a table text, "
+                                             "or @FILE (default: the --input pattern's rule, "
+                                             "else p2life).")] = None,
     size: Annotated[str | None, typer.Option(help="Grid size WIDTHxHEIGHT (default 128x128, or "
                                              "the input pattern's size).")] = None,
     topology: Annotated[Topology, typer.Option(help="bounded: cells outside are always empty; "
@@ -140,15 +141,16 @@ def run(
                                               f"when at most {SHOW_LIMIT} wide).")] = None,
 ) -> None:
     """Run a rule on a random soup or a pattern; print populations, save RLE, PNG, GIF."""
-    the_rule = as_rule(rule)
+    # the pattern is read first: its RLE header's rule is the default, as in 'life step'
+    pattern = load_pattern(input_file) if input_file is not None else None
+    the_rule = as_rule(rule or (pattern.rule if pattern is not None else None) or "p2life")
     kernel = _kernel(kernel)
     if generations < 0:
         raise BadParameterError(f"--generations {generations} is negative; expected >= 0")
     if frames < 1 or (scale is not None and scale < 1):
         raise BadParameterError("--frames and --scale must be at least 1")
     torus = topology is Topology.torus
-    if input_file is not None:
-        pattern = load_pattern(input_file)
+    if pattern is not None:
         cells = pattern.cells if size is None else _embed(pattern.cells, parse_size(size))
     else:
         height, width = parse_size(size or "128x128")
