@@ -58,6 +58,8 @@ def test_step_prints_the_next_generation(tmp_path, capsys):
         (["life", "run", "-n", "-1"], "negative"),
         (["life", "step", "/no/such/file.rle"], "No such file"),
         (["life", "run", "--kernel", "gpu"], "unknown kernel"),
+        (["life", "run", "--gif", "x.png"], "wrong file type; expected a name ending in .gif"),
+        (["life", "run", "--png", "/no/such/dir/a.png"], "does not exist"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):

@@ -74,6 +74,18 @@ def _embed(cells: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     return out
 
 
+def check_output(path: Path | None, option: str, suffixes: tuple[str, ...]) -> None:
+    """Refuse, before any work, an output path of the wrong type or in a missing folder."""
+    if path is None:
+        return
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise BadParameterError(f"{option} {str(path)!r} has the wrong file type; expected a "
+                                f"name ending in {' or '.join(suffixes)}")
+    if not path.parent.is_dir():
+        raise BadParameterError(f"{option} {str(path)!r}: folder {str(path.parent)!r} does not "
+                                "exist")
+
+
 def _show(cells: np.ndarray, title: str) -> None:
     if max(cells.shape) > SHOW_LIMIT:
         return
@@ -224,6 +236,7 @@ def step_command(
     """Step a pattern file one or N generations; print it or write it."""
     if generations < 0:
         raise BadParameterError(f"--generations {generations} is negative; expected >= 0")
+    check_output(output, "--output", ())
     pattern = load_pattern(pattern_file)
     the_rule = as_rule(rule or pattern.rule or "life")
     cells = evolve(pattern.cells, the_rule, generations, torus=topology is Topology.torus,

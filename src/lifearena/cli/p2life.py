@@ -111,7 +111,7 @@ def density(
     ps: Annotated[str, typer.Option(
         "--p", help="Initial densities, comma-separated.")] = DEFAULT_PS_TEXT,
     sizes: Annotated[str, typer.Option(
-        "--size", help="Lattice sizes N or HxW, comma-separated.")] = "256",
+        "--size", help="Lattice sizes N or WIDTHxHEIGHT, comma-separated.")] = "256",
     boundaries: Annotated[str, typer.Option(
         "--boundary", help="torus (periodic) and/or bounded (cutoff).")] = "torus,bounded",
     runs: Annotated[int, typer.Option(help="Runs per point.")] = 100,
@@ -165,7 +165,7 @@ def density(
 @app.command()
 def ratio(
     runs: Annotated[int, typer.Option(help="Runs at each of p = 0.25, 0.5, 0.75, 1.0.")] = 100,
-    size: Annotated[str, typer.Option(help="Lattice size N or HxW.")] = "256",
+    size: Annotated[str, typer.Option(help="Lattice size N or WIDTHxHEIGHT.")] = "256",
     boundary: Annotated[str, typer.Option(help="torus (periodic) or bounded (cutoff).")] = "torus",
     seed: Annotated[int, typer.Option(help="Master seed.")] = 0,
     max_generations: Annotated[int, typer.Option(help="Cap on generations per run.")] = 20_000,

@@ -181,22 +181,23 @@ class SweepSpec:
 
 
 def parse_size(text: str) -> tuple[int, int]:
-    """``"256"`` or ``"128x64"`` (height x width) as ``(height, width)``.
+    """``"256"`` or ``"128x64"`` (width x height, as everywhere in lifearena) as
+    ``(height, width)``.
 
     >>> parse_size("256"), parse_size("128x64")
-    ((256, 256), (128, 64))
+    ((256, 256), (64, 128))
     """
     parts = text.lower().split("x")
     try:
         numbers = [int(part) for part in parts]
     except ValueError:
-        raise BadParameterError(f"bad lattice size {text!r}; expected N or HxW like 128x64") \
+        raise BadParameterError(f"bad lattice size {text!r}; expected N or WxH like 128x64") \
             from None
     if len(numbers) == 1:
         return numbers[0], numbers[0]
     if len(numbers) == 2:
-        return numbers[0], numbers[1]
-    raise BadParameterError(f"bad lattice size {text!r}; expected N or HxW like 128x64")
+        return numbers[1], numbers[0]
+    raise BadParameterError(f"bad lattice size {text!r}; expected N or WxH like 128x64")
 
 
 def run_seed(master_seed: int, point: Point, run: int, colours: int = 2) -> int:
