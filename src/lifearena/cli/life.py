@@ -161,6 +161,9 @@ def run(
         raise BadParameterError(f"--generations {generations} is negative; expected >= 0")
     if frames < 1 or (scale is not None and scale < 1):
         raise BadParameterError("--frames and --scale must be at least 1")
+    check_output(png, "--png", (".png",))
+    check_output(gif, "--gif", (".gif",))
+    check_output(output, "--output", ())
     torus = topology is Topology.torus
     if pattern is not None:
         cells = pattern.cells if size is None else _embed(pattern.cells, parse_size(size))
