@@ -158,6 +158,8 @@ def test_bad_configurations() -> None:
         TournamentConfig("nim_test", agents, seats="three")
     with pytest.raises(BadParameterError, match="unknown game"):
         TournamentConfig("chess_test", agents)
+    with pytest.raises(BadParameterError, match="unknown nim_test parameter.*takes no"):
+        TournamentConfig("nim_test", agents, params={"rounds": 3})
     with pytest.raises(BadParameterError, match="unknown agent"):
         run_tournament(TournamentConfig("nim_test", parse_agents("nobody"), games=1))
 

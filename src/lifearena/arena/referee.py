@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -193,7 +194,12 @@ def initial_state(game: str | type[State], *, setup: str | None = None, seed: in
     if new_game is None:
         raise BadParameterError(f"game {cls.info.name!r} has no new_game(seed=...) to make a "
                                 "start; give a setup")
-    return new_game(seed=seed, **params)
+    try:
+        takes_seed = "seed" in inspect.signature(new_game).parameters
+    except (TypeError, ValueError):
+        takes_seed = True
+    # a game whose start never varies may take no seed at all
+    return new_game(seed=seed, **params) if takes_seed else new_game(**params)
 
 
 # -- playing ----------------------------------------------------------------------------------

@@ -140,15 +140,19 @@ def parse_agents(text: str | Sequence[str]) -> tuple[AgentSpec, ...]:
 
 def default_agents(game: str) -> tuple[AgentSpec, ...]:
     """The entrants of a game's standard table: its agent module's ``TOURNAMENT_AGENTS`` or
-    ``STRATEGIES`` (War of Life: the coursework's five), else every agent for the game."""
+    ``STRATEGIES`` (War of Life: the coursework's five), else ``random`` and the agents
+    registered for that game alone (the generic search agents need limits: name them)."""
     key = game_class(game).info.name
     available_agents(key)  # imports lifearena.agents.<game> where it exists
     try:
         module = importlib.import_module(f"lifearena.agents.{key}")
     except ModuleNotFoundError:
         module = None
-    names = (getattr(module, "TOURNAMENT_AGENTS", None) or getattr(module, "STRATEGIES", None)
-             or available_agents(key))
+    names = getattr(module, "TOURNAMENT_AGENTS", None) or getattr(module, "STRATEGIES", None)
+    if not names:
+        # generic search agents need a limit to be fair and quick: leave them to --agents
+        generic = set(available_agents(None))
+        names = ["random", *(n for n in available_agents(key) if n not in generic)]
     return tuple(AgentSpec(n, n) for n in names)
 
 
@@ -171,7 +175,13 @@ class TournamentConfig:
     fast: bool = True
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "game", game_class(self.game).info.name)
+        info = game_class(self.game).info
+        object.__setattr__(self, "game", info.name)
+        unknown = sorted(set(self.params) - set(info.parameters))
+        if unknown:
+            raise BadParameterError(
+                f"unknown {info.name} parameter(s) {', '.join(unknown)}; expected some of: "
+                f"{', '.join(info.parameters) or '(none: this game takes no parameters)'}")
         if self.games < 1:
             raise BadParameterError(f"games={self.games}; expected at least 1 per pairing")
         if self.seed < 0:

@@ -7,6 +7,7 @@ cores or a Dask cluster, and prints the table, a ranking and the first-player ad
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -80,6 +81,24 @@ def print_report(report: TournamentReport, console: Console) -> None:
                   f"{_pct(share, low, high).strip()}.")
 
 
+def parse_params(items: list[str]) -> dict[str, object]:
+    """``["max_turns=200", "torus=true"]`` -> ``{"max_turns": 200, "torus": True}``.
+
+    >>> parse_params(["max_turns=200", "rule=B3/S23"])
+    {'max_turns': 200, 'rule': 'B3/S23'}
+    """
+    params: dict[str, object] = {}
+    for item in items:
+        key, eq, raw = item.partition("=")
+        if not eq or not key.strip():
+            raise BadParameterError(f"--param {item!r}; expected KEY=VALUE")
+        try:
+            params[key.strip()] = json.loads(raw)
+        except json.JSONDecodeError:
+            params[key.strip()] = raw
+    return params
+
+
 def tournament(
     game: Annotated[str, typer.Argument(help="The game, e.g. war-of-life.")],
     games: Annotated[int, typer.Option(
@@ -121,6 +140,9 @@ def tournament(
     time_per_game: Annotated[float | None, typer.Option(
         "--time-per-game", help="Seconds an agent may think per game; slower forfeits.")
     ] = None,
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", "-p", help="A game parameter KEY=VALUE (JSON value, else text), e.g. "
+                              "max_turns=200; repeatable.")] = None,
     fast: Annotated[bool, typer.Option(
         "--fast/--no-fast", help="Use the game's compiled fast path where it has one.")] = True,
 ) -> None:
@@ -139,7 +161,8 @@ def tournament(
     if time_per_move is not None or time_per_game is not None:
         control = TimeControl(per_move=time_per_move, total=time_per_game)
     config = TournamentConfig(game, entrants, games=games, seed=seed, seats=seats,
-                              self_play=self_play, time_control=control, chunk=chunk, fast=fast)
+                              self_play=self_play, params=parse_params(param or []),
+                              time_control=control, chunk=chunk, fast=fast)
     executor = Executor(workers, scheduler=scheduler)
     started = time.perf_counter()
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
