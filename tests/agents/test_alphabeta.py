@@ -172,7 +172,6 @@ def test_merge_limits_takes_the_tighter() -> None:
 
 @pytest.mark.parametrize("seed", [0, 5])
 def test_batched_children_agree_with_one_by_one(seed: int) -> None:
-    from lifearena.agents.alphabeta import CHILDREN
     from lifearena.games import war_of_life as wol
 
     state = wol.new_game(seed=seed)
@@ -184,7 +183,7 @@ def test_batched_children_agree_with_one_by_one(seed: int) -> None:
     batched.act(state, player)
     single.act(state, player)
     assert batched.stats.value == pytest.approx(single.stats.value)
-    actions, values, terminal = CHILDREN["war_of_life"](state, player)
+    actions, values, terminal = state.evaluate_children(player)
     assert list(actions) == state.legal_actions()
     for action, value, over in zip(actions, values, terminal, strict=True):
         child = state.clone()

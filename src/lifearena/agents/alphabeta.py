@@ -16,8 +16,7 @@ actions), so it runs on every game, if not optimally on the last kind.
   mover's legal actions, the value for ``player`` of the position after each, and which of
   those are terminal (with values ±1 or 0), computed at once with the engine's batched
   kernels. The search then scores nodes one ply above the horizon, and orders moves, with
-  one call instead of a clone per child. :data:`CHILDREN` holds adapters for games that do
-  not have the hook yet (War of Life).
+  one call instead of a clone per child (War of Life has it).
 * **Transposition table** — keyed by ``state.key()`` when the game offers one (e.g. a Zobrist
   hash), else by a hash of the observation bytes, the player to move and the move number.
 * **Limits** — the agent's own limit (``time=``, ``nodes=``, ``depth=`` or a ``level``) and
@@ -63,41 +62,6 @@ Orderer = Callable[[State, Sequence[Action], int], list[Action]]
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 Children = Callable[[State, int], tuple[Sequence[Action], np.ndarray, np.ndarray]]
-
-
-def _war_of_life_children(state: State, player: int
-                          ) -> tuple[Sequence[Action], np.ndarray, np.ndarray]:
-    """War of Life: every move + crank of the side to move on one batch of boards; the value
-    is land-grab ((own - opponent) / 64) for ``player``, or the result where the game ends
-    (the end conditions in the order the rules check them)."""
-    from lifearena.games import war_of_life as wol
-
-    board = state.board  # type: ignore[attr-defined]
-    mover = state.current_player()
-    mask = wol.legal_mask(board[None], mover)[0]
-    cells, directions = np.nonzero(mask)
-    actions = cells * 8 + directions
-    n = len(actions)
-    after = wol.crank(wol.apply_moves(np.broadcast_to(board, (n, 8, 8)), mover, actions))
-    flat = after.reshape(n, -1)
-    own = np.count_nonzero(flat == player + 1, axis=1)
-    other = np.count_nonzero(flat == 2 - player, axis=1)
-    values = (own - other) / 64.0
-    terminal = np.zeros(n, dtype=bool)
-    blocked = ~wol.legal_mask(after, 1 - mover).reshape(n, -1).any(axis=1)
-    exhausted = state.moves_played + 1 >= wol.MAX_MOVES  # type: ignore[attr-defined]
-    draw = ((own == 0) & (other == 0)) | exhausted
-    win = ~draw & (other == 0)
-    loss = ~draw & ~win & (own == 0)
-    stalemate = ~draw & ~win & ~loss & blocked
-    for where, value in ((draw, 0.0), (win, 1.0), (loss, -1.0), (stalemate, 0.0)):
-        values = np.where(where, value, values)
-        terminal |= where
-    return [int(a) for a in actions], values, terminal
-
-
-CHILDREN: dict[str, Children] = {"war_of_life": _war_of_life_children}
-"""Batched child evaluators for games without an ``evaluate_children`` hook."""
 
 
 class _Stop(Exception):
@@ -243,7 +207,7 @@ class AlphaBetaAgent(Agent):
         hook = getattr(state, "evaluate_children", None)
         if callable(hook):
             return lambda s, p: s.evaluate_children(p)  # type: ignore[attr-defined]
-        return CHILDREN.get(state.info.name)
+        return None
 
     def _batch(self, state: State, ply: int) -> tuple[list[Action], list[float]]:
         """The mover's actions and their children's scores for the root player."""

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import time as _time
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from typing import Any
 
 from lifearena.core import Action, State
 from lifearena.errors import BadParameterError
@@ -58,6 +60,56 @@ class Limit:
         if self.time is None:
             return None
         return (_time.perf_counter() if start is None else start) + self.time
+
+
+class AgentTimeout(Exception):
+    """Raised by an agent adapter that enforces its own deadline (e.g. a subprocess bot)."""
+
+
+class IllegalAction(Exception):
+    """Raised by an agent adapter whose agent answered something that is not a legal move."""
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """How long each side may think: ``per_move`` seconds for each move and/or ``total``
+    seconds for the whole game (plus ``increment`` after each move); ``grace`` seconds of
+    tolerance before a late move forfeits. ``None`` means no bound.
+
+    In-process agents cannot be interrupted: the referee measures each move and forfeits the
+    agent afterwards if it was late. Adapters for external bots can enforce the deadline.
+    """
+
+    per_move: float | None = None
+    total: float | None = None
+    increment: float = 0.0
+    grace: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("per_move", "total"):
+            value = getattr(self, name)
+            if value is not None and not value > 0:
+                raise BadParameterError(f"time control {name}={value} must be positive")
+        if self.increment < 0 or self.grace < 0:
+            raise BadParameterError("time control increment and grace must be >= 0")
+
+    def allowance(self, used: float, moves_made: int = 0) -> float | None:
+        """Seconds the side may spend on its next move, having ``used`` seconds on
+        ``moves_made`` moves so far; ``None`` when unbounded."""
+        bounds = []
+        if self.per_move is not None:
+            bounds.append(self.per_move)
+        if self.total is not None:
+            bounds.append(max(0.0, self.total + self.increment * moves_made - used))
+        return min(bounds) if bounds else None
+
+    def to_dict(self) -> dict[str, float | None]:
+        return {"per_move": self.per_move, "total": self.total, "increment": self.increment,
+                "grace": self.grace}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> TimeControl | None:
+        return None if data is None else cls(**data)
 
 
 class Agent(ABC):

@@ -35,9 +35,8 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any
 
-from lifearena.agents.base import Agent, Limit
+from lifearena.agents.base import Agent, AgentTimeout, IllegalAction, Limit, TimeControl
 from lifearena.agents.registry import register_agent
-from lifearena.arena.referee import AgentTimeout, IllegalAction, TimeControl
 from lifearena.core import SIMULTANEOUS, Action, State
 from lifearena.errors import BadParameterError
 

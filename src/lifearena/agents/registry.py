@@ -18,7 +18,7 @@ from lifearena.errors import BadParameterError
 Factory = Callable[..., Any]
 _GENERIC: dict[str, Factory] = {}
 _BY_GAME: dict[tuple[str, str], Factory] = {}
-_GENERIC_MODULES = ("random_agent", "alphabeta", "mcts")
+_GENERIC_MODULES = ("random_agent", "alphabeta", "mcts", "bot")
 
 
 def _key(name: str) -> str:

@@ -464,6 +464,35 @@ class WarOfLifeState(State):
         other = np.count_nonzero(self._board == 2 - player)
         return float(own - other) / (SIZE * SIZE)
 
+    def evaluate_children(self, player: int) -> tuple[list[int], np.ndarray, np.ndarray]:
+        """Every legal move of the side to move, scored at once on a batch of boards.
+
+        Returns the actions (sorted), the value of the position after each move and its
+        crank for ``player`` (land-grab, as :meth:`evaluate`), and which of those positions
+        end the game, with values +1, -1 or 0 there (the end checks in the rules' order).
+        Search agents use it instead of cloning the state once per move.
+        """
+        mover = self.current_player()
+        mask = legal_mask(self._board[None], mover)[0]
+        cells, directions = np.nonzero(mask)
+        actions = cells * 8 + directions
+        n = len(actions)
+        after = crank(apply_moves(np.broadcast_to(self._board, (n, SIZE, SIZE)), mover, actions))
+        flat = after.reshape(n, -1)
+        own = np.count_nonzero(flat == player + 1, axis=1)
+        other = np.count_nonzero(flat == 2 - player, axis=1)
+        values = (own - other) / float(SIZE * SIZE)
+        terminal = np.zeros(n, dtype=bool)
+        blocked = ~legal_mask(after, 1 - mover).reshape(n, -1).any(axis=1)
+        draw = ((own == 0) & (other == 0)) | (self._moves + 1 >= MAX_MOVES)
+        win = ~draw & (other == 0)
+        loss = ~draw & ~win & (own == 0)
+        stalemate = ~draw & ~win & ~loss & blocked
+        for where, value in ((draw, 0.0), (win, 1.0), (loss, -1.0), (stalemate, 0.0)):
+            values = np.where(where, value, values)
+            terminal |= where
+        return [int(a) for a in actions], values, terminal
+
     # -- looking at the position -------------------------------------------------------------
 
     @property
