@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from lifearena.cli.checks import check_output
 from lifearena.errors import BadParameterError
 from lifearena.life import picture
 from lifearena.life.grid import check_size, population, random_grid
@@ -72,18 +73,6 @@ def _embed(cells: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     top, left = (height - cells.shape[0]) // 2, (width - cells.shape[1]) // 2
     out[top : top + cells.shape[0], left : left + cells.shape[1]] = cells
     return out
-
-
-def check_output(path: Path | None, option: str, suffixes: tuple[str, ...]) -> None:
-    """Refuse, before any work, an output path of the wrong type or in a missing folder."""
-    if path is None:
-        return
-    if suffixes and path.suffix.lower() not in suffixes:
-        raise BadParameterError(f"{option} {str(path)!r} has the wrong file type; expected a "
-                                f"name ending in {' or '.join(suffixes)}")
-    if not path.parent.is_dir():
-        raise BadParameterError(f"{option} {str(path)!r}: folder {str(path.parent)!r} does not "
-                                "exist")
 
 
 def _show(cells: np.ndarray, title: str) -> None:

@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from lifearena import agents
-from lifearena.cli.checks import check_seed
+from lifearena.cli.checks import check_output, check_seed
 from lifearena.core import Record, replay
 from lifearena.errors import BadParameterError, ParseError
 from lifearena.games.life_for_two import (
@@ -127,6 +127,7 @@ def play(
     if replay_file is not None:
         _replay(replay_file)
         return
+    check_output(save, "--save")
     if classic:
         play_classic(sys.stdin, sys.stdout, echo=not sys.stdin.isatty())
         return

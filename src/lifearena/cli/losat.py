@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from lifearena.agents import Limit, make
-from lifearena.cli.checks import check_seed
+from lifearena.cli.checks import check_output, check_seed
 from lifearena.core import Record
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
 from lifearena.games import losat
@@ -130,6 +130,7 @@ def play(
     if replay_file is not None:
         _replay(replay_file, quiet)
         return
+    check_output(save, "--save")
     # the board's size comes from --setup's position unless the user asked for one
     rows, columns = losat.parse_position(setup)[0].shape if setup else (19, 19)
     width = columns if width is None else width

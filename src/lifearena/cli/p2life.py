@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from lifearena.cli.checks import check_seed
+from lifearena.cli.checks import check_output, check_seed
 from lifearena.errors import BadParameterError, LifeArenaError
 
 app = typer.Typer(
@@ -75,6 +75,9 @@ def meanfield(
     """The exact one-step density polynomial of a rule, its maximum and fixed points."""
     from lifearena.studies.p2life import describe, mean_field, simulated_one_step_density
 
+    check_output(png, "--png", (".png",))
+    if png is not None and sim_size < 3:
+        raise BadParameterError(f"--sim-size {sim_size} is too small; expected at least 3")
     info = describe(rule, colours=colours)
     console.print(f"[bold]{info['rule']}[/] (colours={colours}): rho(p) = {info['polynomial']}")
     console.print(f"coefficients p^0..p^9: {', '.join(info['coefficients'])}")
@@ -82,8 +85,6 @@ def meanfield(
                   f"rho(1) = {info['value_at_1']:.6f}; fixed points in [0, 1]: "
                   f"{[round(x, 6) for x in info['fixed_points']]}")
     if png is not None:
-        if sim_size < 3:
-            raise BadParameterError(f"sim size {sim_size} is too small; expected at least 3")
         from lifearena.studies.p2life_report import _plt
 
         plt = _plt()
@@ -142,6 +143,8 @@ def density(
         # refused before the sweep, not after hours of runs
         raise BadParameterError(f"--export {export_path}: unknown format {fmt!r}; expected a "
                                 ".csv or .json file")
+    check_output(export_path, "--export", (".csv", ".json"))
+    check_output(results, "--results")
     spec = SweepSpec(rules=_list(rules), ps=_floats(ps, "densities"),
                      sizes=tuple(parse_size(s) for s in _list(sizes)),
                      boundaries=_list(boundaries), runs=runs, master_seed=seed,
@@ -181,6 +184,8 @@ def ratio(
     from lifearena.studies.p2life_density import RATIO_PS, SweepSpec, parse_size, sweep
     from lifearena.studies.p2life_report import estimate, figure_ratio
 
+    check_output(png, "--png", (".png",))
+    check_output(results, "--results")
     spec = SweepSpec(ps=RATIO_PS, sizes=(parse_size(size),), boundaries=(boundary,),
                      runs=runs, master_seed=seed, max_generations=max_generations)
     with _progress() as bar:
@@ -218,6 +223,7 @@ def report(
     from lifearena.studies.p2life_density import parse_size
     from lifearena.studies.p2life_report import ReportSpec, make_report
 
+    _check_report_paths(out, name, results)
     spec = ReportSpec(runs=runs, ps=_floats(ps, "densities"),
                       sizes=tuple(parse_size(s) for s in _list(sizes)), master_seed=seed,
                       max_generations=max_generations)
@@ -233,6 +239,20 @@ def report(
                            progress=tick, markdown_name=name,
                            figures_dir=Path(name).stem)
     console.print(f"wrote {path}")
+
+
+def _check_report_paths(out: Path, name: str, results: Path | None) -> None:
+    """Refuse, before the experiments, a report folder or file name that cannot be written."""
+    if out.exists() and not out.is_dir():
+        raise BadParameterError(f"--out {str(out)!r} is a file; expected a folder for the "
+                                "report")
+    if not out.exists() and not out.parent.is_dir():
+        raise BadParameterError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not "
+                                "exist")
+    if Path(name).name != name or Path(name).suffix.lower() != ".md":
+        raise BadParameterError(f"--name {name!r}; expected a file name ending in .md (no "
+                                "folder: the report goes in --out)")
+    check_output(results, "--results")
 
 
 @app.command()
@@ -255,6 +275,7 @@ def play(
     from lifearena.agents import make
     from lifearena.games.p2life import SYMBOLS, new_game
 
+    check_output(record, "--record")
     state = new_game(size=size, density=density_, seed=check_seed(seed), torus=not bounded,
                      max_generations=max_generations, moves=moves)
     agents = [None if name == "human" else make(name, game="p2life", seed=seed + p)

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from lifearena.cli.checks import check_seed
+from lifearena.cli.checks import check_output, check_seed
 from lifearena.errors import BadParameterError, LifeArenaError
 from lifearena.studies.palace import check_k, p_positions, palace_numbers
 from lifearena.studies.palace_picture import Window, fold_picture, render_png
@@ -80,14 +80,12 @@ def picture(
 
 
 def _check_picture_path(path: Path) -> None:
-    """Refuse an output name matplotlib cannot write before the long computation."""
+    """Refuse, before the long computation, a name matplotlib cannot write or a missing
+    folder."""
     from matplotlib.backend_bases import FigureCanvasBase
 
     kinds = FigureCanvasBase.get_supported_filetypes()
-    if path.suffix.lstrip(".").lower() not in kinds:
-        raise BadParameterError(f"--out {str(path)!r}: cannot write a picture of type "
-                                f"{path.suffix or '(no extension)'!r}; expected a name ending in "
-                                f"one of {', '.join('.' + kind for kind in sorted(kinds))}")
+    check_output(path, "--out", tuple("." + kind for kind in sorted(kinds)))
 
 
 # computing the listing takes MAX x MAX palace numbers: 10**10 squares at the limit, ~30 s

@@ -29,7 +29,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from lifearena import agents as agent_registry
-from lifearena.cli.checks import check_seed
+from lifearena.cli.checks import check_output, check_seed
 from lifearena.core import Record, Termination
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
 from lifearena.games import war_of_life as wol
@@ -161,6 +161,7 @@ def play(
     if replay_file is not None:
         _replay(replay_file, layout, quiet)
         return
+    check_output(save, "--save")
     names = (_strategy(blue, human=True), _strategy(red, human=True))
     check_seed(agent_seed, "--agent-seed")
     players = [None if name == HUMAN else
