@@ -8,6 +8,7 @@ cores or a Dask cluster, and prints the table, a ranking and the first-player ad
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -25,9 +26,11 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from lifearena.agents.bot import parse_bot_spec
 from lifearena.arena.executor import Executor
 from lifearena.arena.referee import TimeControl
 from lifearena.arena.tournament import (
+    AgentSpec,
     TournamentConfig,
     TournamentReport,
     default_agents,
@@ -145,6 +148,11 @@ def tournament(
                               "max_turns=200; repeatable.")] = None,
     fast: Annotated[bool, typer.Option(
         "--fast/--no-fast", help="Use the game's compiled fast path where it has one.")] = True,
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", help="Add a bot speaking the JSON-lines protocol (docs/bots.md), as "
+                      "'NAME=COMMAND ARGS', e.g. --bot 'mine=python3 mybot.py'; repeatable. "
+                      "A bot that times out, crashes or plays an illegal move forfeits.")
+    ] = None,
 ) -> None:
     """Round robin between a game's agents: paired starts, both seat orders, stored and
     resumable, with a table, a ranking and the first-player advantage."""
@@ -157,6 +165,12 @@ def tournament(
     if scheduler is not None and workers is not None:
         raise BadParameterError("give either --workers or --scheduler, not both")
     entrants = parse_agents(agents) if agents.strip() else default_agents(game)
+    for spec in bot or []:
+        label, argv = parse_bot_spec(spec)
+        if any(e.label == label for e in entrants):
+            raise BadParameterError(f"--bot {spec!r}: the name {label!r} is taken; give the "
+                                    "bot another NAME=")
+        entrants = (*entrants, AgentSpec(label, "bot", {"command": shlex.join(argv)}))
     control = None
     if time_per_move is not None or time_per_game is not None:
         control = TimeControl(per_move=time_per_move, total=time_per_game)

@@ -1,0 +1,38 @@
+"""``lifearena tournament --bot``: bots from the command line play and forfeit cleanly."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from lifearena.cli import main
+
+EXAMPLE_BOT = Path(__file__).resolve().parents[2] / "examples" / "random_bot.py"
+
+
+def test_tournament_accepts_bots_and_records_forfeits(tmp_path, capsys):
+    crasher = tmp_path / "crash.py"
+    crasher.write_text("import sys\nsys.exit(3)\n")
+    out = tmp_path / "table.json"
+    with pytest.raises(SystemExit) as done:
+        main(["tournament", "war-of-life", "-n", "1", "-a", "random", "--workers", "1",
+              "--no-self-play", "--bot", f"good={sys.executable} {EXAMPLE_BOT}",
+              "--bot", f"crash={sys.executable} {crasher}", "--export", str(out)])
+    assert done.value.code == 0
+    report = json.loads(out.read_text())
+    text = json.dumps(report)
+    assert '"good"' in text and '"crash"' in text
+    ranking = {row["agent"]: row for row in report["ranking"]}
+    assert ranking["crash"]["wins"] == 0 and ranking["crash"]["losses"] == 4
+    capsys.readouterr()
+
+
+def test_a_bot_name_may_not_shadow_an_agent(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["tournament", "war-of-life", "-n", "1", "-a", "random",
+              "--bot", f"random={sys.executable} {EXAMPLE_BOT}"])
+    assert done.value.code == 2
+    assert "the name 'random' is taken" in capsys.readouterr().err
