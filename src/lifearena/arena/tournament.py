@@ -156,6 +156,18 @@ def default_agents(game: str) -> tuple[AgentSpec, ...]:
     return tuple(AgentSpec(n, n) for n in names)
 
 
+def default_params(game: str) -> dict[str, Any]:
+    """Game parameters a tournament uses unless told otherwise: the game module's
+    ``TOURNAMENT_PARAMS`` (e.g. a turn cap for Life for Two, which has no limit of its own),
+    else none.
+
+    >>> default_params("war_of_life")
+    {}
+    """
+    module = importlib.import_module(game_class(game).__module__)
+    return dict(getattr(module, "TOURNAMENT_PARAMS", {}))
+
+
 # -- configuration ----------------------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from lifearena.arena.tournament import (
     TournamentConfig,
     TournamentReport,
     default_agents,
+    default_params,
     parse_agents,
     run_tournament,
 )
@@ -145,7 +146,8 @@ def tournament(
     ] = None,
     param: Annotated[list[str] | None, typer.Option(
         "--param", "-p", help="A game parameter KEY=VALUE (JSON value, else text), e.g. "
-                              "max_turns=200; repeatable.")] = None,
+                              "max_turns=200; repeatable. Life for Two defaults to "
+                              "max_turns=100 decided by population.")] = None,
     fast: Annotated[bool, typer.Option(
         "--fast/--no-fast", help="Use the game's compiled fast path where it has one.")] = True,
     bot: Annotated[list[str] | None, typer.Option(
@@ -174,8 +176,9 @@ def tournament(
     control = None
     if time_per_move is not None or time_per_game is not None:
         control = TimeControl(per_move=time_per_move, total=time_per_game)
+    params = {**default_params(game), **parse_params(param or [])}
     config = TournamentConfig(game, entrants, games=games, seed=seed, seats=seats,
-                              self_play=self_play, params=parse_params(param or []),
+                              self_play=self_play, params=params,
                               time_control=control, chunk=chunk, fast=fast)
     executor = Executor(workers, scheduler=scheduler)
     started = time.perf_counter()

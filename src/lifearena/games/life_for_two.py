@@ -131,6 +131,11 @@ def parse_cell(text: str) -> int:
     return cell_index(int(match.group(1)), int(match.group(2)))
 
 
+TOURNAMENT_PARAMS = {"max_turns": 100, "limit_result": "population"}
+"""What tournaments play unless told otherwise: the original has no move limit, and two
+careful agents can keep a game going for ever."""
+
+
 @dataclass(frozen=True)
 class Move:
     """One player's choice for a turn: one cell, or three distinct cells on the first turn.
