@@ -57,9 +57,11 @@ def ladder(
                                          "rating intervals.")] = 200,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
 ) -> None:
-    """Play a rated round robin of GAME's agents (paired starts, swapped seats) and print the
-    ladder: Elo (random = 0) with 95% bootstrap intervals, scores, a crosstable and the
-    first-player advantage."""
+    """Rate a game's agents: Elo ladder with confidence intervals.
+
+    A round robin with paired starts and swapped seats; prints Elo (random = 0) with 95%
+    bootstrap intervals, scores, a crosstable and the first-player advantage.
+    """
     from lifearena.agents.bot import parse_bot_spec
     from lifearena.arena import ladder as lad
     from lifearena.arena.executor import Executor

@@ -156,8 +156,11 @@ def tournament(
                       "A bot that times out, crashes or plays an illegal move forfeits.")
     ] = None,
 ) -> None:
-    """Round robin between a game's agents: paired starts, both seat orders, stored and
-    resumable, with a table, a ranking and the first-player advantage."""
+    """Round robin between a game's agents, stored and resumable.
+
+    Paired starts, both seat orders; prints the table, a ranking and the first-player
+    advantage.
+    """
     console = Console()
     export = export or []
     for path in export:
