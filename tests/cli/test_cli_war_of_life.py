@@ -5,8 +5,10 @@ from __future__ import annotations
 import io
 
 import pytest
+from rich.console import Console
 
 from lifearena.cli import main
+from lifearena.cli import war_of_life as wol_cli
 from lifearena.core import Record
 
 
@@ -66,6 +68,8 @@ def test_two_strategies_save_json_and_replay(tmp_path, capsys, monkeypatch):
     (["play", "--to-move", "r"], "--to-move needs --position"),
     (["test-strategy", "-n", "0", "random", "random"], "at least 1 game"),
     (["test-strategy", "random", "human"], "unknown player 'human'"),
+    (["test-strategy", "-n", "10000000000000", "random", "random"],
+     "-n 10,000,000,000,000 is too many games; expected at most 1,000,000"),
 ])
 def test_bad_options_are_one_line_errors(capsys, monkeypatch, argv, message):
     code, _, err = run_cli(capsys, monkeypatch, "war-of-life", *argv)
@@ -95,3 +99,23 @@ def test_test_strategy_prints_the_coursework_figures(capsys, monkeypatch):
     assert code == code2 == 0
     # the same games either way: the same table and lengths
     assert slow.split("average game time")[0] == fast.split("average game time")[0]
+
+
+def test_test_strategy_counts_games_on_a_progress_bar_in_chunks(monkeypatch):
+    monkeypatch.setattr(wol_cli, "CHUNK", 7)
+    batches: list[int] = []
+    play = wol_cli.wol.FastPlayer.play
+
+    def spy(self, setups):
+        batches.append(len(setups))
+        return play(self, setups)
+
+    monkeypatch.setattr(wol_cli.wol.FastPlayer, "play", spy)
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, color_system=None, width=120)
+    chunked = wol_cli.run_games("random", "land_grab", 30, 4, progress=True, console=console)
+    assert batches == [7, 7, 7, 7, 2]
+    assert "30/30 games" in screen.getvalue()  # the last, short chunk is counted too
+    # chunks of 7 games play exactly the games of one batch
+    whole = wol_cli.run_games("random", "land_grab", 30, 4)
+    assert [(n, o) for n, o, _ in chunked] == [(n, o) for n, o, _ in whole]

@@ -12,6 +12,9 @@ the record at the end (JSON if the name ends in ``.json``); ``replay FILE`` (or 
 ``test-strategy -n 1000 random random`` prints what the coursework's ``test_strategy/3``
 prints (draws, wins for each player, longest non-exhaustive game, shortest game, average
 length including exhausted games, average game time) plus 95% Wilson intervals of the rates.
+A progress bar on standard error counts the games (the compiled path plays them in chunks);
+``-n`` is capped at ``MAX_GAMES`` (a million games: about two minutes for random against
+random, the per-game results kept in memory).
 The rules live in :mod:`lifearena.games.war_of_life`; this module only parses and shows.
 """
 
@@ -25,7 +28,15 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from lifearena import agents as agent_registry
@@ -43,6 +54,10 @@ HUMAN = "human"
 STRATEGIES = ("random", "bloodlust", "self_preservation", "land_grab", "minimax")
 LAYOUTS = ("clear", "coursework", "both")
 COMMANDS = "moves, hint, board, coursework, help, quit"
+# test-strategy keeps every game's result in memory and Wilson intervals are already
+# +-0.1% at a million games; more is a typo, not an experiment
+MAX_GAMES = 1_000_000
+CHUNK = 1000  # games per call of the compiled path between progress updates
 
 
 def _strategy(name: str, *, human: bool) -> str:
@@ -249,15 +264,25 @@ def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def _progress(console: Console | None) -> Progress:
+    """A bar counting games on ``console`` (standard error by default, so the table on
+    standard output stays clean)."""
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("games"), TaskProgressColumn(), TimeElapsedColumn(),
+                    TextColumn("eta"), TimeRemainingColumn(),
+                    console=console or Console(stderr=True), transient=True)
+
+
 def run_games(first: str, second: str, games: int, seed: int, *, ties: str = "first",
-              protocol: bool = False, progress: bool = False
+              protocol: bool = False, progress: bool = False, console: Console | None = None
               ) -> list[tuple[int, object, float]]:
     """Play ``games`` games from the random starts ``seed, seed + 1, ...``; the strategies are
-    seeded ``seed`` and ``seed + 1``. Returns (moves, outcome, seconds) per game."""
+    seeded ``seed`` and ``seed + 1``. Returns (moves, outcome, seconds) per game. With
+    ``progress`` a bar counts the games on ``console`` (default: standard error)."""
     setups = (wol.new_game(seed=seed + i).setup() for i in range(games))
     results: list[tuple[int, object, float]] = []
-    chunk = 2000
-    with Progress(disable=not progress, transient=True) as bar:
+    chunk = CHUNK
+    with _progress(console) if progress else Progress(disable=True) as bar:
         task = bar.add_task(f"{first} vs {second}", total=games)
         if not protocol and ties == "first":
             player = wol.FastPlayer((first, second), (seed, seed + 1))
@@ -269,6 +294,7 @@ def run_games(first: str, second: str, games: int, seed: int, *, ties: str = "fi
                     bar.advance(task, len(batch))
                     batch = []
             results += [(len(m), o, s) for m, o, s in player.play(batch)]
+            bar.advance(task, len(batch))
         else:
             bots = [agent_registry.make(name, game="war_of_life", seed=seed + i, ties=ties)
                     for i, name in enumerate((first, second))]
@@ -299,6 +325,9 @@ def strategy_test(
     first, second = _strategy(first, human=False), _strategy(second, human=False)
     if games < 1:
         raise BadParameterError(f"-n {games}; expected at least 1 game")
+    if games > MAX_GAMES:
+        raise BadParameterError(f"-n {games:,} is too many games; expected at most "
+                                f"{MAX_GAMES:,} (run several seeds for more)")
     if ties not in ("first", "random"):
         raise BadParameterError(f"--ties {ties!r}; expected first or random")
     wall = time.perf_counter()
