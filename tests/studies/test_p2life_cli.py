@@ -104,3 +104,30 @@ def test_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert "p in [0.5, 1.0], lattices 12x12, 16x16" in text
     for png in ("meanfield", "density", "ratio"):
         assert (tmp_path / "p2life" / f"{png}.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("name", ["game.txt", "game.json"])
+def test_play_record_replays_move_by_move(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                          name: str) -> None:
+    record = tmp_path / name
+    code, played, _ = _run(["p2life", "play", "--white", "greedy", "--black", "random",
+                            "--size", "8", "--max-generations", "4", "--seed", "3",
+                            "--record", str(record)], capsys)
+    assert code == 0 and record.read_text().startswith("{" if name.endswith("json") else "[")
+    code, shown, _ = _run(["p2life", "play", "--replay", str(record)], capsys)
+    assert code == 0 and shown.startswith("greedy vs random; start ")
+    # the replay shows every generation, joint move and the end exactly as play did
+    body = played[played.index("\ngeneration 0"):].replace(f"wrote {record}\n", "")
+    assert body.count("w (greedy): ") >= 1 and shown.endswith(body)
+
+
+def test_play_replay_refuses_a_bad_record(capsys: pytest.CaptureFixture[str],
+                                          tmp_path: Path) -> None:
+    record = tmp_path / "bad.txt"
+    record.write_text('[Game "p2life"]\n[Params "{\\"torus\\": false}"]\n'
+                      '[Setup "w.../..../..../...b 0:0"]\n\n1. +9,9 | pass\n')
+    code, out, err = _run(["p2life", "play", "--replay", str(record)], capsys)
+    assert code == 2 and "record move 1 '+9,9 | pass'" in err and out == ""
+    record.write_text('[Game "losat"]\n[Setup "x"]\n')
+    code, _, err = _run(["p2life", "play", "--replay", str(record)], capsys)
+    assert code == 2 and "expected p2life" in err

@@ -269,12 +269,20 @@ def play(
     moves: Annotated[int, typer.Option(
         help="Turns (each: pass, +x,y or -x,y) per generation.")] = 1,
     bounded: Annotated[bool, typer.Option(help="A bounded board instead of a torus.")] = False,
-    record: Annotated[Path | None, typer.Option(help="Write the game record to this file.")] = None,
+    record: Annotated[Path | None, typer.Option(
+        help="Write the game record to this file (.json for JSON, else PGN-like text).")
+    ] = None,
+    replay_file: Annotated[Path | None, typer.Option(
+        "--replay", help="Show the game saved in this record file turn by turn instead of "
+        "playing.")] = None,
 ) -> None:
     """Play p2life in the terminal: both sides choose at once, then a generation runs."""
     from lifearena.agents import make
-    from lifearena.games.p2life import SYMBOLS, new_game
+    from lifearena.games.p2life import new_game
 
+    if replay_file is not None:
+        _replay(replay_file)
+        return
     check_output(record, "--record")
     state = new_game(size=size, density=density_, seed=check_seed(seed), torus=not bounded,
                      max_generations=max_generations, moves=moves)
@@ -282,10 +290,7 @@ def play(
               for p, name in enumerate((white, black))]
     names = (white, black)
     while not state.is_terminal():
-        w, b = state.populations()
-        console.print(f"\n[bold]generation {state.generation}[/] (turn {state.moved + 1} of "
-                      f"{moves}): w {w}, b {b}")
-        console.print(str(state), highlight=False)
+        _show_position(state)
         actions: list[int | None] = []
         for player, agent in enumerate(agents):
             if agent is None:
@@ -296,16 +301,56 @@ def play(
             console.print("game abandoned")
             break
         state.apply_actions(actions)
-        console.print(" | ".join(f"{SYMBOLS[p]} ({names[p]}): "
-                                 f"{state.action_to_string(a, p)}"
-                                 for p, a in enumerate(actions)))
-    console.print(str(state), highlight=False)
-    console.print(f"[bold]{state.outcome() or 'unfinished'}[/] after {state.generation} "
-                  "generations; "
-                  f"w {state.populations()[0]}, b {state.populations()[1]}")
+        _show_moves(state, actions, names)
+    _show_end(state)
     if record is not None:
-        record.write_text(state.record(players=names).to_text(), encoding="utf-8")
+        saved = state.record(players=names)
+        text = saved.to_json() + "\n" if record.suffix.lower() == ".json" else saved.to_text()
+        record.write_text(text, encoding="utf-8")
         console.print(f"wrote {record}")
+
+
+def _show_position(state) -> None:  # type: ignore[no-untyped-def]
+    w, b = state.populations()
+    moves = state.params.get("moves", 1)
+    console.print(f"\n[bold]generation {state.generation}[/] (turn {state.moved + 1} of "
+                  f"{moves}): w {w}, b {b}")
+    console.print(str(state), highlight=False)
+
+
+def _show_moves(state, actions, names) -> None:  # type: ignore[no-untyped-def]
+    from lifearena.games.p2life import SYMBOLS
+
+    console.print(" | ".join(f"{SYMBOLS[p]} ({names[p]}): {state.action_to_string(a, p)}"
+                             for p, a in enumerate(actions)), highlight=False)
+
+
+def _show_end(state) -> None:  # type: ignore[no-untyped-def]
+    console.print(str(state), highlight=False)
+    w, b = state.populations()
+    console.print(f"[bold]{state.outcome() or 'unfinished'}[/] after {state.generation} "
+                  f"generations; w {w}, b {b}")
+
+
+def _replay(path: Path) -> None:
+    """Show a saved game turn by turn, as ``play`` shows it (every move checked first)."""
+    from lifearena.core import Record, replay
+    from lifearena.errors import ParseError
+    from lifearena.games.p2life import P2Life
+
+    record = Record.load(path.read_text(encoding="utf-8"))
+    if record.game != P2Life.info.name:
+        raise ParseError(f"{path} records a game of {record.game!r}; expected p2life")
+    final = replay(record)  # checks every move before anything is shown
+    state = P2Life.from_setup(record.setup, **record.params)
+    names = tuple(record.players) if len(record.players) == 2 else ("w", "b")
+    console.print(f"{' vs '.join(names)}; start {record.setup}", highlight=False)
+    for actions in final.history():
+        assert isinstance(actions, tuple)
+        _show_position(state)
+        state.apply_actions(actions, check=False)
+        _show_moves(state, actions, names)
+    _show_end(state)
 
 
 def _ask(state, player: int) -> int | None:  # type: ignore[no-untyped-def]
