@@ -101,3 +101,27 @@ def test_picture_refuses_an_unknown_file_type_before_computing(capsys, tmp_path)
 def test_play_rejects_a_bad_start(capsys) -> None:
     code, _, err = run(capsys, "queen", "play", "--from", "300,3", "--first", "random")
     assert code == 2 and "off the board" in err
+
+
+@pytest.mark.parametrize("name", ["game.txt", "game.json"])
+def test_play_save_then_replay_move_by_move(capsys, tmp_path, name) -> None:
+    save = tmp_path / name
+    code, out, _ = run(capsys, "queen", "play", "-k", "3", "--from", "20,33", "--first",
+                       "perfect", "--second", "greedy", "--save", str(save))
+    assert code == 0 and f"saved 9 moves to {save}" in out
+    code, shown, _ = run(capsys, "queen", "play", "--replay", str(save), "--hints")
+    assert code == 0
+    lines = shown.splitlines()
+    assert lines[0] == ("blocking queen game, k = 3, queen on 20,33: player 1 = perfect, "
+                        "player 2 = greedy")
+    assert "1. player 1 (perfect): 20,9  (n = 2, a palace)" in lines
+    assert "   queen 20,9, k=3, 2 to move, blocked #4,9 #19,9" in lines
+    assert lines[-1] == "1 wins (no_moves, 2 cannot move: every square it reaches is blocked)"
+
+
+def test_play_replay_refuses_an_illegal_record(capsys, tmp_path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text('[Game "blocking_queen"]\n[Params "{\\"k\\": 2}"]\n[Setup "5,5"]\n\n'
+                    "1. 6,6\n")
+    code, out, err = run(capsys, "queen", "play", "--replay", str(path))
+    assert code == 2 and "record move 1 '6,6'" in err and out == ""
