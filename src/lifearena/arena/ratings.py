@@ -154,29 +154,24 @@ def bootstrap(matches: Iterable[Match], *, samples: int = 200, seed: int = 0,
               advantage: bool = True) -> Ratings:
     """:func:`fit_ratings` plus percentile intervals from ``samples`` bootstrap refits.
 
-    Games are resampled with replacement within each (first, second) pairing, so every
-    pairing keeps its number of games; the generator is seeded, so the intervals are
-    reproducible.
+    A parametric bootstrap: each (first, second) pairing keeps its number of games and its
+    score is redrawn as Binomial(games, p) with p the fitted model's expected score (draws
+    count as half a point in the fit). Resampling the observed games instead would give a
+    zero-width interval to every pairing that one side always won, which small ladders
+    often have. The generator is seeded, so the intervals are reproducible.
     """
     matches = list(matches)
     fit = fit_ratings(matches, anchor=anchor, prior=prior, advantage=advantage)
-    players, _, _ = _aggregate(matches)
-    index = {p: i for i, p in enumerate(players)}
-    groups: dict[tuple[str, str], list[float]] = defaultdict(list)
-    for m in matches:
-        groups[(m.first, m.second)].append(m.score)
+    players, _, count = _aggregate(matches)
+    rating = np.array([fit.elo[p] for p in players]) / ELO
+    expected = 1.0 / (1.0 + np.exp(-(rating[:, None] - rating[None, :] + fit.advantage / ELO)))
     rng = np.random.default_rng(seed)
     n = len(players)
     draws = np.zeros((samples, n))
     adv = np.zeros(samples)
+    games = count.astype(np.int64)
     for k in range(samples):
-        score = np.zeros((n, n))
-        count = np.zeros((n, n))
-        for (a, b), scores in groups.items():
-            values = np.asarray(scores)
-            picked = values[rng.integers(len(values), size=len(values))]
-            score[index[a], index[b]] = picked.sum()
-            count[index[a], index[b]] = len(values)
+        score = rng.binomial(games, expected).astype(float)
         draws[k], adv[k] = _fit(players, score, count, anchor, prior, advantage)
     tail = (1.0 - level) / 2.0 * 100
     lo, hi = np.percentile(draws, [tail, 100 - tail], axis=0)
