@@ -90,3 +90,22 @@ def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
         assert stop.value.code == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("options", "named"), [
+    (["--player1", "random"], "--player1 random"),
+    (["--player2", "nash", "--seed", "3"], "--player2 nash, --seed 3"),
+    (["--max-turns", "5"], "--max-turns 5"),
+    (["--setup", "...../...../...../...../..... 0"], "--setup"),
+    (["--save", "game.txt"], "--save game.txt"),
+])
+def test_classic_refuses_options_it_would_ignore(capsys, monkeypatch, tmp_path, options,
+                                                 named) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(ISSUE_INPUT))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["life-for-two", "play", "--classic", *options])
+    out, err = capsys.readouterr()
+    assert exit_info.value.code == 2 and out == "" and err.count("\n") == 1
+    assert "--classic runs the 1978 two-person program" in err and named in err
+    assert list(tmp_path.iterdir()) == []

@@ -129,6 +129,16 @@ def play(
         return
     check_output(save, "--save")
     if classic:
+        # the 1978 program has its own rules of play and reads both people's answers from
+        # stdin: an option it cannot honour is refused rather than silently ignored
+        given = [f"{name} {value}" for name, value, default in (
+            ("--player1", player1, HUMAN), ("--player2", player2, HUMAN), ("--seed", seed, 0),
+            ("--max-turns", max_turns, 0), ("--limit-result", limit_result, "draw"),
+            ("--setup", setup, ""), ("--save", save, None)) if value != default]
+        if given:
+            raise BadParameterError(f"--classic runs the 1978 two-person program, reading both "
+                                    f"players' answers from stdin; it cannot take "
+                                    f"{', '.join(given)}")
         play_classic(sys.stdin, sys.stdout, echo=not sys.stdin.isatty())
         return
     if max_turns < 0:
