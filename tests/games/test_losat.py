@@ -3,6 +3,8 @@ perft counts against a from-scratch generator, incremental bookkeeping, conforma
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -145,16 +147,39 @@ def test_the_movers_capture_can_win_for_the_opponent():
 
 
 def test_mover_wins_when_both_are_satisfied():
-    # a set-up position: a black stone already stands on Black's goal line (row 7);
-    # White's fifth capture satisfies White too, so the mover wins, whoever it is
-    setup = "b4/5/1bbb1/2b2/1www1/5/5"
-    white_moves = losat.from_setup(setup + " w 0-4 0", gap=0)
+    # one move helps one colour only, so both conditions hold at once only after a position
+    # that was already decided; from_setup refuses those, the constructor does not check:
+    # a black stone already stands on Black's goal line (row 7), and White's fifth capture
+    # satisfies White too, so the mover wins, whoever it is
+    board, _, _, _ = losat.parse_position("b4/5/1bbb1/2b2/1www1/5/5")
+    white_moves = losat.LosatState(board, 1, (0, 4), gap=0, width=5, length=7)
     white_moves.apply_move_text("xC4")
     assert white_moves.outcome().winner == 1
     assert "mover" in white_moves.outcome().detail
-    black_moves = losat.from_setup(setup + " b 0-4 0", gap=0)
+    black_moves = losat.LosatState(board, 0, (0, 4), gap=0, width=5, length=7)
     black_moves.apply_move_text("xC4")
     assert black_moves.outcome().winner == 0
+
+
+@pytest.mark.parametrize(("setup", "params", "message"), [
+    # the report: 9 captures when 5 win; black made one move and won
+    ("19/19/19/19/19/9www7/9w1w7/9w1w7/19/19/19/8b1b8/8b1b8/8bbb8/19/19/19/19/19 b 9-0 0", {},
+     "b already has 9 captures and captures_to_win=5"),
+    (CAPTURE_SETUP + " 0-5 0", {"gap": 0}, "w already has 5 captures and captures_to_win=5"),
+    (CAPTURE_SETUP + " 0-3 0", {"gap": 0, "captures_to_win": 3}, "w already has 3 captures"),
+    ("b4/5/1bbb1/2b2/1www1/5/5 w", {"gap": 0}, "a b stone already stands on b's goal line "
+     "(row 7"),
+    ("5/5/5/5/1www1/w4/5 b", {"gap": 0}, "a w stone already stands on w's goal line (row 2"),
+])
+def test_a_decided_position_is_refused(setup, params, message):
+    with pytest.raises(ParseError, match=re.escape(message)):
+        losat.from_setup(setup, **params)
+
+
+def test_a_position_one_short_of_winning_is_accepted():
+    state = losat.from_setup(CAPTURE_SETUP + " 0-4 0", gap=0)
+    assert state.outcome() is None and state.captures() == (0, 4)
+    assert losat.from_setup("5/5/5/5/1www1/5/5 b", gap=0).outcome() is None
 
 
 # -- superko ---------------------------------------------------------------------------------

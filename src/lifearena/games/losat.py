@@ -80,7 +80,11 @@ passes just played in a row (0 or 1). The default start::
 
     19/19/19/19/19/9www7/9w1w7/9w1w7/19/19/19/8b1b8/8b1b8/8bbb8/19/19/19/19/19 b 0-0 0
 
-A game set up from a position starts its superko memory and its move count there.
+A game set up from a position starts its superko memory and its move count there. A
+position whose game is already decided is refused with a ``ParseError`` rather than played
+on: a capture count at or above ``captures_to_win``, or a stone on its own colour's goal line
+(the rules end the game as soon as either happens, so no legal game passes through such a
+position, and playing on would award a win the position already holds).
 
 >>> state = new_game()
 >>> [state.action_to_string(a) for a in state.legal_actions()]  # doctest: +NORMALIZE_WHITESPACE
@@ -446,7 +450,9 @@ class LosatState(State):
         params = {**params, **given}
         if side is None:
             side = SYMBOLS.index(params.get("first", DEFAULTS["first"]))
-        return cls(board, side, captures, passes, **params)
+        state = cls(board, side, captures, passes, **params)
+        _refuse_decided(state, setup)
+        return state
 
     def setup(self) -> str:
         return self._initial
@@ -707,6 +713,22 @@ class LosatState(State):
                    if k not in ("width", "length") and v != DEFAULTS[k]}
         extra = "".join(f", {k}={v!r}" for k, v in changed.items())
         return f"losat.from_setup({self.position()!r}{extra})"
+
+
+def _refuse_decided(state: LosatState, setup: str) -> None:
+    """A ParseError if the game of ``state`` (just set up from ``setup``) is already over."""
+    target = state.params["captures_to_win"]
+    for player, count in enumerate(state.captures()):
+        if count >= target:
+            raise ParseError(f"position {setup!r}: {SYMBOLS[player]} already has {count} "
+                             f"captures and captures_to_win={target} (the game is over); "
+                             f"expected at most {target - 1} captures each")
+    board = state.board()
+    for player, row in enumerate(state.goal_rows()):
+        if (board[row] == player + 1).any():
+            raise ParseError(f"position {setup!r}: a {SYMBOLS[player]} stone already stands on "
+                             f"{SYMBOLS[player]}'s goal line (row {board.shape[0] - row}; the "
+                             "game is over); expected none there")
 
 
 def render(state: LosatState, *, marks: bool = True) -> str:
