@@ -125,3 +125,19 @@ def test_play_replay_refuses_an_illegal_record(capsys, tmp_path) -> None:
                     "1. 6,6\n")
     code, out, err = run(capsys, "queen", "play", "--replay", str(path))
     assert code == 2 and "record move 1 '6,6'" in err and out == ""
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--size", "10000000000"], "--size 10,000,000,000 is too large to draw in 2,000 pixels "
+     "(each pixel would cover 5,000,000 x 5,000,000 squares)"),
+    (["--window", "0,0,5,4000000000", "--pixels", "100"], "--window 0,0,5,4000000000 is too "
+     "large to draw in 100 pixels"),
+    (["--block", "5000000"], "--block 5,000,000 with --saturation 4"),
+    (["--pixels", "0"], "--pixels 0; expected at least 1"),
+    (["--saturation", "0"], "--saturation 0; expected at least 1"),
+])
+def test_picture_too_large_names_the_options_given(capsys, tmp_path, argv, message) -> None:
+    # the library's message named 'block=5000000', which the user never set
+    code, _, err = run(capsys, "queen", "picture", "-k", "10", *argv,
+                       "--out", str(tmp_path / "p.png"))
+    assert code == 2 and message in err and "block=" not in err and err.count("\n") == 1

@@ -20,7 +20,7 @@ from lifearena.cli.checks import check_output, check_seed
 from lifearena.core import Record, replay
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
 from lifearena.studies.palace import check_k, p_positions, palace_numbers
-from lifearena.studies.palace_picture import Window, fold_picture, render_png
+from lifearena.studies.palace_picture import Window, choose_block, fold_picture, render_png
 
 app = typer.Typer(help="The blocking queen game: palace numbers, pictures, play.",
                   no_args_is_help=True)
@@ -67,6 +67,8 @@ def picture(
         if size < 1:
             raise BadParameterError(f"--size {size}; expected at least 1")
         region = Window.square(size)
+    block = _check_block(region, block, pixels, saturation,
+                         f"--window {window}" if window is not None else f"--size {size:,}")
     total = region.y + region.h
     with Progress(TextColumn("[bold]palace numbers[/]"), BarColumn(),
                   TextColumn("{task.completed:,}/{task.total:,} rows"), TimeElapsedColumn(),
@@ -83,6 +85,33 @@ def picture(
     render_png(result, out, colorbar=colorbar, title=title)
     ph, pw = result.values.shape
     console.print(f"wrote {out} ({pw}x{ph} pixels, block {result.block})")
+
+
+MAX_BLOCK = 1_000_000  # fold_picture's limit: the block sums are 32-bit
+
+
+def _check_block(region: Window, block: int | None, pixels: int, saturation: int,
+                 region_text: str) -> int:
+    """The squares per pixel side, refused up front in the terms of the options the user
+    gave (the library would name only the block size it derived)."""
+    if saturation < 1:
+        raise BadParameterError(f"--saturation {saturation}; expected at least 1")
+    if block is not None:
+        if not 1 <= block <= MAX_BLOCK or block * saturation >= 2**31:
+            raise BadParameterError(f"--block {block:,} with --saturation {saturation}; "
+                                    f"expected 1 <= block <= {MAX_BLOCK:,} and block * "
+                                    "saturation < 2**31")
+        return block
+    if pixels < 1:
+        raise BadParameterError(f"--pixels {pixels}; expected at least 1")
+    chosen = choose_block(region, pixels)
+    if chosen > MAX_BLOCK or chosen * saturation >= 2**31:
+        raise BadParameterError(f"{region_text} is too large to draw in {pixels:,} pixels "
+                                f"(each pixel would cover {chosen:,} x {chosen:,} squares); "
+                                f"expected at most {MAX_BLOCK:,} squares per pixel side "
+                                f"(block * --saturation < 2**31): a smaller region or more "
+                                "--pixels")
+    return chosen
 
 
 def _check_picture_path(path: Path) -> None:
