@@ -119,3 +119,13 @@ def test_test_strategy_counts_games_on_a_progress_bar_in_chunks(monkeypatch):
     # chunks of 7 games play exactly the games of one batch
     whole = wol_cli.run_games("random", "land_grab", 30, 4)
     assert [(n, o) for n, o, _ in chunked] == [(n, o) for n, o, _ in whole]
+
+
+def test_quiet_play_prints_each_move_line_once(capsys, monkeypatch):
+    code, out, _ = run_cli(capsys, monkeypatch, "war-of-life", "play", "--blue", "land_grab",
+                           "--red", "bloodlust", "--seed", "2", "--quiet")
+    assert code == 0
+    moves = [line for line in out.splitlines() if " played [" in line]
+    assert len(moves) == int(out.split(" after ")[-1].split()[0])  # one line per move
+    assert len(moves) == len(set(moves)) and out.count(moves[-1]) == 1
+    assert out.index(moves[-1]) < out.index("  +-----------------+")  # then the board

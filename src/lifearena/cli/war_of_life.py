@@ -93,12 +93,14 @@ def board_with_crank(state: wol.WarOfLifeState) -> str:
     return "\n".join("".join(r) for r in rows)
 
 
-def _show(state: wol.WarOfLifeState, layout: str) -> None:
+def _show(state: wol.WarOfLifeState, layout: str, *, describe: bool = True) -> None:
+    """The board, the last move's births and deaths (unless ``describe`` is off: --quiet
+    has already printed them), and the status line."""
     if layout in ("clear", "both"):
         typer.echo(board_with_crank(state))
     if layout in ("coursework", "both"):
         typer.echo(state.board_text("coursework"))
-    if state.last_crank.move is not None:
+    if describe and state.last_crank.move is not None:
         typer.echo(state.last_crank.describe())
     typer.echo(state.status())
 
@@ -205,7 +207,7 @@ def play(
             typer.echo(f"\nmove {state.moves_played}:")
             _show(state, layout)
     if quiet:
-        _show(state, layout)
+        _show(state, layout, describe=False)
     outcome = state.outcome()
     typer.echo(f"result: {outcome if outcome else 'unfinished'} after {state.moves_played} "
                "moves")
