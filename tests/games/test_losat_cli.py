@@ -87,3 +87,17 @@ def test_replay_of_a_corrupt_record(tmp_path, capsys):
         main(["losat", "play", "--replay", str(path)])
     assert exit_info.value.code == 2
     assert "move 2 '-K6'" in capsys.readouterr().err
+
+
+def test_board_row_numbers_and_goal_markers_line_up():
+    result = runner.invoke(app, ["--black", "random", "--white", "random", "--max-moves", "4"])
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines()
+            if line[:2].strip().isdigit() and "captures" not in line]
+    assert len(rows) == 5 * 19  # the start and the board after each of the 4 moves
+    ends = {len(line.split("<-")[0].rstrip()) for line in rows}
+    assert ends == {2 + 2 * 19 + 1 + 2}  # every right-hand number ends in the same column
+    markers = {line.index("<-") for line in rows if "<-" in line}
+    assert len(markers) == 1  # ... and both goal markers start in the same column
+    assert any(line.startswith(" 6 ") and line.endswith("  6   <- w goal") for line in rows)
+    assert any(line.endswith(" 14   <- b goal") for line in rows)

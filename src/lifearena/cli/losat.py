@@ -31,6 +31,26 @@ HUMAN = "human"
 COMMANDS = "moves, hint, board, help, quit"
 
 
+def board(state: losat.LosatState) -> str:
+    """The game's board drawing with the right-hand row numbers right-aligned, as on the
+    left, so that the ``<- w goal`` marker sits the same distance from its number on every
+    row (the drawing left-aligns them: ``6    <- w goal`` against ``14   <- b goal``).
+
+    >>> lines = board(losat.new_game(width=5, length=11, gap=5)).splitlines()
+    >>> print(lines[1]); print(lines[11])
+    11 . . O O O 11   <- b goal
+     1 . X X X .  1   <- w goal
+    """
+    width = state.params["width"]
+    edge = 2 * width + 3  # the left number, then a space before and after every point
+    lines = losat.render(state).splitlines()
+    for index in range(1, state.params["length"] + 1):
+        line = lines[index]
+        number, _, note = line[edge:].strip().partition(" ")
+        lines[index] = f"{line[:edge]}{number:>2}" + (f"   {note.strip()}" if note else "")
+    return "\n".join(lines)
+
+
 def _params(width: int, length: int, offset: int, gap: int, first: str, own_colour_only: bool,
             capture_or_more: bool, neighbours: int, captures_to_win: int,
             max_moves: int) -> dict[str, Any]:
@@ -69,7 +89,7 @@ def _read_move(state: losat.LosatState, name: str, hint_limit: Limit) -> int | N
             typer.echo(f"hint: {state.action_to_string(suggestion)}")
             continue
         if command == "board":
-            typer.echo(str(state))
+            typer.echo(board(state))
             continue
         if command in ("help", "?", ""):
             typer.echo(f"type a move (+bD4, +wD4, +D4 own colour, -D4 remove, xD4 capture, "
@@ -147,7 +167,7 @@ def play(
         typer.echo(f"moves: +bD4 / +wD4 add, -D4 remove, xD4 capture, pass; commands: "
                    f"{COMMANDS}")
     if not quiet:
-        typer.echo(str(state))
+        typer.echo(board(state))
     while not state.is_terminal():
         player = state.current_player()
         agent = agents[player]
@@ -162,9 +182,9 @@ def play(
         state.apply_action(action)
         if not quiet:
             typer.echo(f"{state.plies()}. {losat.SYMBOLS[player]} {text}")
-            typer.echo(str(state))
+            typer.echo(board(state))
     if quiet:
-        typer.echo(str(state))
+        typer.echo(board(state))
     outcome = state.outcome()
     typer.echo(f"result: {outcome if outcome else 'unfinished'}")
     if save is not None:
@@ -177,7 +197,7 @@ def _replay(path: Path, quiet: bool) -> None:
         raise BadParameterError(f"{path} holds a {record.game!r} game; expected losat")
     state = losat.from_setup(record.setup, **record.params)
     if not quiet:
-        typer.echo(str(state))
+        typer.echo(board(state))
     for number, text in enumerate(record.moves, start=1):
         try:
             state.apply_move_text(text)
@@ -185,8 +205,8 @@ def _replay(path: Path, quiet: bool) -> None:
             raise ParseError(f"{path}: move {number} {text!r}: {error}") from None
         if not quiet:
             typer.echo(f"{number}. {text}")
-            typer.echo(str(state))
+            typer.echo(board(state))
     if quiet:
-        typer.echo(str(state))
+        typer.echo(board(state))
     names = " vs ".join(record.players)
     typer.echo(f"{names}: {state.outcome() or 'unfinished'}")
