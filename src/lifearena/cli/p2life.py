@@ -8,6 +8,7 @@ terminal).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -60,6 +61,17 @@ def _summary_table(summaries: list) -> Table:
     return table
 
 
+def polynomial_lines(text: str) -> list[str]:
+    """A polynomial's text one term per line, signs in a column, so that a narrow terminal
+    never wraps it in the middle of a term.
+
+    >>> polynomial_lines("21 p^3 - 63 p^4 + 105/2 p^5")
+    ['    21 p^3', '  - 63 p^4', '  + 105/2 p^5']
+    """
+    first, *rest = re.split(r" (?=[+-] )", text.strip())
+    return [f"    {first}", *(f"  {term}" for term in rest)]
+
+
 @app.command()
 def meanfield(
     rule: Annotated[str, typer.Option(
@@ -79,11 +91,13 @@ def meanfield(
     if png is not None and sim_size < 3:
         raise BadParameterError(f"--sim-size {sim_size} is too small; expected at least 3")
     info = describe(rule, colours=colours)
-    console.print(f"[bold]{info['rule']}[/] (colours={colours}): rho(p) = {info['polynomial']}")
-    console.print(f"coefficients p^0..p^9: {', '.join(info['coefficients'])}")
+    console.print(f"[bold]{info['rule']}[/] (colours={colours}): rho(p) =", highlight=False)
+    for term in polynomial_lines(str(info["polynomial"])):
+        console.print(term, highlight=False, soft_wrap=True)
+    console.print(f"coefficients p^0..p^9: {', '.join(info['coefficients'])}", soft_wrap=True)
     console.print(f"maximum {info['max']:.6f} at p = {info['argmax']:.6f}; "
                   f"rho(1) = {info['value_at_1']:.6f}; fixed points in [0, 1]: "
-                  f"{[round(x, 6) for x in info['fixed_points']]}")
+                  f"{[round(x, 6) for x in info['fixed_points']]}", soft_wrap=True)
     if png is not None:
         from lifearena.studies.p2life_report import _plt
 
