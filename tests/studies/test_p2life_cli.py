@@ -135,3 +135,44 @@ def test_play_replay_refuses_a_bad_record(capsys: pytest.CaptureFixture[str],
     record.write_text('[Game "losat"]\n[Setup "x"]\n')
     code, _, err = _run(["p2life", "play", "--replay", str(record)], capsys)
     assert code == 2 and "expected p2life" in err
+
+
+@pytest.mark.parametrize("bad", [["--chunk", "0"], ["--scheduler", "nowhere"], "foreign"])
+def test_density_error_found_while_setting_up_shows_no_empty_bar(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        bad: list[str] | str) -> None:
+    import io
+
+    from rich.console import Console
+
+    import lifearena.cli.p2life as p2life_cli
+
+    screen = io.StringIO()
+    monkeypatch.setattr(p2life_cli, "console",
+                        Console(file=screen, force_terminal=True, color_system=None, width=100))
+    results = tmp_path / "r.sqlite"
+    if bad == "foreign":
+        results.write_text("not a database")
+        bad = []
+    code, _, err = _run(["p2life", "density", "--size", "8", "--p", "0.5", "--runs", "1",
+                         "--results", str(results), *bad], capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert screen.getvalue() == ""  # was a 'runs 0/?' bar before the error line
+
+
+def test_density_bar_counts_runs_on_a_terminal(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    import io
+
+    from rich.console import Console
+
+    import lifearena.cli.p2life as p2life_cli
+
+    screen = io.StringIO()
+    monkeypatch.setattr(p2life_cli, "console",
+                        Console(file=screen, force_terminal=True, color_system=None, width=100))
+    code, _, _ = _run(["p2life", "density", "--size", "8", "--p", "0.5", "--runs", "2",
+                       "--workers", "1", "--results", str(tmp_path / "r.sqlite")], capsys)
+    assert code == 0 and "runs" in screen.getvalue() and "4/4" in screen.getvalue()
+    assert "0/?" not in screen.getvalue()

@@ -14,7 +14,14 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from lifearena.cli.checks import check_output, check_seed
@@ -47,6 +54,34 @@ def _list(text: str) -> tuple[str, ...]:
 def _progress() -> Progress:
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                     TimeRemainingColumn(), console=console, transient=False)
+
+
+class _LazyBar:
+    """Progress bars that appear at their first tick, when the total is known: a sweep
+    checks its results file, scheduler and options before the first tick, and an error found
+    there should be one line, not an empty 'runs 0/?' bar and then the line."""
+
+    def __init__(self) -> None:
+        self.bar: Progress | None = None
+        self.tasks: dict[str, TaskID] = {}
+
+    def tick(self, description: str, done: int, total: int) -> None:
+        if self.bar is None:
+            self.bar = _progress()
+            self.bar.start()
+        if description not in self.tasks:
+            self.tasks[description] = self.bar.add_task(description, total=total)
+        self.bar.update(self.tasks[description], completed=done, total=total)
+
+    def runs(self, done: int, total: int) -> None:
+        self.tick("runs", done, total)
+
+    def __enter__(self) -> _LazyBar:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 def _summary_table(summaries: list) -> Table:
@@ -163,14 +198,9 @@ def density(
                      sizes=tuple(parse_size(s) for s in _list(sizes)),
                      boundaries=_list(boundaries), runs=runs, master_seed=seed,
                      max_generations=max_generations, colours=colours)
-    with _progress() as bar:
-        task = bar.add_task("runs", total=None)
-
-        def tick(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    with _LazyBar() as bar:
         rows = sweep(spec, results, workers=workers, scheduler=scheduler, chunk_size=chunk,
-                     progress=tick)
+                     progress=bar.runs)
     summaries = summarise(rows)
     console.print(_summary_table(summaries))
     if export_path is not None:
@@ -202,10 +232,8 @@ def ratio(
     check_output(results, "--results")
     spec = SweepSpec(ps=RATIO_PS, sizes=(parse_size(size),), boundaries=(boundary,),
                      runs=runs, master_seed=seed, max_generations=max_generations)
-    with _progress() as bar:
-        task = bar.add_task("runs", total=None)
-        rows = sweep(spec, results, workers=workers, scheduler=scheduler,
-                     progress=lambda d, t: bar.update(task, completed=d, total=t))
+    with _LazyBar() as bar:
+        rows = sweep(spec, results, workers=workers, scheduler=scheduler, progress=bar.runs)
     figure_ratio(png, rows)
     ratios = [r.ratio for r in rows if r.ratio is not None]
     above = estimate([1.0 if x > 0.5 else 0.0 for x in ratios])
@@ -241,16 +269,9 @@ def report(
     spec = ReportSpec(runs=runs, ps=_floats(ps, "densities"),
                       sizes=tuple(parse_size(s) for s in _list(sizes)), master_seed=seed,
                       max_generations=max_generations)
-    with _progress() as bar:
-        tasks: dict[str, int] = {}
-
-        def tick(experiment: str, done: int, total: int) -> None:
-            if experiment not in tasks:
-                tasks[experiment] = bar.add_task(experiment, total=total)
-            bar.update(tasks[experiment], completed=done, total=total)
-
+    with _LazyBar() as bar:
         path = make_report(out, spec, results=results, workers=workers, scheduler=scheduler,
-                           progress=tick, markdown_name=name,
+                           progress=bar.tick, markdown_name=name,
                            figures_dir=Path(name).stem)
     console.print(f"wrote {path}")
 
