@@ -104,6 +104,7 @@ from dataclasses import replace
 from typing import Any, ClassVar, Self
 
 import numpy as np
+from numba import njit
 
 from lifearena.core import (
     TERMINAL,
@@ -344,6 +345,14 @@ def format_position(board: np.ndarray, side: int, captures: tuple[int, int],
     return f"{'/'.join(rows)} {SYMBOLS[side]} {captures[0]}-{captures[1]} {passes}"
 
 
+@njit(cache=True)
+def _shift(counts: np.ndarray, colour: int, adjacent: np.ndarray, delta: int) -> None:
+    """Add ``delta`` to ``colour``'s neighbour count of every point in ``adjacent`` (one
+    compiled loop instead of a numpy fancy-index update, which costs ten times more)."""
+    for point in adjacent:
+        counts[colour, point] += delta
+
+
 class _Geometry:
     """Precomputed facts of one board size and neighbourhood (shared by every state)."""
 
@@ -433,6 +442,8 @@ class LosatState(State):
         self._legal_cache: list[int] | None = None
         self._undo_stack: list[tuple] = []
         self._goal = goal_rows(p)
+        rows = self._board.reshape(p["length"], p["width"])
+        self._on_goal = [int(np.count_nonzero(rows[self._goal[c]] == c + 1)) for c in (0, 1)]
         self._initial = format_position(board, side, (self._captures[0], self._captures[1]),
                                         passes)
 
@@ -470,6 +481,7 @@ class LosatState(State):
         twin._counts = self._counts.copy()
         twin._seen = set(self._seen)
         twin._captures = list(self._captures)
+        twin._on_goal = list(self._on_goal)
         twin._legal_cache = None
         twin._undo_stack = list(self._undo_stack)
         return twin
@@ -565,12 +577,18 @@ class LosatState(State):
         old = int(self._board[point])
         adjacent = self._geo.adjacent[point]
         zob = self._geo.zobrist
+        row = point // self._geo.width
+        goal = self._goal
         if old:
-            self._counts[old - 1, adjacent] -= 1
+            _shift(self._counts, old - 1, adjacent, -1)
             self._hash ^= zob[old - 1][point]
+            if row == goal[old - 1]:
+                self._on_goal[old - 1] -= 1
         if value:
-            self._counts[value - 1, adjacent] += 1
+            _shift(self._counts, value - 1, adjacent, 1)
             self._hash ^= zob[value - 1][point]
+            if row == goal[value - 1]:
+                self._on_goal[value - 1] += 1
         self._board[point] = value
 
     def _apply_action(self, action: Action) -> None:
@@ -625,14 +643,13 @@ class LosatState(State):
 
     def _judge(self, mover: int) -> Outcome | None:
         """The outcome after ``mover``'s move, or ``None``."""
-        width = self.params["width"]
-        black_goal, white_goal = self._goal
         winners = []
         reason = {}
-        if (self._board[black_goal * width:(black_goal + 1) * width] == 1).any():
+        # _on_goal counts each colour's stones on its own goal line, kept by _set_point
+        if self._on_goal[BLACK]:
             winners.append(BLACK)
             reason[BLACK] = Termination.GOAL
-        if (self._board[white_goal * width:(white_goal + 1) * width] == 2).any():
+        if self._on_goal[WHITE]:
             winners.append(WHITE)
             reason[WHITE] = Termination.GOAL
         target = self.params["captures_to_win"]
