@@ -1,6 +1,7 @@
 """Agents for the p2life game (:mod:`lifearena.games.p2life`): random and greedy.
 
-* ``random`` -- uniform over the legal moves (pass, place on an empty cell, remove one's own).
+* ``random`` -- the generic random agent: uniform over the legal moves (pass, place on an
+  empty cell, remove one's own).
 * ``greedy`` -- one-step lookahead: for each legal move, assume the opponent passes, run the
   coming p2life generation (same seed and generation, so the very coins the game will flip)
   and score ``own tokens - opponent tokens`` afterwards; the best score wins, ties are broken
@@ -25,21 +26,6 @@ from lifearena.core import Action, State
 from lifearena.errors import BadParameterError, IllegalMoveError
 from lifearena.games.p2life import P2LIFE, Move, P2Life, apply_moves
 from lifearena.life.step import step
-
-
-class RandomP2LifeAgent(Agent):
-    """Uniform over the legal moves, from its own seeded generator."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = 0) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, state: State, player: int, limit: Limit | None = None) -> Action:
-        legal = state.legal_actions(player)
-        if not legal:
-            raise IllegalMoveError(f"player {player} has no legal action to choose from")
-        return int(legal[int(self.rng.integers(len(legal)))])
 
 
 def score_moves(state: P2Life, player: int, actions: list[int]) -> np.ndarray:
@@ -82,13 +68,6 @@ class GreedyP2LifeAgent(Agent):
         scores = score_moves(state, player, legal)
         best = np.flatnonzero(scores == scores.max())
         return int(legal[int(best[self.rng.integers(len(best))])])
-
-
-@register_agent("random", game="p2life")
-def _make_random(game: str | None = None, seed: int | None = 0, **options: object) -> Agent:
-    if options:
-        raise BadParameterError(f"the random agent takes no options; got {sorted(options)}")
-    return RandomP2LifeAgent(seed=seed)
 
 
 @register_agent("greedy", game="p2life")

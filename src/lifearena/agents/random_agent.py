@@ -12,7 +12,7 @@ import numpy as np
 from lifearena.agents.base import Agent, Limit
 from lifearena.agents.registry import register_agent
 from lifearena.core import Action, State
-from lifearena.errors import IllegalMoveError
+from lifearena.errors import BadParameterError, IllegalMoveError
 
 
 class RandomAgent(Agent):
@@ -32,4 +32,6 @@ class RandomAgent(Agent):
 
 @register_agent("random")
 def _make_random(game: str | None = None, seed: int | None = 0, **options: object) -> Agent:
+    if options:
+        raise BadParameterError(f"the random agent takes no options; got {sorted(options)}")
     return RandomAgent(seed=seed)
