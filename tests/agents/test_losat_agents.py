@@ -9,7 +9,7 @@ import pytest
 from lifearena.agents import Limit, make
 from lifearena.errors import BadParameterError
 from lifearena.games import losat
-from lifearena.games.losat_eval import terms
+from lifearena.games.losat_eval import liveness, terms
 
 AGENTS = ["random", "greedy", "alphabeta"]
 
@@ -85,3 +85,43 @@ def test_evaluate_rewards_progress_and_captures():
     done = losat.from_setup("5/1bbb1/5/5/5/5/5 b", gap=0)
     done.apply_move_text("+bC7")
     assert done.evaluate(0) == 1.0 and done.evaluate(1) == -1.0
+
+
+# Black to move: +bB2 turns Black's stones into a still life next to White's block, so no
+# change is left anywhere and the game ends in two passes; -A2 keeps Black's stones alive.
+FREEZING = "7/7/7/4ww1/4ww1/1bb4/b1b4/b6/7 b 0-0 0"
+
+
+def test_search_sees_a_frozen_board_at_its_horizon():
+    state = losat.from_setup(FREEZING, gap=1)
+    legal = {state.action_to_string(a) for a in state.legal_actions()}
+    assert legal == {"-A2", "+bB2"}
+    frozen = state.clone()
+    frozen.apply_move_text("+bB2")
+    assert liveness(frozen) == (0, 0) and not frozen.is_terminal()
+    # greedy (and the search without the liveness check) like the extra stone...
+    assert state.action_to_string(make("greedy", game="losat").act(state, 0)) == "+bB2"
+    blind = make("alphabeta", game="losat", freeze=None)
+    assert state.action_to_string(blind.act(state, 0, Limit(depth=1))) == "+bB2"
+    # ...the search scores the frozen board as the draw it is (minus its contempt) and
+    # keeps the game alive, already at depth 1
+    agent = make("alphabeta", game="losat")
+    assert state.action_to_string(agent.act(state, 0, Limit(depth=1))) == "-A2"
+    assert agent._leaf(frozen, 1, agent.contempt) == agent.contempt
+
+
+def test_a_frozen_opponent_pulls_the_value_towards_a_draw():
+    # White's block is frozen, Black's stones are alive: White can only attack Black from
+    # now on, so the searcher scores the position most of the way towards its draw score
+    state = losat.from_setup(FREEZING, gap=1)
+    agent = make("alphabeta", game="losat")
+    agent.act(state, 0, Limit(depth=1))  # the searcher plays Black
+    live = state.clone()
+    live.apply_move_text("-A2")
+    live_b, live_w = liveness(live)
+    assert live_b > 0 and live_w == 0
+    draw = -agent.contempt
+    front = agent.front * 4 / 5  # B4, C4, A3, C3: four stones on its two leading rows
+    expected = draw + agent.freeze * (live.evaluate(0) + front - draw)
+    assert agent._leaf(live, 0, draw) == pytest.approx(expected)
+    assert agent._leaf(live, 1, -draw) == pytest.approx(-expected)
