@@ -165,6 +165,12 @@ def run(
     if show:
         _show(cells, "start")
 
+    # load (or compile) the kernel on a tiny grid first, so the timing is the run's alone
+    tiny = cells[:3, :3]
+    if until_stable:
+        run_until_stable(tiny, the_rule, torus=torus, seed=seed, max_generations=2, kernel=kernel)
+    else:
+        evolve(tiny, the_rule, 1, torus=torus, seed=seed, kernel=kernel)
     start = time.perf_counter()
     stop, period = "generation limit", None
     if until_stable:
