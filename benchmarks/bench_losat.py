@@ -8,7 +8,7 @@
    swapped every game, agents seeded by the game number; wins/draws/losses of the first agent
    with Wilson 95% intervals on its win rate and on its score (win 1, draw 1/2).
 
-    .venv/bin/python benchmarks/bench_losat.py --games 200 --nodes 1000
+    .venv/bin/python benchmarks/bench_losat.py --games 200 --nodes 3000
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def match(first: str, second: str, games: int, limit: Limit, options: dict) -> N
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
-    parser.add_argument("--nodes", type=int, default=1000, help="alphabeta node limit per move")
+    parser.add_argument("--nodes", type=int, default=3000, help="alphabeta node limit per move")
     parser.add_argument("--pairs", default="alphabeta:greedy,greedy:random",
                         help="comma-separated FIRST:SECOND agent pairs")
     parser.add_argument("--skip-movegen", action="store_true", help="only play the matches")
