@@ -80,6 +80,12 @@ def report(game: str, search: str, baseline: str, budget: str,
     per_move = sum(r[3] for r in results) / sum(r[4] for r in results)
     length = sum(r[2] for r in results) / n
     endings = dict(Counter(r[1] for r in results).most_common())
+    # tasks alternate seats (0, 1, 0, 1, ...): the search agent's record in each seat
+    seats = []
+    for seat in (0, 1):
+        mine = scores[seat::2]
+        seats.append(f"{sum(s == 1.0 for s in mine)}/{sum(s == 0.5 for s in mine)}/"
+                     f"{sum(s == 0.0 for s in mine)}")
 
     def verdict(lo: float, hi: float) -> str:
         return "excludes 50%" if lo > 0.5 or hi < 0.5 else "does NOT exclude 50%"
@@ -88,6 +94,7 @@ def report(game: str, search: str, baseline: str, budget: str,
             f"  W/D/L {wins}/{draws}/{losses}; win rate {wins / n:.3f} [{wlo:.3f}, {whi:.3f}] "
             f"({verdict(wlo, whi)}); score {points / n:.3f} [{slo:.3f}, {shi:.3f}] "
             f"({verdict(slo, shi)}); Wilson 95%\n"
+            f"  as player 0 (first to move) {seats[0]}, as player 1 {seats[1]} (W/D/L)\n"
             f"  endings {endings}; {length:.1f} plies/game; {per_move:.3f} s per search move; "
             f"{wall:.0f} s wall with {workers} worker(s)")
 
