@@ -10,7 +10,7 @@ whether the interval excludes 50%):
   (``--nodes``), which does not depend on the load of the machine;
 * Life for Two: the simultaneous-move ``nash`` agent (one matrix game per turn, solved by
   linear programming; it takes no limit) against ``greedy``; ``--agent mcts`` tries generic
-  decoupled-UCT MCTS instead.
+  decoupled-UCT MCTS instead. Played with ``max_turns=100, limit_result="population"``.
 
 Each start (``--games`` of them, from seeds 0, 1, ...) is played twice with the seats
 swapped (Losat has one fixed start: its pairs differ by the agents' seeds). ``--workers``
@@ -35,7 +35,7 @@ from lifearena.agents.base import Limit
 from lifearena.arena.executor import Executor
 from lifearena.arena.ladder import start_state
 from lifearena.arena.ratings import wilson_interval
-from lifearena.arena.referee import play_game
+from lifearena.arena.referee import initial_state, play_game
 
 # (search agent, its options, baseline agent); the limit is added per run
 MATCHES: dict[str, tuple[str, dict[str, Any], str]] = {
@@ -45,6 +45,11 @@ MATCHES: dict[str, tuple[str, dict[str, Any], str]] = {
 }
 NO_LIMIT = {"nash"}
 """Agents that take no search limit (they solve one matrix game per turn)."""
+PARAMS: dict[str, dict[str, Any]] = {
+    "life_for_two": {"max_turns": 100, "limit_result": "population"},
+}
+"""Game parameters of the matches: Life for Two games are unbounded by default, so they are
+played as in its tournaments (100 turns, then the larger population wins)."""
 
 
 def play_one(game: str, search: str, options: dict[str, Any], baseline: str, seed: int,
@@ -55,7 +60,11 @@ def play_one(game: str, search: str, options: dict[str, Any], baseline: str, see
     weak = agents.make(baseline, game=game, seed=2 * seed + 1 - seat)
     players = [strong, weak] if seat == 0 else [weak, strong]
     limits = [limit, None] if seat == 0 else [None, limit]
-    result = play_game(game, players, state=start_state(game, seed), seed=seed, limits=limits)
+    if game in PARAMS:
+        start = initial_state(game, seed=seed, params=PARAMS[game])
+    else:
+        start = start_state(game, seed)
+    result = play_game(game, players, state=start, seed=seed, limits=limits)
     winner = result.outcome.winner
     score = 0.5 if winner is None else float(winner == seat)
     moves = max(1, (result.length + (1 - seat)) // 2) if game != "life_for_two" \
