@@ -336,7 +336,7 @@ def test_board_text_marks_last_move_goals_and_captures():
     state = losat.new_game()
     state.apply_move_text("+bK5")
     text = str(state)
-    assert " 5 . . . . . . . . .(X). . . . . . . . . 5" in text.splitlines()
+    assert " 5 . . . . . . . . .(X). . . . . . . . .  5" in text.splitlines()
     assert "<- b goal" in text.splitlines()[6] and "<- w goal" in text.splitlines()[14]
     assert "captures b (X) 0/5, w (O) 0/5" in text and "last +bK5" in text
     assert text.splitlines()[0] == text.splitlines()[-2] == "   " + " ".join(losat.COLUMNS[:19])

@@ -32,23 +32,14 @@ COMMANDS = "moves, hint, board, help, quit"
 
 
 def board(state: losat.LosatState) -> str:
-    """The game's board drawing with the right-hand row numbers right-aligned, as on the
-    left, so that the ``<- w goal`` marker sits the same distance from its number on every
-    row (the drawing left-aligns them: ``6    <- w goal`` against ``14   <- b goal``).
+    """The board as the game draws it (coordinates on every edge, goal lines marked).
 
     >>> lines = board(losat.new_game(width=5, length=11, gap=5)).splitlines()
     >>> print(lines[1]); print(lines[11])
     11 . . O O O 11   <- b goal
      1 . X X X .  1   <- w goal
     """
-    width = state.params["width"]
-    edge = 2 * width + 3  # the left number, then a space before and after every point
-    lines = losat.render(state).splitlines()
-    for index in range(1, state.params["length"] + 1):
-        line = lines[index]
-        number, _, note = line[edge:].strip().partition(" ")
-        lines[index] = f"{line[:edge]}{number:>2}" + (f"   {note.strip()}" if note else "")
-    return "\n".join(lines)
+    return losat.render(state)
 
 
 def _params(width: int, length: int, offset: int, gap: int, first: str, own_colour_only: bool,

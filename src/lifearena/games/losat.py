@@ -754,15 +754,15 @@ def render(state: LosatState, *, marks: bool = True) -> str:
 
     >>> print(render(new_game(width=7, length=9, gap=1)))
        A B C D E F G
-     9 . . . . . . . 9
-     8 . . . O O O . 8    <- b goal
-     7 . . . O . O . 7
-     6 . . . O . O . 6
-     5 . . . . . . . 5
-     4 . . X . X . . 4
-     3 . . X . X . . 3
-     2 . . X X X . . 2    <- w goal
-     1 . . . . . . . 1
+     9 . . . . . . .  9
+     8 . . . O O O .  8   <- b goal
+     7 . . . O . O .  7
+     6 . . . O . O .  6
+     5 . . . . . . .  5
+     4 . . X . X . .  4
+     3 . . X . X . .  3
+     2 . . X X X . .  2   <- w goal
+     1 . . . . . . .  1
        A B C D E F G
     captures b (X) 0/5, w (O) 0/5; move 0; b to move
     """
@@ -782,7 +782,7 @@ def render(state: LosatState, *, marks: bool = True) -> str:
             line = line[:2 * c] + "(" + cells[c] + ")" + line[2 * c + 3:]
         note = {black_goal: "   <- b goal", white_goal: "   <- w goal"}.get(r, "")
         number = length - r
-        lines.append(f"{number:>2}{line}{number:<2}{note}".rstrip())
+        lines.append(f"{number:>2}{line}{number:>2}{note}".rstrip())
     lines.append(letters)
     caps = state.captures()
     target = p["captures_to_win"]
