@@ -53,10 +53,10 @@ ends; Black's is centred on the middle column (K), White's ``offset`` columns to
     12 . . . . . . . . . O . O . . . . . . . 12
     11 . . . . . . . . . . . . . . . . . . . 11
     10 . . . . . . . . . . . . . . . . . . . 10   (middle row)
-     9 . . . . . . . . . . . . . . . . . . . 9
-     8 . . . . . . . . X . X . . . . . . . . 8
-     7 . . . . . . . . X . X . . . . . . . . 7
-     6 . . . . . . . . X X X . . . . . . . . 6    <- w goal (back of Black's heptomino)
+     9 . . . . . . . . . . . . . . . . . . .  9
+     8 . . . . . . . . X . X . . . . . . . .  8
+     7 . . . . . . . . X . X . . . . . . . .  7
+     6 . . . . . . . . X X X . . . . . . . .  6   <- w goal (back of Black's heptomino)
 
 Black: J6 K6 L6 J7 L7 J8 L8; White: K12 M12 K13 M13 K14 L14 M14. The goal lines follow from
 ``length`` and ``gap`` (not from the stones of a set-up position). "Standing on" the goal line
