@@ -35,6 +35,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
+from pathlib import Path
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -448,6 +449,33 @@ class Record:
     def load(cls, text: str) -> Record:
         """Read either form (JSON if it starts with ``{``)."""
         return cls.from_json(text) if text.lstrip().startswith("{") else cls.from_text(text)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the record to ``path``: JSON for a ``.json`` name, else the text form. The
+        file is written whole or not at all (a temporary file then a rename).
+
+        >>> import tempfile, pathlib
+        >>> folder = pathlib.Path(tempfile.mkdtemp())
+        >>> record = Record("demo", {}, "start", ["a", "b"], ["x"], "*")
+        >>> Record.read(record.save(folder / "game.json")) == record
+        True
+        """
+        path = Path(path)
+        text = self.to_json() + "\n" if path.suffix.lower() == ".json" else self.to_text()
+        partial = path.with_name(path.name + ".partial")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+        return path
+
+    @classmethod
+    def read(cls, path: str | Path) -> Record:
+        """The record saved in ``path`` (either form); :class:`ParseError` names the file."""
+        path = Path(path)
+        text = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            return cls.load(text)
+        except ParseError as error:
+            raise ParseError(f"{path}: {error}") from None
 
 
 # -- the registry of games ---------------------------------------------------------------------

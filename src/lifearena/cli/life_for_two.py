@@ -76,14 +76,12 @@ def _make_player(name: str, seed: int) -> agents.Agent | None:
 
 
 def _save(state: LifeForTwo, path: Path, players: tuple[str, str]) -> None:
-    record = state.record(players=players)
-    text = record.to_json() + "\n" if path.suffix.lower() == ".json" else record.to_text()
-    path.write_text(text, encoding="utf-8")
+    state.record(players=players).save(path)
     typer.echo(f"record saved to {path}")
 
 
 def _replay(path: Path) -> None:
-    record = Record.load(path.read_text(encoding="utf-8"))
+    record = Record.read(path)
     if record.game != LifeForTwo.info.name:
         raise ParseError(f"{path} records a game of {record.game!r}; expected life_for_two")
     final = replay(record)  # checks every move before anything is shown

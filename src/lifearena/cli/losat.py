@@ -99,8 +99,7 @@ def _read_move(state: losat.LosatState, name: str, hint_limit: Limit) -> int | N
 
 def _save(state: losat.LosatState, path: Path, players: tuple[str, str]) -> None:
     record = state.record(players=players)
-    text = record.to_json() if path.suffix.lower() == ".json" else record.to_text()
-    path.write_text(text if text.endswith("\n") else text + "\n")
+    record.save(path)
     typer.echo(f"saved {len(record.moves)} moves to {path}")
 
 
@@ -183,7 +182,7 @@ def play(
 
 
 def _replay(path: Path, quiet: bool) -> None:
-    record = Record.load(path.read_text())
+    record = Record.read(path)
     if record.game != "losat":
         raise BadParameterError(f"{path} holds a {record.game!r} game; expected losat")
     state = losat.from_setup(record.setup, **record.params)

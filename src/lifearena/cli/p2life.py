@@ -339,9 +339,7 @@ def play(
         _show_moves(state, actions, names)
     _show_end(state)
     if record is not None:
-        saved = state.record(players=names)
-        text = saved.to_json() + "\n" if record.suffix.lower() == ".json" else saved.to_text()
-        record.write_text(text, encoding="utf-8")
+        state.record(players=names).save(record)
         console.print(f"wrote {record}")
 
 
@@ -373,7 +371,7 @@ def _replay(path: Path) -> None:
     from lifearena.errors import ParseError
     from lifearena.games.p2life import P2Life
 
-    record = Record.load(path.read_text(encoding="utf-8"))
+    record = Record.read(path)
     if record.game != P2Life.info.name:
         raise ParseError(f"{path} records a game of {record.game!r}; expected p2life")
     final = replay(record)  # checks every move before anything is shown

@@ -219,8 +219,7 @@ def play(
     console.print(f"moves: {' '.join(state.history_strings())}")
     if save is not None:
         record = state.record(players=[first, second])
-        text = record.to_json() + "\n" if save.suffix.lower() == ".json" else record.to_text()
-        save.write_text(text, encoding="utf-8")
+        record.save(save)
         console.print(f"saved {len(record.moves)} moves to {save}")
 
 
@@ -236,7 +235,7 @@ def _replay(path: Path, hints: bool) -> None:
     """Show a saved game move by move (every move checked before anything is shown)."""
     from lifearena.games.blocking_queen import BlockingQueen
 
-    record = Record.load(path.read_text(encoding="utf-8"))
+    record = Record.read(path)
     if record.game != BlockingQueen.info.name:
         raise ParseError(f"{path} records a game of {record.game!r}; expected blocking_queen")
     replay(record)

@@ -144,8 +144,7 @@ def _read_move(state: wol.WarOfLifeState, layout: str) -> int | None:
 def _save(state: wol.WarOfLifeState, path: Path, players: tuple[str, str]) -> None:
     extra = {"seed": state.seed} if state.seed is not None else {}
     record = state.record(players=players, **extra)
-    text = record.to_json() if path.suffix.lower() == ".json" else record.to_text()
-    path.write_text(text if text.endswith("\n") else text + "\n")
+    record.save(path)
     typer.echo(f"saved {len(record.moves)} moves to {path}")
 
 
@@ -216,7 +215,7 @@ def play(
 
 
 def _replay(path: Path, layout: str, quiet: bool) -> None:
-    record = Record.load(path.read_text())
+    record = Record.read(path)
     if record.game != wol.WarOfLifeState.info.name:
         raise BadParameterError(f"{path} holds a {record.game!r} game; expected war_of_life")
     state = wol.WarOfLifeState.from_setup(record.setup, **record.params)
