@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lifearena import agents
-from lifearena.agents.life_for_two import GreedyAgent, NashAgent, scores, solve_matrix_game
+from lifearena.agents.life_for_two import (
+    GreedyAgent,
+    NashAgent,
+    _reply_values,
+    scores,
+    solve_matrix_game,
+)
 from lifearena.arena.referee import play_game
+from lifearena.errors import BadParameterError
 from lifearena.games.life_for_two import LifeForTwo, Move, new_game
 
 PARAMS = {"max_turns": 30, "limit_result": "population"}
@@ -76,3 +84,18 @@ def test_matrix_game_solution_is_an_equilibrium(rows: int, cols: int, seed: int)
     assert abs(value + column_value) < 1e-6, "minimax theorem: both values agree"
     assert (x @ payoff >= value - 1e-6).all(), "x guarantees the value against any column"
     assert (payoff @ y <= value + 1e-6).all(), "y holds the row player to the value"
+
+
+def test_reply_values_see_a_win_next_turn() -> None:
+    # * has a block and # a lone piece that dies in the generation whatever # places
+    # beside it out of reach of the block: the next-turn estimate is a wipe-out for *.
+    board = np.array(LifeForTwo.from_setup("**.../**.../...../...../....# 2").board,
+                     dtype=np.int8).reshape(1, -1)
+    value = _reply_values(board, 0, 10, 1.0)
+    assert value[0] > 0
+    assert _reply_values(board, 1, 10, 1.0)[0] == -value[0]
+
+
+def test_nash_rejects_negative_replies() -> None:
+    with pytest.raises(BadParameterError):
+        NashAgent(replies=-1)

@@ -14,10 +14,15 @@ when both die (a draw).
   moves, columns the opponent's (later turns: every legal cell of each player; the first
   turn: the ``candidates`` (24) best triples of each player by how many pieces they keep
   alone after two generations). The payoff of a joint move is the score after its
-  generation plus ``lookahead`` (1.0) times the score after one more generation with no
-  placements (which tells a stable shape from one about to die; ``horizon`` > 1 adds more
-  such generations, each weighted by a further factor ``lookahead``, which measured
-  weaker); a side wiped out there counts ``WIN / 2``. The matrix game is solved exactly by
+  generation plus ``lookahead`` (1.0) times an estimate of the next turn's matrix game on
+  the board it leaves (``replies`` = 10: each side chooses among its 10 best single cells,
+  ranked by what each does played alone; that game's payoff is the score after its
+  generation plus ``follow`` (1.0) times the score one generation later without placements,
+  wipe-outs counting ``WIN / 2`` and ``WIN / 4``; the estimate is the midpoint of its pure
+  maximin and minimax). ``replies=0`` uses the older payoff instead: the score after one more
+  generation with no placements (``horizon`` > 1 adds more such generations, each weighted
+  by a further factor ``lookahead``, which measured weaker), a wipe-out there counting
+  ``WIN / 2``. The matrix game is solved exactly by
   linear programming (:func:`solve_matrix_game`, scipy's HiGHS) and the move is drawn from
   the optimal mixed strategy with the agent's generator, so the agent is unexploitable
   within its model and deterministic given its seed.
@@ -30,7 +35,7 @@ there is nothing hidden in a view to peek at anyway.
 >>> state = LifeForTwo.from_setup("**.../**.../...#./...#./...#. 2")
 >>> bot = agents.make("nash", game="life_for_two", seed=1)
 >>> state.action_to_string(bot.act(state, 1))
-'3,2'
+'2,3'
 """
 
 from __future__ import annotations
@@ -119,6 +124,50 @@ def _arrange(board: np.ndarray, player: int, mine: np.ndarray, theirs: np.ndarra
     return boards.reshape(len(theirs), len(mine), CELLS).transpose(1, 0, 2).reshape(-1, CELLS)
 
 
+def _cell_shortlist(boards: np.ndarray, player: int, k: int) -> np.ndarray:
+    """``(n, k)``: for each flat board, the ``k`` empty cells that look best for ``player``
+    played alone (score after one generation plus after one more without placements)."""
+    n = len(boards)
+    placed = np.repeat(boards[:, None, :], CELLS, axis=1)
+    diagonal = np.arange(CELLS)
+    placed[:, diagonal, diagonal] = np.where(boards == 0, np.int8(player + 1), boards)
+    one = step_batch(placed.reshape(-1, CELLS))
+    value = scores(one, player) + scores(step_batch(one), player, WIN / 2)
+    value = value.reshape(n, CELLS)
+    value[boards != 0] = -np.inf
+    return np.argsort(-value, axis=1, kind="stable")[:, :k]
+
+
+def _reply_values(boards: np.ndarray, player: int, k: int, follow: float) -> np.ndarray:
+    """An estimate of next turn's matrix game on each flat board: both sides choose among
+    their ``k`` best cells (:func:`_cell_shortlist`); the payoff is the score after that
+    generation (a wipe-out counts ``WIN / 2``) plus ``follow`` times the score after one
+    more generation without placements; the value is the midpoint of the pure maximin and
+    minimax of that matrix (they bracket the game's value)."""
+    n = len(boards)
+    mine = _cell_shortlist(boards, player, k)
+    theirs = _cell_shortlist(boards, 1 - player, k)
+    rows = np.arange(n)[:, None]
+    my_mask = np.zeros((n, k, CELLS), dtype=bool)
+    my_mask[rows, np.arange(k)[None, :], mine] = True
+    their_mask = np.zeros((n, k, CELLS), dtype=bool)
+    their_mask[rows, np.arange(k)[None, :], theirs] = True
+    # a cell that is not empty (fewer than k empty cells) places nothing
+    my_mask &= (boards == 0)[:, None, :]
+    their_mask &= (boards == 0)[:, None, :]
+    ones = my_mask[:, :, None, :] & ~their_mask[:, None, :, :]
+    twos = their_mask[:, None, :, :] & ~my_mask[:, :, None, :]
+    mark_mine, mark_theirs = np.int8(player + 1), np.int8(2 - player)
+    joint = np.where(ones, mark_mine, np.where(twos, mark_theirs, boards[:, None, None, :]))
+    one = step_batch(joint.reshape(-1, CELLS))
+    value = scores(one, player, WIN / 2)
+    undecided = np.abs(value) < WIN / 2
+    if follow:
+        value[undecided] += follow * scores(step_batch(one[undecided]), player, WIN / 4)
+    matrix = value.reshape(n, k, k)
+    return 0.5 * (matrix.min(axis=2).max(axis=1) + matrix.max(axis=1).min(axis=1))
+
+
 def _argmax_random(values: np.ndarray, rng: np.random.Generator) -> int:
     best = np.flatnonzero(values >= values.max() - 1e-9)
     return int(best[rng.integers(len(best))])
@@ -153,15 +202,20 @@ class NashAgent(Agent):
     name = "nash"
 
     def __init__(self, seed: int | None = 0, candidates: int = 24,
-                 lookahead: float = 1.0, horizon: int = 1) -> None:
+                 lookahead: float = 1.0, horizon: int = 1, replies: int = 10,
+                 follow: float = 1.0) -> None:
         if candidates < 1:
             raise BadParameterError(f"candidates {candidates} must be at least 1")
         if lookahead < 0:
             raise BadParameterError(f"lookahead {lookahead} must be >= 0")
+        if replies < 0 or follow < 0:
+            raise BadParameterError(f"replies {replies} and follow {follow} must be >= 0")
         self.rng = np.random.default_rng(seed)
         self.candidates = candidates
         self.lookahead = lookahead
         self.horizon = horizon
+        self.replies = replies
+        self.follow = follow
         self.last_strategy: tuple[list[int], np.ndarray] | None = None
         """The candidate actions and the mixed strategy of the last decision (for study)."""
 
@@ -187,6 +241,10 @@ class NashAgent(Agent):
         weight = 1.0
         later = one
         undecided = np.abs(value) < WIN
+        if self.replies:
+            value[undecided] += self.lookahead * _reply_values(
+                one[undecided], player, self.replies, self.follow)
+            return value.reshape(len(mine), len(theirs))
         for _ in range(self.horizon if self.lookahead else 0):
             weight *= self.lookahead
             later = step_batch(later)
