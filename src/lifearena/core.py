@@ -506,11 +506,13 @@ def load_game(name: str) -> type[State]:
 
 def available_games() -> list[str]:
     """The names of the games in ``lifearena.games`` (importing them registers them)."""
+    import importlib.util
     import pkgutil
 
-    import lifearena.games as package
-
-    for module in pkgutil.iter_modules(package.__path__):
+    # found by name, as load_game does: the protocol layer knows no game module statically
+    spec = importlib.util.find_spec("lifearena.games")
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    for module in pkgutil.iter_modules(folders):
         if not module.name.startswith("_"):
             importlib.import_module(f"lifearena.games.{module.name}")
     return sorted(_GAMES)

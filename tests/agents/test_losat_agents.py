@@ -9,7 +9,6 @@ import pytest
 from lifearena.agents import Limit, make
 from lifearena.errors import BadParameterError
 from lifearena.games import losat
-from lifearena.games.losat_eval import liveness, terms
 
 AGENTS = ["random", "greedy", "alphabeta"]
 
@@ -71,7 +70,7 @@ def test_evaluate_range_and_colour_symmetry():
         legal = state.legal_actions()
         state.apply_action(legal[int(rng.integers(len(legal)))])
     # with offset 0 the start is symmetric: every term is zero
-    assert all(v == 0 for v in terms(losat.new_game(offset=0)).values())
+    assert all(v == 0 for v in losat.new_game(offset=0).terms().values())
 
 
 def test_evaluate_rewards_progress_and_captures():
@@ -98,7 +97,7 @@ def test_search_sees_a_frozen_board_at_its_horizon():
     assert legal == {"-A2", "+bB2"}
     frozen = state.clone()
     frozen.apply_move_text("+bB2")
-    assert liveness(frozen) == (0, 0) and not frozen.is_terminal()
+    assert frozen.liveness() == (0, 0) and not frozen.is_terminal()
     # greedy (and the search without the liveness check) like the extra stone...
     assert state.action_to_string(make("greedy", game="losat").act(state, 0)) == "+bB2"
     blind = make("alphabeta", game="losat", freeze=None)
@@ -118,7 +117,7 @@ def test_a_frozen_opponent_pulls_the_value_towards_a_draw():
     agent.act(state, 0, Limit(depth=1))  # the searcher plays Black
     live = state.clone()
     live.apply_move_text("-A2")
-    live_b, live_w = liveness(live)
+    live_b, live_w = live.liveness()
     assert live_b > 0 and live_w == 0
     draw = -agent.contempt
     front = agent.front * 4 / 5  # B4, C4, A3, C3: four stones on its two leading rows

@@ -1,8 +1,8 @@
 """Agents for the blocking queen game: a perfect player from palace numbers, and a greedy one.
 
 ``make("perfect", game="blocking_queen")`` plays by the palace numbers of
-:mod:`lifearena.studies.palace` (a palace is a square such that whoever moves the queen there
-wins):
+:mod:`lifearena.games.blocking_queen_palace` (a palace is a square such that whoever moves
+the queen there wins):
 
 * queen move: to a palace whenever one is reachable; otherwise (a lost position) the
   shortest step, which keeps the game long and gives the opponent most chances to err;
@@ -41,7 +41,7 @@ from lifearena.games.blocking_queen import (
     options,
     square_index,
 )
-from lifearena.studies.palace import palace_numbers
+from lifearena.games.blocking_queen_palace import palace_numbers
 
 
 @lru_cache(maxsize=16)

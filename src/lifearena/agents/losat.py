@@ -1,9 +1,9 @@
 """Losat agents: ``greedy`` (one-move lookahead) and ``alphabeta`` (iterative-deepening
 alpha-beta with a transposition table); the generic ``random`` agent also plays Losat.
 
-Both use :func:`lifearena.games.losat_eval.evaluate` (goal-line progress, captures, material,
-mobility) and play on a private copy of the state with the game's make/unmake
-(``_do``/``_undo``), which keeps the superko memory exact along the search path.
+Both use :meth:`LosatState.evaluate <lifearena.games.losat.LosatState.evaluate>` (goal-line
+progress, captures, material, mobility) and play on a private copy of the state with the
+game's make/unmake (``_do``/``_undo``), which keeps the superko memory exact along the search path.
 
 * ``greedy``: plays a winning move if there is one, else the move whose resulting position
   evaluates best for the mover; ties broken by its seeded generator.
@@ -51,7 +51,6 @@ from lifearena.agents.registry import register_agent
 from lifearena.core import Action, State
 from lifearena.errors import BadParameterError, IllegalMoveError
 from lifearena.games.losat import ADD_BLACK, ADD_WHITE, CAPTURE, REMOVE, LosatState
-from lifearena.games.losat_eval import evaluate, evaluate_and_liveness
 
 WIN = 2.0
 """Value of a won position (above any heuristic value, which stays in [-1, 1])."""
@@ -73,7 +72,7 @@ def _value(state: LosatState, player: int, ply: int, draw: float = 0.0) -> float
         if outcome.winner is None:
             return draw
         return (WIN - 0.001 * ply) if outcome.winner == player else -(WIN - 0.001 * ply)
-    return evaluate(state, player)
+    return state.evaluate(player)
 
 
 def _front(board: LosatState, player: int) -> float:
@@ -89,7 +88,7 @@ def _front(board: LosatState, player: int) -> float:
 
 
 class GreedyAgent(Agent):
-    """One-move lookahead on :func:`~lifearena.games.losat_eval.evaluate`."""
+    """One-move lookahead on :meth:`~lifearena.games.losat.LosatState.evaluate`."""
 
     name = "greedy"
 
@@ -199,7 +198,7 @@ class AlphaBetaAgent(Agent):
     def _leaf(self, board: LosatState, mover: int, draw: float) -> float:
         """A horizon node's value for ``mover``, aware of frozen colours (see the module
         doc)."""
-        value, live_b, live_w = evaluate_and_liveness(board, mover)
+        value, live_b, live_w = board.evaluate_and_liveness(mover)
         if live_b == 0 and live_w == 0:
             return draw  # nothing can change any more: two passes end the game
         root = self._player

@@ -19,7 +19,7 @@ from rich.table import Table
 from lifearena.cli.checks import check_output, check_seed
 from lifearena.core import Record, replay
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
-from lifearena.studies.palace import check_k, p_positions, palace_numbers
+from lifearena.games.blocking_queen_palace import check_k, p_positions, palace_numbers
 from lifearena.studies.palace_picture import Window, choose_block, fold_picture, render_png
 
 app = typer.Typer(help="The blocking queen game: palace numbers, pictures, play.",

@@ -119,6 +119,7 @@ from lifearena.core import (
     register_game,
 )
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
+from lifearena.games import losat_eval
 
 BLACK, WHITE = 0, 1
 """Player ids; a point holds ``player + 1`` (1 black, 2 white) or 0 when empty."""
@@ -716,11 +717,52 @@ class LosatState(State):
         board = self._board.reshape(self.params["length"], self.params["width"])
         return np.stack((board == 1, board == 2)).astype(np.int8)
 
-    def evaluate(self, player: int) -> float:
-        """Heuristic in [-1, 1] for ``player``; see :func:`lifearena.games.losat_eval.evaluate`."""
-        from lifearena.games.losat_eval import evaluate
+    # -- the default heuristic (the arithmetic lives in losat_eval, on plain arrays) -----------
 
-        return evaluate(self, player)
+    def features(self) -> np.ndarray:
+        """The eight raw counts behind the heuristic (:data:`losat_eval.FEATURES
+        <lifearena.games.losat_eval.FEATURES>`), from one pass over the board."""
+        return losat_eval.board_features(self._board, self._counts, self.params["width"],
+                                         or_more=self.params["capture_or_more"])
+
+    def terms(self, features: np.ndarray | None = None) -> dict[str, float]:
+        """The heuristic's four terms (progress, captures, material, mobility), from Black's
+        side, each in [-1, 1]; see :mod:`lifearena.games.losat_eval`."""
+        p = self.params
+        return losat_eval.heuristic_terms(
+            self.features() if features is None else features, length=p["length"],
+            goals=self._goal, captures=self.captures(), captures_to_win=p["captures_to_win"])
+
+    def evaluate(self, player: int) -> float:
+        """Heuristic in [-1, 1] for ``player``; see :mod:`lifearena.games.losat_eval`.
+
+        >>> new_game().evaluate(0)  # the start is symmetric but for the offset
+        0.0
+        """
+        if self.is_terminal():
+            return self.returns()[player]
+        return losat_eval.squash(self.terms(), player)
+
+    def evaluate_and_liveness(self, player: int) -> tuple[float, int, int]:
+        """:meth:`evaluate` of a non-terminal state and :meth:`liveness`, from one board pass."""
+        f = self.features()
+        return losat_eval.squash(self.terms(f), player), int(f[6]), int(f[7])
+
+    def liveness(self) -> tuple[int, int]:
+        """How many Life changes touch each colour: ``(black, white)``.
+
+        A change touches a colour when it removes, adds or captures a stone of that colour,
+        or captures a stone into it. A colour with none is **frozen**: its stones form still
+        lifes that nothing on the board can disturb, so it can never reach its goal line.
+        When both colours are frozen no move is left at all and the game ends in two passes.
+
+        >>> new_game().liveness()
+        (6, 6)
+        >>> from_setup("6/1bb3/1bb1ww/4ww/6/6 b", gap=0).liveness()  # two blocks
+        (0, 0)
+        """
+        f = self.features()
+        return int(f[6]), int(f[7])
 
     def __str__(self) -> str:
         return render(self)

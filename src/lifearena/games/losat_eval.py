@@ -1,4 +1,4 @@
-"""The default Losat position heuristic (``LosatState.evaluate``), in [-1, 1].
+"""The default Losat position heuristic (``LosatState.evaluate``), in [-1, 1], on plain arrays.
 
 Four terms, each from Black's side and in [-1, 1], weighted and squashed:
 
@@ -12,25 +12,37 @@ Four terms, each from Black's side and in [-1, 1], weighted and squashed:
   captures of that colour), ``(m_b - m_w) / (m_b + m_w)``: room to grow towards the goal.
 
 The sum is squashed with ``0.95 * tanh(2 x)`` so that it never reaches a real win or loss
-(terminal states return their true value, +1 / -1 / 0).
+(terminal states return their true value, +1 / -1 / 0: :meth:`LosatState.evaluate
+<lifearena.games.losat.LosatState.evaluate>` handles them).
 
->>> from lifearena.games import losat
->>> evaluate(losat.new_game(), 0)  # the start is symmetric but for the offset
+This module knows nothing of the state class: it reads a flat board (0 empty, 1 black,
+2 white; row 0 at the top), the ``(2, points)`` neighbour counts of each colour and the
+game's parameters, so that :mod:`lifearena.games.losat` calls it and never the other way.
+
+>>> import numpy as np
+>>> board = np.zeros(25, dtype=np.int8); board[[6, 7, 8]] = 1; board[[16, 17, 18]] = 2
+>>> counts = neighbour_counts(board, 5)
+>>> f = board_features(board, counts, 5, or_more=False)
+>>> f.tolist()  # top black row, bottom white row, stones, growth, liveness
+[1, 3, 3, 3, 2, 2, 4, 4]
+>>> values = heuristic_terms(f, length=5, goals=(0, 4), captures=(0, 0), captures_to_win=5)
+>>> values["material"], values["mobility"], round(values["progress"], 3)
+(0.0, 0.0, 0.0)
+>>> squash(values, 0)
 0.0
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 
-if TYPE_CHECKING:
-    from lifearena.games.losat import LosatState
-
 WEIGHTS = {"progress": 0.45, "captures": 0.3, "material": 0.1, "mobility": 0.15}
+FEATURES = ("top_black", "bottom_white", "stones_black", "stones_white", "grow_black",
+            "grow_white", "live_black", "live_white")
+"""The names of :func:`board_features`' eight counts, in order."""
 
 
 @njit(cache=True)
@@ -39,7 +51,7 @@ def _features(board: np.ndarray, counts: np.ndarray, width: int, or_more: bool,
     """One pass over the board: ``out`` gets the top row of a black stone, the bottom row of
     a white stone (-1 if none), the stones of each colour, the growth changes of each colour
     (additions and captures into it) and the changes touching each colour (see
-    :func:`liveness`)."""
+    :meth:`LosatState.liveness <lifearena.games.losat.LosatState.liveness>`)."""
     top, bottom = -1, -1
     n_b = n_w = grow_b = grow_w = live_b = live_w = 0
     for point in range(board.size):
@@ -78,19 +90,38 @@ def _features(board: np.ndarray, counts: np.ndarray, width: int, or_more: bool,
     out[4], out[5], out[6], out[7] = grow_b, grow_w, live_b, live_w
 
 
-def features(state: LosatState) -> np.ndarray:
-    """The raw counts behind the terms (see :func:`_features`), as an int64 array of 8."""
+def neighbour_counts(board: np.ndarray, width: int) -> np.ndarray:
+    """The ``(2, points)`` Moore-neighbour counts of each colour on a flat bounded board (the
+    state keeps these up to date itself; this is for callers holding only a board)."""
+    grid = board.reshape(-1, width)
+    out = np.zeros((2, *grid.shape), dtype=np.int16)
+    padded = np.pad(grid, 1)
+    height = grid.shape[0]
+    for dy in (0, 1, 2):
+        for dx in (0, 1, 2):
+            if dy != 1 or dx != 1:
+                window = padded[dy:dy + height, dx:dx + width]
+                out[0] += window == 1
+                out[1] += window == 2
+    return out.reshape(2, -1)
+
+
+def board_features(board: np.ndarray, counts: np.ndarray, width: int, *, or_more: bool
+                   ) -> np.ndarray:
+    """The raw counts behind the terms (named in :data:`FEATURES`), as an int64 array of 8:
+    ``board`` is flat (row 0 the top), ``counts`` the ``(2, points)`` neighbour counts of
+    black and white, ``or_more`` the ``capture_or_more`` parameter."""
     out = np.empty(8, dtype=np.int64)
-    _features(state._board, state._counts, state.params["width"],
-              state.params["capture_or_more"], out)
+    _features(board, counts, width, or_more, out)
     return out
 
 
-def _terms(state: LosatState, f: np.ndarray) -> dict[str, float]:
-    p = state.params
-    length = p["length"]
-    black_goal, white_goal = state.goal_rows()
-    top, bottom, n_b, n_w, grow_b, grow_w = (int(v) for v in f[:6])
+def heuristic_terms(features: np.ndarray, *, length: int, goals: tuple[int, int],
+                    captures: tuple[int, int], captures_to_win: int) -> dict[str, float]:
+    """The four terms, from Black's side, each in [-1, 1], from :func:`board_features`,
+    the board length, the goal rows ``(black, white)`` (row 0 the top) and the captures."""
+    black_goal, white_goal = goals
+    top, bottom, n_b, n_w, grow_b, grow_w = (int(v) for v in features[:6])
 
     def score(distance: int) -> float:
         distance = max(distance, 0)
@@ -99,53 +130,16 @@ def _terms(state: LosatState, f: np.ndarray) -> dict[str, float]:
     d_black = top - black_goal if n_b else length
     d_white = white_goal - bottom if n_w else length
     progress = (score(d_black) - score(d_white)) / 1.1
-    target = p["captures_to_win"]
-    caps = state.captures()
-    captures = max(-1.0, min(1.0, (caps[0] - caps[1]) / target))
+    captured = max(-1.0, min(1.0, (captures[0] - captures[1]) / captures_to_win))
     total = n_b + n_w
     material = (n_b - n_w) / total if total else 0.0
     mobility = (grow_b - grow_w) / (grow_b + grow_w) if grow_b + grow_w else 0.0
-    return {"progress": progress, "captures": captures, "material": material,
+    return {"progress": progress, "captures": captured, "material": material,
             "mobility": float(mobility)}
 
 
-def terms(state: LosatState) -> dict[str, float]:
-    """The four terms, from Black's side, each in [-1, 1]."""
-    return _terms(state, features(state))
-
-
-def _squash(state: LosatState, values: dict[str, float], player: int) -> float:
+def squash(values: dict[str, float], player: int) -> float:
+    """The weighted sum of the terms squashed into (-0.95, 0.95), for ``player`` (0 Black)."""
     x = sum(WEIGHTS[k] * v for k, v in values.items())
     value = 0.95 * math.tanh(2 * x)
     return value if player == 0 else -value
-
-
-def evaluate(state: LosatState, player: int) -> float:
-    """The heuristic value of ``state`` for ``player`` (0 Black, 1 White), in [-1, 1]."""
-    if state.is_terminal():
-        return state.returns()[player]
-    return _squash(state, terms(state), player)
-
-
-def evaluate_and_liveness(state: LosatState, player: int) -> tuple[float, int, int]:
-    """:func:`evaluate` of a non-terminal state and :func:`liveness`, from one board pass."""
-    f = features(state)
-    return _squash(state, _terms(state, f), player), int(f[6]), int(f[7])
-
-
-def liveness(state: LosatState) -> tuple[int, int]:
-    """How many Life changes touch each colour: ``(black, white)``.
-
-    A change touches a colour when it removes, adds or captures a stone of that colour, or
-    captures a stone into it. A colour with none is **frozen**: its stones form still lifes
-    that nothing on the board can disturb, so it can never reach its goal line. When both
-    colours are frozen no move is left at all and the game ends in two passes.
-
-    >>> from lifearena.games import losat
-    >>> liveness(losat.new_game())
-    (6, 6)
-    >>> liveness(losat.from_setup("6/1bb3/1bb1ww/4ww/6/6 b", gap=0))  # two blocks
-    (0, 0)
-    """
-    f = features(state)
-    return int(f[6]), int(f[7])

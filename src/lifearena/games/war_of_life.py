@@ -69,6 +69,7 @@ from lifearena.core import (
     register_game,
 )
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
+from lifearena.games import war_of_life_fast as fast
 from lifearena.life.rules import Rule
 from lifearena.life.step import step
 
@@ -638,9 +639,6 @@ class FastPlayer:
     """
 
     def __init__(self, agents: tuple[str, str], seeds: tuple[int, int]) -> None:
-        from lifearena.games import war_of_life_fast as fast
-
-        self._fast = fast
         names = tuple(str(a).strip().lower().replace("-", "_") for a in agents)
         unknown = [n for n in names if n not in fast.STRATEGIES]
         if unknown or len(names) != 2:
@@ -655,11 +653,16 @@ class FastPlayer:
 
     def play(self, setups: Iterable[str]) -> list[tuple[list[str], Outcome, float]]:
         """``(moves, outcome, seconds)`` for each setup, in order."""
-        fast, kinds, streams, moves = self._fast, self.kinds, self.streams, self._moves
+        kinds, streams, moves = self.kinds, self.streams, self._moves
         results: list[tuple[list[str], Outcome, float]] = []
         for setup in setups:
             start = time.perf_counter()
-            blue, red, to_move, played = fast.parse_setup(setup)
+            parsed = fast.parse_setup(setup)
+            if parsed is None:  # unusual: the state class checks it and names the error
+                state = WarOfLifeState.from_setup(setup)
+                blue_, red_ = fast.board_to_bits(state.board)
+                parsed = blue_, red_, state.to_move, state.moves_played
+            blue, red, to_move, played = parsed
             for kind, stream in zip(kinds, streams, strict=True):
                 if kind == fast.RANDOM:
                     stream.ensure(MAX_MOVES)

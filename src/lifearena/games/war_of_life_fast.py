@@ -13,8 +13,12 @@ The random strategy draws one double ``u`` from its generator per move and plays
 the protocol path's random agent; :class:`RandomStream` pre-draws those doubles in blocks so
 the compiled code can read them.
 
->>> from lifearena.games.war_of_life import prolog_to_board
->>> blue, red = board_to_bits(prolog_to_board("[[[1,1],[1,2]],[[2,1]]]"))
+This module works on masks, arrays and setup strings only; the state class calls it, never
+the other way (``war_of_life`` imports this module, not the reverse).
+
+>>> import numpy as np
+>>> board = np.zeros((8, 8), dtype=np.int8); board[0, 0] = board[0, 1] = 1; board[1, 0] = 2
+>>> blue, red = board_to_bits(board)
 >>> bits_to_board(*crank_bits(blue, red))[:2, :3].tolist()
 [[1, 1, 0], [2, 1, 0]]
 """
@@ -317,9 +321,18 @@ def bits_to_board(blue: np.uint64, red: np.uint64) -> np.ndarray:
     return (b + 2 * r).astype(np.int8).reshape(8, 8)
 
 
-def parse_setup(setup: str) -> tuple[np.uint64, np.uint64, int, int]:
-    """(blue, red, side to move, moves played) of a setup string, quickly; anything unusual
-    goes through :meth:`WarOfLifeState.from_setup` for its checks and error messages."""
+def parse_setup(setup: str) -> tuple[np.uint64, np.uint64, int, int] | None:
+    """(blue, red, side to move, moves played) of a well-formed setup string, quickly;
+    ``None`` for anything unusual, which the caller sends through
+    :meth:`WarOfLifeState.from_setup <lifearena.games.war_of_life.WarOfLifeState.from_setup>`
+    for its checks and precise error messages.
+
+    >>> blue, red, to_move, played = parse_setup("[[[1,1]],[[8,8]]] r 3")
+    >>> int(blue), int(red) == 1 << 63, to_move, played
+    (1, True, 1, 3)
+    >>> parse_setup("[[[9,9]],[]]") is None
+    True
+    """
     head, bracket, tail = setup.rpartition("]")
     words = tail.split()
     to_move = 0
@@ -336,7 +349,7 @@ def parse_setup(setup: str) -> tuple[np.uint64, np.uint64, int, int]:
             for row, col in cells:
                 if not (1 <= row <= 8 and 1 <= col <= 8) or type(row) is not int \
                         or type(col) is not int:
-                    raise ValueError
+                    return None
                 mask |= 1 << ((row - 1) * 8 + col - 1)
             if colour == 0:
                 blue = mask
@@ -344,12 +357,7 @@ def parse_setup(setup: str) -> tuple[np.uint64, np.uint64, int, int]:
                 red = mask
         if len(data) != 2 or words or blue & red or not 0 <= played <= MAX_MOVES \
                 or sum(map(len, data)) != (blue | red).bit_count():
-            raise ValueError
+            return None
     except (ValueError, TypeError, json.JSONDecodeError):
-        from lifearena.games.war_of_life import WarOfLifeState
-
-        state = WarOfLifeState.from_setup(setup)  # raises the precise error
-        blue_, red_ = board_to_bits(state.board)
-        return blue_, red_, state.to_move, state.moves_played
+        return None
     return np.uint64(blue), np.uint64(red), to_move, played
-

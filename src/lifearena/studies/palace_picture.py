@@ -33,8 +33,8 @@ from typing import Literal
 import numpy as np
 
 from lifearena.errors import BadParameterError, ParseError
-from lifearena.studies import palace_kernels as kernels
-from lifearena.studies.palace import check_k
+from lifearena.games import blocking_queen_palace_kernels as kernels
+from lifearena.games.blocking_queen_palace import check_k
 
 Mode = Literal["mean", "mode"]
 MODES: tuple[str, ...] = ("mean", "mode")

@@ -1,4 +1,8 @@
-"""Palace numbers of the blocking queen game (k-Blocking Wythoff Nim).
+"""Palace numbers of the blocking queen game (k-Blocking Wythoff Nim): the game's solution.
+
+They live with the game (the perfect player of :mod:`lifearena.agents.blocking_queen` plays
+by them); the study of their self-organised regions and pictures is
+:mod:`lifearena.studies.palace_picture`.
 
 A queen stands on square (x, y), x, y >= 0, and moves west, north or north-west any
 distance; after moving, the mover may block up to k - 1 of the squares the opponent could
@@ -13,8 +17,8 @@ Three independent ways to compute them:
 * ``method="direct"``: the definition, counting palaces along the three lines (slow; the
   reference the others are tested against).
 * ``method="dp"``: row by row with three counters per column in O(width) memory, with a
-  numba row kernel (:mod:`lifearena.studies.palace_kernels`); :func:`palace_rows` streams
-  rows of any length without holding the region.
+  numba row kernel (:mod:`lifearena.games.blocking_queen_palace_kernels`);
+  :func:`palace_rows` streams rows of any length without holding the region.
 * ``method="ca"``: the paper's fourth-order cellular automaton on the diamond space-time
   grid, in plain numpy (:func:`palace_numbers_ca`).
 
@@ -36,7 +40,7 @@ from typing import Literal
 import numpy as np
 
 from lifearena.errors import BadParameterError
-from lifearena.studies import palace_kernels as kernels
+from lifearena.games import blocking_queen_palace_kernels as kernels
 
 Method = Literal["dp", "ca", "direct"]
 METHODS: tuple[str, ...] = ("dp", "ca", "direct")

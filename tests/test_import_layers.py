@@ -1,0 +1,178 @@
+"""The package's import graph: no circles, and every import points down the layers.
+
+The graph is read from the source with :mod:`ast` (nothing is imported), one node per module
+of ``src/lifearena``. An edge ``a -> b`` is an ``import`` of ``b`` by ``a``; imports under
+``if TYPE_CHECKING:`` are only for type checkers and are left out.
+
+* **No circles**, counting imports inside functions too: a circle is a reader going back and
+  forth whether or not a lazy import hides it from the interpreter (``losat`` and
+  ``losat_eval``, ``war_of_life`` and ``war_of_life_fast`` used to be such pairs).
+* **Layers** (``../DESIGN.md``): ``errors`` < ``life`` < ``core`` (and ``testing``, the
+  conformance check of the protocol) < ``games`` < ``agents`` < ``arena`` < ``studies`` <
+  the interfaces ``cli``, ``web``, ``interop``. Every import, at module level or inside a
+  function, must point to the same layer or a lower one.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = "lifearena"
+SOURCE = Path(__file__).resolve().parents[1] / "src" / PACKAGE
+
+LAYERS: dict[str, int] = {
+    "errors": 0,
+    "life": 1,
+    "core": 2,
+    "testing": 2,
+    "games": 3,
+    "agents": 4,
+    "arena": 5,
+    "studies": 6,
+    "cli": 7,
+    "web": 7,
+    "interop": 7,
+    "__main__": 8,
+}
+
+
+def module_name(path: Path) -> str:
+    """``lifearena.games.losat`` for ``src/lifearena/games/losat.py`` (packages without
+    ``.__init__``)."""
+    parts = list(path.relative_to(SOURCE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(tree: ast.AST, module: str, is_package: bool, *, top_level_only: bool
+             ) -> set[str]:
+    """The ``lifearena`` modules ``module`` imports (``from x import y`` counts ``x.y`` when
+    that is a module, else ``x``)."""
+    found: set[str] = set()
+
+    def visit(node: ast.AST, nested: bool) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.orelse:
+                visit(child, nested)
+            return
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            if top_level_only:
+                return
+            nested = True
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = module.split(".")
+                anchor = anchor[: len(anchor) - node.level + (1 if is_package else 0)]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child, nested)
+
+    visit(tree, False)
+    return {name for name in found if name == PACKAGE or name.startswith(PACKAGE + ".")}
+
+
+def import_graph(*, top_level_only: bool) -> dict[str, set[str]]:
+    """Each module of the package and the package modules it imports."""
+    paths = {module_name(p): p for p in SOURCE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        targets = _imports(tree, name, path.name == "__init__.py",
+                           top_level_only=top_level_only)
+        graph[name] = {t for t in targets if t in paths and t != name}
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One circle of the graph as a list of modules (first repeated at the end), or None.
+
+    >>> find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}})
+    ['a', 'b', 'c', 'a']
+    >>> find_cycle({"a": {"b"}, "b": set()}) is None
+    True
+    """
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        path.pop()
+        state[node] = 2
+        return None
+
+    for start in sorted(graph):
+        if start not in state and (cycle := visit(start)):
+            return cycle
+    return None
+
+
+def layer_of(module: str) -> int | None:
+    """The layer number of a package module; ``None`` for the package root, which re-exports
+    only the errors.
+
+    >>> layer_of("lifearena.games.losat"), layer_of("lifearena.life.kernels.bitwise")
+    (3, 1)
+    """
+    parts = module.split(".")
+    if len(parts) == 1:
+        return None
+    return LAYERS[parts[1]]
+
+
+def test_the_graph_sees_the_package() -> None:
+    graph = import_graph(top_level_only=True)
+    assert "lifearena.games.losat" in graph and "lifearena.core" in graph
+    assert "lifearena.core" in graph["lifearena.games.losat"]
+
+
+def test_a_circle_is_found_when_there_is_one() -> None:
+    tree = ast.parse("from lifearena.games import b\nif TYPE_CHECKING:\n    import lifearena.c")
+    assert _imports(tree, "lifearena.games.a", False, top_level_only=True) == {
+        "lifearena.games", "lifearena.games.b"}
+    graph = import_graph(top_level_only=True)
+    graph["lifearena.core"] = {*graph["lifearena.core"], "lifearena.games.losat"}
+    assert find_cycle(graph) is not None
+
+
+@pytest.mark.parametrize("top_level_only", [True, False], ids=["module-level", "all"])
+def test_no_import_circles(top_level_only: bool) -> None:
+    cycle = find_cycle(import_graph(top_level_only=top_level_only))
+    assert cycle is None, "import circle: " + " -> ".join(cycle or [])
+
+
+def test_every_module_has_a_layer() -> None:
+    unknown = {m.split(".")[1] for m in import_graph(top_level_only=False)
+               if "." in m} - set(LAYERS)
+    assert not unknown, f"add {sorted(unknown)} to LAYERS (and to DESIGN.md's layers)"
+
+
+@pytest.mark.parametrize("top_level_only", [True, False], ids=["module-level", "all"])
+def test_imports_point_down_the_layers(top_level_only: bool) -> None:
+    upward = sorted(
+        f"{source} -> {target}"
+        for source, targets in import_graph(top_level_only=top_level_only).items()
+        for target in targets
+        if layer_of(source) is not None and layer_of(target) is not None
+        and layer_of(target) > layer_of(source)  # type: ignore[operator]
+    )
+    assert not upward, "imports pointing up the layers:\n" + "\n".join(upward)
