@@ -113,7 +113,10 @@ class AgentSpec:
 
     def build(self, game: str, seed: int) -> Agent:
         """A fresh agent for ``game`` seeded with ``seed``."""
-        return make(self.name, game=game, seed=seed, **dict(self.options))
+        options = dict(self.options)
+        if self.name == "bot":
+            options.setdefault("label", self.label)  # forfeits name the bot by its label
+        return make(self.name, game=game, seed=seed, **options)
 
     def to_dict(self) -> dict[str, Any]:
         return {"label": self.label, "name": self.name, "options": dict(self.options),
