@@ -76,6 +76,32 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="lifearena-parent-watch", daemon=True).start()
 
 
+def check_scheduler(address: str) -> str:
+    """``address`` if it reads as a Dask scheduler address; else a BadParameterError.
+
+    >>> check_scheduler("tcp://10.0.0.1:8786")
+    'tcp://10.0.0.1:8786'
+    >>> check_scheduler("bogus")
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: bad Dask scheduler address 'bogus' (missing port \
+number in address 'bogus'); expected an address such as tcp://10.0.0.1:8786
+    """
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import backends
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme not in backends:
+            raise ValueError(f"unknown scheme {scheme!r}")
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as error:
+        raise BadParameterError(f"bad Dask scheduler address {address!r} ({error}); expected "
+                                "an address such as tcp://10.0.0.1:8786") from None
+    return address
+
+
 class Executor:
     """Runs independent tasks serially, over processes, or on a Dask cluster.
 
@@ -91,6 +117,8 @@ class Executor:
             raise BadParameterError(f"workers={workers}; expected at least 1")
         if tasks is not None and tasks < 0:
             raise BadParameterError(f"tasks={tasks}; expected a count of at least 0")
+        if isinstance(scheduler, str):
+            check_scheduler(scheduler)
         self.scheduler = scheduler
         self.workers = workers if workers is not None else available_cores()
         if tasks is not None:
@@ -124,7 +152,7 @@ class Executor:
 
                 try:
                     self._client = Client(self.scheduler, timeout="10s")
-                except OSError as error:
+                except (OSError, TimeoutError, ValueError) as error:
                     raise BadParameterError(f"cannot reach the Dask scheduler "
                                             f"{self.scheduler!r}: {error}") from None
                 self._own_client = True

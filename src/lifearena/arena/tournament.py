@@ -232,6 +232,11 @@ class TournamentConfig:
     def total_games(self) -> int:
         return len(self.schedule()) * self.games
 
+    def total_blocks(self) -> int:
+        """How many tasks (blocks of ``chunk`` games) the whole tournament is."""
+        assert self.chunk is not None
+        return len(self.schedule()) * -(-self.games // self.chunk)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": self.game, "agents": [a.to_dict() for a in self.agents],
@@ -350,7 +355,7 @@ def run_tournament(config: TournamentConfig, *, db: ResultsDB | str | Path | Non
             run.set_status("running")
             data = config.to_dict()
             tasks = ((play_block, (data, pairing, seat, block)) for pairing, seat, block in todo)
-            pool = executor or Executor(workers, scheduler=scheduler)
+            pool = executor or Executor(workers, scheduler=scheduler, tasks=len(todo))
             try:
                 with pool:
                     for _, games in pool.run(tasks):
