@@ -15,6 +15,13 @@ A bot forfeits the game (the referee records why and the tournament goes on) whe
   whose message starts with "garbage"),
 * exits, closes its output or cannot be started — :class:`BotCrashed`.
 
+A bot cannot hurt the arena: it runs in a session (process group) of its own, and when its
+game ends — normally or by forfeit — the whole group is killed, so a bot started through a
+shell wrapper that does not ``exec``, or one that starts helpers of its own, leaves nothing
+behind. Its answers are read in chunks and a line longer than :data:`MAX_LINE` (1 MiB) is
+garbage, so memory stays bounded whatever it prints; only the last :data:`STDERR_TAIL`
+bytes of its stderr are kept (for error messages), however much it writes there.
+
 >>> spec = parse_bot_spec("mybot=python3 examples/random_bot.py")
 >>> spec
 ('mybot', ['python3', 'examples/random_bot.py'])
@@ -29,11 +36,11 @@ import json
 import os
 import selectors
 import shlex
+import signal
 import subprocess
-import tempfile
 import time
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import Any
 
 from lifearena.agents.base import Agent, AgentTimeout, IllegalAction, Limit, TimeControl
 from lifearena.agents.registry import register_agent
@@ -43,6 +50,10 @@ from lifearena.errors import BadParameterError
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 20
 """The longest answer line accepted (bytes); longer is garbage."""
+STDERR_TAIL = 4096
+"""How many of the last bytes a bot wrote on stderr are kept for error messages."""
+CHUNK = 65536
+"""Bytes read from a bot's pipes at a time."""
 
 
 class BotError(Exception):
@@ -119,7 +130,7 @@ class BotAgent(Agent):
         if name:
             self.name = name
         self._proc: subprocess.Popen[bytes] | None = None
-        self._stderr: IO[bytes] | None = None
+        self._stderr = b""
         self._buffer = b""
         self._used = 0.0
         self._moves = 0
@@ -129,32 +140,52 @@ class BotAgent(Agent):
 
     def _start_process(self) -> None:
         self.close()
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the bot
         try:
+            # a session of its own: close() kills the bot and everything it started
             self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=self._stderr,
-                                          cwd=self.cwd, bufsize=0)
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                          cwd=self.cwd, bufsize=0, start_new_session=True)
         except OSError as error:
             self._proc = None
-            raise BotCrashed(f"cannot start {shlex.join(self.command)!r}: "
+            raise BotCrashed(f"cannot start bot {self.name!r} ({shlex.join(self.command)}): "
                              f"{error.strerror or error}") from None
+        assert self._proc.stderr is not None
+        os.set_blocking(self._proc.stderr.fileno(), False)
+        self._stderr = b""
         self._buffer = b""
         self._used = 0.0
         self._moves = 0
 
-    def _stderr_tail(self) -> str:
-        if self._stderr is None:
-            return ""
+    @property
+    def pid(self) -> int | None:
+        """The process id of the running bot (also its process group id), or ``None``."""
+        return None if self._proc is None else self._proc.pid
+
+    def _drain_stderr(self) -> bool:
+        """Read what the bot has written on stderr so far, keeping only the tail; False once
+        its stderr is closed."""
+        if self._proc is None or self._proc.stderr is None:
+            return False
         try:
-            self._stderr.seek(0, os.SEEK_END)
-            size = self._stderr.tell()
-            self._stderr.seek(max(0, size - 300))
-            tail = self._stderr.read().decode("utf-8", "replace").strip()
+            while True:
+                chunk = os.read(self._proc.stderr.fileno(), CHUNK)
+                if not chunk:
+                    return False
+                self._stderr = (self._stderr + chunk)[-STDERR_TAIL:]
+        except BlockingIOError:
+            return True
         except (OSError, ValueError):
-            return ""
+            return False
+
+    def _stderr_tail(self) -> str:
+        self._drain_stderr()
+        tail = self._stderr.decode("utf-8", "replace").strip()
         return f"; its stderr ends: {tail[-300:]!r}" if tail else ""
 
     def _crashed(self, what: str) -> BotCrashed:
+        if self._proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=0.2)  # let an exiting bot finish, to show its status
         code = self._proc.poll() if self._proc else None
         status = f" (exit status {code})" if code is not None else ""
         return BotCrashed(f"bot {self.name!r} {what}{status}{self._stderr_tail()}")
@@ -169,46 +200,64 @@ class BotAgent(Agent):
             raise self._crashed("closed its input") from None
 
     def _read_line(self, deadline: float | None) -> bytes:
+        """The bot's next answer line, read in chunks; its stderr is drained meanwhile so a
+        bot flooding stderr never blocks and never fills memory."""
         assert self._proc is not None and self._proc.stdout is not None
+        assert self._proc.stderr is not None
         fd = self._proc.stdout.fileno()
+        err = self._proc.stderr.fileno()
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
+            selector.register(err, selectors.EVENT_READ)
             while b"\n" not in self._buffer:
                 if len(self._buffer) > MAX_LINE:
+                    self._buffer = b""
                     raise BotGarbage(f"garbage from bot {self.name!r}: a line longer than "
                                      f"{MAX_LINE} bytes")
                 remaining = None if deadline is None else deadline - time.perf_counter()
                 if remaining is not None and remaining <= 0:
                     raise BotTimeout(f"bot {self.name!r} did not answer in time")
-                if not selector.select(remaining):
-                    continue
-                chunk = os.read(fd, 65536)
-                if not chunk:
+                # wake up now and then: a bot whose children keep its stdout open never
+                # sends end-of-file, so its own exit is what says it crashed
+                ready = selector.select(0.1 if remaining is None else min(remaining, 0.1))
+                if not ready and self._proc.poll() is not None:
                     raise self._crashed("exited before answering")
-                self._buffer += chunk
+                for key, _ in ready:
+                    if key.fd == err:
+                        if not self._drain_stderr():
+                            selector.unregister(err)  # stderr closed: stop watching it
+                        continue
+                    chunk = os.read(fd, CHUNK)
+                    if not chunk:
+                        raise self._crashed("exited before answering")
+                    self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
+        if len(line) > MAX_LINE:
+            raise BotGarbage(f"garbage from bot {self.name!r}: a line longer than "
+                             f"{MAX_LINE} bytes")
         return line
 
     def close(self) -> None:
-        """Stop the bot's process (politely, then firmly)."""
+        """Stop the bot: close its input, give it half a second to exit, then kill its whole
+        process group (its children and grandchildren too)."""
         proc, self._proc = self._proc, None
         if proc is not None:
             with contextlib.suppress(OSError):
                 if proc.stdin:
                     proc.stdin.close()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=0.5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            # the group outlives its leader while any member lives: kill it either way
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            if proc.poll() is None:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     proc.wait(timeout=2)
-            with contextlib.suppress(OSError):
-                if proc.stdout:
-                    proc.stdout.close()
-        if self._stderr is not None:
-            with contextlib.suppress(OSError):
-                self._stderr.close()
-            self._stderr = None
+            for stream in (proc.stdout, proc.stderr):
+                with contextlib.suppress(OSError):
+                    if stream:
+                        stream.close()
+        self._buffer = b""
 
     def __del__(self) -> None:
         with contextlib.suppress(Exception):
@@ -326,8 +375,10 @@ class BotAgent(Agent):
 @register_agent("bot")
 def _make_bot(game: str | None = None, seed: int | None = 0, command: str | None = None,
               per_move: float | None = None, total: float | None = None,
-              **options: Any) -> Agent:
+              label: str | None = None, **options: Any) -> Agent:
+    """``label`` names the bot in tables and forfeit messages."""
     if not command:
         raise BadParameterError("agent 'bot' needs command='program args'")
     tc = TimeControl(per_move=per_move, total=total) if (per_move or total) else None
-    return BotAgent(command, time_control=tc, **options)
+    return BotAgent(command, time_control=tc, name=label or options.pop("name", None),
+                    **options)

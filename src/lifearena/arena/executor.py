@@ -11,7 +11,9 @@ a progress bar; :meth:`Executor.map` returns the results in task order.
 * ``scheduler="tcp://host:8786"`` (or a ``distributed.Client``): a Dask cluster.
 
 At most a few tasks per worker are in flight at a time, so millions of tasks do not sit in
-memory at once.
+memory at once. ``tasks=`` (how many tasks there will be, when known) caps the processes
+started: 500 workers asked for 50 tasks start 50. A worker process exits when the process
+that started it dies, even by SIGKILL, so a killed run leaves no worker waiting forever.
 
 >>> with Executor(workers=1) as ex:
 ...     ex.map(pow, [(2, 10), (3, 3)])
@@ -20,8 +22,14 @@ memory at once.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
@@ -43,6 +51,57 @@ def _noop() -> None:
     return None
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Worker initializer: die when ``parent`` dies.
+
+    On Linux the kernel sends SIGKILL (``prctl(PR_SET_PDEATHSIG)``); elsewhere, and as a
+    backstop, a daemon thread polls the parent's id once a second.
+    """
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="lifearena-parent-watch", daemon=True).start()
+
+
+def check_scheduler(address: str) -> str:
+    """``address`` if it reads as a Dask scheduler address; else a BadParameterError.
+
+    >>> check_scheduler("tcp://10.0.0.1:8786")
+    'tcp://10.0.0.1:8786'
+    >>> check_scheduler("bogus")
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: bad Dask scheduler address 'bogus' (missing port \
+number in address 'bogus'); expected an address such as tcp://10.0.0.1:8786
+    """
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import backends
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme not in backends:
+            raise ValueError(f"unknown scheme {scheme!r}")
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as error:
+        raise BadParameterError(f"bad Dask scheduler address {address!r} ({error}); expected "
+                                "an address such as tcp://10.0.0.1:8786") from None
+    return address
+
+
 class Executor:
     """Runs independent tasks serially, over processes, or on a Dask cluster.
 
@@ -52,11 +111,18 @@ class Executor:
     """
 
     def __init__(self, workers: int | None = None, *, scheduler: Any = None,
-                 in_flight: int | None = None, mp_context: str | None = None) -> None:
+                 in_flight: int | None = None, mp_context: str | None = None,
+                 tasks: int | None = None) -> None:
         if workers is not None and workers < 1:
             raise BadParameterError(f"workers={workers}; expected at least 1")
+        if tasks is not None and tasks < 0:
+            raise BadParameterError(f"tasks={tasks}; expected a count of at least 0")
+        if isinstance(scheduler, str):
+            check_scheduler(scheduler)
         self.scheduler = scheduler
         self.workers = workers if workers is not None else available_cores()
+        if tasks is not None:
+            self.workers = max(1, min(self.workers, tasks))  # never more processes than tasks
         self.in_flight = in_flight
         # fork starts workers fast and shares what the parent has imported (test games too);
         # workers are started on entry, before any progress-bar thread exists
@@ -86,7 +152,7 @@ class Executor:
 
                 try:
                     self._client = Client(self.scheduler, timeout="10s")
-                except OSError as error:
+                except (OSError, TimeoutError, ValueError) as error:
                     raise BadParameterError(f"cannot reach the Dask scheduler "
                                             f"{self.scheduler!r}: {error}") from None
                 self._own_client = True
@@ -97,7 +163,9 @@ class Executor:
                 self.in_flight = 4 * cores
         elif self.kind == "processes":
             context = multiprocessing.get_context(self.mp_context)
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                             initializer=_exit_with_parent,
+                                             initargs=(os.getpid(),))
             for future in [self._pool.submit(_noop) for _ in range(self.workers)]:
                 future.result()
         if self.in_flight is None:

@@ -12,8 +12,11 @@ to the agent's factory. A bot (``docs/bots.md``) is an entrant too:
 ``Entrant.bot("mybot", "python3 mybot.py", per_move=1.0)``.
 
 Games are independent tasks (:func:`play_task`) run by the arena's executor; each finished
-game is handed to ``on_result`` with its key (``game|first|second|seed``) so the caller can
-store it, and keys in ``done`` are not played again (resume).
+game is handed to ``on_result`` with its key (``game|first|second|seed``), and keys in
+``done`` are not played again (resume). Given a stored run (``store=``, a
+:class:`~lifearena.arena.storage.Run`), :func:`run_ladder` resumes from it, stores each game
+as it finishes, and marks the run ``done`` at the end (``interrupted`` if stopped), so a
+ladder killed at any moment resumes to the very ladder an uninterrupted run gives.
 
 >>> e = Entrant.parse("deep=alphabeta:depth=4,shuffle=false")
 >>> e.label, e.agent, e.options, e.limit.depth
@@ -40,6 +43,7 @@ from lifearena.arena.ratings import (
     first_player_score,
 )
 from lifearena.arena.referee import GameResult, TimeControl, initial_state, play_game
+from lifearena.arena.storage import GameKey, Run
 from lifearena.core import State, load_game
 from lifearena.errors import BadParameterError
 
@@ -129,6 +133,29 @@ class GameSpec:
         return f"{self.game}|{self.first}|{self.second}|{self.seed}"
 
 
+def storage_key(key: str) -> GameKey:
+    """The :class:`GameKey` a ladder game ``game|first|second|seed`` is stored under: the
+    pairing in sorted order, the start index, and the seat order.
+
+    >>> storage_key("war_of_life|b|a|3")
+    GameKey(pairing='a|b', index=3, seat=1)
+    """
+    _, first, second, seed = key.split("|")
+    a, b = sorted((first, second))
+    return GameKey(f"{a}|{b}", int(seed), 0 if first == a else 1)
+
+
+def ladder_key(game: str, key: GameKey) -> str:
+    """The ladder key of a stored game (the inverse of :func:`storage_key`).
+
+    >>> ladder_key("war_of_life", storage_key("war_of_life|b|a|3"))
+    'war_of_life|b|a|3'
+    """
+    a, b = key.pairing.split("|")
+    first, second = (a, b) if key.seat == 0 else (b, a)
+    return f"{game}|{first}|{second}|{key.index}"
+
+
 def schedule(game: str, labels: Sequence[str], games: int, first_seed: int = 0
              ) -> list[GameSpec]:
     """Every pair of ``labels`` on ``games`` starts, each start with both seatings."""
@@ -204,6 +231,10 @@ class Ladder:
     table: Crosstable
     first_score: tuple[float, int, tuple[float, float]]
     forfeits: dict[str, int]
+    new_games: int = 0
+    """Games played by this call (the others were stored before)."""
+    stored_games: int = 0
+    """Games found already played (``done`` or the stored run) and not played again."""
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per entrant, strongest first."""
@@ -246,11 +277,13 @@ def run_ladder(
     max_moves: int | None = None,
     samples: int = 200,
     seed: int = 0,
+    store: Run | None = None,
 ) -> Ladder:
     """Play (or resume) the ladder and rate it.
 
     ``executor`` is an entered :class:`~lifearena.arena.executor.Executor` (``None``: play in
-    this process); ``done`` maps keys of games already stored to their results.
+    this process); ``done`` maps keys of games already stored to their results; ``store`` is
+    a stored run to resume from and write each finished game to.
     """
     labels = [e.label for e in entrants]
     if len(set(labels)) != len(labels):
@@ -259,8 +292,12 @@ def run_ladder(
         raise BadParameterError("a ladder needs at least two entrants")
     by_label = {e.label: e for e in entrants}
     specs = schedule(game, labels, games)
-    results: dict[str, GameResult] = {k: v for k, v in (done or {}).items()
-                                      if k in {s.key for s in specs}}
+    known = dict(done or {})
+    if store is not None:
+        known.update({ladder_key(game, k): r for k, r in store.games()})
+    wanted = {s.key for s in specs}
+    results: dict[str, GameResult] = {k: v for k, v in known.items() if k in wanted}
+    stored = len(results)
     todo = [s for s in specs if s.key not in results]
     tasks = [(play_task, (s, by_label[s.first], by_label[s.second], max_moves)) for s in todo]
     if executor is None:
@@ -268,14 +305,27 @@ def run_ladder(
             (i, fn(*args)) for i, (fn, args) in enumerate(tasks))
     else:
         stream = executor.run(tasks)
-    for index, result in stream:
-        key = todo[index].key
-        results[key] = result
-        if on_result is not None:
-            on_result(key, result)
+    if store is not None and todo:
+        store.set_status("running")
+    try:
+        for index, result in stream:
+            key = todo[index].key
+            results[key] = result
+            if store is not None:
+                store.add_games([(storage_key(key), result)])  # at once: a kill loses nothing
+            if on_result is not None:
+                on_result(key, result)
+    except BaseException:
+        if store is not None:
+            store.set_status("interrupted")
+        raise
+    if store is not None:
+        store.set_status("done")
     ordered = [results[s.key] for s in specs]
     anchor = "random" if "random" in labels else labels[0]
-    return rate(game, ordered, samples=samples, seed=seed, anchor=anchor)
+    ladder = rate(game, ordered, samples=samples, seed=seed, anchor=anchor)
+    ladder.new_games, ladder.stored_games = len(todo), stored
+    return ladder
 
 
 def chart(ladder: Ladder, path: str, title: str | None = None) -> None:

@@ -171,6 +171,19 @@ class _Forfeit(Exception):
         self.player, self.reason, self.detail = player, reason, detail
 
 
+def _forfeit_outcome(failures: Sequence[_Forfeit], info: Any) -> tuple[Outcome, str]:
+    """The outcome when ``failures`` ended the game: the other side wins a single forfeit;
+    when both sides failed at once nobody does."""
+    if len(failures) > 1:
+        failures = [_Forfeit(-1, "both", "; ".join(f.detail for f in failures))]
+    failure = failures[0]
+    if failure.player < 0:
+        return Outcome(Termination.FORFEIT, None, None, failure.detail), failure.reason
+    winner = 1 - failure.player if info.num_players == 2 else None
+    symbol = info.player_symbols[winner] if winner is not None else None
+    return Outcome(Termination.FORFEIT, winner, symbol, failure.detail), failure.reason
+
+
 def _ask(state: State, player: int, agent: Agent, name: str, limit: Limit | None,
          allowance: float | None, grace: float) -> tuple[Action, float]:
     """One move of ``agent``: its action and the seconds it took; raises _Forfeit."""
@@ -243,14 +256,20 @@ def play_game(
     start_setup = state.setup()
     start_history = len(state.history())
 
-    for player, agent in enumerate(agents):
-        agent.reset()
-        hook = getattr(agent, "start_game", None)
-        if hook is not None:
-            hook(state.view(player), player, time_control)
-
     outcome: Outcome | None = None
     forfeit_reason = ""
+    unstarted: list[_Forfeit] = []
+    for player, agent in enumerate(agents):
+        try:
+            agent.reset()
+            hook = getattr(agent, "start_game", None)
+            if hook is not None:
+                hook(state.view(player), player, time_control)
+        except Exception as error:  # a bot that cannot start forfeits like one that crashes
+            unstarted.append(_Forfeit(player, "crash", f"{names[player]} could not start: "
+                                      f"{type(error).__name__}: {error}"))
+    if unstarted:
+        outcome, forfeit_reason = _forfeit_outcome(unstarted, info)
     length = 0
     wall = time.perf_counter()
     while outcome is None:
@@ -283,21 +302,15 @@ def play_game(
                 moves_made[player] += 1
                 chosen.append(action)
             if failures:
-                raise failures[0] if len(failures) == 1 else _Forfeit(
-                    -1, "both", "; ".join(f.detail for f in failures))
+                outcome, forfeit_reason = _forfeit_outcome(failures, info)
+                break
             if current == SIMULTANEOUS:
                 state.apply_actions(chosen, check=False)
             else:
                 state.apply_action(chosen[0], check=False)
             length += 1
         except _Forfeit as failure:
-            forfeit_reason = failure.reason
-            if failure.player < 0:
-                outcome = Outcome(Termination.FORFEIT, None, None, failure.detail)
-            else:
-                winner = 1 - failure.player if info.num_players == 2 else None
-                symbol = info.player_symbols[winner] if winner is not None else None
-                outcome = Outcome(Termination.FORFEIT, winner, symbol, failure.detail)
+            outcome, forfeit_reason = _forfeit_outcome([failure], info)
     duration = time.perf_counter() - wall
 
     moves = state.history_strings()[start_history:]

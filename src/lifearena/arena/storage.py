@@ -7,9 +7,20 @@ of that name; resuming with a different configuration raises
 :class:`~lifearena.errors.BadParameterError` naming the differences and writes nothing.
 
 Games are keyed by ``(pairing, game index, seat)``; each batch of results is written in one
-transaction as it arrives, so an interrupted run loses at most the batch in flight, and
-:meth:`Run.done_games` tells the caller what to skip. Only one process writes (the one driving
-the executor); the file is in WAL mode so readers can look at it meanwhile.
+transaction as it arrives, so a run killed at any moment (even by SIGKILL) loses at most the
+batch in flight and never stores a game twice, and :meth:`Run.done_games` tells the caller
+what to skip.
+
+Promises about the file (each proved by a test, see ``docs/reliability.md``):
+
+* **Only our files.** A file that is not SQLite, is damaged or truncated (``PRAGMA
+  quick_check`` fails), or is an SQLite file of another program (a p2life density results
+  file, say) is refused with :class:`~lifearena.errors.BadParameterError` naming the file and
+  what was expected, and nothing is written to it.
+* **Two writers.** The file is in WAL mode with a busy timeout of :data:`BUSY_TIMEOUT`
+  seconds, so two processes may write one file at once (two tournaments, or two copies of
+  one tournament, which then share its games); a writer kept waiting longer than that gets
+  :class:`ResultsFileBusy` (one clear line), never a ``database is locked`` traceback.
 
 >>> db = ResultsDB(":memory:")
 >>> run = db.open_run("sweep", "density", {"sizes": [8, 16]})
@@ -29,7 +40,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -39,6 +50,17 @@ from lifearena.errors import BadParameterError
 
 APPLICATION_ID = 0x4C494645  # "LIFE": marks a file as a lifearena results database
 SCHEMA_VERSION = 1
+BUSY_TIMEOUT = 30.0
+"""Seconds a writer waits for another writer of the same file before giving up."""
+
+
+class ResultsFileBusy(BadParameterError):
+    """Another process held the results file longer than :data:`BUSY_TIMEOUT`."""
+
+
+def _is_busy(error: sqlite3.Error) -> bool:
+    text = str(error).lower()
+    return isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -114,32 +136,57 @@ class ResultsDB:
         if self.path != ":memory:" and Path(self.path).is_dir():
             raise BadParameterError(f"results file {self.path!r} is a directory; expected a file")
         try:
-            self._conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self._conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT)
         except sqlite3.Error as error:
             raise BadParameterError(f"cannot open results file {self.path!r}: {error}") from None
+        deadline = time.monotonic() + BUSY_TIMEOUT
         try:
-            self._prepare()
+            while True:
+                try:
+                    self._prepare()
+                    break
+                except sqlite3.OperationalError as error:
+                    # two processes creating one file at once: one waits for the other
+                    if not _is_busy(error) or time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.05)
         except sqlite3.DatabaseError as error:
             self._conn.close()
+            if _is_busy(error):
+                raise self._busy() from None
             raise BadParameterError(
                 f"{self.path!r} is not a usable results database ({error}); expected an SQLite "
-                "file made by lifearena") from None
+                "file made by lifearena (tournament or ladder --db)") from None
         except BaseException:
             self._conn.close()
             raise
 
+    def _busy(self) -> ResultsFileBusy:
+        return ResultsFileBusy(f"results file {self.path!r} is held by another process for more "
+                               f"than {BUSY_TIMEOUT:g} s; expected it to be free (wait for the "
+                               "other run, or use another file)")
+
     def _prepare(self) -> None:
         conn = self._conn
+        # read-only checks first: a file that is not ours is refused before anything is written
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if app_id not in (0, APPLICATION_ID) or (tables and "runs" not in tables):
-            raise BadParameterError(f"{self.path!r} is an SQLite file of another program; "
-                                    "expected a lifearena results database")
+        if (tables and app_id != APPLICATION_ID) or app_id not in (0, APPLICATION_ID):
+            listed = ", ".join(sorted(tables)) or "none"
+            raise BadParameterError(
+                f"{self.path!r} is an SQLite file of another program (tables: {listed}); "
+                "expected a lifearena results database made by tournament or ladder --db")
+        if tables:
+            check = [row[0] for row in conn.execute("PRAGMA quick_check")]
+            if check != ["ok"]:
+                raise BadParameterError(
+                    f"{self.path!r} is damaged ({'; '.join(check[:3])}); expected an intact "
+                    "lifearena results database")
         if self.path != ":memory:":
             conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
-        if app_id == 0 or not tables:
+        if not tables:
             with self.transaction():
                 conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 for statement in filter(str.strip, _SCHEMA.split(";")):
@@ -152,8 +199,9 @@ class ResultsDB:
                                     f"this lifearena reads schema {SCHEMA_VERSION}")
 
     def transaction(self) -> _Transaction:
-        """``with db.transaction(): ...`` — all or nothing."""
-        return _Transaction(self._conn)
+        """``with db.transaction(): ...`` — all or nothing; :class:`ResultsFileBusy` when
+        another writer holds the file longer than :data:`BUSY_TIMEOUT`."""
+        return _Transaction(self._conn, self._busy)
 
     def close(self) -> None:
         self._conn.close()
@@ -224,11 +272,18 @@ class RunInfo:
 
 
 class _Transaction:
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection,
+                 busy: Callable[[], ResultsFileBusy] | None = None) -> None:
         self.conn = conn
+        self.busy = busy
 
     def __enter__(self) -> sqlite3.Connection:
-        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")  # waits up to the busy timeout for a writer
+        except sqlite3.OperationalError as error:
+            if _is_busy(error) and self.busy is not None:
+                raise self.busy() from None
+            raise
         return self.conn
 
     def __exit__(self, exc_type: object, *exc: object) -> None:

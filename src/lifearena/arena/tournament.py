@@ -113,7 +113,10 @@ class AgentSpec:
 
     def build(self, game: str, seed: int) -> Agent:
         """A fresh agent for ``game`` seeded with ``seed``."""
-        return make(self.name, game=game, seed=seed, **dict(self.options))
+        options = dict(self.options)
+        if self.name == "bot":
+            options.setdefault("label", self.label)  # forfeits name the bot by its label
+        return make(self.name, game=game, seed=seed, **options)
 
     def to_dict(self) -> dict[str, Any]:
         return {"label": self.label, "name": self.name, "options": dict(self.options),
@@ -228,6 +231,11 @@ class TournamentConfig:
 
     def total_games(self) -> int:
         return len(self.schedule()) * self.games
+
+    def total_blocks(self) -> int:
+        """How many tasks (blocks of ``chunk`` games) the whole tournament is."""
+        assert self.chunk is not None
+        return len(self.schedule()) * -(-self.games // self.chunk)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -347,7 +355,7 @@ def run_tournament(config: TournamentConfig, *, db: ResultsDB | str | Path | Non
             run.set_status("running")
             data = config.to_dict()
             tasks = ((play_block, (data, pairing, seat, block)) for pairing, seat, block in todo)
-            pool = executor or Executor(workers, scheduler=scheduler)
+            pool = executor or Executor(workers, scheduler=scheduler, tasks=len(todo))
             try:
                 with pool:
                     for _, games in pool.run(tasks):

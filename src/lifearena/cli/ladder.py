@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from time import perf_counter
 from typing import Annotated, Any
 
 import typer
@@ -11,22 +12,6 @@ from rich.progress import Progress
 from rich.table import Table
 
 from lifearena.errors import BadParameterError
-
-
-def _game_key(key: str) -> Any:
-    """The storage key of a ladder game ``game|first|second|seed``: the pairing in sorted
-    order, the start index, and the seat order."""
-    from lifearena.arena.storage import GameKey
-
-    _, first, second, seed = key.split("|")
-    a, b = sorted((first, second))
-    return GameKey(f"{a}|{b}", int(seed), 0 if first == a else 1)
-
-
-def _ladder_key(game: str, key: Any) -> str:
-    a, b = key.pairing.split("|")
-    first, second = (a, b) if key.seat == 0 else (b, a)
-    return f"{game}|{first}|{second}|{key.index}"
 
 
 def ladder(
@@ -80,7 +65,6 @@ def ladder(
     if agent and not any(e.label == "random" for e in entrants):
         entrants.insert(0, lad.Entrant("random", "random"))
     run = None
-    done: dict[str, Any] = {}
     if db is not None:
         from lifearena.arena.storage import ResultsDB
 
@@ -91,21 +75,23 @@ def ladder(
             "max_moves": max_moves}
         run = ResultsDB(db).open_run(run_name or f"ladder-{name}", "ladder", config,
                                      fresh=fresh)
-        done = {_ladder_key(name, k): r for k, r in run.games()}
     console = Console()
     total = len(lad.schedule(name, [e.label for e in entrants], games))
+    started = perf_counter()
     with Progress(console=console, transient=True) as progress:
-        task = progress.add_task(f"{name} ladder", total=total, completed=len(done))
+        task = progress.add_task(f"{name} ladder", total=total,
+                                 completed=0 if run is None else run.count_games())
 
         def finished(key: str, result: Any) -> None:
-            if run is not None:
-                run.add_games([(_game_key(key), result)])
             progress.advance(task)
 
-        with Executor(workers=workers) as executor:
-            result = lad.run_ladder(name, entrants, games, executor=executor, done=done,
+        with Executor(workers=workers, tasks=total) as executor:
+            result = lad.run_ladder(name, entrants, games, executor=executor,
                                     on_result=finished, max_moves=max_moves,
-                                    samples=samples, seed=seed)
+                                    samples=samples, seed=seed, store=run)
+    already = f", {result.stored_games} already stored" if result.stored_games else ""
+    console.print(f"{result.new_games} new games in {perf_counter() - started:.1f} s{already}"
+                  + (f"; stored in {db}" if db is not None else ""))
     table = Table(title=f"{name} ladder ({len(result.matches)} games)")
     for column in ("rank", "agent", "Elo", "95% interval", "games", "score", "forfeits"):
         table.add_column(column, justify="left" if column == "agent" else "right")

@@ -183,7 +183,7 @@ def tournament(
     config = TournamentConfig(game, entrants, games=games, seed=seed, seats=seats,
                               self_play=self_play, params=params,
                               time_control=control, chunk=chunk, fast=fast)
-    executor = Executor(workers, scheduler=scheduler)
+    executor = Executor(workers, scheduler=scheduler, tasks=config.total_blocks())
     started = time.perf_counter()
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("games"), TimeElapsedColumn(), TimeRemainingColumn())
@@ -191,7 +191,10 @@ def tournament(
         task = progress.add_task(f"{config.game} on {executor.describe()}",
                                  total=config.total_games())
 
+        counts: list[int] = []  # the games already stored, then those played in this run
+
         def advance(new: int, total: int) -> None:
+            counts.append(new)
             progress.update(task, advance=new, total=total)
 
         try:
@@ -209,8 +212,10 @@ def tournament(
             raise typer.Exit(130) from None
     seconds = time.perf_counter() - started
     print_report(report, console)
-    console.print(f"{report.games} games in {seconds:.1f} s on {executor.describe()}"
-                  + (f"; stored in {db}" if db is not None else ""))
+    stored, played = (counts[0], sum(counts[1:])) if counts else (0, 0)
+    already = f", {stored} already stored" if stored else ""
+    console.print(f"{played} new games in {seconds:.1f} s on {executor.describe()}{already}"
+                  + (f"; {report.games} stored in {db}" if db is not None else ""))
     for path in export:
         console.print(f"wrote {report.export(path)}")
 

@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lifearena.arena.executor import Executor
+from lifearena.arena.executor import Executor, check_scheduler
 from lifearena.errors import BadParameterError
 from lifearena.life.grid import random_grid
 from lifearena.life.rules import as_rule
@@ -252,6 +252,9 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 """
 _COLUMNS = [f for f in RunRow.__dataclass_fields__]
+APPLICATION_ID = 0x50324C44  # "P2LD": marks a file as a p2life density results file
+BUSY_TIMEOUT = 30.0
+"""Seconds a writer waits for another writer of the same file."""
 
 
 class Store:
@@ -263,22 +266,17 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        if self.path.is_dir():
+            raise BadParameterError(f"results file '{self.path}' is a directory; expected a "
+                                    "p2life results file or a new path")
         try:
-            self.connection = sqlite3.connect(str(self.path))
+            # a busy timeout: a second sweep on the same file waits for the first's commits
+            self.connection = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT)
         except sqlite3.Error as error:
             raise BadParameterError(f"cannot open results file '{self.path}' ({error}); "
                                     "expected a writable path") from None
         try:
-            tables = {name for (name,) in self.connection.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
-            # another program's database is left untouched rather than given our tables
-            if tables and not {"meta", "runs"} <= tables:
-                raise BadParameterError(
-                    f"results file '{self.path}' is a SQLite database of something else "
-                    f"(tables {', '.join(sorted(tables))}); expected a p2life results file or "
-                    "a new path")
-            self.connection.executescript(_SCHEMA)
-            self.connection.commit()
+            self._prepare()
         except sqlite3.Error as error:
             self.connection.close()
             raise BadParameterError(f"results file '{self.path}' is not a usable SQLite "
@@ -287,6 +285,31 @@ class Store:
         except BadParameterError:
             self.connection.close()
             raise
+
+    def _prepare(self) -> None:
+        """Check the file is ours (or new) before writing anything, then create the tables."""
+        conn = self.connection
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = {name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        columns = ({row[1] for row in conn.execute("PRAGMA table_info(runs)")}
+                   if "runs" in tables else set())
+        # another program's database (a tournament's results, say) is left untouched
+        if app_id not in (0, APPLICATION_ID) or (
+                tables and not ({"meta", "runs"} <= tables and set(_COLUMNS) <= columns)):
+            listed = ", ".join(sorted(tables)) or "none"
+            raise BadParameterError(
+                f"results file '{self.path}' is a SQLite database of something else "
+                f"(tables {listed}); expected a p2life results file or a new path")
+        if tables:
+            check = [row[0] for row in conn.execute("PRAGMA quick_check")]
+            if check != ["ok"]:
+                raise BadParameterError(f"results file '{self.path}' is damaged "
+                                        f"({'; '.join(check[:3])}); expected an intact p2life "
+                                        "results file")
+        conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        conn.executescript(_SCHEMA)
+        conn.commit()
 
     def check_meta(self, spec: SweepSpec) -> None:
         wanted = {"master_seed": str(spec.master_seed), "colours": str(spec.colours),
@@ -336,32 +359,6 @@ class Store:
 
 # -- running ------------------------------------------------------------------------------------
 
-def check_scheduler(address: str) -> str:
-    """``address`` if it reads as a Dask scheduler address; else a BadParameterError.
-
-    >>> check_scheduler("tcp://10.0.0.1:8786")
-    'tcp://10.0.0.1:8786'
-    >>> check_scheduler("bogus")
-    Traceback (most recent call last):
-    ...
-    lifearena.errors.BadParameterError: bad Dask scheduler address 'bogus' (missing port \
-number in address 'bogus'); expected an address such as tcp://10.0.0.1:8786
-    """
-    from distributed.comm.addressing import parse_address, parse_host_port
-    from distributed.comm.registry import backends
-
-    try:
-        scheme, location = parse_address(address)
-        if scheme not in backends:
-            raise ValueError(f"unknown scheme {scheme!r}")
-        if scheme in ("tcp", "tls"):
-            parse_host_port(location)
-    except ValueError as error:
-        raise BadParameterError(f"bad Dask scheduler address {address!r} ({error}); expected "
-                                "an address such as tcp://10.0.0.1:8786") from None
-    return address
-
-
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called once before any run and after every finished chunk."""
 
@@ -390,15 +387,15 @@ def sweep(
         done = store.done()
         tasks = spec.tasks()
         todo = [t for t in tasks
-                if (t.point.rule, t.point.boundary, t.point.height, t.point.width, t.point.p,
-                    t.run) not in done]
+                if (t.point.rule, t.point.boundary, t.point.height, t.point.width,
+                    _p_key(t.point.p), t.run) not in done]
         total, finished = len(tasks), len(tasks) - len(todo)
         if progress:
             progress(finished, total)
         chunks = [todo[i:i + chunk_size] for i in range(0, len(todo), chunk_size)]
         if chunks:
             with Executor(1 if len(chunks) == 1 and not scheduler else workers,
-                          scheduler=scheduler) as executor:
+                          scheduler=scheduler, tasks=len(chunks)) as executor:
                 for _, rows in executor.run((run_chunk, (chunk, spec.colours))
                                             for chunk in chunks):
                     store.add(rows)
