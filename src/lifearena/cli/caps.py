@@ -31,9 +31,11 @@ MAX_SCALE = 256  # pixels per cell side in a picture
 MAX_FRAMES = 10_000
 MAX_PAD = 100_000  # empty cells added round a pattern on each side by 'life step'
 MAX_GAMES = 1_000_000  # games per pairing; results are kept per game
+MAX_TOTAL_GAMES = 10_000_000  # games of one tournament or ladder, every pairing together
 MAX_RUNS = 1_000_000  # runs per point of a p2life sweep
 MAX_WORKERS = 1024
 MAX_CHUNK = 100_000
+MIN_SECONDS = 0.001  # a thinking time below a millisecond is a typo
 MAX_SECONDS = 86_400.0  # a thinking time of a day
 MAX_BOOTSTRAP = 100_000
 MAX_MOVES = 1_000_000
@@ -52,10 +54,11 @@ CAPS: dict[str, tuple[float, float]] = {
     "frames": (1, MAX_FRAMES),
     "pad": (0, MAX_PAD),
     "games per pairing": (1, MAX_GAMES),
+    "games of a tournament or ladder": (1, MAX_TOTAL_GAMES),
     "runs per point": (1, MAX_RUNS),
     "workers": (1, MAX_WORKERS),
     "chunk": (1, MAX_CHUNK),
-    "seconds per move/game": (0, MAX_SECONDS),
+    "seconds per move/game": (MIN_SECONDS, MAX_SECONDS),
     "bootstrap samples": (1, MAX_BOOTSTRAP),
     "moves": (1, MAX_MOVES),
     "palace picture side": (1, MAX_PALACE_SIDE),
