@@ -10,6 +10,7 @@ tests can walk every command and option.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -75,6 +76,19 @@ def _interrupted(error: BaseException) -> bool:
     return False
 
 
+def _given(argv: Sequence[str], error: Exception) -> tuple[str, str] | None:
+    """The option and the value the user typed for the parameter a usage error is about,
+    so that the one line names the input (``--seed '-1'``), not only the option."""
+    opts = getattr(getattr(error, "param", None), "opts", None) or []
+    for index, token in enumerate(argv):
+        for option in opts:
+            if token == option and index + 1 < len(argv):
+                return option, argv[index + 1]
+            if option.startswith("--") and token.startswith(option + "="):
+                return option, token.split("=", 1)[1]
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line; exit 2 with one line on stderr for bad input."""
     try:
@@ -110,6 +124,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             context = getattr(error, "ctx", None)
             hint = f" (see '{context.command_path} --help')" if context is not None else ""
             message = " ".join(error.format_message().split())
+            given = _given(argv if argv is not None else sys.argv[1:], error)
+            if given is not None:
+                option, value = given
+                message = re.sub(r"^Invalid value for '[^:]*': ", f"{option} {value!r}: ",
+                                 message)
             print(f"error: {message}{hint}", file=sys.stderr)
             sys.exit(error.exit_code)
         if type(error).__name__ == "Abort":

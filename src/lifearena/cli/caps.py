@@ -33,6 +33,7 @@ MAX_PAD = 100_000  # empty cells added round a pattern on each side by 'life ste
 MAX_GAMES = 1_000_000  # games per pairing; results are kept per game
 MAX_TOTAL_GAMES = 10_000_000  # games of one tournament or ladder, every pairing together
 MAX_RUNS = 1_000_000  # runs per point of a p2life sweep
+MAX_RUN_GENERATIONS = 10**9  # generation cap of one run of a sweep
 MAX_WORKERS = 1024
 MAX_CHUNK = 100_000
 MIN_SECONDS = 0.001  # a thinking time below a millisecond is a typo
