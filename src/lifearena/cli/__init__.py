@@ -3,15 +3,20 @@
 Each group lives in its own module (``cli/life.py``, ``cli/war_of_life.py``, ...) and only
 parses and presents; the rules live in the library. :func:`main` turns every
 :class:`~lifearena.errors.LifeArenaError` (and unreadable files) into one line on stderr and
-exit status 2, never a traceback.
+exit status 2, never a traceback. :func:`build_command` is the click command tree that
+:func:`main` runs (help text escaped for rich, flags shown without a ``<bool>`` type), so
+tests can walk every command and option.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import typer
+from rich.markup import escape
 
 from lifearena.cli import ladder, life, life_for_two, losat, p2life, queen, war_of_life
 from lifearena.cli import tournament as tournament_cli
@@ -34,13 +39,68 @@ tournament_cli.register(app)
 ladder.register(app)
 
 
+def _tidy(command: Any) -> None:
+    """Make ``command``'s help say what its authors wrote: brackets such as ``[r,c]`` are
+    text, not rich markup (rich would swallow them), and an on/off flag shows no type."""
+    import click
+
+    if command.help:
+        command.help = escape(command.help)
+    helper = command.get_help_option(click.Context(command, info_name=command.name))
+    for param in [*command.params, *([helper] if helper is not None else [])]:
+        if getattr(param, "help", None):
+            param.help = escape(param.help)
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+    for sub in getattr(command, "commands", {}).values():
+        _tidy(sub)
+
+
+def build_command() -> Any:
+    """The click command tree of ``lifearena`` (what :func:`main` runs)."""
+    command = typer.main.get_command(app)
+    _tidy(command)
+    return command
+
+
+def _interrupted(error: BaseException) -> bool:
+    """True when ``error`` is, or was caused by, Ctrl-C (numba turns a KeyboardInterrupt
+    inside a compiled kernel into a SystemError whose cause is the interrupt)."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def _given(argv: Sequence[str], error: Exception) -> tuple[str, str] | None:
+    """The option and the value the user typed for the parameter a usage error is about,
+    so that the one line names the input (``--seed '-1'``), not only the option."""
+    opts = getattr(getattr(error, "param", None), "opts", None) or []
+    for index, token in enumerate(argv):
+        for option in opts:
+            if token == option and index + 1 < len(argv):
+                return option, argv[index + 1]
+            if option.startswith("--") and token.startswith(option + "="):
+                return option, token.split("=", 1)[1]
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line; exit 2 with one line on stderr for bad input."""
     try:
-        result = app(args=list(argv) if argv is not None else None,
-                     standalone_mode=False, prog_name="lifearena")
+        result = build_command().main(args=list(argv) if argv is not None else None,
+                                      standalone_mode=False, prog_name="lifearena")
     except LifeArenaError as error:
         print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
+    except UnicodeDecodeError as error:
+        # a binary file given where text was expected (a rule @FILE, a pattern, a record)
+        print(f"error: cannot read a binary file as text ({error.reason} at byte "
+              f"{error.start}); expected a text file", file=sys.stderr)
         sys.exit(2)
     except OSError as error:
         name = f" {error.filename!r}" if getattr(error, "filename", None) else ""
@@ -50,6 +110,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
     except Exception as error:
+        if _interrupted(error):
+            print("interrupted", file=sys.stderr)
+            sys.exit(130)
+        if type(error).__name__ == "NoArgsIsHelpError":
+            # 'lifearena' (or a group) alone: the help has been printed; that is the answer
+            sys.exit(0)
         # Usage errors and aborts come from the click that typer uses, which recent typer
         # versions vendor; recognise them by behaviour rather than by class.
         if callable(getattr(error, "format_message", None)) and isinstance(
@@ -57,7 +123,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         ):
             context = getattr(error, "ctx", None)
             hint = f" (see '{context.command_path} --help')" if context is not None else ""
-            print(f"error: {error.format_message()}{hint}", file=sys.stderr)
+            message = " ".join(error.format_message().split())
+            given = _given(argv if argv is not None else sys.argv[1:], error)
+            if given is not None:
+                option, value = given
+                message = re.sub(r"^Invalid value for '[^:]*': ", f"{option} {value!r}: ",
+                                 message)
+            print(f"error: {message}{hint}", file=sys.stderr)
             sys.exit(error.exit_code)
         if type(error).__name__ == "Abort":
             print("aborted", file=sys.stderr)

@@ -23,6 +23,7 @@ lifearena.errors.BadParameterError: --png 'x.gif' has the wrong file type; expec
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from lifearena.errors import BadParameterError
@@ -50,3 +51,61 @@ def check_output(path: Path | None, option: str, suffixes: tuple[str, ...] = ())
     if not path.parent.is_dir():
         raise BadParameterError(f"{option} {str(path)!r}: folder {str(path.parent)!r} does not "
                                 "exist")
+
+
+def split_entrants(values: Sequence[str] | None) -> list[str] | None:
+    """Entrants from repeatable ``-a`` values, each of which may list several separated by
+    commas; ``None`` when no ``-a`` was given. A comma also separates the ``key=value``
+    options of an entrant with a ``:``, so a ``key=value`` piece after such an entrant
+    belongs to it (give an entrant with options last in its value, or its own ``-a``).
+
+    >>> split_entrants(["random,greedy", "deep=minimax:depth=3,ties=random", "x=random"])
+    ['random', 'greedy', 'deep=minimax:depth=3,ties=random', 'x=random']
+    >>> split_entrants(None) is None
+    True
+    >>> split_entrants([" , "])
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: --agents ' , ' names no agent; expected NAME[,NAME...]
+    """
+    if values is None:
+        return None
+    entrants: list[str] = []
+    for value in values:
+        found: list[str] = []
+        for piece in (p.strip() for p in value.split(",")):
+            if not piece:
+                continue
+            if found and ":" in found[-1] and ":" not in piece and "=" in piece:
+                found[-1] += "," + piece
+            else:
+                found.append(piece)
+        if not found:
+            raise BadParameterError(f"--agents {value!r} names no agent; expected "
+                                    "NAME[,NAME...]")
+        entrants += found
+    return entrants
+
+
+def check_built(text: str, build: Callable[[], object], option: str = "--agents") -> None:
+    """Build an agent once, now, so that a bad option of an entrant is refused before the
+    games start, naming the entrant (the factories raise TypeError for unknown keywords)."""
+    try:
+        build()
+    except BadParameterError:
+        raise
+    except (TypeError, ValueError) as error:
+        raise BadParameterError(f"{option} {text!r}: {error}") from None
+
+
+# games also known by a shorter name on the command line
+GAME_ALIASES = {"queen": "blocking-queen"}
+
+
+def game_name(text: str) -> str:
+    """The game a command line names, aliases resolved.
+
+    >>> game_name("queen"), game_name("war-of-life")
+    ('blocking-queen', 'war-of-life')
+    """
+    return GAME_ALIASES.get(text.strip().lower(), text)

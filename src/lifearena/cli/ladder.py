@@ -11,36 +11,56 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from lifearena.cli import caps
+from lifearena.cli.checks import check_built, check_output, check_seed, game_name, split_entrants
 from lifearena.errors import BadParameterError
 
 
+def _entrant(text: str, parse: Any) -> Any:
+    """``parse(text)``, a bad limit value (``time=abc``) refused naming the entrant."""
+    try:
+        return parse(text)
+    except BadParameterError as error:
+        raise BadParameterError(f"--agents {text!r}: {error}") from None
+    except (TypeError, ValueError):
+        raise BadParameterError(f"--agents {text!r}: a limit (time, nodes, simulations, depth) "
+                                "is not a number; expected e.g. alphabeta:time=0.5") from None
+
+
 def ladder(
-    game: Annotated[str, typer.Argument(help="The game: war-of-life, losat, life-for-two...")],
+    game: Annotated[str, typer.Argument(help="The game: war-of-life, losat, life-for-two, "
+                                       "queen (blocking-queen)...")],
     games: Annotated[int, typer.Option("--games", "-n", help="Start positions per pair of "
-                                       "entrants (each played twice, seats swapped).")] = 4,
-    time: Annotated[float, typer.Option("--time", help="Seconds per move for the default "
-                                        "timed search entrants and for bots.")] = 0.2,
+                                       "entrants (each played twice, seats swapped).", min=1,
+                                       max=caps.MAX_GAMES)] = 4,
+    time: Annotated[float, typer.Option("--time", "--time-per-move", help="Seconds per move "
+                                        "for the default timed search entrants and for bots.",
+                                        min=caps.MIN_SECONDS, max=caps.MAX_SECONDS)] = 0.2,
     agent: Annotated[list[str] | None, typer.Option(
-        "--agent", "-a", help="An entrant [label=]agent[:key=value,...], e.g. "
-        "'alphabeta:time=0.5' (repeat; default: random, the game's agents and search agents "
-        "at a few strengths).")] = None,
+        "--agents", "--agent", "-a", help="Entrants [label=]agent[:key=value,...], e.g. "
+        "'alphabeta:time=0.5'; several separated by commas or the option repeated (default: "
+        "random, the game's agents and search agents at a few strengths).")] = None,
     bot: Annotated[list[str] | None, typer.Option(
         "--bot", help="A bot speaking the JSON-lines protocol (docs/bots.md): "
         "'name=command args' (repeat).")] = None,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Games played at once "
-                                         "(processes).")] = 1,
-    db: Annotated[Path | None, typer.Option("--db", help="SQLite results file storing every "
-                                            "game; an interrupted ladder resumes from it.")] = None,
+                                         "(processes).", min=1, max=caps.MAX_WORKERS)] = 1,
+    db: Annotated[Path | None, typer.Option("--db", "--results", help="SQLite results file "
+                                            "storing every game; an interrupted ladder resumes "
+                                            "from it.")] = None,
     run_name: Annotated[str | None, typer.Option("--name", help="Run name in the results file "
                                              "(default: ladder-GAME).")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="Start the stored run afresh.")] = False,
     chart: Annotated[Path | None, typer.Option("--chart", help="Write the ladder as a PNG "
                                                "chart here.")] = None,
     max_moves: Annotated[int | None, typer.Option("--max-moves", help="Stop long games as "
-                                                  "draws after this many moves.")] = None,
+                                                  "draws after this many moves.", min=1,
+                                                  max=caps.MAX_MOVES)] = None,
     samples: Annotated[int, typer.Option("--bootstrap", help="Bootstrap samples for the "
-                                         "rating intervals.")] = 200,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
+                                         "rating intervals.", min=1,
+                                         max=caps.MAX_BOOTSTRAP)] = 200,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.", min=0,
+                                      max=caps.MAX_SEED)] = 0,
 ) -> None:
     """Rate a game's agents: Elo ladder with confidence intervals.
 
@@ -52,18 +72,24 @@ def ladder(
     from lifearena.arena.executor import Executor
     from lifearena.core import load_game
 
-    if games < 1:
-        raise BadParameterError(f"--games {games}; expected at least 1")
-    if time <= 0:
-        raise BadParameterError(f"--time {time}; expected a positive number of seconds")
-    name = load_game(game).info.name
-    entrants = [lad.Entrant.parse(a) for a in agent] if agent else \
+    check_seed(seed)
+    check_output(chart, "--chart", (".png",))
+    name = load_game(game_name(game)).info.name
+    named = split_entrants(agent)
+    entrants = [_entrant(a, lad.Entrant.parse) for a in named] if named is not None else \
         lad.default_entrants(name, time)
     for spec in bot or []:
         label, argv = parse_bot_spec(spec)
         entrants.append(lad.Entrant.bot(label, argv, per_move=time))
-    if agent and not any(e.label == "random" for e in entrants):
+    if named is not None and not any(e.label == "random" for e in entrants):
         entrants.insert(0, lad.Entrant("random", "random"))
+    planned = len(entrants) * (len(entrants) - 1) * games
+    if planned > caps.MAX_TOTAL_GAMES:
+        raise BadParameterError(f"--games {games:,} with {len(entrants)} entrants is "
+                                f"{planned:,} games; expected at most {caps.MAX_TOTAL_GAMES:,}")
+    for entrant in entrants:
+        if entrant.command is None:
+            check_built(entrant.label, lambda e=entrant: e.make(name, 0))
     run = None
     if db is not None:
         from lifearena.arena.storage import ResultsDB
@@ -78,17 +104,25 @@ def ladder(
     console = Console()
     total = len(lad.schedule(name, [e.label for e in entrants], games))
     started = perf_counter()
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task(f"{name} ladder", total=total,
-                                 completed=0 if run is None else run.count_games())
+    # the bar appears with the first finished game, so that an error found before any game
+    # is one line on stderr, not an empty bar and then the line
+    progress = Progress(console=Console(stderr=True), transient=True)
+    task = progress.add_task(f"{name} ladder", total=total,
+                             completed=0 if run is None else run.count_games())
 
-        def finished(key: str, result: Any) -> None:
-            progress.advance(task)
+    def finished(key: str, result: Any) -> None:
+        if not progress.live.is_started:
+            progress.start()
+        progress.advance(task)
 
+    try:
         with Executor(workers=workers, tasks=total) as executor:
             result = lad.run_ladder(name, entrants, games, executor=executor,
                                     on_result=finished, max_moves=max_moves,
                                     samples=samples, seed=seed, store=run)
+    finally:
+        if progress.live.is_started:
+            progress.stop()
     already = f", {result.stored_games} already stored" if result.stored_games else ""
     console.print(f"{result.new_games} new games in {perf_counter() - started:.1f} s{already}"
                   + (f"; stored in {db}" if db is not None else ""))

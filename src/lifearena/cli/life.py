@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -15,10 +16,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from lifearena.cli import caps
+from lifearena.cli.caps import check_cells
 from lifearena.cli.checks import check_output
+from lifearena.cli.compiling import EVOLVE_KERNELS, RUN_KERNELS, announce_compiling
 from lifearena.errors import BadParameterError
 from lifearena.life import picture
-from lifearena.life.grid import check_size, population, random_grid
+from lifearena.life.grid import population, random_grid
 from lifearena.life.patterns import load_pattern, save_pattern, write_text
 from lifearena.life.rules import COIN, Rule, as_rule, available_rules
 from lifearena.life.run import run_until_stable
@@ -43,12 +47,12 @@ def parse_size(text: str) -> tuple[int, int]:
     >>> parse_size("64x32"), parse_size("10")
     ((32, 64), (10, 10))
     """
-    match = re.fullmatch(r"\s*(\d+)\s*(?:[xX*]\s*(\d+))?\s*", text)
+    match = re.fullmatch(r"\s*(\d{1,30})\s*(?:[xX*]\s*(\d{1,30}))?\s*", text)
     if not match:
-        raise BadParameterError(f"bad size {text!r}; expected WIDTHxHEIGHT such as 256x128")
+        raise BadParameterError(f"--size {text!r}; expected WIDTHxHEIGHT such as 256x128")
     width = int(match.group(1))
     height = int(match.group(2) or width)
-    check_size(height, width)
+    check_cells(height, width, f"--size {text.strip()}")
     return height, width
 
 
@@ -103,8 +107,39 @@ def _summary(rule: Rule, cells: np.ndarray, topology: str, generations: int, sec
 
 
 def _progress() -> Progress:
+    """A bar on standard error, so that what a command prints on standard output stays
+    clean ('life step' prints the pattern there)."""
     return Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
-                    MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True)
+                    MofNCompleteColumn(), TimeElapsedColumn(), console=Console(stderr=True),
+                    transient=True)
+
+
+def _rule_option(rule: str | None, default: str | None) -> Rule:
+    """The rule given by ``--rule`` (an empty one is refused, not read as "the default")."""
+    if rule is not None and not rule.strip():
+        raise BadParameterError("--rule ''; expected a rule name, a B.../S... string, a table "
+                                "or @FILE (see 'lifearena life rules')")
+    return as_rule(rule if rule is not None else default or "p2life")
+
+
+def _check_pictures(shape: tuple[int, int], png: Path | None, gif: Path | None,
+                    frames: int, scale: int | None) -> None:
+    """Refuse, before the run, pictures that would not fit in memory: a PNG over
+    ``caps.MAX_PICTURE_PIXELS`` pixels, or a GIF whose frames (grids and images) would."""
+    if png is None and gif is None:
+        return
+    height, width = shape
+    factor = max(1, -(-max(shape) // 2048))  # picture.to_image draws at most 2048 cells a side
+    side = scale or picture.auto_scale(shape)
+    pixels = -(-height // factor) * -(-width // factor) * side * side
+    if pixels > caps.MAX_PICTURE_PIXELS:
+        raise BadParameterError(f"--scale {side} draws a {width}x{height} grid as {pixels:,} "
+                                f"pixels; expected at most {caps.MAX_PICTURE_PIXELS:,} (a "
+                                "smaller --scale)")
+    if gif is not None and frames * (height * width + 4 * pixels) > caps.MAX_GIF_BYTES:
+        raise BadParameterError(f"--gif with --frames {frames} of a {width}x{height} grid at "
+                                f"scale {side} needs more than {caps.MAX_GIF_BYTES >> 20} MiB; "
+                                "expected fewer --frames, a smaller --scale or grid")
 
 
 @app.command()
@@ -114,17 +149,20 @@ def run(
                                              "or @FILE (default: the --input pattern's rule, "
                                              "else p2life).")] = None,
     size: Annotated[str | None, typer.Option(help="Grid size WIDTHxHEIGHT (default 128x128, or "
-                                             "the input pattern's size).")] = None,
+                                             "the input pattern's size); at most "
+                                             f"{caps.MAX_GRID_CELLS:,} cells.")] = None,
     topology: Annotated[Topology, typer.Option(help="bounded: cells outside are always empty; "
                                                "torus: edges wrap.")] = Topology.torus,
-    density: Annotated[float, typer.Option(help="Fraction of live cells in the random soup.")
-                       ] = 0.5,
+    density: Annotated[float, typer.Option(help="Fraction of live cells in the random soup.",
+                                           min=0.0, max=1.0)] = 0.5,
     colours: Annotated[int | None, typer.Option(help="Colours in the soup: 1 or 2 (default: 1 "
-                                                "for one-colour rules like life, else 2).")
-                       ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the soup and of coin births.")] = 0,
+                                                "for one-colour rules like life, else 2).",
+                                                min=1, max=2)] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the soup and of coin births.", min=0,
+                                      max=caps.MAX_SEED)] = 0,
     generations: Annotated[int, typer.Option("--generations", "-n", help="Generations to run "
-                                             "(the cap with --until-stable).")] = 200,
+                                             "(the cap with --until-stable).", min=0,
+                                             max=caps.MAX_GENERATIONS)] = 200,
     until_stable: Annotated[bool, typer.Option("--until-stable", help="Stop as soon as the "
                                                "configuration is stable or periodic.")] = False,
     input_file: Annotated[Path | None, typer.Option("--input", "-i", help="Start from this RLE "
@@ -134,9 +172,11 @@ def run(
     png: Annotated[Path | None, typer.Option(help="Write a PNG of the final grid.")] = None,
     gif: Annotated[Path | None, typer.Option(help="Write an animated GIF of the run.")] = None,
     frames: Annotated[int, typer.Option(help="At most this many GIF frames (the start "
-                                         "included).")] = 120,
-    scale: Annotated[int | None, typer.Option(help="Pixels per cell in pictures "
-                                              "(default: fit about 512 pixels).")] = None,
+                                         "included).", min=1, max=caps.MAX_FRAMES)] = 120,
+    scale: Annotated[int | None, typer.Option(help="Pixels per cell in pictures (default: fit "
+                                              "about 512 pixels); a picture has at most "
+                                              f"{caps.MAX_PICTURE_PIXELS:,} pixels.", min=1,
+                                              max=caps.MAX_SCALE)] = None,
     kernel: Annotated[str, typer.Option(help=f"Step kernel: {', '.join(KERNELS)}.")] = "auto",
     show: Annotated[bool | None, typer.Option(help="Print the grid in the terminal (default: "
                                               f"when at most {SHOW_LIMIT} wide).")] = None,
@@ -144,29 +184,31 @@ def run(
     """Run a rule on a random soup or a pattern; print populations, save RLE, PNG, GIF."""
     # the pattern is read first: its RLE header's rule is the default, as in 'life step'
     pattern = load_pattern(input_file) if input_file is not None else None
-    the_rule = as_rule(rule or (pattern.rule if pattern is not None else None) or "p2life")
+    the_rule = _rule_option(rule, pattern.rule if pattern is not None else None)
     kernel = _kernel(kernel)
-    if generations < 0:
-        raise BadParameterError(f"--generations {generations} is negative; expected >= 0")
-    if frames < 1 or (scale is not None and scale < 1):
-        raise BadParameterError("--frames and --scale must be at least 1")
     check_output(png, "--png", (".png",))
     check_output(gif, "--gif", (".gif",))
     check_output(output, "--output", ())
     torus = topology is Topology.torus
     if pattern is not None:
-        cells = pattern.cells if size is None else _embed(pattern.cells, parse_size(size))
+        shape = pattern.cells.shape if size is None else parse_size(size)
     else:
-        height, width = parse_size(size or "128x128")
+        shape = parse_size(size or "128x128")
+    _check_pictures(shape, png, gif, frames, scale)
+    if pattern is not None:
+        cells = pattern.cells if size is None else _embed(pattern.cells, shape)
+    else:
         if colours is None:
             colours = 1 if _is_one_colour(the_rule) else 2
-        cells = random_grid(height, width, density=density, seed=seed, colours=colours)
+        cells = random_grid(*shape, density=density, seed=seed, colours=colours)
     show = max(cells.shape) <= SHOW_LIMIT if show is None else show
     if show:
         _show(cells, "start")
 
     # load (or compile) the kernel on a tiny grid first, so the timing is the run's alone
     tiny = cells[:3, :3]
+    if kernel in ("auto", "bitwise"):
+        announce_compiling(*(RUN_KERNELS if until_stable else EVOLVE_KERNELS))
     if until_stable:
         run_until_stable(tiny, the_rule, torus=torus, seed=seed, max_generations=2, kernel=kernel)
     else:
@@ -178,7 +220,8 @@ def run(
             task = bar.add_task("running until stable", total=generations)
             result = run_until_stable(cells, the_rule, torus=torus, seed=seed,
                                       max_generations=generations, kernel=kernel,
-                                      progress=lambda g: bar.update(task, completed=g))
+                                      progress=_every(PROGRESS_EVERY,
+                                                      lambda g: bar.update(task, completed=g)))
         final, done = result.cells, result.generation
         stop = {"cap": "generation cap reached"}.get(result.stopped, result.stopped)
         period = result.period
@@ -217,28 +260,117 @@ def run(
             console.print(f"wrote {label} {path}")
 
 
+PROGRESS_EVERY = 256  # generations between two redraws of a progress bar
+DEFAULT_PAD = 32  # 'life step' pads a bounded pattern by min(generations, this)
+CYCLE_WINDOW = 1_000_000  # generations whose digests 'life step' keeps to find a repeat
+
+
+def _every(n: int, update: Callable[[int], None]) -> Callable[[int], None]:
+    """``update`` called only on every ``n``-th generation (a redraw per step would cost more
+    than the step)."""
+    return lambda g: update(g) if g % n == 0 else None
+
+
+def _pad(cells: np.ndarray, pad: int) -> np.ndarray:
+    """``cells`` with ``pad`` empty cells added on every side.
+
+    >>> _pad(np.ones((1, 2), dtype=np.int8), 1).tolist()
+    [[0, 0, 0, 0], [0, 1, 1, 0], [0, 0, 0, 0]]
+    """
+    return np.pad(cells, pad) if pad else cells
+
+
+def _step_far(cells: np.ndarray, rule: Rule, generations: int, *, torus: bool, seed: int,
+              generation: int) -> tuple[np.ndarray, str | None]:
+    """``cells`` after ``generations`` steps, with a progress bar, and a note when the
+    pattern repeated on the way.
+
+    When a configuration repeats, a rule without coins is periodic from there on, so the
+    answer is read off the cycle instead of stepping to the end. A rule with coins may leave
+    its cycle later, so the run stops at the repeat and says so. Repeats are looked for in
+    the first :data:`CYCLE_WINDOW` generations (their digests are kept in memory); after
+    that the steps go on without the check.
+    """
+    coin = bool(np.any(rule.table == COIN))
+    checked = 0
+    if not coin or generation == 0:
+        checked = min(generations, CYCLE_WINDOW)
+    with _progress() as bar:
+        task = bar.add_task("stepping", total=generations)
+        if checked:
+            result = run_until_stable(cells, rule, torus=torus, seed=seed,
+                                      max_generations=checked,
+                                      progress=_every(PROGRESS_EVERY,
+                                                      lambda g: bar.update(task, completed=g)))
+            cells, done = result.cells, result.generation
+            if result.period is not None:
+                where = (f"the pattern repeats with period {result.period} from generation "
+                         f"{generation + (result.cycle_start or 0)}")
+                if coin:
+                    return cells, (f"{where}; stopped at generation {generation + done} "
+                                   "(coin births may leave the cycle: step on from there)")
+                left = (generations - done) % result.period
+                cells = evolve(cells, rule, left, torus=torus, seed=seed,
+                               generation=generation + done)
+                return cells, f"{where}; generation {generation + generations} read off the cycle"
+        else:
+            done = 0
+        chunk = max(PROGRESS_EVERY, math.ceil((generations - done) / 100))
+        while done < generations:
+            n = min(chunk, generations - done)
+            cells = evolve(cells, rule, n, torus=torus, seed=seed, generation=generation + done)
+            done += n
+            bar.update(task, completed=done)
+    return cells, None
+
+
 @app.command("step")
 def step_command(
     pattern_file: Annotated[Path, typer.Argument(help="RLE (.rle) or text pattern file.")],
-    generations: Annotated[int, typer.Option("--generations", "-n", help="Steps to take.")] = 1,
+    generations: Annotated[int, typer.Option("--generations", "-n", help="Steps to take; a "
+                                             "repeating pattern is noticed and the rest read "
+                                             "off its cycle.", min=0,
+                                             max=caps.MAX_GENERATIONS)] = 1,
     rule: Annotated[str | None, typer.Option("--rule", "-r", help="Rule (default: the RLE "
                                              "header's rule, else life).")] = None,
     topology: Annotated[Topology, typer.Option(help="bounded or torus.")] = Topology.bounded,
-    seed: Annotated[int, typer.Option(help="Seed of coin births.")] = 0,
-    generation: Annotated[int, typer.Option(help="Number of the first generation (for coins)."
-                                            )] = 0,
+    pad: Annotated[int | None, typer.Option(help="Empty cells added on each side of the "
+                                            "pattern first (default: bounded, the number of "
+                                            f"generations up to {DEFAULT_PAD}, so that "
+                                            "nothing meets the edge sooner; torus, 0).", min=0,
+                                            max=caps.MAX_PAD)] = None,
+    size: Annotated[str | None, typer.Option(help="Centre the pattern on a WIDTHxHEIGHT grid "
+                                             "instead of padding it; at most "
+                                             f"{caps.MAX_GRID_CELLS:,} cells.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of coin births.", min=0,
+                                      max=caps.MAX_SEED)] = 0,
+    generation: Annotated[int, typer.Option(help="Number of the first generation (for coins).",
+                                            min=0, max=caps.MAX_GENERATIONS)] = 0,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the result here "
                                                 "(.rle for RLE, else text); default: print.")
                       ] = None,
 ) -> None:
-    """Step a pattern file one or N generations; print it or write it."""
-    if generations < 0:
-        raise BadParameterError(f"--generations {generations} is negative; expected >= 0")
+    """Step a pattern file one or N generations on a padded grid; print it or write it."""
     check_output(output, "--output", ())
+    if pad is not None and size is not None:
+        raise BadParameterError("give either --pad or --size, not both")
     pattern = load_pattern(pattern_file)
-    the_rule = as_rule(rule or pattern.rule or "life")
-    cells = evolve(pattern.cells, the_rule, generations, torus=topology is Topology.torus,
-                   seed=seed, generation=generation)
+    the_rule = _rule_option(rule, pattern.rule or "life")
+    torus = topology is Topology.torus
+    if size is not None:
+        cells = _embed(pattern.cells, parse_size(size))
+    else:
+        if pad is None:
+            pad = 0 if torus else min(generations, DEFAULT_PAD)
+        height, width = pattern.cells.shape
+        check_cells(height + 2 * pad, width + 2 * pad, f"--pad {pad} round a {width}x{height} "
+                    "pattern")
+        cells = _pad(pattern.cells, pad)
+    announce_compiling(*RUN_KERNELS)
+    cells, note = _step_far(cells, the_rule, generations, torus=torus, seed=seed,
+                            generation=generation)
+    if note is not None:
+        typer.echo(note, err=True)
     if output is None:
         typer.echo(write_text(cells), nl=False)
     else:

@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 
 from lifearena import agents
+from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
 from lifearena.core import Record, replay
 from lifearena.errors import BadParameterError, ParseError
@@ -103,10 +104,10 @@ def play(
     player2: Annotated[str, typer.Option(
         "--player2", help="'human' or an agent name for player 2 (#).")] = HUMAN,
     seed: Annotated[int, typer.Option(
-        help="Seed of the agents (player 2 gets seed + 1).")] = 0,
+        help="Seed of the agents (player 2 gets seed + 1).", min=0, max=caps.MAX_SEED)] = 0,
     max_turns: Annotated[int, typer.Option(
         help="End an undecided game after this many turns (0: no limit, as in the "
-        "original).")] = 0,
+        "original).", min=0, max=caps.MAX_MOVES)] = 0,
     limit_result: Annotated[str, typer.Option(
         help="How the move limit decides: 'draw' or 'population' (more pieces wins).")
     ] = "draw",
@@ -117,7 +118,8 @@ def play(
         "--classic", help="Run the 1978 BASIC program exactly, reading one x,y answer per "
         "line from stdin.")] = False,
     save: Annotated[Path | None, typer.Option(
-        help="Write the game record here (.json for JSON, else PGN-like text).")] = None,
+        "--save", "--record", help="Write the game record here (.json for JSON, else "
+        "PGN-like text).")] = None,
     replay_file: Annotated[Path | None, typer.Option(
         "--replay", help="Show a saved game turn by turn instead of playing.")] = None,
 ) -> None:

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from lifearena.agents import Limit, make
+from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
 from lifearena.core import Record
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
@@ -110,26 +111,30 @@ def play(
     white: Annotated[str, typer.Option(help="'human' or an agent name for White (O)")] = HUMAN,
     limit: Annotated[str, typer.Option(help="agents' thinking limit, e.g. 'nodes=2000' or "
                                             "'time=1.5'")] = "nodes=2000",
-    seed: Annotated[int, typer.Option(help="seed of the agents' random choices")] = 0,
+    seed: Annotated[int, typer.Option(help="seed of the agents' random choices",
+                                      min=0, max=caps.MAX_SEED)] = 0,
     setup: Annotated[str | None, typer.Option(help="start position in Losat position "
                                                    "notation (default: the two heptominoes)")]
     = None,
     width: Annotated[int | None, typer.Option(help="board width, 5..25 (default: 19, or the "
-                                                   "--setup position's)")] = None,
+                                                   "--setup position's)", min=5, max=25)] = None,
     length: Annotated[int | None, typer.Option(help="board length (rows; default: 19, or the "
-                                                    "--setup position's)")] = None,
-    offset: Annotated[int, typer.Option(help="columns between the heptominoes' centres")] = 1,
-    gap: Annotated[int, typer.Option(help="empty rows between the heptominoes")] = 3,
+                                                    "--setup position's)", min=6, max=99)] = None,
+    offset: Annotated[int, typer.Option(help="columns between the heptominoes' centres",
+                                        min=-25, max=25)] = 1,
+    gap: Annotated[int, typer.Option(help="empty rows between the heptominoes", min=0, max=93)] = 3,
     first: Annotated[str, typer.Option(help="who moves first: b or w")] = "b",
     own_colour_only: Annotated[bool, typer.Option(help="players may change only their own "
                                                        "colour (and capture the opponent's)")]
     = False,
     capture_or_more: Annotated[bool, typer.Option(help="capture with 3 or more opposite "
                                                        "neighbours")] = False,
-    neighbours: Annotated[int, typer.Option(help="8 (Moore) or 4 (von Neumann)")] = 8,
-    captures_to_win: Annotated[int, typer.Option(help="captures that win")] = 5,
-    max_moves: Annotated[int, typer.Option(help="moves after which the game is drawn")] = 400,
-    save: Annotated[Path | None, typer.Option(help="write the game record here (.json for "
+    neighbours: Annotated[int, typer.Option(help="8 (Moore) or 4 (von Neumann)", min=4, max=8)] = 8,
+    captures_to_win: Annotated[int, typer.Option(help="captures that win", min=1, max=1000)] = 5,
+    max_moves: Annotated[int, typer.Option(help="moves after which the game is drawn",
+                                           min=1, max=caps.MAX_MOVES)] = 400,
+    save: Annotated[Path | None, typer.Option("--save", "--record",
+                                              help="write the game record here (.json for "
                                                    "JSON)")] = None,
     replay_file: Annotated[Path | None, typer.Option("--replay", help="show the game saved in "
                                                      "this record file instead of playing")]

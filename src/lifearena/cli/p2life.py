@@ -24,6 +24,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
 from lifearena.errors import BadParameterError, LifeArenaError
 
@@ -113,11 +114,12 @@ def meanfield(
         help="Rule name, B.../S... string or rule table.")] = "p2life",
     colours: Annotated[int, typer.Option(
         help="Colour model of the soup: 2 = each live cell of either colour (p2life paper), 1 "
-             "= one colour (Life).")] = 2,
+             "= one colour (Life).", min=1, max=2)] = 2,
     png: Annotated[Path | None, typer.Option(
         help="Write a plot of the polynomial with simulated one-step densities to "
              "this PNG.")] = None,
-    sim_size: Annotated[int, typer.Option(help="Torus side of the simulations in the plot.")] = 256,
+    sim_size: Annotated[int, typer.Option(help="Torus side of the simulations in the plot.",
+                                          min=3, max=16_384)] = 256,
 ) -> None:
     """The exact one-step density polynomial of a rule, its maximum and fixed points."""
     from lifearena.studies.p2life import describe, mean_field, simulated_one_step_density
@@ -164,19 +166,23 @@ def density(
         "--size", help="Lattice sizes N or WIDTHxHEIGHT, comma-separated.")] = "256",
     boundaries: Annotated[str, typer.Option(
         "--boundary", help="torus (periodic) and/or bounded (cutoff).")] = "torus,bounded",
-    runs: Annotated[int, typer.Option(help="Runs per point.")] = 100,
-    seed: Annotated[int, typer.Option(help="Master seed; every run's seed derives from it.")] = 0,
+    runs: Annotated[int, typer.Option(help="Runs per point.", min=1, max=caps.MAX_RUNS)] = 100,
+    seed: Annotated[int, typer.Option(help="Master seed; every run's seed derives from it.",
+                                      min=0, max=caps.MAX_SEED)] = 0,
     max_generations: Annotated[int, typer.Option(
-        help="Cap on generations per run (runs that reach it are recorded as capped).")] = 20_000,
+        help="Cap on generations per run (runs that reach it are recorded as capped).",
+        min=1, max=caps.MAX_RUN_GENERATIONS)] = 20_000,
     colours: Annotated[int, typer.Option(
-        help="Colour model: 2 (p2life soup) or 1 (one colour).")] = 2,
+        help="Colour model: 2 (p2life soup) or 1 (one colour).", min=1, max=2)] = 2,
     results: Annotated[Path, typer.Option(
+        "--results", "--db",
         help="SQLite results file; an interrupted sweep resumes from it.")] = DEFAULT_RESULTS,
     workers: Annotated[int | None, typer.Option(
-        help="Local processes (default: every core).")] = None,
+        help="Local processes (default: every core).", min=1, max=caps.MAX_WORKERS)] = None,
     scheduler: Annotated[str | None, typer.Option(
         help="Dask scheduler address, e.g. tcp://10.0.0.1:8786.")] = None,
-    chunk: Annotated[int, typer.Option(help="Runs per task sent to a worker.")] = 4,
+    chunk: Annotated[int, typer.Option(help="Runs per task sent to a worker.",
+                                       min=1, max=caps.MAX_CHUNK)] = 4,
     export_path: Annotated[Path | None, typer.Option(
         "--export", help="Write results to this .csv or .json file.")] = None,
     what: Annotated[str, typer.Option(
@@ -211,17 +217,20 @@ def density(
 
 @app.command()
 def ratio(
-    runs: Annotated[int, typer.Option(help="Runs at each of p = 0.25, 0.5, 0.75, 1.0.")] = 100,
+    runs: Annotated[int, typer.Option(help="Runs at each of p = 0.25, 0.5, 0.75, 1.0.",
+                                      min=1, max=caps.MAX_RUNS)] = 100,
     size: Annotated[str, typer.Option(help="Lattice size N or WIDTHxHEIGHT.")] = "256",
     boundary: Annotated[str, typer.Option(help="torus (periodic) or bounded (cutoff).")] = "torus",
-    seed: Annotated[int, typer.Option(help="Master seed.")] = 0,
-    max_generations: Annotated[int, typer.Option(help="Cap on generations per run.")] = 20_000,
+    seed: Annotated[int, typer.Option(help="Master seed.", min=0, max=caps.MAX_SEED)] = 0,
+    max_generations: Annotated[int, typer.Option(help="Cap on generations per run.",
+                                                 min=1, max=caps.MAX_RUN_GENERATIONS)] = 20_000,
     results: Annotated[Path, typer.Option(
+        "--results", "--db",
         help="SQLite results file (shared with `density`; finished runs are "
              "reused).")] = DEFAULT_RESULTS,
     png: Annotated[Path, typer.Option(help="Histogram PNG to write.")] = Path("p2life-ratio.png"),
     workers: Annotated[int | None, typer.Option(
-        help="Local processes (default: every core).")] = None,
+        help="Local processes (default: every core).", min=1, max=caps.MAX_WORKERS)] = None,
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
 ) -> None:
     """Histogram of loser/winner population ratios at the end of the runs (PNG)."""
@@ -247,25 +256,29 @@ def report(
     out: Annotated[Path, typer.Option(
         help="Directory for the Markdown and figures.")] = Path("docs"),
     name: Annotated[str, typer.Option(help="Markdown file name.")] = "p2life.md",
-    runs: Annotated[int, typer.Option(help="Runs per point.")] = 100,
+    runs: Annotated[int, typer.Option(help="Runs per point.", min=1, max=caps.MAX_RUNS)] = 100,
     sizes: Annotated[str, typer.Option(
         help="Lattice sizes, comma-separated; the largest is used for the ratio and Life "
              "calibration.")] = "64,128,256",
     ps: Annotated[str, typer.Option(
         "--p", help="Initial densities of the main sweep.")] = DEFAULT_PS_TEXT,
-    seed: Annotated[int, typer.Option(help="Master seed.")] = 0,
-    max_generations: Annotated[int, typer.Option(help="Cap on generations per run.")] = 20_000,
+    seed: Annotated[int, typer.Option(help="Master seed.", min=0, max=caps.MAX_SEED)] = 0,
+    max_generations: Annotated[int, typer.Option(help="Cap on generations per run.",
+                                                 min=1, max=caps.MAX_RUN_GENERATIONS)] = 20_000,
     results: Annotated[Path | None, typer.Option(
+        "--results", "--db",
         help="SQLite results file (default: next to the report); reruns resume from it.")] = None,
     workers: Annotated[int | None, typer.Option(
-        help="Local processes (default: every core).")] = None,
+        help="Local processes (default: every core).", min=1, max=caps.MAX_WORKERS)] = None,
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite a report and figures "
+                                        "already in --out (default: refuse).")] = False,
 ) -> None:
     """Run the paper's experiments and write a Markdown report with PNG figures."""
     from lifearena.studies.p2life_density import parse_size
     from lifearena.studies.p2life_report import ReportSpec, make_report
 
-    _check_report_paths(out, name, results)
+    _check_report_paths(out, name, results, force)
     spec = ReportSpec(runs=runs, ps=_floats(ps, "densities"),
                       sizes=tuple(parse_size(s) for s in _list(sizes)), master_seed=seed,
                       max_generations=max_generations)
@@ -276,8 +289,10 @@ def report(
     console.print(f"wrote {path}")
 
 
-def _check_report_paths(out: Path, name: str, results: Path | None) -> None:
-    """Refuse, before the experiments, a report folder or file name that cannot be written."""
+def _check_report_paths(out: Path, name: str, results: Path | None, force: bool) -> None:
+    """Refuse, before the experiments, a report folder or file name that cannot be written,
+    or (without ``force``) a report or figures folder that is already there: the default
+    ``--out docs`` in a checkout would otherwise replace the repository's own report."""
     if out.exists() and not out.is_dir():
         raise BadParameterError(f"--out {str(out)!r} is a file; expected a folder for the "
                                 "report")
@@ -288,6 +303,12 @@ def _check_report_paths(out: Path, name: str, results: Path | None) -> None:
         raise BadParameterError(f"--name {name!r}; expected a file name ending in .md (no "
                                 "folder: the report goes in --out)")
     check_output(results, "--results")
+    if force:
+        return
+    for existing in (out / name, out / Path(name).stem):
+        if existing.exists() and not (existing.is_dir() and not any(existing.iterdir())):
+            raise BadParameterError(f"--out {str(out)!r} already holds {str(existing)!r}; "
+                                    "expected a new folder, or --force to overwrite it")
 
 
 @app.command()
@@ -295,17 +316,19 @@ def play(
     white: Annotated[str, typer.Option(
         help="Agent for white (w): human, random, greedy...")] = "human",
     black: Annotated[str, typer.Option(help="Agent for black (b).")] = "greedy",
-    size: Annotated[int, typer.Option(help="Board side.")] = 12,
+    size: Annotated[int, typer.Option(help="Board side.", min=3, max=caps.MAX_BOARD)] = 12,
     density_: Annotated[float, typer.Option(
-        "--density", help="Density of the starting soup.")] = 0.35,
-    seed: Annotated[int, typer.Option(help="Seed of the soup and of the coins.")] = 0,
+        "--density", help="Density of the starting soup.", min=0.0, max=1.0)] = 0.35,
+    seed: Annotated[int, typer.Option(help="Seed of the soup and of the coins.",
+                                      min=0, max=caps.MAX_SEED)] = 0,
     max_generations: Annotated[int, typer.Option(
-        help="Generations before population decides.")] = 64,
+        help="Generations before population decides.", min=1, max=caps.MAX_MOVES)] = 64,
     moves: Annotated[int, typer.Option(
-        help="Turns (each: pass, +x,y or -x,y) per generation.")] = 1,
+        help="Turns (each: pass, +x,y or -x,y) per generation.", min=1, max=1000)] = 1,
     bounded: Annotated[bool, typer.Option(help="A bounded board instead of a torus.")] = False,
     record: Annotated[Path | None, typer.Option(
-        help="Write the game record to this file (.json for JSON, else PGN-like text).")
+        "--record", "--save", help="Write the game record to this file (.json for JSON, "
+        "else PGN-like text).")
     ] = None,
     replay_file: Annotated[Path | None, typer.Option(
         "--replay", help="Show the game saved in this record file turn by turn instead of "

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
 from lifearena.core import Record, replay
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
@@ -34,9 +35,11 @@ class Downsample(StrEnum):
 
 @app.command()
 def picture(
-    k: Annotated[int, typer.Option("-k", help="The blocking parameter k >= 1.")] = 1000,
+    k: Annotated[int, typer.Option("-k", help="The blocking parameter k >= 1.",
+                                   min=1, max=caps.MAX_K)] = 1000,
     size: Annotated[int, typer.Option(
-        "--size", help="Draw the square 0 <= x, y < SIZE (ignored with --window).")] = 5000,
+        "--size", help="Draw the square 0 <= x, y < SIZE (ignored with --window).",
+        min=1, max=caps.MAX_PALACE_SIDE)] = 5000,
     window: Annotated[str | None, typer.Option(
         "--window", help="Draw this rectangle instead: 'x,y,w,h' (columns x..x+w-1, "
         "rows y..y+h-1, y growing downward).")] = None,
@@ -45,14 +48,15 @@ def picture(
         "palace.png"),
     pixels: Annotated[int, typer.Option(
         "--pixels", help="Largest picture side in pixels; bigger regions are downsampled "
-        "in square blocks.")] = 2000,
+        "in square blocks.", min=1, max=caps.MAX_PIXELS)] = 2000,
     block: Annotated[int | None, typer.Option(
-        "--block", help="Board squares per pixel side (overrides --pixels).")] = None,
+        "--block", help="Board squares per pixel side (overrides --pixels).",
+        min=1, max=MAX_BLOCK)] = None,
     downsample: Annotated[Downsample, typer.Option(
         "--downsample", help="How a block becomes one pixel: 'mean' of the clipped n - k, "
         "or its 'mode' (most frequent value, ties to the palace side).")] = Downsample.mean,
     saturation: Annotated[int, typer.Option(
-        "--saturation", help="Colours saturate at n - k = ±SATURATION.")] = 4,
+        "--saturation", help="Colours saturate at n - k = ±SATURATION.", min=1, max=1000)] = 4,
     colorbar: Annotated[bool, typer.Option(
         "--colorbar/--no-colorbar", help="Draw a colour bar beside the picture.")] = True,
     title: Annotated[str | None, typer.Option(
@@ -63,6 +67,9 @@ def picture(
     _check_picture_path(out)
     if window is not None:
         region = Window.parse(window)
+        if max(region.w, region.h) > caps.MAX_PALACE_SIDE:
+            raise BadParameterError(f"--window {window} is {region.w:,} x {region.h:,} squares; "
+                                    f"expected at most {caps.MAX_PALACE_SIDE:,} a side")
     else:
         if size < 1:
             raise BadParameterError(f"--size {size}; expected at least 1")
@@ -129,9 +136,10 @@ MAX_LISTING = 100_000
 
 @app.command()
 def positions(
-    k: Annotated[int, typer.Option("-k", help="The blocking parameter k >= 1.")] = 2,
+    k: Annotated[int, typer.Option("-k", help="The blocking parameter k >= 1.",
+                                   min=1, max=caps.MAX_K)] = 2,
     max_: Annotated[int, typer.Option(
-        "--max", help="List P-positions (x, y) with x <= y < MAX.")] = 100,
+        "--max", help="List P-positions (x, y) with x <= y < MAX.", min=1, max=MAX_LISTING)] = 100,
     plain: Annotated[bool, typer.Option(
         "--plain", help="Print one 'x,y' per line instead of a table.")] = False,
 ) -> None:
@@ -162,7 +170,8 @@ def _palace_note(k: int, square: tuple[int, int]) -> str:
 
 @app.command()
 def play(
-    k: Annotated[int, typer.Option("-k", help="The blocking parameter k >= 1.")] = 2,
+    k: Annotated[int, typer.Option("-k", help="The blocking parameter k >= 1.",
+                                   min=1, max=caps.MAX_K)] = 2,
     start: Annotated[str, typer.Option(
         "--from", help="The queen's start square 'x,y' (0 <= x, y < 128).")] = "20,33",
     first: Annotated[str, typer.Option(
@@ -170,12 +179,13 @@ def play(
         "alphabeta, mcts).")] = "human",
     second: Annotated[str, typer.Option(
         "--second", help="Who moves second: 'human' or an agent.")] = "perfect",
-    seed: Annotated[int, typer.Option("--seed", help="Seed for agents that draw.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for agents that draw.",
+                                      min=0, max=caps.MAX_SEED)] = 0,
     hints: Annotated[bool, typer.Option(
         "--hints/--no-hints", help="Show the palace number of each square the queen "
         "reaches.")] = False,
     save: Annotated[Path | None, typer.Option(
-        "--save", help="Write the game record here at the end (.json for JSON, else "
+        "--save", "--record", help="Write the game record here at the end (.json for JSON, else "
         "PGN-like text).")] = None,
     replay_file: Annotated[Path | None, typer.Option(
         "--replay", help="Show the game saved in this record file move by move instead of "

@@ -38,6 +38,8 @@ from lifearena.arena.tournament import (
     parse_agents,
     run_tournament,
 )
+from lifearena.cli import caps
+from lifearena.cli.checks import check_built, check_output, game_name, split_entrants
 from lifearena.errors import BadParameterError
 
 
@@ -85,6 +87,12 @@ def print_report(report: TournamentReport, console: Console) -> None:
                   f"{_pct(share, low, high).strip()}.")
 
 
+def _stop(progress: Progress) -> None:
+    """Stop a bar that was started (stopping one that never was prints an empty line)."""
+    if progress.live.is_started:
+        progress.stop()
+
+
 def parse_params(items: list[str]) -> dict[str, object]:
     """``["max_turns=200", "torus=true"]`` -> ``{"max_turns": 200, "torus": True}``.
 
@@ -104,24 +112,26 @@ def parse_params(items: list[str]) -> dict[str, object]:
 
 
 def tournament(
-    game: Annotated[str, typer.Argument(help="The game, e.g. war-of-life.")],
+    game: Annotated[str, typer.Argument(help="The game, e.g. war-of-life (queen: "
+                                       "blocking-queen).")],
     games: Annotated[int, typer.Option(
-        "--games", "-n", help="Games per pairing and seat order (the same starts for all).")
-    ] = 100,
-    agents: Annotated[str, typer.Option(
-        "--agents", "-a",
-        help="Entrants separated by commas: NAME, or LABEL=NAME:key=value,... "
-             "(default: the game's standard set, for War of Life the coursework's five).")
-    ] = "",
+        "--games", "-n", help="Games per pairing and seat order (the same starts for all).",
+        min=1, max=caps.MAX_GAMES)] = 100,
+    agents: Annotated[list[str] | None, typer.Option(
+        "--agents", "--agent", "-a",
+        help="Entrants: NAME, or LABEL=NAME:key=value,...; several separated by commas or "
+             "the option repeated (default: the game's standard set, for War of Life the "
+             "coursework's five).")] = None,
     db: Annotated[Path | None, typer.Option(
-        "--db", help="SQLite file for the results and every game's record; giving the same "
-                     "file again resumes (default: kept in memory only).")] = None,
+        "--db", "--results", help="SQLite file for the results and every game's record; "
+        "giving the same file again resumes (default: kept in memory only).")] = None,
     name: Annotated[str | None, typer.Option(
         "--name", help="Run name inside the --db file (default tournament-GAME).")] = None,
     fresh: Annotated[bool, typer.Option(
         "--fresh", help="Delete the stored run of that name and start over.")] = False,
     workers: Annotated[int | None, typer.Option(
-        "--workers", "-w", help="Processes to use (default: all cores; 1 = serial).")] = None,
+        "--workers", "-w", help="Processes to use (default: all cores; 1 = serial).", min=1,
+        max=caps.MAX_WORKERS)] = None,
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="Dask scheduler address (tcp://host:8786) to spread the games "
                             "over a cluster.")] = None,
@@ -129,7 +139,8 @@ def tournament(
         "--export", "-o", help="Write the report to a .md, .csv or .json file (repeatable).")
     ] = None,
     seed: Annotated[int, typer.Option(
-        "--seed", help="Master seed of the starts and the agents.")] = 0,
+        "--seed", help="Master seed of the starts and the agents.", min=0,
+        max=caps.MAX_SEED)] = 0,
     seats: Annotated[str, typer.Option(
         "--seats", help="'both': each pair plays both seat orders; 'one': only the "
                         "first-listed agent moves first.")] = "both",
@@ -137,13 +148,13 @@ def tournament(
         "--self-play/--no-self-play", help="Let each agent also play itself.")] = True,
     chunk: Annotated[int | None, typer.Option(
         "--chunk", help="Games per task (default: 50 on a fast path, else 4); part of the "
-                        "configuration.")] = None,
+                        "configuration.", min=1, max=caps.MAX_CHUNK)] = None,
     time_per_move: Annotated[float | None, typer.Option(
-        "--time-per-move", help="Seconds an agent may think per move; slower forfeits.")
-    ] = None,
+        "--time-per-move", "--time", help="Seconds an agent may think per move; slower "
+        "forfeits.", min=caps.MIN_SECONDS, max=caps.MAX_SECONDS)] = None,
     time_per_game: Annotated[float | None, typer.Option(
-        "--time-per-game", help="Seconds an agent may think per game; slower forfeits.")
-    ] = None,
+        "--time-per-game", help="Seconds an agent may think per game; slower forfeits.",
+        min=caps.MIN_SECONDS, max=caps.MAX_SECONDS)] = None,
     param: Annotated[list[str] | None, typer.Option(
         "--param", "-p", help="A game parameter KEY=VALUE (JSON value, else text), e.g. "
                               "max_turns=200; repeatable. Life for Two defaults to "
@@ -164,12 +175,12 @@ def tournament(
     console = Console()
     export = export or []
     for path in export:
-        if path.suffix.lower() not in (".md", ".markdown", ".csv", ".json"):
-            raise BadParameterError(f"--export {str(path)!r}; expected a file name ending in "
-                                    ".md, .csv or .json")
+        check_output(path, "--export", (".md", ".markdown", ".csv", ".json"))
     if scheduler is not None and workers is not None:
         raise BadParameterError("give either --workers or --scheduler, not both")
-    entrants = parse_agents(agents) if agents.strip() else default_agents(game)
+    game = game_name(game)
+    named = split_entrants(agents)
+    entrants = parse_agents(named) if named is not None else default_agents(game)
     for spec in bot or []:
         label, argv = parse_bot_spec(spec)
         if any(e.label == label for e in entrants):
@@ -183,33 +194,49 @@ def tournament(
     config = TournamentConfig(game, entrants, games=games, seed=seed, seats=seats,
                               self_play=self_play, params=params,
                               time_control=control, chunk=chunk, fast=fast)
+    if config.total_games() > caps.MAX_TOTAL_GAMES:
+        raise BadParameterError(f"--games {games:,} with {len(entrants)} agents is "
+                                f"{config.total_games():,} games; expected at most "
+                                f"{caps.MAX_TOTAL_GAMES:,}")
+    if config.total_games() == 0:
+        raise BadParameterError(f"--agents {','.join(e.label for e in entrants)} with "
+                                "--no-self-play makes no game; expected at least two agents")
+    for entrant in entrants:
+        if entrant.name != "bot":
+            check_built(entrant.label, lambda e=entrant: e.build(config.game, 0))
     executor = Executor(workers, scheduler=scheduler, tasks=config.total_blocks())
     started = time.perf_counter()
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("games"), TimeElapsedColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True)) as progress:
-        task = progress.add_task(f"{config.game} on {executor.describe()}",
-                                 total=config.total_games())
+    # the bar starts at the first finished games: an error found while the results file is
+    # opened is then one line, not an empty bar and a line
+    progress = Progress(*columns, console=Console(stderr=True))
+    task = progress.add_task(f"{config.game} on {executor.describe()}",
+                             total=config.total_games())
 
-        counts: list[int] = []  # the games already stored, then those played in this run
+    counts: list[int] = []  # the games already stored, then those played in this run
 
-        def advance(new: int, total: int) -> None:
-            counts.append(new)
-            progress.update(task, advance=new, total=total)
+    def advance(new: int, total: int) -> None:
+        counts.append(new)
+        if not progress.live.is_started:
+            progress.start()
+        progress.update(task, advance=new, total=total)
 
-        try:
-            report = run_tournament(config, db=db, name=name, executor=executor,
-                                    progress=advance, fresh=fresh)
-        except BadParameterError as error:
-            if "another configuration" not in str(error):
-                raise
-            raise BadParameterError(f"{error} (--db FILE, --name NAME or --fresh)") from None
-        except KeyboardInterrupt:
-            progress.stop()
-            hint = (f"; run the same command to resume from {db}" if db is not None
-                    else " (no --db: nothing kept)")
-            print(f"interrupted{hint}", file=sys.stderr)
-            raise typer.Exit(130) from None
+    try:
+        report = run_tournament(config, db=db, name=name, executor=executor,
+                                progress=advance, fresh=fresh)
+    except BadParameterError as error:
+        if "another configuration" not in str(error):
+            raise
+        raise BadParameterError(f"{error} (--db FILE, --name NAME or --fresh)") from None
+    except KeyboardInterrupt:
+        _stop(progress)
+        hint = (f"; run the same command to resume from {db}" if db is not None
+                else " (no --db: nothing kept)")
+        print(f"interrupted{hint}", file=sys.stderr)
+        raise typer.Exit(130) from None
+    finally:
+        _stop(progress)
     seconds = time.perf_counter() - started
     print_report(report, console)
     stored, played = (counts[0], sum(counts[1:])) if counts else (0, 0)

@@ -40,6 +40,7 @@ from rich.progress import (
 from rich.table import Table
 
 from lifearena import agents as agent_registry
+from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
 from lifearena.core import Record, Termination
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
@@ -153,17 +154,20 @@ def play(
     blue: Annotated[str, typer.Option(help="'human' or a strategy for blue (b, moves first): "
                                            + ", ".join(STRATEGIES))] = HUMAN,
     red: Annotated[str, typer.Option(help="'human' or a strategy for red (r)")] = HUMAN,
-    seed: Annotated[int, typer.Option(help="seed of the random start position")] = 0,
+    seed: Annotated[int, typer.Option(help="seed of the random start position",
+                                      min=0, max=caps.MAX_SEED)] = 0,
     position: Annotated[str | None, typer.Option(help="start here instead, in the Prolog form "
                                                       "[[[r,c],...],[[r,c],...]] (blue, red)")]
     = None,
     to_move: Annotated[str, typer.Option(help="who moves first from --position: b or r")] = "b",
-    agent_seed: Annotated[int, typer.Option(help="seed of the strategies' random choices")] = 0,
+    agent_seed: Annotated[int, typer.Option(help="seed of the strategies' random choices",
+                                            min=0, max=caps.MAX_SEED)] = 0,
     ties: Annotated[str, typer.Option(help="strategies break ties: 'first' (coursework order) "
                                            "or 'random'")] = "first",
     layout: Annotated[str, typer.Option(help="board drawing: clear (coordinates, births and "
                                              "deaths marked), coursework, or both")] = "clear",
-    save: Annotated[Path | None, typer.Option(help="write the game record here at the end "
+    save: Annotated[Path | None, typer.Option("--save", "--record",
+                                              help="write the game record here at the end "
                                                    "(.json for JSON)")] = None,
     replay_file: Annotated[Path | None, typer.Option("--replay", help="show the game saved in "
                                                      "this record file instead of playing")]
@@ -313,9 +317,11 @@ def strategy_test(
     first: Annotated[str, typer.Argument(help="blue's strategy (player 1): "
                                               + ", ".join(STRATEGIES))],
     second: Annotated[str, typer.Argument(help="red's strategy (player 2)")],
-    games: Annotated[int, typer.Option("-n", "--games", help="number of games")] = 1000,
+    games: Annotated[int, typer.Option("-n", "--games", help="number of games",
+                                       min=1, max=MAX_GAMES)] = 1000,
     seed: Annotated[int, typer.Option(help="first start seed (games use seed, seed+1, ...); "
-                                           "also seeds the strategies")] = 0,
+                                           "also seeds the strategies",
+                                           min=0, max=caps.MAX_SEED)] = 0,
     ties: Annotated[str, typer.Option(help="'first' (coursework order) or 'random'; random "
                                            "ties use the slower protocol path")] = "first",
     protocol: Annotated[bool, typer.Option(help="play with the agents on the game protocol "

@@ -186,6 +186,9 @@ class Rule:
                 body = path.read_text(encoding="utf-8")
             except OSError as error:
                 raise RuleError(f"cannot read rule file {str(path)!r}: {error.strerror}") from None
+            except UnicodeDecodeError:
+                raise RuleError(f"rule file {str(path)!r} is not text; expected a rule table "
+                                "as 'lifearena life rules NAME' prints it") from None
             return cls.from_table_text(body, name=path.stem)
         return cls.named(text)
 
