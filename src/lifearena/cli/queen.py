@@ -17,8 +17,9 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 from rich.table import Table
 
 from lifearena.cli.checks import check_output, check_seed
-from lifearena.core import Record, replay
-from lifearena.errors import BadParameterError, LifeArenaError, ParseError
+from lifearena.cli.terminal_play import Display, Seat, TerminalPlay, make_seats
+from lifearena.core import Record, State, replay
+from lifearena.errors import BadParameterError, ParseError
 from lifearena.games.blocking_queen_palace import check_k, p_positions, palace_numbers
 from lifearena.studies.palace_picture import Window, choose_block, fold_picture, render_png
 
@@ -195,32 +196,39 @@ def play(
     check_output(save, "--save")
     state = BlockingQueen.from_setup(start, k=check_k(k))
     check_seed(seed)
-    seats = []
-    for who in (first, second):
-        seats.append(None if who == "human" else make(who, game="blocking_queen", seed=seed))
+    seats = make_seats((first, second),
+                       lambda who, _: make(who, game="blocking_queen", seed=seed))
     names = [who if who != "human" else "you" for who in (first, second)]
-    console.print(f"blocking queen game, k = {k}, queen on {start}: "
-                  f"player 1 = {names[0]}, player 2 = {names[1]}")
-    while not state.is_terminal():
-        player = state.current_player()
-        agent = seats[player]
-        if agent is None:
-            action = _ask_human(state, player)
-            if action is None:
-                console.print("game abandoned")
-                break
-        else:
-            action = agent.act(state.view(player), player)
-        text = state.action_to_string(action)
-        state.apply_action(action)
-        console.print(_move_line(state, player, names[player], text, hints), highlight=False)
-    outcome = state.outcome()
-    console.print(f"[bold]{outcome or 'unfinished'}[/]")
-    console.print(f"moves: {' '.join(state.history_strings())}")
-    if save is not None:
-        record = state.record(players=[first, second])
-        record.save(save)
-        console.print(f"saved {len(record.moves)} moves to {save}")
+    TerminalPlay(state, seats, QueenDisplay(k, start, names, hints), save=save).run()
+
+
+class QueenDisplay(Display):
+    """One line per move (with the palace note on request), the board before each prompt."""
+
+    def __init__(self, k: int, start: str, names: list[str], hints: bool) -> None:
+        super().__init__(lambda line: console.print(line, highlight=False))
+        self.k, self.start_square, self.names, self.hints = k, start, names, hints
+
+    def _name(self, player: int) -> str:
+        return self.names[player]
+
+    def start(self, state: State) -> None:
+        console.print(f"blocking queen game, k = {self.k}, queen on {self.start_square}: "
+                      f"player 1 = {self._name(0)}, player 2 = {self._name(1)}")
+
+    def before_prompt(self, state: State, player: int) -> None:
+        console.print(str(state))
+
+    def prompt(self, state: State, player: int, seat: Seat) -> str:
+        return f"player {player + 1}, {state.move_prompt(player)}"
+
+    def moved(self, state: State, player: int, text: str) -> None:
+        console.print(_move_line(state, player, self._name(player), text, self.hints),
+                      highlight=False)
+
+    def end(self, state: State) -> None:
+        console.print(f"[bold]{state.outcome() or 'unfinished'}[/]")
+        console.print(f"moves: {' '.join(state.history_strings())}")
 
 
 def _move_line(state, player: int, name: str, text: str, hints: bool) -> str:  # type: ignore
@@ -251,30 +259,3 @@ def _replay(path: Path, hints: bool) -> None:
                       highlight=False)
         console.print(f"   {state}", highlight=False)
     console.print(f"[bold]{state.outcome() or 'unfinished'}[/]")
-
-
-def _ask_human(state, player: int) -> int | None:
-    """Prompt until the person types a legal move; explain the bad ones. ``None`` at the end
-    of input or on 'quit', as in the other games' play commands."""
-    while True:
-        console.print(str(state))
-        prompt = (f"player {player + 1}, block '#x,y' or '-' to stop" if state.blocking
-                  else f"player {player + 1}, move the queen 'x,y'")
-        try:
-            text = typer.prompt(prompt)
-        except (typer.Abort, EOFError):
-            return None
-        if text.strip().lower() in ("quit", "exit", "q"):
-            return None
-        if text.strip() in ("?", "help"):
-            legal = [state.action_to_string(a) for a in state.legal_actions()]
-            console.print("legal: " + " ".join(legal))
-            continue
-        try:
-            action = state.string_to_action(text, player)
-            reason = state.why_illegal(action)
-            if reason:
-                raise BadParameterError(reason)
-            return action
-        except LifeArenaError as error:
-            console.print(f"[red]{error}[/] (type ? for the legal moves)")
