@@ -19,9 +19,15 @@ import typer
 
 from lifearena import agents
 from lifearena.cli.checks import check_output, check_seed
-from lifearena.cli.terminal_play import Display, Seat, TerminalPlay, make_seats
-from lifearena.core import Record, State, replay
-from lifearena.errors import BadParameterError, ParseError
+from lifearena.cli.terminal_play import (
+    Display,
+    Seat,
+    TerminalPlay,
+    make_seats,
+    replay_in_terminal,
+)
+from lifearena.core import Record, State
+from lifearena.errors import BadParameterError
 from lifearena.games.life_for_two import (
     LIMIT_RESULTS,
     SYMBOLS,
@@ -79,19 +85,19 @@ class LifeForTwoDisplay(Display):
         typer.echo(f"record saved to {path}")
 
 
+class LifeForTwoReplayDisplay(LifeForTwoDisplay):
+    """A saved game: the players, the start, then every turn as ``play`` shows it."""
+
+    def __init__(self, players: list[str]) -> None:
+        super().__init__()
+        self.players = players
+
+    def start(self, state: State) -> None:
+        typer.echo(f"{' vs '.join(self.players)}\nstart:\n{state}")
+
+
 def _replay(path: Path) -> None:
-    record = Record.read(path)
-    if record.game != LifeForTwo.info.name:
-        raise ParseError(f"{path} records a game of {record.game!r}; expected life_for_two")
-    final = replay(record)  # checks every move before anything is shown
-    state = LifeForTwo.from_setup(record.setup, **record.params)
-    names = " vs ".join(record.players)
-    typer.echo(f"{names}\nstart:\n{state}")
-    for number, item in enumerate(final.history(), start=1):
-        assert isinstance(item, tuple)
-        state.apply_actions(item, check=False)
-        _show_turn(state, number)
-    typer.echo(f"\nresult: {state.outcome() or 'unfinished'}")
+    replay_in_terminal(path, "life_for_two", LifeForTwoReplayDisplay(Record.read(path).players))
 
 
 @app.command()

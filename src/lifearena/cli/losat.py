@@ -18,9 +18,15 @@ import typer
 
 from lifearena.agents import Limit, make
 from lifearena.cli.checks import check_output, check_seed
-from lifearena.cli.terminal_play import HUMAN, Display, Seat, TerminalPlay, make_seats
+from lifearena.cli.terminal_play import (
+    HUMAN,
+    Display,
+    Seat,
+    TerminalPlay,
+    make_seats,
+    replay_in_terminal,
+)
 from lifearena.core import Record, State
-from lifearena.errors import BadParameterError, LifeArenaError, ParseError
 from lifearena.games import losat
 
 app = typer.Typer(
@@ -139,22 +145,24 @@ def play(
     TerminalPlay(state, seats, LosatDisplay(quiet), save=save, hint=hint).run()
 
 
+class LosatReplayDisplay(LosatDisplay):
+    """A saved game: numbered moves as recorded, the players and the result at the end."""
+
+    def __init__(self, quiet: bool, players: list[str]) -> None:
+        super().__init__(quiet)
+        self.players = players
+
+    def moved(self, state: State, player: int, text: str) -> None:
+        assert isinstance(state, losat.LosatState)
+        if not self.quiet:
+            typer.echo(f"{state.plies()}. {text}")
+            typer.echo(str(state))
+
+    def end(self, state: State) -> None:
+        if self.quiet:
+            typer.echo(str(state))
+        typer.echo(f"{' vs '.join(self.players)}: {state.outcome() or 'unfinished'}")
+
+
 def _replay(path: Path, quiet: bool) -> None:
-    record = Record.read(path)
-    if record.game != "losat":
-        raise BadParameterError(f"{path} holds a {record.game!r} game; expected losat")
-    state = losat.from_setup(record.setup, **record.params)
-    if not quiet:
-        typer.echo(board(state))
-    for number, text in enumerate(record.moves, start=1):
-        try:
-            state.apply_move_text(text)
-        except LifeArenaError as error:
-            raise ParseError(f"{path}: move {number} {text!r}: {error}") from None
-        if not quiet:
-            typer.echo(f"{number}. {text}")
-            typer.echo(board(state))
-    if quiet:
-        typer.echo(board(state))
-    names = " vs ".join(record.players)
-    typer.echo(f"{names}: {state.outcome() or 'unfinished'}")
+    replay_in_terminal(path, "losat", LosatReplayDisplay(quiet, Record.read(path).players))

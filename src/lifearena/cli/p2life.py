@@ -26,7 +26,13 @@ from rich.progress import (
 from rich.table import Table
 
 from lifearena.cli.checks import check_output, check_seed
-from lifearena.cli.terminal_play import Display, Seat, TerminalPlay, make_seats
+from lifearena.cli.terminal_play import (
+    Display,
+    Seat,
+    TerminalPlay,
+    make_seats,
+    replay_in_terminal,
+)
 from lifearena.core import Record, State
 from lifearena.errors import BadParameterError
 
@@ -368,13 +374,6 @@ def _show_position(state) -> None:  # type: ignore[no-untyped-def]
     console.print(str(state), highlight=False)
 
 
-def _show_moves(state, actions, names) -> None:  # type: ignore[no-untyped-def]
-    from lifearena.games.p2life import SYMBOLS
-
-    console.print(" | ".join(f"{SYMBOLS[p]} ({names[p]}): {state.action_to_string(a, p)}"
-                             for p, a in enumerate(actions)), highlight=False)
-
-
 def _show_end(state) -> None:  # type: ignore[no-untyped-def]
     console.print(str(state), highlight=False)
     w, b = state.populations()
@@ -382,22 +381,19 @@ def _show_end(state) -> None:  # type: ignore[no-untyped-def]
                   f"generations; w {w}, b {b}")
 
 
+class P2LifeReplayDisplay(P2LifeDisplay):
+    """A saved game as ``play`` showed it, after a line naming the players and the start."""
+
+    def __init__(self, names: tuple[str, ...], setup: str) -> None:
+        super().__init__(names)
+        self.setup = setup
+
+    def start(self, state: State) -> None:
+        console.print(f"{' vs '.join(self.names)}; start {self.setup}", highlight=False)
+
+
 def _replay(path: Path) -> None:
     """Show a saved game turn by turn, as ``play`` shows it (every move checked first)."""
-    from lifearena.core import Record, replay
-    from lifearena.errors import ParseError
-    from lifearena.games.p2life import P2Life
-
     record = Record.read(path)
-    if record.game != P2Life.info.name:
-        raise ParseError(f"{path} records a game of {record.game!r}; expected p2life")
-    final = replay(record)  # checks every move before anything is shown
-    state = P2Life.from_setup(record.setup, **record.params)
     names = tuple(record.players) if len(record.players) == 2 else ("w", "b")
-    console.print(f"{' vs '.join(names)}; start {record.setup}", highlight=False)
-    for actions in final.history():
-        assert isinstance(actions, tuple)
-        _show_position(state)
-        state.apply_actions(actions, check=False)
-        _show_moves(state, actions, names)
-    _show_end(state)
+    replay_in_terminal(path, "p2life", P2LifeReplayDisplay(names, record.setup))

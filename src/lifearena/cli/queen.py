@@ -17,9 +17,15 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 from rich.table import Table
 
 from lifearena.cli.checks import check_output, check_seed
-from lifearena.cli.terminal_play import Display, Seat, TerminalPlay, make_seats
-from lifearena.core import Record, State, replay
-from lifearena.errors import BadParameterError, ParseError
+from lifearena.cli.terminal_play import (
+    Display,
+    Seat,
+    TerminalPlay,
+    make_seats,
+    replay_in_terminal,
+)
+from lifearena.core import Record, State
+from lifearena.errors import BadParameterError
 from lifearena.games.blocking_queen_palace import check_k, p_positions, palace_numbers
 from lifearena.studies.palace_picture import Window, choose_block, fold_picture, render_png
 
@@ -199,21 +205,21 @@ def play(
     seats = make_seats((first, second),
                        lambda who, _: make(who, game="blocking_queen", seed=seed))
     names = [who if who != "human" else "you" for who in (first, second)]
-    TerminalPlay(state, seats, QueenDisplay(k, start, names, hints), save=save).run()
+    TerminalPlay(state, seats, QueenDisplay(start, names, hints), save=save).run()
 
 
 class QueenDisplay(Display):
     """One line per move (with the palace note on request), the board before each prompt."""
 
-    def __init__(self, k: int, start: str, names: list[str], hints: bool) -> None:
+    def __init__(self, start: str, names: list[str], hints: bool) -> None:
         super().__init__(lambda line: console.print(line, highlight=False))
-        self.k, self.start_square, self.names, self.hints = k, start, names, hints
+        self.start_square, self.names, self.hints = start, names, hints
 
     def _name(self, player: int) -> str:
         return self.names[player]
 
     def start(self, state: State) -> None:
-        console.print(f"blocking queen game, k = {self.k}, queen on {self.start_square}: "
+        console.print(f"blocking queen game, k = {state.k}, queen on {self.start_square}: "
                       f"player 1 = {self._name(0)}, player 2 = {self._name(1)}")
 
     def before_prompt(self, state: State, player: int) -> None:
@@ -239,23 +245,26 @@ def _move_line(state, player: int, name: str, text: str, hints: bool) -> str:  #
     return f"player {player + 1} ({name}): {text}{note}"
 
 
-def _replay(path: Path, hints: bool) -> None:
-    """Show a saved game move by move (every move checked before anything is shown)."""
-    from lifearena.games.blocking_queen import BlockingQueen
+class QueenReplayDisplay(QueenDisplay):
+    """A saved game: numbered move lines, the position after each, the result."""
 
-    record = Record.read(path)
-    if record.game != BlockingQueen.info.name:
-        raise ParseError(f"{path} records a game of {record.game!r}; expected blocking_queen")
-    replay(record)
-    state = BlockingQueen.from_setup(record.setup, **record.params)
-    names = list(record.players) if len(record.players) == 2 else ["1", "2"]
-    console.print(f"blocking queen game, k = {state.k}, queen on {record.setup}: "
-                  f"player 1 = {names[0]}, player 2 = {names[1]}", highlight=False)
-    console.print(str(state), highlight=False)
-    for number, text in enumerate(record.moves, start=1):
-        player = state.current_player()
-        state.apply_move_text(text)
-        console.print(f"{number}. " + _move_line(state, player, names[player], text, hints),
+    def start(self, state: State) -> None:
+        console.print(f"blocking queen game, k = {state.k}, queen on {self.start_square}: "
+                      f"player 1 = {self.names[0]}, player 2 = {self.names[1]}", highlight=False)
+        console.print(str(state), highlight=False)
+
+    def moved(self, state: State, player: int, text: str) -> None:
+        console.print(f"{state.move_number()}. "
+                      + _move_line(state, player, self.names[player], text, self.hints),
                       highlight=False)
         console.print(f"   {state}", highlight=False)
-    console.print(f"[bold]{state.outcome() or 'unfinished'}[/]")
+
+    def end(self, state: State) -> None:
+        console.print(f"[bold]{state.outcome() or 'unfinished'}[/]")
+
+
+def _replay(path: Path, hints: bool) -> None:
+    """Show a saved game move by move (every move checked before anything is shown)."""
+    record = Record.read(path)
+    names = list(record.players) if len(record.players) == 2 else ["1", "2"]
+    replay_in_terminal(path, "blocking_queen", QueenReplayDisplay(record.setup, names, hints))

@@ -21,6 +21,9 @@ input ends (closed, empty, Ctrl-D) the game so far is saved and :class:`InputEnd
 raised: the command prints one line on standard error and exits with status 2 without
 prompting anyone else.
 
+:func:`replay_in_terminal` shows a saved record with the same :class:`Display`, move by move,
+after checking every move (:func:`lifearena.core.replay`), so a broken record shows nothing.
+
 Everything about a game comes from its :class:`~lifearena.core.State` hooks; a command only
 chooses its seats and how the board and each move are shown (a :class:`Display`).
 """
@@ -37,8 +40,17 @@ import numpy as np
 import typer
 
 from lifearena.agents import Agent, Limit
-from lifearena.core import CHANCE, SIMULTANEOUS, Action, Information, Record, State
-from lifearena.errors import LifeArenaError
+from lifearena.core import (
+    CHANCE,
+    SIMULTANEOUS,
+    Action,
+    Information,
+    Record,
+    State,
+    load_game,
+    replay,
+)
+from lifearena.errors import LifeArenaError, ParseError
 
 HUMAN = "human"
 QUIT_WORDS = ("quit", "exit", "q")
@@ -239,7 +251,8 @@ class TerminalPlay:
             if word in ("help", "?", ""):
                 display.echo(f"type a move ({state.move_help}) or a command "
                              f"({self.command_words()})")
-                display.echo("legal: " + state.legal_moves_text(player))
+                legal = state.legal_moves_text(player)
+                display.echo(f"legal:\n{legal}" if "\n" in legal else f"legal: {legal}")
                 continue
             if word == "board":
                 display.board(state)
@@ -270,3 +283,31 @@ def make_seats(names: Sequence[str], make: Callable[[str, int], Agent],
     """One seat per name: ``human`` for a person, else ``make(name, player)``'s agent."""
     return [Seat(name, None if name.strip().lower() == HUMAN else make(name, player), limit)
             for player, name in enumerate(names)]
+
+
+def replay_in_terminal(path: Path, game: str, display: Display) -> Record:
+    """Show the game saved in ``path`` (which must be a game of ``game``) move by move with
+    ``display``; every move is checked before anything is shown. Returns the record."""
+    record = Record.read(path)
+    expected = load_game(game).info.name
+    if record.game != expected:
+        raise ParseError(f"{path} records a game of {record.game!r}; expected {expected}")
+    try:
+        final = replay(record)
+    except ParseError as error:
+        raise ParseError(f"{path}: {error}") from None
+    state = type(final).from_setup(record.setup, **record.params)
+    display.start(state)
+    for item in final.history():
+        display.before_turn(state)
+        if isinstance(item, tuple):
+            texts = [state.action_to_string(a, p) for p, a in enumerate(item)]
+            state.apply_actions(item, check=False)
+            display.moved_together(state, texts)
+        else:
+            player = state.current_player()
+            text = state.action_to_string(item, None if player < 0 else player)
+            state.apply_action(item, check=False)
+            display.moved(state, player, text)
+    display.end(state)
+    return record

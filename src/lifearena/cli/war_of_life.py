@@ -41,9 +41,16 @@ from rich.table import Table
 
 from lifearena import agents as agent_registry
 from lifearena.cli.checks import check_output, check_seed
-from lifearena.cli.terminal_play import HUMAN, Display, Seat, TerminalPlay, make_seats
+from lifearena.cli.terminal_play import (
+    HUMAN,
+    Display,
+    Seat,
+    TerminalPlay,
+    make_seats,
+    replay_in_terminal,
+)
 from lifearena.core import Record, State, Termination
-from lifearena.errors import BadParameterError, LifeArenaError, ParseError
+from lifearena.errors import BadParameterError
 from lifearena.games import war_of_life as wol
 
 app = typer.Typer(
@@ -189,23 +196,8 @@ def play(
 
 def _replay(path: Path, layout: str, quiet: bool) -> None:
     record = Record.read(path)
-    if record.game != wol.WarOfLifeState.info.name:
-        raise BadParameterError(f"{path} holds a {record.game!r} game; expected war_of_life")
-    state = wol.WarOfLifeState.from_setup(record.setup, **record.params)
     typer.echo(f"{' vs '.join(record.players)}; start {record.setup}")
-    if not quiet:
-        _show(state, layout)
-    for number, text in enumerate(record.moves, start=1):
-        try:
-            state.apply_action(state.parse_move(text))
-        except LifeArenaError as error:
-            raise ParseError(f"{path}: move {number} {text!r}: {error}") from None
-        if not quiet:
-            typer.echo(f"\nmove {number}:")
-            _show(state, layout)
-    if quiet:
-        _show(state, layout)
-    typer.echo(f"result: {state.outcome() or 'unfinished'} after {state.moves_played} moves")
+    replay_in_terminal(path, "war_of_life", WarOfLifeDisplay(layout, quiet))
 
 
 @app.command()
