@@ -50,7 +50,7 @@ from lifearena.core import (
     load_game,
     replay,
 )
-from lifearena.errors import LifeArenaError, ParseError
+from lifearena.errors import BadParameterError, LifeArenaError, ParseError
 
 HUMAN = "human"
 QUIT_WORDS = ("quit", "exit", "q")
@@ -142,8 +142,9 @@ class TerminalPlay:
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.state.info.num_players:
-            raise ValueError(f"{len(self.seats)} seats for a {self.state.info.num_players}-"
-                             "player game")
+            raise BadParameterError(f"{len(self.seats)} seats for a "
+                                    f"{self.state.info.num_players}-player game; expected one "
+                                    "per player")
         self._chance = np.random.default_rng(self.seed)
 
     @property
