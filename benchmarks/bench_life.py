@@ -69,13 +69,13 @@ def main() -> None:
     if "numba" in sys.modules:
         raise SystemExit("numba was imported before the environment was set")
 
-    from lifearena.life.batch import evolve_words, pack_words, seed_words, word_masks
-    from lifearena.life.bitlogic import plan_for, seed_word
-    from lifearena.life.bitplanes import pack
-    from lifearena.life.bitwise import evolve_planes
     from lifearena.life.grid import random_grid
-    from lifearena.life.numpy_step import numpy_step
-    from lifearena.life.reference import reference_step
+    from lifearena.life.kernels.batch import evolve_words, pack_words, seed_words, word_masks
+    from lifearena.life.kernels.bitlogic import plan_for, seed_word
+    from lifearena.life.kernels.bitplanes import pack
+    from lifearena.life.kernels.bitwise import evolve_planes
+    from lifearena.life.kernels.numpy_step import numpy_step
+    from lifearena.life.kernels.reference import reference_step
     from lifearena.life.rules import Rule
     from lifearena.life.run import run_until_stable
 
@@ -119,7 +119,8 @@ def main() -> None:
         seeds = seed_words(0, args.batch)
         print(f"\n# batch of {args.batch} {h}x{w} boards, {rule.name}, {topology}")
         if h * w > 64:
-            print("boards over 64 cells run one at a time (see lifearena.life.batch); skipped")
+            print("boards over 64 cells run one at a time (see lifearena.life.kernels.batch); "
+                  "skipped")
         else:
             masks = word_masks(h, w, torus)
             gens = 200

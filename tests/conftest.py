@@ -1,6 +1,11 @@
-"""The fault tally: tests that inject a fault (a SIGKILL, a hostile bot, a second writer, a
-damaged file or record) count it with the ``faults`` fixture, and the session ends with one
-line saying how many were injected and how many were survived (docs/reliability.md).
+"""Shared test set-up.
+
+* The tiny games and misbehaving agents of ``toy_games.py``: tests are imported with
+  ``--import-mode=importlib``, so this folder is put on ``sys.path`` for ``import toy_games``;
+  importing it here registers its games and agents for every test.
+* The fault tally: tests that inject a fault (a SIGKILL, a hostile bot, a second writer, a
+  damaged file or record) count it with the ``faults`` fixture, and the session ends with one
+  line saying how many were injected and how many were survived (docs/reliability.md)::
 
     def test_x(faults):
         faults.injected("sigkill")
@@ -10,9 +15,15 @@ line saying how many were injected and how many were survived (docs/reliability.
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import toy_games  # noqa: F401  (registers toy_nim, toy_pennies_rounds, ... and agents)
 
 
 class FaultTally:

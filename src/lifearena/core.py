@@ -22,6 +22,17 @@ node. Replaying the history on ``setup`` reproduces the state.
 A game never holds a hidden random generator: randomness is a chance node or a seed passed
 in, so every game replays exactly from its :class:`Record`.
 
+Optional hooks with defaults here, which interfaces (terminal play, the web layer) use so that
+nothing about a game lives in them:
+
+* ``move_help`` (a class attribute): one line describing the move notation, for prompts and
+  help commands.
+* :meth:`State.explain_illegal`: one line saying why a parsed move is not legal here.
+* :meth:`State.read_move`: parse a person's text and check it, raising with that line.
+* :meth:`State.legal_moves_text`: the legal moves, written out for a "moves" command.
+* :meth:`State.move_prompt`: what a person is asked for now (default ``move_help``).
+* ``__str__``: the position as a text board.
+
 Games register themselves with :func:`register_game`; :func:`load_game` finds a game by name
 (importing ``lifearena.games.<name>``), and :func:`replay` rebuilds a state from a record.
 """
@@ -156,6 +167,8 @@ class State(ABC):
     """
 
     info: ClassVar[GameInfo]
+    move_help: ClassVar[str] = "a move in the game's notation"
+    """One line describing the move notation (prompts and help commands show it)."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         self.params: dict[str, Any] = dict(params or {})
@@ -220,7 +233,36 @@ class State(ABC):
             return self.returns()[player]
         return 0.0
 
+    def explain_illegal(self, action: Action, player: int | None = None) -> str:
+        """One line saying why ``action`` (parsed, of ``player``, default the one to move) is
+        not a legal move here. Games override this to give the rule that forbids it."""
+        if self.is_terminal():
+            return "the game is over; no move can be played"
+        who = self.current_player() if player is None else player
+        return f"{self._describe(action, who)} is not a legal move here"
+
+    def move_prompt(self, player: int) -> str:
+        """What ``player`` is asked for now (default :attr:`move_help`)."""
+        return self.move_help
+
+    def legal_moves_text(self, player: int | None = None) -> str:
+        """The legal moves of ``player`` (default the one to move) in the game's notation,
+        for a person who asks for them."""
+        who = self.current_player() if player is None else player
+        return " ".join(self.action_to_string(a, who) for a in self.legal_actions(who))
+
     # -- derived --------------------------------------------------------------------------
+
+    def read_move(self, text: str, player: int | None = None) -> Action:
+        """A person's move: parse ``text`` in the game's notation for ``player`` (default the
+        one to move) and check it. Raises :class:`ParseError` for malformed text and
+        :class:`IllegalMoveError` with :meth:`explain_illegal`'s line for an illegal move."""
+        who = self.current_player() if player is None else player
+        action = self.string_to_action(text, who)
+        if action not in self.legal_actions(who):
+            raise IllegalMoveError(self.explain_illegal(action, who))
+        return action
+
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """The sorted legal actions of ``player`` (default: the player to move).

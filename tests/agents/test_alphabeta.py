@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from functools import cache
-from pathlib import Path
 
 import pytest
 
+import toy_games as toys
 from lifearena import agents
 from lifearena.agents.alphabeta import AlphaBetaAgent, merge_limits
 from lifearena.agents.base import Limit
 from lifearena.core import TERMINAL
 from lifearena.errors import BadParameterError
-
-
-def load_toys():
-    spec = importlib.util.spec_from_file_location("toy_games_ab",
-                                                  Path(__file__).with_name("toy_games.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-toys = load_toys()
 
 
 @cache

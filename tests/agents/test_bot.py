@@ -3,7 +3,6 @@ illegal moves (each forfeits, recorded as such by the referee)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 import textwrap
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import toy_games as toys
 from lifearena import agents
 from lifearena.agents.base import Limit
 from lifearena.agents.bot import (
@@ -28,15 +28,6 @@ from lifearena.errors import BadParameterError
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def load_toys():
-    spec = importlib.util.spec_from_file_location("toy_games_bot",
-                                                  Path(__file__).with_name("toy_games.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-toys = load_toys()
 
 HEADER = "import json, sys, time\n"
 BOTS = {

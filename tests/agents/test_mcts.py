@@ -3,29 +3,17 @@ budgets, determinism."""
 
 from __future__ import annotations
 
-import importlib.util
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+import toy_games as toys
 from lifearena import agents
 from lifearena.agents.base import Limit
 from lifearena.agents.mcts import MCTSAgent
 from lifearena.agents.random_agent import RandomAgent
 from lifearena.errors import BadParameterError
-
-
-def load_toys():
-    spec = importlib.util.spec_from_file_location("toy_games_mcts",
-                                                  Path(__file__).with_name("toy_games.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-toys = load_toys()
 
 
 @pytest.mark.parametrize("heap,best", [(5, 0), (6, 1), (7, 2)])

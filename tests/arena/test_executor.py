@@ -6,19 +6,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from arena_tinygames import NimState
 
 from lifearena.agents.random_agent import RandomAgent
 from lifearena.arena.executor import Executor, run_tasks
 from lifearena.arena.referee import play_game
 from lifearena.errors import BadParameterError
+from toy_games import Nim
 
 
 def _games(seeds: list[int]) -> list[tuple[str, list[str], int | None]]:
     """A task: a few Nim games between seeded random agents, each from its own seed."""
     out = []
     for seed in seeds:
-        result = play_game(NimState, [RandomAgent(seed), RandomAgent(seed + 1)], seed=seed)
+        result = play_game(Nim, [RandomAgent(seed), RandomAgent(seed + 1)], seed=seed)
         out.append((result.setup, result.moves, result.winner))
     return out
 

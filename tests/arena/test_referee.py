@@ -4,7 +4,6 @@ replayable records, forfeits (crash, illegal action, timeout), views and hooks."
 from __future__ import annotations
 
 import pytest
-from arena_tinygames import CrashAgent, FirstAgent, IllegalAgent, NimState, PenniesState, SlowAgent
 
 from lifearena.agents import Agent, Limit, make
 from lifearena.arena.referee import (
@@ -17,16 +16,17 @@ from lifearena.arena.referee import (
 from lifearena.core import Record, State, Termination, replay
 from lifearena.errors import BadParameterError
 from lifearena.testing import check_game
+from toy_games import CrashAgent, FirstAgent, IllegalAgent, Nim, PenniesRounds, SlowAgent
 
 
 def test_tiny_games_conform() -> None:
-    check_game(lambda seed: NimState.new_game(seed), games=5)
-    check_game(lambda seed: PenniesState(rounds=3), games=5)
+    check_game(lambda seed: Nim.new_game(seed), games=5)
+    check_game(lambda seed: PenniesRounds(rounds=3), games=5)
 
 
 def test_nim_first_vs_first_is_exact() -> None:
     # both take one stone: a pile of 7 ends after 7 moves, the first player takes the last
-    result = play_game("nim_test", [FirstAgent(), FirstAgent()], setup="7")
+    result = play_game("toy_nim", [FirstAgent(), FirstAgent()], setup="7")
     assert result.moves == ["take1"] * 7
     assert result.length == 7
     assert result.outcome.termination == Termination.WIN
@@ -37,27 +37,27 @@ def test_nim_first_vs_first_is_exact() -> None:
 
 
 def test_random_start_from_seed_is_deterministic() -> None:
-    a = play_game("nim_test", [make("random", seed=1), make("random", seed=2)], seed=5)
-    b = play_game("nim_test", [make("random", seed=1), make("random", seed=2)], seed=5)
-    assert a.setup == b.setup == initial_state("nim_test", seed=5).setup()
+    a = play_game("toy_nim", [make("random", seed=1), make("random", seed=2)], seed=5)
+    b = play_game("toy_nim", [make("random", seed=1), make("random", seed=2)], seed=5)
+    assert a.setup == b.setup == initial_state("toy_nim", seed=5).setup()
     assert a.moves == b.moves and a.outcome == b.outcome
 
 
 def test_simultaneous_with_chance_replays_and_seed_drives_chance() -> None:
     agents = [make("random", seed=3), make("random", seed=4)]
-    result = play_game("pennies_test", agents, seed=11, params={"rounds": 5})
+    result = play_game("toy_pennies_rounds", agents, seed=11, params={"rounds": 5})
     # 5 chance outcomes and 5 joint moves; length counts only the joint moves
     assert len(result.moves) == 10 and result.length == 5
     assert sum(" | " in m for m in result.moves) == 5
     again = replay(Record.load(result.record.to_text()))
     assert again.is_terminal() and again.outcome() == result.outcome
-    matchers = {tuple(play_game("pennies_test", [FirstAgent(), FirstAgent()], seed=s,
+    matchers = {tuple(play_game("toy_pennies_rounds", [FirstAgent(), FirstAgent()], seed=s,
                                 params={"rounds": 5}).moves[::2]) for s in range(6)}
     assert len(matchers) > 1, "different seeds must give different chance outcomes"
 
 
 def test_crash_forfeits_and_other_side_wins() -> None:
-    result = play_game("nim_test", [FirstAgent(), CrashAgent()], setup="9")
+    result = play_game("toy_nim", [FirstAgent(), CrashAgent()], setup="9")
     assert result.outcome.termination == Termination.FORFEIT
     assert result.winner == 0 and result.forfeit
     assert "crash" in result.outcome.detail and "boom" in result.outcome.detail
@@ -66,7 +66,7 @@ def test_crash_forfeits_and_other_side_wins() -> None:
 
 
 def test_illegal_action_forfeits() -> None:
-    result = play_game("nim_test", [IllegalAgent(), FirstAgent()], setup="9")
+    result = play_game("toy_nim", [IllegalAgent(), FirstAgent()], setup="9")
     assert result.outcome.termination == Termination.FORFEIT
     assert result.winner == 1
     assert "illegal" in result.outcome.detail and result.moves == []
@@ -74,18 +74,18 @@ def test_illegal_action_forfeits() -> None:
 
 def test_timeout_forfeits_under_time_control() -> None:
     tc = TimeControl(per_move=0.01)
-    result = play_game("nim_test", [FirstAgent(), SlowAgent(0.05)], setup="9", time_control=tc)
+    result = play_game("toy_nim", [FirstAgent(), SlowAgent(0.05)], setup="9", time_control=tc)
     assert result.outcome.termination == Termination.FORFEIT and result.winner == 0
     assert "took" in result.outcome.detail
     # with enough time, the same game finishes normally
-    relaxed = play_game("nim_test", [FirstAgent(), SlowAgent(0.001)], setup="3",
+    relaxed = play_game("toy_nim", [FirstAgent(), SlowAgent(0.001)], setup="3",
                         time_control=TimeControl(per_move=5.0))
     assert relaxed.outcome.termination == Termination.WIN
 
 
 def test_total_time_runs_out() -> None:
     tc = TimeControl(total=0.03)
-    result = play_game("nim_test", [SlowAgent(0.012), FirstAgent()], setup="15",
+    result = play_game("toy_nim", [SlowAgent(0.012), FirstAgent()], setup="15",
                        time_control=tc)
     assert result.outcome.termination == Termination.FORFEIT and result.winner == 1
 
@@ -95,9 +95,9 @@ def test_adapter_timeout_exception_and_both_sides_failing() -> None:
         def act(self, state: State, player: int, limit: Limit | None = None) -> int:
             raise AgentTimeout("no answer in 1 s")
 
-    result = play_game("nim_test", [Late(), FirstAgent()], setup="5")
+    result = play_game("toy_nim", [Late(), FirstAgent()], setup="5")
     assert result.winner == 1 and result.record.extra["forfeit"] == "timeout"
-    both = play_game("pennies_test", [CrashAgent(), IllegalAgent()], seed=0)
+    both = play_game("toy_pennies_rounds", [CrashAgent(), IllegalAgent()], seed=0)
     assert both.outcome.termination == Termination.FORFEIT and both.winner is None
 
 
@@ -115,7 +115,7 @@ def test_agents_see_views_limits_and_hooks() -> None:
         def end_game(self, result: GameResult) -> None:
             seen.append(("end", result.winner))
 
-    play_game("nim_test", [Spy(), FirstAgent()], setup="2", limits=[Limit(depth=3), None],
+    play_game("toy_nim", [Spy(), FirstAgent()], setup="2", limits=[Limit(depth=3), None],
               time_control=TimeControl(per_move=2.0))
     assert seen[0][:2] == ("start", 0)
     act_limit = seen[1][1]
@@ -124,13 +124,13 @@ def test_agents_see_views_limits_and_hooks() -> None:
 
 
 def test_result_round_trips_through_dict() -> None:
-    result = play_game("pennies_test", [make("random", seed=1), FirstAgent()], seed=2)
+    result = play_game("toy_pennies_rounds", [make("random", seed=1), FirstAgent()], seed=2)
     assert GameResult.from_dict(result.to_dict()) == result
 
 
 def test_bad_input() -> None:
     with pytest.raises(BadParameterError, match="needs 2 agents"):
-        play_game("nim_test", [FirstAgent()], setup="3")
+        play_game("toy_nim", [FirstAgent()], setup="3")
     with pytest.raises(BadParameterError, match="must be positive"):
         TimeControl(per_move=0)
     with pytest.raises(BadParameterError, match="unknown game"):
@@ -138,6 +138,6 @@ def test_bad_input() -> None:
 
 
 def test_max_moves_stops_as_limit_draw() -> None:
-    result = play_game("nim_test", [FirstAgent(), FirstAgent()], setup="9", max_moves=3)
+    result = play_game("toy_nim", [FirstAgent(), FirstAgent()], setup="9", max_moves=3)
     assert result.outcome.termination == Termination.LIMIT and result.winner is None
     assert result.length == 3

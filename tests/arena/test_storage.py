@@ -8,12 +8,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from arena_tinygames import FirstAgent
 
 from lifearena.arena.referee import play_game
 from lifearena.arena.storage import GameKey, ResultsDB
 from lifearena.arena.tournament import TournamentConfig, parse_agents, run_tournament
 from lifearena.errors import BadParameterError
+from toy_games import FirstAgent
 
 
 class Stop(Exception):
@@ -21,7 +21,7 @@ class Stop(Exception):
 
 
 def _config(games: int = 6) -> TournamentConfig:
-    return TournamentConfig("nim_test", parse_agents("random,first"), games=games, seed=3,
+    return TournamentConfig("toy_nim", parse_agents("random,first"), games=games, seed=3,
                             chunk=2)
 
 
@@ -32,7 +32,7 @@ def _untimed(table: list) -> list:
 def test_games_round_trip(tmp_path: Path) -> None:
     db = ResultsDB(tmp_path / "r.sqlite")
     run = db.open_run("t", "tournament", {"x": 1})
-    result = play_game("nim_test", [FirstAgent(), FirstAgent()], setup="5")
+    result = play_game("toy_nim", [FirstAgent(), FirstAgent()], setup="5")
     assert run.add_games([(GameKey("first|first", 0, 0), result)]) == 1
     assert run.add_games([(GameKey("first|first", 0, 0), result)]) == 0  # stored once
     assert run.done_games() == {GameKey("first|first", 0, 0)}
@@ -63,7 +63,7 @@ def test_interrupted_tournament_resumes_without_replaying(tmp_path: Path) -> Non
     with pytest.raises(Stop):
         run_tournament(config, db=path, progress=stop_after_three_blocks)
     with ResultsDB(path) as db:
-        run = db.get_run("tournament-nim_test")
+        run = db.get_run("tournament-toy_nim")
         assert run.count_games() == 6 and run.status == "interrupted"
         first_rows = {(s["pairing"], s["game_index"], s["seat"]): s for s in run.summaries()}
 
@@ -73,7 +73,7 @@ def test_interrupted_tournament_resumes_without_replaying(tmp_path: Path) -> Non
     assert resumed.games == config.total_games() == 24
     assert _untimed(resumed.table) == _untimed(whole.table)
     with ResultsDB(path) as db:
-        run = db.get_run("tournament-nim_test")
+        run = db.get_run("tournament-toy_nim")
         assert run.status == "done"
         rows = {(s["pairing"], s["game_index"], s["seat"]): s for s in run.summaries()}
     for key, row in first_rows.items():  # the games stored before the stop were kept as is
@@ -90,7 +90,7 @@ def test_mismatched_configuration_is_refused_and_file_untouched(tmp_path: Path) 
     with pytest.raises(BadParameterError, match=r"games: 2 stored, 4 given"):
         run_tournament(_config(games=4), db=path)
     with ResultsDB(path) as db:
-        assert db.get_run("tournament-nim_test").count_games() == 8
+        assert db.get_run("tournament-toy_nim").count_games() == 8
     assert path.read_bytes() == before
     # a fresh start, or another run name, is allowed
     assert run_tournament(_config(games=4), db=path, name="bigger").games == 16

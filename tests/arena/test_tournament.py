@@ -108,7 +108,7 @@ def test_agent_specs() -> None:
 
 
 def test_schedule_and_paired_starts() -> None:
-    config = TournamentConfig("nim_test", parse_agents("random,first,x=random"), games=3,
+    config = TournamentConfig("toy_nim", parse_agents("random,first,x=random"), games=3,
                               seed=9, chunk=2)
     # 3 self-play series, 3 pairs x 2 seat orders
     assert len(config.schedule()) == 9 and config.total_games() == 27
@@ -117,7 +117,7 @@ def test_schedule_and_paired_starts() -> None:
     setups = {}
     with ResultsDB(":memory:") as db:
         run_tournament(config, db=db)
-        for key, result in db.get_run("tournament-nim_test").games():
+        for key, result in db.get_run("tournament-toy_nim").games():
             setups.setdefault(key.index, set()).add(result.setup)
             assert result.seed == start_seed(9, key.index)
     assert all(len(s) == 1 for s in setups.values()), "every pairing plays the same starts"
@@ -129,7 +129,7 @@ def test_schedule_and_paired_starts() -> None:
 def test_same_results_serial_processes_dask() -> None:
     from distributed import Client, LocalCluster
 
-    config = TournamentConfig("pennies_test", parse_agents("random,first"), games=5, seed=1,
+    config = TournamentConfig("toy_pennies_rounds", parse_agents("random,first"), games=5, seed=1,
                               chunk=2, params={"rounds": 3})
     serial = run_tournament(config, workers=1)
     processes = run_tournament(config, workers=2)
@@ -142,7 +142,7 @@ def test_same_results_serial_processes_dask() -> None:
 
 
 def test_forfeits_are_counted_and_tournament_goes_on() -> None:
-    config = TournamentConfig("nim_test", parse_agents("first,crash"), games=2, self_play=False)
+    config = TournamentConfig("toy_nim", parse_agents("first,crash"), games=2, self_play=False)
     report = run_tournament(config)
     by_pair = {(r.p1, r.p2): r for r in report.table}
     assert by_pair[("first", "crash")].p1_wins == 2 and by_pair[("first", "crash")].forfeits == 2
@@ -153,19 +153,19 @@ def test_forfeits_are_counted_and_tournament_goes_on() -> None:
 def test_bad_configurations() -> None:
     agents = parse_agents("random")
     with pytest.raises(BadParameterError, match="games=0"):
-        TournamentConfig("nim_test", agents, games=0)
+        TournamentConfig("toy_nim", agents, games=0)
     with pytest.raises(BadParameterError, match="seats"):
-        TournamentConfig("nim_test", agents, seats="three")
+        TournamentConfig("toy_nim", agents, seats="three")
     with pytest.raises(BadParameterError, match="unknown game"):
         TournamentConfig("chess_test", agents)
-    with pytest.raises(BadParameterError, match="unknown nim_test parameter.*takes no"):
-        TournamentConfig("nim_test", agents, params={"rounds": 3})
+    with pytest.raises(BadParameterError, match="unknown toy_nim parameter.*takes no"):
+        TournamentConfig("toy_nim", agents, params={"rounds": 3})
     with pytest.raises(BadParameterError, match="unknown agent"):
-        run_tournament(TournamentConfig("nim_test", parse_agents("nobody"), games=1))
+        run_tournament(TournamentConfig("toy_nim", parse_agents("nobody"), games=1))
 
 
 def test_exports(tmp_path: Path) -> None:
-    config = TournamentConfig("nim_test", parse_agents("random,first"), games=4, seed=2)
+    config = TournamentConfig("toy_nim", parse_agents("random,first"), games=4, seed=2)
     report = run_tournament(config)
     rows = list(csv.DictReader(io.StringIO(report.export(tmp_path / "t.csv").read_text())))
     assert len(rows) == 4 and rows[0]["p1"] == "random" and rows[0]["p2"] == "random"
@@ -185,10 +185,10 @@ def test_exports(tmp_path: Path) -> None:
 def test_config_round_trips_and_time_control_reaches_the_referee() -> None:
     from lifearena.arena.referee import TimeControl
 
-    config = TournamentConfig("nim_test", parse_agents("first,r=random:limit=depth=2"), games=2,
+    config = TournamentConfig("toy_nim", parse_agents("first,r=random:limit=depth=2"), games=2,
                               time_control=TimeControl(per_move=5.0, grace=0.1), seed=4)
     assert TournamentConfig.from_dict(config.to_dict()) == config
-    assert config.chunk == 4  # no fast path for nim_test: small blocks for the referee
+    assert config.chunk == 4  # no fast path for toy_nim: small blocks for the referee
     tight = replace(config, time_control=TimeControl(per_move=1e-9))
     report = run_tournament(tight)
     assert all(r.forfeits == r.games for r in report.table), "every game lost on time"

@@ -1,7 +1,9 @@
 """The ``lifearena`` command: one Typer app with a sub-command group per system.
 
 Each group lives in its own module (``cli/life.py``, ``cli/war_of_life.py``, ...) and only
-parses and presents; the rules live in the library. :func:`main` turns every
+parses and presents; the rules live in the library. Every ``play`` command runs the one
+terminal loop of ``cli/terminal_play.py`` (prompt, the game's notation, agents' turns,
+simultaneous turns, save and replay) with its own seats and drawing. :func:`main` turns every
 :class:`~lifearena.errors.LifeArenaError` (and unreadable files) into one line on stderr and
 exit status 2, never a traceback. :func:`build_command` is the click command tree that
 :func:`main` runs (help text escaped for rich, flags shown without a ``<bool>`` type), so

@@ -11,6 +11,7 @@ is the full transcript).
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -19,8 +20,15 @@ import typer
 from lifearena import agents
 from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
-from lifearena.core import Record, replay
-from lifearena.errors import BadParameterError, ParseError
+from lifearena.cli.terminal_play import (
+    Display,
+    Seat,
+    TerminalPlay,
+    make_seats,
+    replay_in_terminal,
+)
+from lifearena.core import Record, State
+from lifearena.errors import BadParameterError
 from lifearena.games.life_for_two import (
     LIMIT_RESULTS,
     SYMBOLS,
@@ -38,24 +46,6 @@ app = typer.Typer(
 HUMAN = "human"
 
 
-def _ask_human(state: LifeForTwo, player: int, hidden: bool) -> int | None:
-    """Prompt until the person types a legal choice; explain every rejection. ``None`` at the
-    end of input or on 'quit'."""
-    what = ("your 3 cells as x,y x,y x,y" if state.first_turn else "your cell as x,y")
-    while True:
-        try:
-            text = typer.prompt(f"Player {player + 1} ({SYMBOLS[player]}), {what}",
-                                hide_input=hidden)
-        except (typer.Abort, EOFError):
-            return None
-        if text.strip().lower() in ("quit", "exit", "q"):
-            return None
-        try:
-            return state.parse_choice(text, player)
-        except ValueError as error:
-            typer.echo(f"rejected: {error}", err=True)
-
-
 def _show_turn(state: LifeForTwo, number: int) -> None:
     assert state.last_moves is not None and state.placed is not None
     chosen = ", ".join(f"{SYMBOLS[p]} chose {m}" for p, m in enumerate(state.last_moves))
@@ -70,30 +60,45 @@ def _show_turn(state: LifeForTwo, number: int) -> None:
     typer.echo(str(state))
 
 
-def _make_player(name: str, seed: int) -> agents.Agent | None:
-    if name.strip().lower() == HUMAN:
-        return None
-    return agents.make(name, game="life_for_two", seed=seed)
+class LifeForTwoDisplay(Display):
+    """Each turn's choices, the board as placed and after the generation."""
+
+    def __init__(self) -> None:
+        super().__init__(typer.echo)
+
+    def prompt(self, state: State, player: int, seat: Seat) -> str:
+        return f"Player {player + 1} ({SYMBOLS[player]}), {state.move_prompt(player)}"
+
+    def moved_together(self, state: State, texts: Sequence[str]) -> None:
+        assert isinstance(state, LifeForTwo)
+        _show_turn(state, state.move_number())
+
+    def refused(self, message: str) -> None:
+        typer.echo(f"rejected: {message}", err=True)
+
+    def abandoned(self, state: State) -> None:
+        typer.echo("\ngame abandoned")
+
+    def end(self, state: State) -> None:
+        typer.echo(f"\nresult: {state.outcome() or 'unfinished'}")
+
+    def saved(self, record: Record, path: Path) -> None:
+        typer.echo(f"record saved to {path}")
 
 
-def _save(state: LifeForTwo, path: Path, players: tuple[str, str]) -> None:
-    state.record(players=players).save(path)
-    typer.echo(f"record saved to {path}")
+class LifeForTwoReplayDisplay(LifeForTwoDisplay):
+    """A saved game: the players, the start, then every turn as ``play`` shows it."""
+
+    def __init__(self, players: list[str]) -> None:
+        super().__init__()
+        self.players = players
+
+    def start(self, state: State) -> None:
+        typer.echo(f"{' vs '.join(self.players)}\nstart:\n{state}")
 
 
 def _replay(path: Path) -> None:
-    record = Record.read(path)
-    if record.game != LifeForTwo.info.name:
-        raise ParseError(f"{path} records a game of {record.game!r}; expected life_for_two")
-    final = replay(record)  # checks every move before anything is shown
-    state = LifeForTwo.from_setup(record.setup, **record.params)
-    names = " vs ".join(record.players)
-    typer.echo(f"{names}\nstart:\n{state}")
-    for number, item in enumerate(final.history(), start=1):
-        assert isinstance(item, tuple)
-        state.apply_actions(item, check=False)
-        _show_turn(state, number)
-    typer.echo(f"\nresult: {state.outcome() or 'unfinished'}")
+    replay_in_terminal(path, "life_for_two", LifeForTwoReplayDisplay(Record.read(path).players))
 
 
 @app.command()
@@ -149,25 +154,8 @@ def play(
                                 f"{', '.join(LIMIT_RESULTS)}")
     params = {"max_turns": max_turns or None, "limit_result": limit_result}
     state = (LifeForTwo.from_setup(setup, **params) if setup else LifeForTwo(**params))
-    players = (_make_player(player1, check_seed(seed)), _make_player(player2, seed + 1))
-    hidden = players[0] is None and players[1] is None
+    check_seed(seed)
+    seats = make_seats((player1, player2), lambda name, player: agents.make(
+        name, game="life_for_two", seed=seed + player))
     typer.echo(f"Life for Two: player 1 (*) {player1}, player 2 (#) {player2}")
-    typer.echo(str(state))
-    number = 0
-    while not state.is_terminal():
-        number += 1
-        choices: list[int | None] = []
-        for player, agent in enumerate(players):
-            if agent is None:
-                choices.append(_ask_human(state, player, hidden))
-            else:
-                choices.append(agent.act(state.view(player), player))
-        if None in choices:
-            typer.echo("\ngame abandoned")
-            break
-        state.apply_actions(choices)
-        _show_turn(state, number)
-    typer.echo(f"\nresult: {state.outcome() or 'unfinished'}")
-    if save is not None:
-        _save(state, save, (player1, player2))
-
+    TerminalPlay(state, seats, LifeForTwoDisplay(), save=save).run()

@@ -19,8 +19,15 @@ import typer
 from lifearena.agents import Limit, make
 from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
-from lifearena.core import Record
-from lifearena.errors import BadParameterError, LifeArenaError, ParseError
+from lifearena.cli.terminal_play import (
+    HUMAN,
+    Display,
+    Seat,
+    TerminalPlay,
+    make_seats,
+    replay_in_terminal,
+)
+from lifearena.core import Record, State
 from lifearena.games import losat
 
 app = typer.Typer(
@@ -28,7 +35,6 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-HUMAN = "human"
 COMMANDS = "moves, hint, board, help, quit"
 
 
@@ -53,55 +59,31 @@ def _params(width: int, length: int, offset: int, gap: int, first: str, own_colo
     })
 
 
-def _grouped_moves(state: losat.LosatState) -> str:
-    groups: dict[str, list[str]] = {}
-    for action in state.legal_actions():
-        groups.setdefault(state.move_kind(action), []).append(state.action_to_string(action))
-    return "\n".join(f"  {kind:<8} {' '.join(texts)}" for kind, texts in groups.items())
+class LosatDisplay(Display):
+    """The board after every move (only the final board with ``quiet``)."""
 
+    def __init__(self, quiet: bool) -> None:
+        super().__init__(typer.echo)
+        self.quiet = quiet
 
-def _read_move(state: losat.LosatState, name: str, hint_limit: Limit) -> int | None:
-    """Ask the person to move until the input is a legal move; ``None`` on quit or EOF."""
-    player = state.current_player()
-    while True:
-        try:
-            text = input(f"{name} ({losat.SYMBOLS[player]}) to move> ").strip()
-        except EOFError:
-            typer.echo("")
-            return None
-        command = text.lower()
-        if command in ("quit", "exit", "q"):
-            return None
-        if command in ("moves", "legal"):
-            typer.echo(_grouped_moves(state))
-            continue
-        if command == "hint":
-            agent = make("alphabeta", game="losat", seed=0)
-            suggestion = agent.act(state.view(player), player, hint_limit)
-            typer.echo(f"hint: {state.action_to_string(suggestion)}")
-            continue
-        if command == "board":
-            typer.echo(board(state))
-            continue
-        if command in ("help", "?", ""):
-            typer.echo(f"type a move (+bD4, +wD4, +D4 own colour, -D4 remove, xD4 capture, "
-                       f"pass) or a command ({COMMANDS})")
-            continue
-        try:
-            action = state.string_to_action(text, player)
-            if action not in state.legal_actions():
-                kind = state.move_kind(action)
-                raise ParseError(f"{text!r} is not a legal {kind} here (Life's rules, superko, "
-                                 "or pass only when nothing else is legal); type 'moves'")
-            return action
-        except LifeArenaError as error:
-            typer.echo(f"refused: {error}")
+    def start(self, state: State) -> None:
+        if not self.quiet:
+            typer.echo(str(state))
 
+    def prompt(self, state: State, player: int, seat: Seat) -> str:
+        return f"{seat.label} ({losat.SYMBOLS[player]}) to move"
 
-def _save(state: losat.LosatState, path: Path, players: tuple[str, str]) -> None:
-    record = state.record(players=players)
-    record.save(path)
-    typer.echo(f"saved {len(record.moves)} moves to {path}")
+    def moved(self, state: State, player: int, text: str) -> None:
+        assert isinstance(state, losat.LosatState)
+        if not self.quiet:
+            typer.echo(f"{state.plies()}. {losat.SYMBOLS[player]} {text}")
+            typer.echo(str(state))
+
+    def end(self, state: State) -> None:
+        if self.quiet:
+            typer.echo(str(state))
+        outcome = state.outcome()
+        typer.echo(f"result: {outcome if outcome else 'unfinished'}")
 
 
 @app.command()
@@ -156,52 +138,36 @@ def play(
     state = losat.from_setup(setup, **params) if setup else losat.new_game(**params)
     names = (black.strip().lower(), white.strip().lower())
     check_seed(seed)
-    agents = [None if name == HUMAN else make(name, game="losat", seed=seed + i)
-              for i, name in enumerate(names)]
+    seats = make_seats(names, lambda name, i: make(name, game="losat", seed=seed + i), think)
     if HUMAN in names:
         typer.echo(f"moves: +bD4 / +wD4 add, -D4 remove, xD4 capture, pass; commands: "
                    f"{COMMANDS}")
-    if not quiet:
-        typer.echo(board(state))
-    while not state.is_terminal():
-        player = state.current_player()
-        agent = agents[player]
-        if agent is None:
-            action = _read_move(state, names[player], think)
-            if action is None:
-                typer.echo("game abandoned")
-                break
-        else:
-            action = agent.act(state.view(player), player, think)
-        text = state.action_to_string(action)
-        state.apply_action(action)
-        if not quiet:
-            typer.echo(f"{state.plies()}. {losat.SYMBOLS[player]} {text}")
-            typer.echo(board(state))
-    if quiet:
-        typer.echo(board(state))
-    outcome = state.outcome()
-    typer.echo(f"result: {outcome if outcome else 'unfinished'}")
-    if save is not None:
-        _save(state, save, (names[0], names[1]))
+
+    def hint(state: State, player: int) -> str:
+        agent = make("alphabeta", game="losat", seed=0)
+        return f"hint: {state.action_to_string(agent.act(state.view(player), player, think))}"
+
+    TerminalPlay(state, seats, LosatDisplay(quiet), save=save, hint=hint).run()
+
+
+class LosatReplayDisplay(LosatDisplay):
+    """A saved game: numbered moves as recorded, the players and the result at the end."""
+
+    def __init__(self, quiet: bool, players: list[str]) -> None:
+        super().__init__(quiet)
+        self.players = players
+
+    def moved(self, state: State, player: int, text: str) -> None:
+        assert isinstance(state, losat.LosatState)
+        if not self.quiet:
+            typer.echo(f"{state.plies()}. {text}")
+            typer.echo(str(state))
+
+    def end(self, state: State) -> None:
+        if self.quiet:
+            typer.echo(str(state))
+        typer.echo(f"{' vs '.join(self.players)}: {state.outcome() or 'unfinished'}")
 
 
 def _replay(path: Path, quiet: bool) -> None:
-    record = Record.read(path)
-    if record.game != "losat":
-        raise BadParameterError(f"{path} holds a {record.game!r} game; expected losat")
-    state = losat.from_setup(record.setup, **record.params)
-    if not quiet:
-        typer.echo(board(state))
-    for number, text in enumerate(record.moves, start=1):
-        try:
-            state.apply_move_text(text)
-        except LifeArenaError as error:
-            raise ParseError(f"{path}: move {number} {text!r}: {error}") from None
-        if not quiet:
-            typer.echo(f"{number}. {text}")
-            typer.echo(board(state))
-    if quiet:
-        typer.echo(board(state))
-    names = " vs ".join(record.players)
-    typer.echo(f"{names}: {state.outcome() or 'unfinished'}")
+    replay_in_terminal(path, "losat", LosatReplayDisplay(quiet, Record.read(path).players))

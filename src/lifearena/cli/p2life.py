@@ -9,6 +9,7 @@ terminal).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -26,7 +27,15 @@ from rich.table import Table
 
 from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
-from lifearena.errors import BadParameterError, LifeArenaError
+from lifearena.cli.terminal_play import (
+    Display,
+    Seat,
+    TerminalPlay,
+    make_seats,
+    replay_in_terminal,
+)
+from lifearena.core import Record, State
+from lifearena.errors import BadParameterError
 
 app = typer.Typer(
     help="p2life: the Levene-Roussos two-player Life, studied and played.",
@@ -344,26 +353,40 @@ def play(
     check_output(record, "--record")
     state = new_game(size=size, density=density_, seed=check_seed(seed), torus=not bounded,
                      max_generations=max_generations, moves=moves)
-    agents = [None if name == "human" else make(name, game="p2life", seed=seed + p)
-              for p, name in enumerate((white, black))]
     names = (white, black)
-    while not state.is_terminal():
+    seats = make_seats(names, lambda name, p: make(name, game="p2life", seed=seed + p))
+    TerminalPlay(state, seats, P2LifeDisplay(names), save=record, seed=seed).run()
+
+
+class P2LifeDisplay(Display):
+    """The position before each turn, both moves after it, the end; as the replay shows."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        super().__init__(lambda line: console.print(line, highlight=False))
+        self.names = names
+
+    def start(self, state: State) -> None:
+        pass
+
+    def before_turn(self, state: State) -> None:
         _show_position(state)
-        actions: list[int | None] = []
-        for player, agent in enumerate(agents):
-            if agent is None:
-                actions.append(_ask(state, player))
-            else:
-                actions.append(agent.act(state.view(player), player))
-        if None in actions:
-            console.print("game abandoned")
-            break
-        state.apply_actions(actions)
-        _show_moves(state, actions, names)
-    _show_end(state)
-    if record is not None:
-        state.record(players=names).save(record)
-        console.print(f"wrote {record}")
+
+    def prompt(self, state: State, player: int, seat: Seat) -> str:
+        from lifearena.games.p2life import SYMBOLS
+
+        return f"{SYMBOLS[player]} to move (pass, +x,y place, -x,y remove, quit)"
+
+    def moved_together(self, state: State, texts: Sequence[str]) -> None:
+        from lifearena.games.p2life import SYMBOLS
+
+        console.print(" | ".join(f"{SYMBOLS[p]} ({self.names[p]}): {t}"
+                                 for p, t in enumerate(texts)), highlight=False)
+
+    def end(self, state: State) -> None:
+        _show_end(state)
+
+    def saved(self, record: Record, path: Path) -> None:
+        console.print(f"wrote {path}")
 
 
 def _show_position(state) -> None:  # type: ignore[no-untyped-def]
@@ -374,13 +397,6 @@ def _show_position(state) -> None:  # type: ignore[no-untyped-def]
     console.print(str(state), highlight=False)
 
 
-def _show_moves(state, actions, names) -> None:  # type: ignore[no-untyped-def]
-    from lifearena.games.p2life import SYMBOLS
-
-    console.print(" | ".join(f"{SYMBOLS[p]} ({names[p]}): {state.action_to_string(a, p)}"
-                             for p, a in enumerate(actions)), highlight=False)
-
-
 def _show_end(state) -> None:  # type: ignore[no-untyped-def]
     console.print(str(state), highlight=False)
     w, b = state.populations()
@@ -388,44 +404,19 @@ def _show_end(state) -> None:  # type: ignore[no-untyped-def]
                   f"generations; w {w}, b {b}")
 
 
+class P2LifeReplayDisplay(P2LifeDisplay):
+    """A saved game as ``play`` showed it, after a line naming the players and the start."""
+
+    def __init__(self, names: tuple[str, ...], setup: str) -> None:
+        super().__init__(names)
+        self.setup = setup
+
+    def start(self, state: State) -> None:
+        console.print(f"{' vs '.join(self.names)}; start {self.setup}", highlight=False)
+
+
 def _replay(path: Path) -> None:
     """Show a saved game turn by turn, as ``play`` shows it (every move checked first)."""
-    from lifearena.core import Record, replay
-    from lifearena.errors import ParseError
-    from lifearena.games.p2life import P2Life
-
     record = Record.read(path)
-    if record.game != P2Life.info.name:
-        raise ParseError(f"{path} records a game of {record.game!r}; expected p2life")
-    final = replay(record)  # checks every move before anything is shown
-    state = P2Life.from_setup(record.setup, **record.params)
     names = tuple(record.players) if len(record.players) == 2 else ("w", "b")
-    console.print(f"{' vs '.join(names)}; start {record.setup}", highlight=False)
-    for actions in final.history():
-        assert isinstance(actions, tuple)
-        _show_position(state)
-        state.apply_actions(actions, check=False)
-        _show_moves(state, actions, names)
-    _show_end(state)
-
-
-def _ask(state, player: int) -> int | None:  # type: ignore[no-untyped-def]
-    """Prompt until the person types a legal move; ``None`` at the end of input or on quit."""
-    from lifearena.games.p2life import SYMBOLS
-
-    while True:
-        try:
-            text = typer.prompt(f"{SYMBOLS[player]} to move (pass, +x,y place, -x,y remove, "
-                                "quit)")
-        except (typer.Abort, EOFError):
-            return None
-        if text.strip().lower() in ("quit", "exit", "q"):
-            return None
-        try:
-            action = state.string_to_action(text, player)
-            reason = state.why_illegal(action, player)
-            if reason is None:
-                return action
-            console.print(f"illegal: {reason}")
-        except LifeArenaError as error:
-            console.print(f"{error}")
+    replay_in_terminal(path, "p2life", P2LifeReplayDisplay(names, record.setup))

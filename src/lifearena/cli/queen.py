@@ -18,8 +18,15 @@ from rich.table import Table
 
 from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
-from lifearena.core import Record, replay
-from lifearena.errors import BadParameterError, LifeArenaError, ParseError
+from lifearena.cli.terminal_play import (
+    Display,
+    Seat,
+    TerminalPlay,
+    make_seats,
+    replay_in_terminal,
+)
+from lifearena.core import Record, State
+from lifearena.errors import BadParameterError
 from lifearena.games.blocking_queen_palace import check_k, p_positions, palace_numbers
 from lifearena.studies.palace_picture import Window, choose_block, fold_picture, render_png
 
@@ -205,32 +212,39 @@ def play(
     check_output(save, "--save")
     state = BlockingQueen.from_setup(start, k=check_k(k))
     check_seed(seed)
-    seats = []
-    for who in (first, second):
-        seats.append(None if who == "human" else make(who, game="blocking_queen", seed=seed))
+    seats = make_seats((first, second),
+                       lambda who, _: make(who, game="blocking_queen", seed=seed))
     names = [who if who != "human" else "you" for who in (first, second)]
-    console.print(f"blocking queen game, k = {k}, queen on {start}: "
-                  f"player 1 = {names[0]}, player 2 = {names[1]}")
-    while not state.is_terminal():
-        player = state.current_player()
-        agent = seats[player]
-        if agent is None:
-            action = _ask_human(state, player)
-            if action is None:
-                console.print("game abandoned")
-                break
-        else:
-            action = agent.act(state.view(player), player)
-        text = state.action_to_string(action)
-        state.apply_action(action)
-        console.print(_move_line(state, player, names[player], text, hints), highlight=False)
-    outcome = state.outcome()
-    console.print(f"[bold]{outcome or 'unfinished'}[/]")
-    console.print(f"moves: {' '.join(state.history_strings())}")
-    if save is not None:
-        record = state.record(players=[first, second])
-        record.save(save)
-        console.print(f"saved {len(record.moves)} moves to {save}")
+    TerminalPlay(state, seats, QueenDisplay(start, names, hints), save=save).run()
+
+
+class QueenDisplay(Display):
+    """One line per move (with the palace note on request), the board before each prompt."""
+
+    def __init__(self, start: str, names: list[str], hints: bool) -> None:
+        super().__init__(lambda line: console.print(line, highlight=False))
+        self.start_square, self.names, self.hints = start, names, hints
+
+    def _name(self, player: int) -> str:
+        return self.names[player]
+
+    def start(self, state: State) -> None:
+        console.print(f"blocking queen game, k = {state.k}, queen on {self.start_square}: "
+                      f"player 1 = {self._name(0)}, player 2 = {self._name(1)}")
+
+    def before_prompt(self, state: State, player: int) -> None:
+        console.print(str(state))
+
+    def prompt(self, state: State, player: int, seat: Seat) -> str:
+        return f"player {player + 1}, {state.move_prompt(player)}"
+
+    def moved(self, state: State, player: int, text: str) -> None:
+        console.print(_move_line(state, player, self._name(player), text, self.hints),
+                      highlight=False)
+
+    def end(self, state: State) -> None:
+        console.print(f"[bold]{state.outcome() or 'unfinished'}[/]")
+        console.print(f"moves: {' '.join(state.history_strings())}")
 
 
 def _move_line(state, player: int, name: str, text: str, hints: bool) -> str:  # type: ignore
@@ -241,50 +255,26 @@ def _move_line(state, player: int, name: str, text: str, hints: bool) -> str:  #
     return f"player {player + 1} ({name}): {text}{note}"
 
 
-def _replay(path: Path, hints: bool) -> None:
-    """Show a saved game move by move (every move checked before anything is shown)."""
-    from lifearena.games.blocking_queen import BlockingQueen
+class QueenReplayDisplay(QueenDisplay):
+    """A saved game: numbered move lines, the position after each, the result."""
 
-    record = Record.read(path)
-    if record.game != BlockingQueen.info.name:
-        raise ParseError(f"{path} records a game of {record.game!r}; expected blocking_queen")
-    replay(record)
-    state = BlockingQueen.from_setup(record.setup, **record.params)
-    names = list(record.players) if len(record.players) == 2 else ["1", "2"]
-    console.print(f"blocking queen game, k = {state.k}, queen on {record.setup}: "
-                  f"player 1 = {names[0]}, player 2 = {names[1]}", highlight=False)
-    console.print(str(state), highlight=False)
-    for number, text in enumerate(record.moves, start=1):
-        player = state.current_player()
-        state.apply_move_text(text)
-        console.print(f"{number}. " + _move_line(state, player, names[player], text, hints),
+    def start(self, state: State) -> None:
+        console.print(f"blocking queen game, k = {state.k}, queen on {self.start_square}: "
+                      f"player 1 = {self.names[0]}, player 2 = {self.names[1]}", highlight=False)
+        console.print(str(state), highlight=False)
+
+    def moved(self, state: State, player: int, text: str) -> None:
+        console.print(f"{state.move_number()}. "
+                      + _move_line(state, player, self.names[player], text, self.hints),
                       highlight=False)
         console.print(f"   {state}", highlight=False)
-    console.print(f"[bold]{state.outcome() or 'unfinished'}[/]")
+
+    def end(self, state: State) -> None:
+        console.print(f"[bold]{state.outcome() or 'unfinished'}[/]")
 
 
-def _ask_human(state, player: int) -> int | None:
-    """Prompt until the person types a legal move; explain the bad ones. ``None`` at the end
-    of input or on 'quit', as in the other games' play commands."""
-    while True:
-        console.print(str(state))
-        prompt = (f"player {player + 1}, block '#x,y' or '-' to stop" if state.blocking
-                  else f"player {player + 1}, move the queen 'x,y'")
-        try:
-            text = typer.prompt(prompt)
-        except (typer.Abort, EOFError):
-            return None
-        if text.strip().lower() in ("quit", "exit", "q"):
-            return None
-        if text.strip() in ("?", "help"):
-            legal = [state.action_to_string(a) for a in state.legal_actions()]
-            console.print("legal: " + " ".join(legal))
-            continue
-        try:
-            action = state.string_to_action(text, player)
-            reason = state.why_illegal(action)
-            if reason:
-                raise BadParameterError(reason)
-            return action
-        except LifeArenaError as error:
-            console.print(f"[red]{error}[/] (type ? for the legal moves)")
+def _replay(path: Path, hints: bool) -> None:
+    """Show a saved game move by move (every move checked before anything is shown)."""
+    record = Record.read(path)
+    names = list(record.players) if len(record.players) == 2 else ["1", "2"]
+    replay_in_terminal(path, "blocking_queen", QueenReplayDisplay(record.setup, names, hints))

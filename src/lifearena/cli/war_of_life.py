@@ -42,8 +42,16 @@ from rich.table import Table
 from lifearena import agents as agent_registry
 from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
-from lifearena.core import Record, Termination
-from lifearena.errors import BadParameterError, LifeArenaError, ParseError
+from lifearena.cli.terminal_play import (
+    HUMAN,
+    Display,
+    Seat,
+    TerminalPlay,
+    make_seats,
+    replay_in_terminal,
+)
+from lifearena.core import Record, State, Termination
+from lifearena.errors import BadParameterError
 from lifearena.games import war_of_life as wol
 
 app = typer.Typer(
@@ -51,7 +59,6 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-HUMAN = "human"
 STRATEGIES = ("random", "bloodlust", "self_preservation", "land_grab", "minimax")
 LAYOUTS = ("clear", "coursework", "both")
 COMMANDS = "moves, hint, board, coursework, help, quit"
@@ -106,47 +113,38 @@ def _show(state: wol.WarOfLifeState, layout: str, *, describe: bool = True) -> N
     typer.echo(state.status())
 
 
-def _read_move(state: wol.WarOfLifeState, layout: str) -> int | None:
-    """Ask the person to move until the input is legal; ``None`` on quit or end of input."""
-    symbol = wol.SYMBOLS[state.current_player()]
-    while True:
-        try:
-            text = input(f"{symbol} to move (r1,c1,r2,c2)> ").strip()
-        except EOFError:
-            typer.echo("")
-            return None
-        command = text.lower()
-        if command in ("quit", "exit", "q"):
-            return None
-        if command in ("moves", "legal"):
-            typer.echo(" ".join(state.action_to_string(a) for a in state.legal_actions()))
-            continue
-        if command == "hint":
-            bot = agent_registry.make("minimax", game="war_of_life")
-            player = state.current_player()
-            typer.echo(f"minimax suggests {state.action_to_string(bot.act(state, player))}")
-            continue
-        if command == "board":
-            _show(state, layout)
-            continue
-        if command == "coursework":
-            typer.echo(state.board_text("coursework"))
-            continue
-        if command in ("help", "?", ""):
-            typer.echo(f"type a move: r1,c1,r2,c2 or [r1,c1,r2,c2] or r1c1r2c2 (a piece of "
-                       f"yours to an empty neighbouring cell), or a command ({COMMANDS})")
-            continue
-        try:
-            return state.parse_move(text)
-        except LifeArenaError as error:
-            typer.echo(f"refused: {error}")
+class WarOfLifeDisplay(Display):
+    """The board after every move with the crank marked, or one line per move (``quiet``)."""
 
+    def __init__(self, layout: str, quiet: bool) -> None:
+        super().__init__(typer.echo)
+        self.layout, self.quiet = layout, quiet
 
-def _save(state: wol.WarOfLifeState, path: Path, players: tuple[str, str]) -> None:
-    extra = {"seed": state.seed} if state.seed is not None else {}
-    record = state.record(players=players, **extra)
-    record.save(path)
-    typer.echo(f"saved {len(record.moves)} moves to {path}")
+    def start(self, state: State) -> None:
+        if not self.quiet:
+            _show(state, self.layout)  # type: ignore[arg-type]
+
+    def board(self, state: State) -> None:
+        _show(state, self.layout)  # type: ignore[arg-type]
+
+    def prompt(self, state: State, player: int, seat: Seat) -> str:
+        return f"{wol.SYMBOLS[player]} to move (r1,c1,r2,c2)"
+
+    def moved(self, state: State, player: int, text: str) -> None:
+        assert isinstance(state, wol.WarOfLifeState)
+        if self.quiet:
+            typer.echo(state.last_crank.describe())
+        else:
+            typer.echo(f"\nmove {state.moves_played}:")
+            _show(state, self.layout)
+
+    def end(self, state: State) -> None:
+        assert isinstance(state, wol.WarOfLifeState)
+        if self.quiet:
+            _show(state, self.layout, describe=False)
+        outcome = state.outcome()
+        typer.echo(f"result: {outcome if outcome else 'unfinished'} after {state.moves_played} "
+                   "moves")
 
 
 @app.command()
@@ -184,59 +182,26 @@ def play(
     check_output(save, "--save")
     names = (_strategy(blue, human=True), _strategy(red, human=True))
     check_seed(agent_seed, "--agent-seed")
-    players = [None if name == HUMAN else
-               agent_registry.make(name, game="war_of_life", seed=agent_seed + i, ties=ties)
-               for i, name in enumerate(names)]
+    seats = make_seats(names, lambda name, i: agent_registry.make(
+        name, game="war_of_life", seed=agent_seed + i, ties=ties))
     state = _start(seed, position, to_move)
     typer.echo(f"War of Life: b = {names[0]}, r = {names[1]}; start {state.setup()}")
     if HUMAN in names:
         typer.echo(f"moves: r1,c1,r2,c2 (also [r1,c1,r2,c2] or r1c1r2c2); commands: {COMMANDS}")
-    if not quiet:
-        _show(state, layout)
-    while not state.is_terminal():
-        player = state.current_player()
-        bot = players[player]
-        if bot is None:
-            action = _read_move(state, layout)
-            if action is None:
-                typer.echo("game abandoned")
-                break
-        else:
-            action = bot.act(state.view(player), player)
-        state.apply_action(action)
-        if quiet:
-            typer.echo(state.last_crank.describe())
-        else:
-            typer.echo(f"\nmove {state.moves_played}:")
-            _show(state, layout)
-    if quiet:
-        _show(state, layout, describe=False)
-    outcome = state.outcome()
-    typer.echo(f"result: {outcome if outcome else 'unfinished'} after {state.moves_played} "
-               "moves")
-    if save is not None:
-        _save(state, save, names)
+
+    def hint(state: State, player: int) -> str:
+        bot = agent_registry.make("minimax", game="war_of_life")
+        return f"minimax suggests {state.action_to_string(bot.act(state.view(player), player))}"
+
+    TerminalPlay(state, seats, WarOfLifeDisplay(layout, quiet), save=save, hint=hint,
+                 commands={"coursework": lambda s, _: typer.echo(s.board_text("coursework"))},
+                 record_extra={"seed": state.seed} if state.seed is not None else {}).run()
 
 
 def _replay(path: Path, layout: str, quiet: bool) -> None:
     record = Record.read(path)
-    if record.game != wol.WarOfLifeState.info.name:
-        raise BadParameterError(f"{path} holds a {record.game!r} game; expected war_of_life")
-    state = wol.WarOfLifeState.from_setup(record.setup, **record.params)
     typer.echo(f"{' vs '.join(record.players)}; start {record.setup}")
-    if not quiet:
-        _show(state, layout)
-    for number, text in enumerate(record.moves, start=1):
-        try:
-            state.apply_action(state.parse_move(text))
-        except LifeArenaError as error:
-            raise ParseError(f"{path}: move {number} {text!r}: {error}") from None
-        if not quiet:
-            typer.echo(f"\nmove {number}:")
-            _show(state, layout)
-    if quiet:
-        _show(state, layout)
-    typer.echo(f"result: {state.outcome() or 'unfinished'} after {state.moves_played} moves")
+    replay_in_terminal(path, "war_of_life", WarOfLifeDisplay(layout, quiet))
 
 
 @app.command()

@@ -44,7 +44,7 @@ Dense actions: ``y * 128 + x`` moves the queen to (x, y); ``16384 + y * 128 + x`
 from __future__ import annotations
 
 import re
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
@@ -121,6 +121,8 @@ def check_k(k: Any) -> int:
 class BlockingQueen(State):
     """A position of the blocking queen game (see the module docstring)."""
 
+    move_help: ClassVar[str] = ("'x,y' moves the queen west, north or north-west; then '#x,y' "
+                                "blocks a square the opponent could reach, '-' stops blocking")
     info = GameInfo(
         name="blocking_queen",
         long_name="Blocking queen game (k-Blocking Wythoff Nim)",
@@ -170,6 +172,14 @@ class BlockingQueen(State):
             free = [BLOCK_BASE + square_index(*s) for s in self.queen_moves()]
             return [*sorted(free), DONE]
         return sorted(square_index(*s) for s in self.queen_moves())
+
+    def explain_illegal(self, action: Action, player: int | None = None) -> str:
+        """Why ``action`` is not legal here (see :meth:`why_illegal`)."""
+        return self.why_illegal(action) or super().explain_illegal(action, player)
+
+    def move_prompt(self, player: int) -> str:
+        return ("block '#x,y' or '-' to stop" if self.blocking
+                else "move the queen 'x,y'")
 
     def why_illegal(self, action: Action) -> str | None:
         """Why ``action`` may not be played now, or ``None`` if it may."""

@@ -54,7 +54,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
@@ -228,6 +228,8 @@ def format_board(board: np.ndarray) -> str:
 class LifeForTwo(State):
     """A Life for Two position (see the module docstring for rules and notation)."""
 
+    move_help: ClassVar[str] = ("x,y for one cell; on the first turn three cells 'x,y x,y x,y' "
+                                "(x the column, y the row, 1..5)")
     info = GameInfo(
         name="life_for_two",
         long_name="Life for Two",
@@ -287,6 +289,18 @@ class LifeForTwo(State):
             free = np.flatnonzero((_TRIPLE_BITS & occupied) == 0)
             return (free + CELLS).tolist()
         return np.flatnonzero(self.board.reshape(-1) == 0).tolist()
+
+    def explain_illegal(self, action: Action, player: int | None = None) -> str:
+        """Why ``player`` may not play ``action`` now (see :meth:`why_illegal`)."""
+        who = 0 if player is None else player
+        return self.why_illegal(action, who) or super().explain_illegal(action, player)
+
+    def move_prompt(self, player: int) -> str:
+        return "your 3 cells as x,y x,y x,y" if self.first_turn else "your cell as x,y"
+
+    def read_move(self, text: str, player: int | None = None) -> Action:
+        """Parse and check a choice without listing the ~2,300 legal first-turn choices."""
+        return self.parse_choice(text, 0 if player is None else player)
 
     def why_illegal(self, action: Action, player: int) -> str | None:
         """Why ``action`` may not be played by ``player`` now, or ``None`` if it may."""

@@ -393,6 +393,8 @@ class LosatState(State):
     comparisons), the Zobrist hash of the arrangement, and the set of hashes seen (superko).
     """
 
+    move_help: ClassVar[str] = ("+bD4 / +wD4 add (+D4 your own colour), -D4 remove, xD4 capture, "
+                                "pass")
     info: ClassVar[GameInfo] = GameInfo(
         name="losat",
         long_name="Losat (Life, One Step at a Time)",
@@ -704,6 +706,63 @@ class LosatState(State):
             raise ParseError(f"bad Losat move {text!r}: only additions name a colour; "
                              f"write {kind}{text.strip()[2:].upper()}")
         return (REMOVE if kind == "-" else CAPTURE) * n + point
+
+    def explain_illegal(self, action: Action, player: int | None = None) -> str:
+        """Which kind of change ``action`` is and why it is not legal here: Life's rules,
+        positional superko, or a pass while another move is legal.
+
+        >>> state = new_game()
+        >>> state.explain_illegal(state.string_to_action("-A1"))
+        "'-A1' is not a legal remove here: there is no stone on A1"
+        >>> state.explain_illegal(state.string_to_action("pass"))
+        "'pass' is not legal here: a pass is legal only when no other move is; type 'moves'"
+        """
+        if self._outcome is not None:
+            return f"the game is over ({self._outcome}); no move can be played"
+        mover = self._to_move if player is None else player
+        text = self.action_to_string(action, mover)
+        kind_number, point = divmod(int(action), self._n)
+        if kind_number == 4:
+            return (f"{text!r} is not legal here: a pass is legal only when no other move is; "
+                    "type 'moves'")
+        kind = self.move_kind(action)
+        head = f"{text!r} is not a legal {kind} here"
+        if mover != self._to_move:
+            return f"{head}: it is {SYMBOLS[self._to_move]}'s turn"
+        name = point_name(point, self.params["width"], self.params["length"])
+        value = int(self._board[point])
+        if self._candidates(mover)[action]:
+            return f"{head}: it would repeat an earlier position (positional superko)"
+        stone = ("b", "w")[value - 1] if value else None
+        own = SYMBOLS[mover]
+        if kind in ("remove", "capture") and not value:
+            return f"{head}: there is no stone on {name}"
+        if kind == "add" and value:
+            return f"{head}: {name} is not empty"
+        only_own = self.params["own_colour_only"]
+        if kind == "remove":
+            if only_own and stone != own:
+                return f"{head}: you may remove only your own ({own}) stones"
+            return (f"{head}: Life's rules remove a stone only with fewer than 2 or more than 3 "
+                    f"neighbours of its own colour")
+        if kind == "add":
+            colour = SYMBOLS[kind_number - 1]
+            if only_own and colour != own:
+                return f"{head}: you may add only your own ({own}) stones"
+            return (f"{head}: Life's rules add a {colour} stone only on a point with exactly "
+                    f"3 {colour} neighbours")
+        if only_own and stone == own:
+            return f"{head}: you may capture only the opponent's stones"
+        needed = "3 or more" if self.params["capture_or_more"] else "exactly 3"
+        return (f"{head}: Life's rules capture a stone only with {needed} neighbours of the "
+                "opposite colour")
+
+    def legal_moves_text(self, player: int | None = None) -> str:
+        """The legal moves grouped by kind, one line per kind."""
+        groups: dict[str, list[str]] = {}
+        for action in self.legal_actions(player):
+            groups.setdefault(self.move_kind(action), []).append(self.action_to_string(action))
+        return "\n".join(f"  {kind:<8} {' '.join(texts)}" for kind, texts in groups.items())
 
     def move_kind(self, action: Action) -> str:
         """``"remove"``, ``"add"``, ``"capture"`` or ``"pass"``."""

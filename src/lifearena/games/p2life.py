@@ -62,7 +62,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
@@ -207,6 +207,7 @@ def symmetric_soup(height: int, width: int, density: float, seed: int) -> np.nda
 class P2Life(State):
     """A p2life game position (see the module docstring for rules and notation)."""
 
+    move_help: ClassVar[str] = "pass, +x,y to place a token, -x,y to remove one of yours"
     info = GameInfo(
         name="p2life",
         long_name="p2life (Levene-Roussos two-player Life with moves between generations)",
@@ -274,6 +275,11 @@ class P2Life(State):
         places = np.flatnonzero(flat == 0) + 1
         removes = np.flatnonzero(flat == player + 1) + 1 + n
         return [0, *places.tolist(), *removes.tolist()]
+
+    def explain_illegal(self, action: Action, player: int | None = None) -> str:
+        """Why ``player`` may not play ``action`` now (see :meth:`why_illegal`)."""
+        who = 0 if player is None else player
+        return self.why_illegal(action, who) or super().explain_illegal(action, player)
 
     def why_illegal(self, action: Action, player: int) -> str | None:
         """Why ``player`` may not play ``action`` now, or ``None`` if they may."""

@@ -52,7 +52,7 @@ import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
@@ -309,6 +309,8 @@ class WarOfLifeState(State):
     Make one with :func:`new_game`, :func:`from_prolog` or :meth:`from_setup`.
     """
 
+    move_help: ClassVar[str] = ("r1,c1,r2,c2 or [r1,c1,r2,c2] or r1c1r2c2: a piece of yours to "
+                                "an empty neighbouring cell")
     info = GameInfo(
         name="war_of_life",
         long_name="War of Life",
@@ -438,18 +440,29 @@ class WarOfLifeState(State):
         ...
         lifearena.errors.IllegalMoveError: [1,1,1,2]: the target [1,2] is not empty
         """
-        move = Move.from_text(text)
+        return self.read_move(text)
+
+    def explain_illegal(self, action: Action, player: int | None = None) -> str:
+        """Why ``action`` is not legal here: the game is over, the piece is not the mover's,
+        or the target is taken.
+
+        >>> from_prolog("[[[1,1]],[[8,8]]]").explain_illegal(Move(8, 8, 7, 7).action)
+        '[8,8,7,7]: there is a r piece on [8,8]; b moves one of its own pieces'
+        """
+        move = Move.from_action(action)
         if self._outcome is not None:
-            raise IllegalMoveError(f"{move}: the game is over ({self._outcome})")
-        player = self._to_move
+            return f"{move}: the game is over ({self._outcome})"
+        mover = self._to_move if player is None else player
         here = int(self._board[move.r1 - 1, move.c1 - 1])
-        if here != player + 1:
+        if here != mover + 1:
             whose = "no piece" if here == EMPTY else f"a {SYMBOLS[here - 1]} piece"
-            raise IllegalMoveError(f"{move}: there is {whose} on [{move.r1},{move.c1}]; "
-                                   f"{SYMBOLS[player]} moves one of its own pieces")
+            return (f"{move}: there is {whose} on [{move.r1},{move.c1}]; "
+                    f"{SYMBOLS[mover]} moves one of its own pieces")
         if self._board[move.r2 - 1, move.c2 - 1] != EMPTY:
-            raise IllegalMoveError(f"{move}: the target [{move.r2},{move.c2}] is not empty")
-        return move.action
+            return f"{move}: the target [{move.r2},{move.c2}] is not empty"
+        if mover != self._to_move:
+            return f"{move}: it is {SYMBOLS[self._to_move]}'s turn"
+        return super().explain_illegal(action, player)
 
     def observation(self, player: int) -> np.ndarray:
         own = self._board == player + 1

@@ -1,5 +1,21 @@
 """The two-colour Life engine: rules as data, grids, fast kernels, runs, patterns.
 
+What is where:
+
+* :mod:`~lifearena.life.rules` — rules as data (a table per cell state indexed by the
+  neighbours of each colour), named rules, ``B3/S23`` strings and rule files;
+  :mod:`~lifearena.life.coin` — the counter-based fair coin of 3-vs-3 births;
+  :mod:`~lifearena.life.grid` — grids (int8: 0 empty, 1 and 2 the colours) and soups.
+* :mod:`~lifearena.life.step` — :func:`step` and :func:`evolve`, which choose a kernel;
+  :mod:`~lifearena.life.run` — :func:`run_until_stable` (cycle detection).
+* :mod:`lifearena.life.kernels` — the kernels themselves, one module per family: the
+  ``reference`` step (the definition), the ``numpy_step`` baseline, and the numba
+  bit-parallel ``bitwise`` (one grid) and ``batch`` (many small boards) kernels with their
+  support modules ``bitplanes`` (packing) and ``bitlogic`` (adders, rule plans). Its
+  docstring has the table of which kernel serves which call.
+* :mod:`~lifearena.life.patterns` — Golly RLE and text grids in and out;
+  :mod:`~lifearena.life.picture` — PNG and GIF pictures of grids.
+
 >>> import numpy as np
 >>> from lifearena import life
 >>> cells = np.zeros((6, 6), dtype=np.int8); cells[1, 2] = cells[2, 3] = 1; cells[3, 1:4] = 1

@@ -17,9 +17,8 @@ differently, so such a "cycle" need not repeat exactly afterwards. With p2life t
 
 With the default kernel the grid stays packed in bit planes for the whole run and each
 configuration is remembered by a 128-bit digest of its words
-(:func:`lifearena.life.bitplanes.planes_digest`); :func:`run_until_stable_many` runs many
-independent grids (a density sweep) one after the other in the same packed form.
-"""
+(:func:`lifearena.life.kernels.bitplanes.planes_digest`); :func:`run_until_stable_many` runs
+many independent grids (a density sweep) one after the other in the same packed form. """
 
 from __future__ import annotations
 
@@ -31,10 +30,10 @@ from typing import Literal
 import numpy as np
 
 from lifearena.errors import BadParameterError
-from lifearena.life.bitlogic import plan_for, seed_word
-from lifearena.life.bitplanes import pack, unpack
-from lifearena.life.bitwise import new_seen, run_planes
 from lifearena.life.grid import as_grid, population
+from lifearena.life.kernels.bitlogic import plan_for, seed_word
+from lifearena.life.kernels.bitplanes import pack, unpack
+from lifearena.life.kernels.bitwise import new_seen, run_planes
 from lifearena.life.rules import Rule, as_rule
 from lifearena.life.step import KERNELS, Kernel, step
 

@@ -1,8 +1,8 @@
 """One or many generations of a rule, on a grid or a batch of grids, with a choice of kernel.
 
 ``kernel="auto"`` picks the fastest available kernel, which is ``"bitwise"``: 64 cells per
-machine word, numba-compiled (:mod:`lifearena.life.bitwise` for one grid,
-:mod:`lifearena.life.batch` for a batch); it stays packed across all the generations of one
+machine word, numba-compiled (:mod:`lifearena.life.kernels.bitwise` for one grid,
+:mod:`lifearena.life.kernels.batch` for a batch); it stays packed across all the generations of one
 call. ``"reference"`` (plain Python) and ``"numpy"`` are the slow, simple ones the fast
 kernels are tested and measured against.
 Every kernel gives the same result for the same ``seed`` and ``generation``, coins included
@@ -23,11 +23,11 @@ from typing import Literal
 import numpy as np
 
 from lifearena.errors import BadParameterError
-from lifearena.life.batch import batch_evolve
-from lifearena.life.bitwise import bitwise_evolve
 from lifearena.life.grid import as_grid
-from lifearena.life.numpy_step import numpy_step
-from lifearena.life.reference import reference_step
+from lifearena.life.kernels.batch import batch_evolve
+from lifearena.life.kernels.bitwise import bitwise_evolve
+from lifearena.life.kernels.numpy_step import numpy_step
+from lifearena.life.kernels.reference import reference_step
 from lifearena.life.rules import Rule, as_rule
 
 Kernel = Literal["auto", "reference", "numpy", "bitwise"]

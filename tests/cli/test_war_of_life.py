@@ -40,10 +40,11 @@ def test_two_people_with_bad_input_refused_then_saved_and_replayed(tmp_path, cap
 
 
 def test_person_against_a_strategy_until_end_of_input(capsys, monkeypatch):
-    code, out, _ = run_cli(capsys, monkeypatch, "war-of-life", "play", "--red", "minimax",
-                           "--seed", "5", "--layout", "both", stdin="hint\n")
-    assert code == 0
-    assert "minimax suggests [" in out and "game abandoned" in out
+    # the end of input is an error (exit 2, one line), not a quietly abandoned game
+    code, out, err = run_cli(capsys, monkeypatch, "war-of-life", "play", "--red", "minimax",
+                             "--seed", "5", "--layout", "both", stdin="hint\n")
+    assert code == 2 and err.count("\n") == 1 and "standard input ended" in err
+    assert "minimax suggests [" in out and "game abandoned" not in out
     assert "  12345678" in out and " +--------+" in out  # the coursework layout
 
 

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lifearena.errors import BadParameterError
-from lifearena.life.batch import batch_evolve
-from lifearena.life.bitlogic import (
+from lifearena.life.kernels.batch import batch_evolve
+from lifearena.life.kernels.bitlogic import (
     GENERIC,
     IMMIGRATION,
     LIFE,
@@ -18,9 +18,9 @@ from lifearena.life.bitlogic import (
     generic_plan,
     plan_for,
 )
-from lifearena.life.bitwise import bitwise_step
-from lifearena.life.numpy_step import numpy_step
-from lifearena.life.reference import reference_step
+from lifearena.life.kernels.bitwise import bitwise_step
+from lifearena.life.kernels.numpy_step import numpy_step
+from lifearena.life.kernels.reference import reference_step
 from lifearena.life.rules import COIN, Rule, available_rules
 from lifearena.life.run import run_until_stable, run_until_stable_many
 from lifearena.life.step import evolve, step

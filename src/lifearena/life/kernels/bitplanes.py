@@ -1,14 +1,14 @@
 """Bit planes: a two-colour grid packed 64 cells to a ``uint64`` word, one plane per colour.
 
-The fast kernels (:mod:`lifearena.life.bitwise`, :mod:`lifearena.life.batch`) work on this
-representation. A grid of ``height x width`` cells becomes two planes (colour 1 and colour 2)
-of shape ``(height + 2, words + 2)`` with ``words = ceil(width / 64)``: cell ``(y, x)`` is bit
-``x % 64`` of word ``[y + 1, x // 64 + 1]``. The extra border of "ghost" words and rows lets
-every kernel read the eight neighbours of a word without branches; on a bounded grid the
-ghosts stay zero, on a torus :func:`fill_ghosts` copies the wrapped-around cells into them
-before each step. Bits past ``width`` in the last word of a row (the tail) are zero between
-steps, except that on a torus :func:`fill_ghosts` puts cell 0 of the row into the first tail
-bit, which is the east neighbour of the last cell.
+The fast kernels (:mod:`lifearena.life.kernels.bitwise`, :mod:`lifearena.life.kernels.batch`)
+work on this representation. A grid of ``height x width`` cells becomes two planes (colour 1
+and colour 2) of shape ``(height + 2, words + 2)`` with ``words = ceil(width / 64)``: cell
+``(y, x)`` is bit ``x % 64`` of word ``[y + 1, x // 64 + 1]``. The extra border of "ghost"
+words and rows lets every kernel read the eight neighbours of a word without branches; on a
+bounded grid the ghosts stay zero, on a torus :func:`fill_ghosts` copies the wrapped-around
+cells into them before each step. Bits past ``width`` in the last word of a row (the tail) are
+zero between steps, except that on a torus :func:`fill_ghosts` puts cell 0 of the row into the
+first tail bit, which is the east neighbour of the last cell.
 
 >>> import numpy as np
 >>> cells = np.array([[0, 1, 2], [2, 0, 0]], dtype=np.int8)

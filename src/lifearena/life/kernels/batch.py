@@ -2,13 +2,14 @@
 
 Boards of at most 64 cells (5x5, 8x8, 4x16...) are packed one ``uint64`` word per board and
 colour, bit ``y * width + x``: a neighbour word is two shifts and two masks (the second pair
-wraps around on a torus), and the loop over boards vectorises. The boards are stepped in
-chunks that stay in the first-level cache while every generation of the call runs.
-Larger boards (19x19, 64x64...) use the padded planes of :mod:`lifearena.life.bitplanes`,
-one board after the other with the one-grid kernel of :mod:`lifearena.life.bitwise`.
+wraps around on a torus), and the loop over boards vectorises. The boards are stepped in chunks
+that stay in the first-level cache while every generation of the call runs. Larger boards
+(19x19, 64x64...) use the padded planes of :mod:`lifearena.life.kernels.bitplanes`, one board
+after the other with the one-grid kernel of :mod:`lifearena.life.kernels.bitwise`.
 
 Coins use each board's own seed and the cell index ``y * width + x`` inside the board, as
-:func:`lifearena.life.numpy_step.numpy_step` does, so batch and single-grid results agree.
+:func:`lifearena.life.kernels.numpy_step.numpy_step` does, so batch and single-grid results
+agree.
 
 >>> import numpy as np
 >>> from lifearena.life.rules import Rule
@@ -23,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from lifearena.life.bitlogic import (
+from lifearena.life.coin import MASK64
+from lifearena.life.kernels.bitlogic import (
     GENERIC,
     IMMIGRATION,
     LIFE,
@@ -45,9 +47,8 @@ from lifearena.life.bitlogic import (
     vsum,
     vsum3,
 )
-from lifearena.life.bitplanes import _pack, _unpack, words_for
-from lifearena.life.bitwise import step_planes
-from lifearena.life.coin import MASK64
+from lifearena.life.kernels.bitplanes import _pack, _unpack, words_for
+from lifearena.life.kernels.bitwise import step_planes
 from lifearena.life.rules import Rule
 
 CHUNK = 1024

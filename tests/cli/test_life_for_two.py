@@ -46,15 +46,23 @@ def test_two_people_hidden_input_bad_choices_asked_again(tmp_path: Path) -> None
     assert record.moves == ["1,1 2,1 1,2 | 1,5 3,5 5,5"] and record.players == ["human"] * 2
 
 
-@pytest.mark.parametrize(("text", "turns"), [("", 0), ("quit\n", 0), ("3,3\n", 1)])
-def test_end_of_input_or_quit_abandons_the_game_cleanly(tmp_path: Path, text: str,
-                                                        turns: int) -> None:
-    # the end of input used to abort with status 130 and save nothing; two still-life blocks
-    # keep the game going after the first turn
+@pytest.mark.parametrize(("text", "turns", "code"), [("", 0, 2), ("quit\n", 0, 0),
+                                                    ("3,3\n", 1, 2)])
+def test_end_of_input_or_quit_keeps_the_record(tmp_path: Path, text: str, turns: int,
+                                               code: int, capsys, monkeypatch) -> None:
+    # quitting abandons the game (status 0); the end of input is an error (status 2, one
+    # line); both save the game so far. Two still-life blocks keep the game going
     path = tmp_path / "game.txt"
-    out = _invoke(["--player2", "random", "--save", str(path),
-                   "--setup", "**.../**.../...../...##/...## 2"], text)
-    assert "game abandoned" in out and out.rstrip().splitlines()[-2] == "result: unfinished"
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["life-for-two", "play", "--player2", "random", "--save", str(path), "--setup",
+              "**.../**.../...../...##/...## 2"])
+    out, err = capsys.readouterr()
+    assert exit_info.value.code == code
+    if code == 0:
+        assert "game abandoned" in out and out.rstrip().splitlines()[-2] == "result: unfinished"
+    else:
+        assert "standard input ended" in err and err.count("\n") == 1
     record = Record.load(path.read_text())
     assert len(record.moves) == turns and replay(record).outcome() is None
 

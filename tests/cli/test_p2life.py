@@ -75,25 +75,32 @@ def test_play_agents(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
 
 
 def test_play_human(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    answers = iter(["+99,99", "nonsense", "pass"] + ["pass"] * 10)
-    monkeypatch.setattr("typer.prompt", lambda *a, **k: next(answers))
+    import io
+
+    answers = ["+99,99", "nonsense", "pass"] + ["pass"] * 10
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(answers) + "\n"))
     code, out, _ = _run(["p2life", "play", "--black", "random", "--size", "6",
                          "--max-generations", "3"], capsys)
     assert code == 0 and "off the 6x6 board" in out and "bad move" in out
 
 
-@pytest.mark.parametrize("stdin", ["", "pass\n", "quit\n"])
-def test_play_end_of_input_or_quit_abandons_cleanly(
+@pytest.mark.parametrize(("stdin", "code"), [("", 2), ("pass\n", 2), ("quit\n", 0)])
+def test_play_end_of_input_or_quit_keeps_the_record(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
-        stdin: str) -> None:
+        stdin: str, code: int) -> None:
     import io
 
-    # the end of input used to abort with status 130 and write no record
+    # quitting abandons the game; the end of input is an error (one line, status 2); both
+    # write the record of the game so far
     monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
     record = tmp_path / "game.txt"
-    code, out, _ = _run(["p2life", "play", "--black", "random", "--size", "6",
-                         "--record", str(record)], capsys)
-    assert code == 0 and "game abandoned" in out and "unfinished after" in out
+    got, out, err = _run(["p2life", "play", "--black", "random", "--size", "6",
+                          "--record", str(record)], capsys)
+    assert got == code
+    if code:
+        assert "standard input ended" in err and err.count("\n") == 1
+    else:
+        assert "game abandoned" in out and "unfinished after" in out
     assert '[Result "*"]' in record.read_text()
 
 

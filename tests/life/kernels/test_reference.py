@@ -11,8 +11,8 @@ from hypothesis.extra.numpy import arrays
 from lifearena.errors import BadParameterError, GridError
 from lifearena.life import Rule, evolve, random_grid, read_rle, run_until_stable, step
 from lifearena.life.coin import coin_colour
-from lifearena.life.numpy_step import numpy_step
-from lifearena.life.reference import reference_step
+from lifearena.life.kernels.numpy_step import numpy_step
+from lifearena.life.kernels.reference import reference_step
 from lifearena.life.rules import COIN
 
 GLIDER = read_rle("x = 3, y = 3\nbo$2bo$3o!").cells

@@ -1,9 +1,9 @@
 """The bit-parallel kernel for one grid: 64 cells per ``uint64`` word, compiled with numba.
 
-A step reads the padded bit planes of :mod:`lifearena.life.bitplanes` and writes new ones.
+A step reads the padded bit planes of :mod:`lifearena.life.kernels.bitplanes` and writes new ones.
 For each word it builds the west and east neighbour words of the rows above, at and below
 it by shifting with a carry from the adjacent word, adds them with bitsliced full adders
-(:mod:`lifearena.life.bitlogic`) and applies the rule's formula, one fused loop per row so
+(:mod:`lifearena.life.kernels.bitlogic`) and applies the rule's formula, one fused loop per row so
 LLVM can vectorise it. Coin births are rare: the coin hash runs only for the set bits of the
 coin word, with the cell index ``y * width + x`` of :mod:`lifearena.life.coin`, so results
 are bit-exact with the reference.
@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from lifearena.life.bitlogic import (
+from lifearena.life.kernels.bitlogic import (
     GENERIC,
     IMMIGRATION,
     LIFE,
@@ -50,7 +50,7 @@ from lifearena.life.bitlogic import (
     vsum,
     vsum3,
 )
-from lifearena.life.bitplanes import (
+from lifearena.life.kernels.bitplanes import (
     fill_ghosts,
     pack,
     plane_population,

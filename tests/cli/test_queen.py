@@ -69,12 +69,12 @@ def test_play_as_a_person(capsys, monkeypatch) -> None:
     import io
 
     monkeypatch.setattr("sys.stdin", io.StringIO("9,9\n?\n20,9\n#4,9\n#19,9\n"))
-    code, out, _ = run(capsys, "queen", "play", "-k", "3", "--from", "20,33",
-                       "--second", "perfect")
+    code, out, err = run(capsys, "queen", "play", "-k", "3", "--from", "20,33",
+                         "--second", "perfect")
     assert "moves only west, north or north-west" in out      # 9,9 explained, asked again
     assert "legal: " in out and "player 1 (you): #19,9" in out
-    # input ran out: the game stops cleanly, as in the other games' play commands
-    assert "game abandoned" in out and "unfinished" in out and code == 0
+    # input ran out: one line on stderr and status 2, as in every play command
+    assert code == 2 and "standard input ended" in err and err.count("\n") == 1
 
 
 def test_play_quit(capsys, monkeypatch) -> None:

@@ -1,0 +1,314 @@
+"""The one terminal play loop behind every ``play`` command: people and agents, turn-based
+and simultaneous games.
+
+The loop asks each seat in turn: an agent acts on ``state.view(player)``; a person is
+prompted and types a move in the game's own notation or a command:
+
+========================  ===============================================================
+``moves`` / ``legal``     the legal moves (:meth:`State.legal_moves_text`)
+``help`` / ``?`` / empty  the notation (:attr:`State.move_help`), the legal moves, commands
+``board``                 the board again (``str(state)``, or the command's own drawing)
+``hint``                  a suggestion, where the command offers one
+``quit`` / ``exit``       stop; the game so far is saved (``--save``) and the command ends
+========================  ===============================================================
+
+A move that does not parse or is not legal is refused with the game's own reason
+(:meth:`State.read_move`, :meth:`State.explain_illegal`) and asked again. At a simultaneous
+node every person enters their choice in turn; when two people share the terminal in a game
+with hidden information, the choices are read without echo so the second cannot read the
+first's (input from a pipe or a file is never echoed, so it is read as it is). When standard
+input ends (closed, empty, Ctrl-D) the game so far is saved and :class:`InputEnded` is
+raised: the command prints one line on standard error and exits with status 2 without
+prompting anyone else.
+
+:func:`replay_in_terminal` shows a saved record with the same :class:`Display`, move by move,
+after checking every move (:func:`lifearena.core.replay`), so a broken record shows nothing.
+
+Everything about a game comes from its :class:`~lifearena.core.State` hooks; a command only
+chooses its seats and how the board and each move are shown (a :class:`Display`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import typer
+
+from lifearena.agents import Agent, Limit
+from lifearena.core import (
+    CHANCE,
+    SIMULTANEOUS,
+    Action,
+    Information,
+    Record,
+    State,
+    load_game,
+    replay,
+)
+from lifearena.errors import BadParameterError, LifeArenaError, ParseError
+
+HUMAN = "human"
+QUIT_WORDS = ("quit", "exit", "q")
+
+
+class InputEnded(LifeArenaError):
+    """Standard input ended while a person was to move."""
+
+
+@dataclass
+class Seat:
+    """Who plays one side: a person (``agent`` is None) or an agent with its limit."""
+
+    label: str
+    agent: Agent | None = None
+    limit: Limit | None = None
+
+    @property
+    def is_human(self) -> bool:
+        return self.agent is None
+
+
+class Display:
+    """How a command shows the game. The defaults print the text board and one line per
+    move; commands override what they draw differently (their transcripts are their own)."""
+
+    def __init__(self, echo: Callable[[str], None] = typer.echo) -> None:
+        self.echo = echo
+
+    def start(self, state: State) -> None:
+        """Before the first move."""
+        self.echo(str(state))
+
+    def before_turn(self, state: State) -> None:
+        """Before each turn (sequential move or joint move)."""
+
+    def before_prompt(self, state: State, player: int) -> None:
+        """Before each prompt of a person."""
+
+    def board(self, state: State) -> None:
+        """The ``board`` command."""
+        self.echo(str(state))
+
+    def prompt(self, state: State, player: int, seat: Seat) -> str:
+        return f"{state.info.player_symbols[player]} to move ({state.move_prompt(player)})"
+
+    def moved(self, state: State, player: int, text: str) -> None:
+        """After a sequential move ``text`` of ``player``."""
+        self.echo(f"{state.move_number()}. {state.info.player_symbols[player]} {text}")
+        self.echo(str(state))
+
+    def moved_together(self, state: State, texts: Sequence[str]) -> None:
+        """After a joint move at a simultaneous node (one text per player)."""
+        symbols = state.info.player_symbols
+        self.echo(" | ".join(f"{symbols[p]} {t}" for p, t in enumerate(texts)))
+        self.echo(str(state))
+
+    def refused(self, message: str) -> None:
+        self.echo(f"refused: {message}")
+
+    def abandoned(self, state: State) -> None:
+        self.echo("game abandoned")
+
+    def end(self, state: State) -> None:
+        """After the game (finished or abandoned)."""
+        self.echo(f"result: {state.outcome() or 'unfinished'}")
+
+    def saved(self, record: Record, path: Path) -> None:
+        self.echo(f"saved {len(record.moves)} moves to {path}")
+
+
+@dataclass
+class TerminalPlay:
+    """One game at the terminal: ``state`` played by ``seats`` until it ends or a person
+    quits. ``commands`` adds a command's own words (a function of the state and the player
+    to move); ``hint`` returns the line suggesting a move; ``read`` replaces the prompt
+    (``read(prompt, hidden) -> text``, raising ``EOFError`` at the end of input); ``seed``
+    drives chance nodes; ``record_extra`` goes into the saved record."""
+
+    state: State
+    seats: Sequence[Seat]
+    display: Display = field(default_factory=Display)
+    save: Path | None = None
+    commands: dict[str, Callable[[State, int], None]] = field(default_factory=dict)
+    hint: Callable[[State, int], str] | None = None
+    read: Callable[[str, bool], str] | None = None
+    seed: int = 0
+    record_extra: dict[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if len(self.seats) != self.state.info.num_players:
+            raise BadParameterError(f"{len(self.seats)} seats for a "
+                                    f"{self.state.info.num_players}-player game; expected one "
+                                    "per player")
+        self._chance = np.random.default_rng(self.seed)
+
+    @property
+    def hidden(self) -> bool:
+        """Read choices without echo: people share the terminal and may not see each other's
+        choices (a simultaneous game with hidden information)."""
+        info = self.state.info
+        return (info.information is Information.IMPERFECT
+                and sum(seat.is_human for seat in self.seats) > 1)
+
+    def command_words(self) -> str:
+        words = ["moves", "help", "board", *(["hint"] if self.hint else []), *self.commands,
+                 "quit"]
+        return ", ".join(words)
+
+    def run(self) -> State:
+        """Play to the end, or until a person quits; save the record if asked. Raises
+        :class:`InputEnded` (after saving) when standard input runs out."""
+        state, display = self.state, self.display
+        display.start(state)
+        try:
+            while not state.is_terminal():
+                display.before_turn(state)
+                current = state.current_player()
+                if current == SIMULTANEOUS:
+                    joint = []
+                    for player in range(state.info.num_players):
+                        action = self._choose(player)
+                        if action is None:
+                            break
+                        joint.append(action)
+                    else:
+                        texts = [state.action_to_string(a, p) for p, a in enumerate(joint)]
+                        state.apply_actions(joint)
+                        display.moved_together(state, texts)
+                        continue
+                    display.abandoned(state)
+                    break
+                if current == CHANCE:
+                    actions, weights = zip(*state.chance_outcomes(), strict=True)
+                    p = np.asarray(weights, dtype=float)
+                    state.apply_action(int(self._chance.choice(actions, p=p / p.sum())))
+                    continue
+                action = self._choose(current)
+                if action is None:
+                    display.abandoned(state)
+                    break
+                text = state.action_to_string(action, current)
+                state.apply_action(action)
+                display.moved(state, current, text)
+        except InputEnded:
+            self._save()
+            raise
+        display.end(state)
+        self._save()
+        return state
+
+    def _save(self) -> None:
+        if self.save is None:
+            return
+        record = self.state.record(players=[seat.label for seat in self.seats],
+                                   **self.record_extra)
+        record.save(self.save)
+        self.display.saved(record, self.save)
+
+    def _choose(self, player: int) -> Action | None:
+        seat = self.seats[player]
+        if seat.agent is not None:
+            return seat.agent.act(self.state.view(player), player, seat.limit)
+        return self._ask(player, seat)
+
+    def _read(self, prompt: str, hidden: bool) -> str:
+        if self.read is not None:
+            return self.read(prompt, hidden)
+        if sys.stdin is None or sys.stdin.closed:
+            raise EOFError
+        if hidden and _piped(sys.stdin):
+            hidden = False  # piped input is never echoed, and getpass would talk on stderr
+        try:
+            # typer's prompt (not click's): typer may vendor its own click, whose test runner
+            # stands in for the terminal
+            return typer.prompt(prompt, default="", show_default=False, hide_input=hidden,
+                                prompt_suffix="> ")
+        except (typer.Abort, EOFError):
+            raise EOFError from None
+
+    def _ask(self, player: int, seat: Seat) -> Action | None:
+        """Prompt ``player`` until they type a legal move; ``None`` when they quit."""
+        state, display = self.state, self.display
+        symbol = state.info.player_symbols[player]
+        while True:
+            display.before_prompt(state, player)
+            try:
+                text = self._read(display.prompt(state, player, seat), self.hidden).strip()
+            except EOFError:
+                display.echo("")
+                raise InputEnded(f"standard input ended while waiting for {symbol}'s move "
+                                 f"({seat.label}); expected a move or 'quit'") from None
+            word = text.lower()
+            if word in QUIT_WORDS:
+                return None
+            if word in ("moves", "legal"):
+                display.echo(state.legal_moves_text(player))
+                continue
+            if word in ("help", "?", ""):
+                display.echo(f"type a move ({state.move_help}) or a command "
+                             f"({self.command_words()})")
+                legal = state.legal_moves_text(player)
+                display.echo(f"legal:\n{legal}" if "\n" in legal else f"legal: {legal}")
+                continue
+            if word == "board":
+                display.board(state)
+                continue
+            if word == "hint" and self.hint is not None:
+                display.echo(self.hint(state, player))
+                continue
+            if word in self.commands:
+                self.commands[word](state, player)
+                continue
+            try:
+                return state.read_move(text, player)
+            except LifeArenaError as error:
+                display.refused(str(error))
+
+
+def _piped(stream: object) -> bool:
+    """Whether ``stream`` is a real file descriptor that is not a terminal (a pipe, a file,
+    /dev/null); a test runner's stand-in counts as a terminal."""
+    try:
+        return not os.isatty(stream.fileno())  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def make_seats(names: Sequence[str], make: Callable[[str, int], Agent],
+               limit: Limit | None = None) -> list[Seat]:
+    """One seat per name: ``human`` for a person, else ``make(name, player)``'s agent."""
+    return [Seat(name, None if name.strip().lower() == HUMAN else make(name, player), limit)
+            for player, name in enumerate(names)]
+
+
+def replay_in_terminal(path: Path, game: str, display: Display) -> Record:
+    """Show the game saved in ``path`` (which must be a game of ``game``) move by move with
+    ``display``; every move is checked before anything is shown. Returns the record."""
+    record = Record.read(path)
+    expected = load_game(game).info.name
+    if record.game != expected:
+        raise ParseError(f"{path} records a game of {record.game!r}; expected {expected}")
+    try:
+        final = replay(record)
+    except ParseError as error:
+        raise ParseError(f"{path}: {error}") from None
+    state = type(final).from_setup(record.setup, **record.params)
+    display.start(state)
+    for item in final.history():
+        display.before_turn(state)
+        if isinstance(item, tuple):
+            texts = [state.action_to_string(a, p) for p, a in enumerate(item)]
+            state.apply_actions(item, check=False)
+            display.moved_together(state, texts)
+        else:
+            player = state.current_player()
+            text = state.action_to_string(item, None if player < 0 else player)
+            state.apply_action(item, check=False)
+            display.moved(state, player, text)
+    display.end(state)
+    return record

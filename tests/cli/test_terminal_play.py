@@ -1,0 +1,162 @@
+"""The one terminal play loop: the end of input on every ``play`` command, quitting, the
+game-side hooks it relies on, and simultaneous turns."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+
+import toy_games
+from lifearena.cli import main
+from lifearena.cli.terminal_play import InputEnded, Seat, TerminalPlay
+from lifearena.core import State
+from lifearena.errors import IllegalMoveError
+from lifearena.games import losat
+from lifearena.games.blocking_queen import BlockingQueen
+from lifearena.games.life_for_two import LifeForTwo
+from lifearena.games.p2life import new_game as new_p2life
+from lifearena.games.war_of_life import from_prolog
+
+# every play command a person can sit at, with options that keep the game short (two people
+# at Life for Two read without echo: a real process covers them below)
+PLAY_COMMANDS = {
+    "war-of-life": ["war-of-life", "play", "--red", "random"],
+    "losat": ["losat", "play", "--white", "random"],
+    "queen": ["queen", "play", "--second", "random"],
+    "p2life": ["p2life", "play", "--black", "random", "--size", "6"],
+    "life-for-two": ["life-for-two", "play", "--player2", "random"],
+    "life-for-two --classic": ["life-for-two", "play", "--classic"],
+}
+
+
+@pytest.mark.parametrize("argv", PLAY_COMMANDS.values(), ids=PLAY_COMMANDS.keys())
+def test_empty_standard_input_exits_2_with_one_line(argv, capsys, monkeypatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2
+    assert err.count("\n") == 1 and err.startswith("error: ") and "input ended" in err
+
+
+def test_closed_standard_input_exits_2_with_one_line(capsys, monkeypatch) -> None:
+    closed = io.StringIO("")
+    closed.close()
+    monkeypatch.setattr("sys.stdin", closed)
+    with pytest.raises(SystemExit) as exit_info:
+        main(PLAY_COMMANDS["losat"])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and err.count("\n") == 1 and "input ended" in err
+
+
+def test_ctrl_d_for_player_1_does_not_prompt_player_2() -> None:
+    # a real process with no terminal (its own session) and standard input at its end: the
+    # hidden two-person prompt must not fall back to getpass's warnings on stderr
+    env = {**os.environ, "PYTHONWARNINGS": "default"}
+    done = subprocess.run([sys.executable, "-m", "lifearena", "life-for-two", "play"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=120, start_new_session=True, env=env)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert "Player 1 (*)" in done.stdout and "Player 2" not in done.stdout + done.stderr
+
+
+class Typed:
+    """Stands in for the keyboard: the lines to type, then the end of input."""
+
+    def __init__(self, *lines: str) -> None:
+        self.lines = list(lines)
+        self.prompts: list[tuple[str, bool]] = []
+
+    def __call__(self, prompt: str, hidden: bool) -> str:
+        self.prompts.append((prompt, hidden))
+        if not self.lines:
+            raise EOFError
+        return self.lines.pop(0)
+
+
+def _play(state: State, seats: list[Seat], typed: Typed, **options) -> tuple[State, list[str]]:
+    shown: list[str] = []
+    play = TerminalPlay(state, seats, read=typed, **options)
+    play.display.echo = shown.append
+    return play.run(), shown
+
+
+def test_quit_abandons_and_saves_the_game_so_far(tmp_path) -> None:
+    path = tmp_path / "nim.txt"
+    typed = Typed("take3", "quit")
+    final, shown = _play(toy_games.Nim(9), [Seat("human"), Seat("human")], typed, save=path)
+    assert final.history() == [2] and "game abandoned" in shown
+    assert "result: unfinished" in shown and path.read_text().rstrip().endswith("1. take3")
+
+
+def test_refusals_use_the_game_reason_and_ask_again() -> None:
+    typed = Typed("take9", "moves", "help", "take2", "take3")
+    final, shown = _play(toy_games.Nim(5), [Seat("human"), Seat("human")], typed)
+    assert "refused: bad nim move 'take9'; expected take1..take3" in shown
+    assert "take1 take2 take3" in shown  # 'moves'
+    assert any(line.startswith("type a move (a move in the game's notation)") for line in shown)
+    assert final.is_terminal() and final.history() == [1, 2]
+
+
+def test_end_of_input_saves_then_raises(tmp_path) -> None:
+    path = tmp_path / "nim.json"
+    with pytest.raises(InputEnded, match="a's move"):
+        _play(toy_games.Nim(9), [Seat("human"), Seat("human")], Typed("take1", "take1"),
+              save=path)
+    assert '"moves": ["take1", "take1"]' in path.read_text()
+
+
+def test_simultaneous_people_are_hidden_only_with_hidden_information() -> None:
+    typed = Typed("H", "T")
+    final, _ = _play(toy_games.Pennies(), [Seat("human"), Seat("human")], typed)
+    assert final.history() == [(0, 1)] and [h for _, h in typed.prompts] == [False, False]
+    typed = Typed("quit")
+    state = LifeForTwo()
+    final, shown = _play(state, [Seat("human"), Seat("human")], typed)
+    assert typed.prompts == [("* to move (your 3 cells as x,y x,y x,y)", True)]
+    assert "game abandoned" in shown  # player 2 is not asked once player 1 has quit
+
+
+def test_chance_nodes_are_drawn_from_the_seed() -> None:
+    first = _play(toy_games.PenniesRounds(rounds=2), [Seat("first", toy_games.FirstAgent())] * 2,
+                  Typed(), seed=3)[0]
+    again = _play(toy_games.PenniesRounds(rounds=2), [Seat("first", toy_games.FirstAgent())] * 2,
+                  Typed(), seed=3)[0]
+    assert first.history() == again.history() and first.is_terminal()
+
+
+@pytest.mark.parametrize(("state", "text", "reason"), [
+    (from_prolog("[[[1,1]],[[8,8]]]"), "[8,8,7,7]", "[8,8,7,7]: there is a r piece on [8,8]"),
+    (losat.new_game(), "+bA1", "'+bA1' is not a legal add here: Life's rules add a b stone "
+                                "only on a point with exactly 3 b neighbours"),
+    (BlockingQueen.from_setup("20,33", k=3), "21,33", "moves only west, north or north-west"),
+    (new_p2life(size=6, seed=1), "-1,1", "holds no w token; remove only your own"),
+    (LifeForTwo(), "3,3", "turn 1 places 3 cells; got 1"),
+])
+def test_every_game_explains_an_illegal_move(state: State, text: str, reason: str) -> None:
+    player = 0
+    with pytest.raises(IllegalMoveError) as error:
+        state.read_move(text, player)
+    assert reason in str(error.value)
+    assert state.move_help and state.legal_moves_text(player)
+
+
+SUPERKO_GAME = [
+    "-C4", "+wF7", "+bD1", "+wF6", "-D2", "-C3", "-C2", "+wD9", "+bD3", "+wF8", "-E7", "+bD4",
+    "-F7", "+wB7", "-D8", "+wE9", "+wD6", "-E3", "-D1", "+wD5", "+wF9", "-F6", "+wC5", "-E9",
+    "-D6", "-E2", "+wF7", "-E8", "+wE9", "+wB8", "-C8", "+bE3", "+wG8", "+wG9", "-F8", "+wD8",
+    "+wE7", "-D8", "-D9", "+wF6", "-C6", "+wD7", "-F7", "+wE5", "+wB6"
+]
+
+
+def test_losat_names_superko() -> None:
+    # found by random play on a small board: Life's rules allow xD4 here, superko does not
+    state = losat.new_game(width=7, length=9, gap=1, offset=0)
+    for text in SUPERKO_GAME:
+        state.apply_move_text(text)
+    assert "(positional superko)" in state.explain_illegal(state.string_to_action("xD4"))
