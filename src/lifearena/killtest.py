@@ -38,6 +38,8 @@ class KillReport:
     leftover: list[int] = field(default_factory=list)
     rows_seen: list[int] = field(default_factory=list)
     output: str = ""
+    workers_seen: int = 0
+    """Processes found below the killed command (its workers) at the moments of the kills."""
 
     @property
     def survived(self) -> bool:
@@ -114,6 +116,7 @@ def run_with_kills(argv: Sequence[str], *, db: str | Path, count_sql: str, kills
                     time.sleep(float(rng.uniform(0, jitter)))
                 if proc.poll() is None:
                     workers = _descendants(proc.pid)
+                    report.workers_seen += len(workers)
                     os.kill(proc.pid, signal.SIGKILL)
                     proc.wait()
                     report.kills += 1

@@ -13,6 +13,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from lifearena.arena import ladder as lad
 from lifearena.arena.storage import ResultsDB
 from lifearena.arena.tournament import TournamentConfig, parse_agents, report, run_tournament
@@ -63,6 +65,7 @@ def test_a_killed_tournament_resumes_to_the_uninterrupted_table(tmp_path: Path, 
     done = run_with_kills(driver(code), db=path, count_sql="SELECT COUNT(*) FROM games",
                           kills=KILLS, seed=1, jitter=0.2)
     assert done.kills == KILLS and done.survived, done  # no worker outlived its parent
+    assert done.workers_seen >= KILLS  # there were workers to outlive it
 
     config = tournament_config()
     assert integrity(path) == "ok"
@@ -165,3 +168,21 @@ def test_integrity_check_sees_a_damaged_file(tmp_path: Path) -> None:
     except sqlite3.DatabaseError:
         result = "malformed"
     assert result != "ok"
+
+
+def test_the_resume_line_counts_new_and_stored_games_apart(tmp_path: Path, capsys) -> None:
+    from lifearena.cli import main
+
+    argv = ["tournament", "nim_test", "-n", "2", "-a", "random,first", "--workers", "1",
+            "--db", str(tmp_path / "t.sqlite")]
+    outputs = []
+    for _ in range(2):
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        assert done.value.code == 0
+        outputs.append(" ".join(capsys.readouterr().out.split()))
+    total = TournamentConfig("nim_test", parse_agents("random,first"), games=2).total_games()
+    assert f"{total} new games in" in outputs[0] and "already stored" not in outputs[0]
+    assert "0 new games in" in outputs[1] and f"{total} already stored" in outputs[1]
+    with ResultsDB(tmp_path / "t.sqlite") as db:
+        assert db.get_run("tournament-nim_test").status == "done"
