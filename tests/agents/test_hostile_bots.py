@@ -4,6 +4,7 @@ goes on, memory stays bounded, and no process of the bot or of its children is l
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import sys
 import textwrap
@@ -220,4 +221,21 @@ def test_children_of_a_well_behaved_bot_do_not_outlive_it(tmp_path: Path, pidfil
     pids = recorded_pids(pidfile)
     assert len(pids) == 3  # the bot and its two children
     assert leftovers(pids) == []
+    faults.survived("hostile bot")
+
+
+def test_the_cli_forfeits_a_bot_that_does_not_exist(tmp_path: Path, capsys, faults) -> None:
+    """``--bot "x=/nonexistent/bot"`` forfeits its games, as docs/bots.md says; no traceback."""
+    from lifearena.cli import main
+
+    out = tmp_path / "table.json"
+    faults.injected("hostile bot")
+    with pytest.raises(SystemExit) as done:
+        main(["tournament", "war-of-life", "-n", "1", "-a", "random", "--workers", "1",
+              "--no-self-play", "--bot", "x=/nonexistent/bot", "--export", str(out)])
+    captured = capsys.readouterr()
+    assert done.value.code == 0, captured.err
+    assert "Traceback" not in captured.err
+    ranking = {row["agent"]: row for row in json.loads(out.read_text())["ranking"]}
+    assert ranking["x"]["losses"] == 2 and ranking["random"]["wins"] == 2
     faults.survived("hostile bot")
