@@ -50,7 +50,7 @@ class FaultTally:
 TALLY = FaultTally()
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def faults() -> FaultTally:
     """The session's :class:`FaultTally`."""
     return TALLY

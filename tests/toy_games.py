@@ -419,3 +419,9 @@ def _make_first(game: str | None = None, seed: int | None = 0, **options: object
 @register_agent("crash", game="toy_nim")
 def _make_crash(game: str | None = None, seed: int | None = 0, **options: object) -> Agent:
     return CrashAgent()
+
+
+@register_agent("slow", game="toy_nim")
+def _make_slow(game: str | None = None, seed: int | None = 0, delay: float = 0.05,
+               **options: object) -> Agent:
+    return SlowAgent(delay)

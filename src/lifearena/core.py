@@ -439,7 +439,38 @@ class Record:
             raise ParseError(f"record JSON lacks {', '.join(missing)}")
         known = {k: data[k] for k in ("game", "params", "setup", "players", "moves", "result",
                                       "extra") if k in data}
-        return cls(**known)
+        return cls(**known).checked()
+
+    def checked(self) -> Record:
+        """This record, once each field has the right type; else :class:`ParseError` naming
+        the field.
+
+        >>> Record("demo", {}, "start", ["a", "b"], ["x", 3]).checked()
+        Traceback (most recent call last):
+        ...
+        lifearena.errors.ParseError: record field 'moves': item 2 is 3; expected a string
+        """
+        def fail(name: str, value: Any, expected: str) -> ParseError:
+            return ParseError(f"record field {name!r}: {value!r:.80}; expected {expected}")
+
+        for name in ("game", "setup", "result"):
+            if not isinstance(getattr(self, name), str):
+                raise fail(name, getattr(self, name), "a string")
+        if not self.game.strip():
+            raise fail("game", self.game, "a game's name")
+        for name in ("params", "extra"):
+            value = getattr(self, name)
+            if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+                raise fail(name, value, "a JSON object")
+        for name in ("players", "moves"):
+            value = getattr(self, name)
+            if not isinstance(value, list):
+                raise fail(name, value, "a list of strings")
+            for i, item in enumerate(value, start=1):
+                if not isinstance(item, str):
+                    raise ParseError(f"record field {name!r}: item {i} is {item!r:.80}; "
+                                     "expected a string")
+        return self
 
     def to_text(self) -> str:
         tags = [
@@ -481,11 +512,11 @@ class Record:
         try:
             params = json.loads(tags.get("Params", "{}"))
             extra = json.loads(tags.get("Extra", "{}"))
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, TypeError):
             raise ParseError("record's Params/Extra tag is not a JSON object") from None
         players = [tags[k] for k in sorted(t for t in tags if t.startswith("Player"))]
         return cls(tags["Game"], params, tags["Setup"], players, moves,
-                   tags.get("Result", "*"), extra)
+                   tags.get("Result", "*"), extra).checked()
 
     @classmethod
     def load(cls, text: str) -> Record:
@@ -533,8 +564,8 @@ def register_game(cls: type[State]) -> type[State]:
 
 def load_game(name: str) -> type[State]:
     """The state class of the game called ``name`` (e.g. ``"war_of_life"``)."""
-    key = name.strip().lower().replace("-", "_")
-    if key not in _GAMES:
+    key = str(name).strip().lower().replace("-", "_")
+    if key not in _GAMES and key.isidentifier():
         try:
             importlib.import_module(f"lifearena.games.{key}")
         except ModuleNotFoundError as error:
@@ -561,9 +592,26 @@ def available_games() -> list[str]:
 
 
 def replay(record: Record, *, upto: int | None = None) -> State:
-    """The state reached by playing ``record``'s moves (the first ``upto`` of them)."""
-    cls = load_game(record.game)
-    state = cls.from_setup(record.setup, **record.params)
+    """The state reached by playing ``record``'s moves (the first ``upto`` of them).
+
+    A record edited by hand is refused with :class:`ParseError` naming what is wrong: the
+    field (``game``, ``params``, ``setup``, ...) or the number of the first bad move.
+    """
+    record.checked()
+    try:
+        cls = load_game(record.game)
+    except ValueError as error:
+        raise ParseError(f"record field 'game': {error}") from None
+    unknown = sorted(set(record.params) - set(cls.info.parameters))
+    if unknown:
+        raise ParseError(f"record field 'params': unknown {cls.info.name} parameter(s) "
+                         f"{', '.join(map(repr, unknown))}; expected some of: "
+                         f"{', '.join(cls.info.parameters) or '(none)'}")
+    try:
+        state = cls.from_setup(record.setup, **record.params)
+    except (ValueError, TypeError) as error:
+        raise ParseError(f"record field 'setup' {record.setup!r:.80} (params "
+                         f"{json.dumps(record.params, sort_keys=True):.80}): {error}") from None
     for number, text in enumerate(record.moves[:upto], start=1):
         try:
             if state.is_simultaneous_node():

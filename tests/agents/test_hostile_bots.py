@@ -3,7 +3,7 @@ goes on, memory stays bounded, and no process of the bot or of its children is l
 
 from __future__ import annotations
 
-import importlib.util
+import json
 import os
 import sys
 import textwrap
@@ -14,23 +14,13 @@ from pathlib import Path
 import psutil
 import pytest
 
+import toy_games as toys  # tests/toy_games.py, on the path through tests/conftest.py
 from lifearena import agents
 from lifearena.agents.bot import MAX_LINE, BotAgent
 from lifearena.arena.referee import TimeControl, play_game
 from lifearena.arena.storage import ResultsDB
 from lifearena.arena.tournament import AgentSpec, TournamentConfig, iter_results, run_tournament
 from lifearena.core import Record, Termination
-
-
-def _load_toys():
-    spec = importlib.util.spec_from_file_location("toy_games_hostile",
-                                                  Path(__file__).with_name("toy_games.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-toys = _load_toys()
 
 # Each bot writes its pid (and its children's) to the file named by PIDFILE first, so the
 # test can check afterwards that none of them is left.
@@ -220,4 +210,21 @@ def test_children_of_a_well_behaved_bot_do_not_outlive_it(tmp_path: Path, pidfil
     pids = recorded_pids(pidfile)
     assert len(pids) == 3  # the bot and its two children
     assert leftovers(pids) == []
+    faults.survived("hostile bot")
+
+
+def test_the_cli_forfeits_a_bot_that_does_not_exist(tmp_path: Path, capsys, faults) -> None:
+    """``--bot "x=/nonexistent/bot"`` forfeits its games, as docs/bots.md says; no traceback."""
+    from lifearena.cli import main
+
+    out = tmp_path / "table.json"
+    faults.injected("hostile bot")
+    with pytest.raises(SystemExit) as done:
+        main(["tournament", "war-of-life", "-n", "1", "-a", "random", "--workers", "1",
+              "--no-self-play", "--bot", "x=/nonexistent/bot", "--export", str(out)])
+    captured = capsys.readouterr()
+    assert done.value.code == 0, captured.err
+    assert "Traceback" not in captured.err
+    ranking = {row["agent"]: row for row in json.loads(out.read_text())["ranking"]}
+    assert ranking["x"]["losses"] == 2 and ranking["random"]["wins"] == 2
     faults.survived("hostile bot")

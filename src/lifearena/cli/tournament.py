@@ -29,6 +29,7 @@ from rich.table import Table
 from lifearena.agents.bot import parse_bot_spec
 from lifearena.arena.executor import Executor
 from lifearena.arena.referee import TimeControl
+from lifearena.arena.storage import ResultsDB
 from lifearena.arena.tournament import (
     AgentSpec,
     TournamentConfig,
@@ -205,6 +206,8 @@ def tournament(
         if entrant.name != "bot":
             check_built(entrant.label, lambda e=entrant: e.build(config.game, 0))
     executor = Executor(workers, scheduler=scheduler, tasks=config.total_blocks())
+    # the results file is checked before any progress is shown or any game played
+    database = ResultsDB(db) if db is not None else None
     started = time.perf_counter()
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("games"), TimeElapsedColumn(), TimeRemainingColumn())
@@ -223,7 +226,7 @@ def tournament(
         progress.update(task, advance=new, total=total)
 
     try:
-        report = run_tournament(config, db=db, name=name, executor=executor,
+        report = run_tournament(config, db=database, name=name, executor=executor,
                                 progress=advance, fresh=fresh)
     except BadParameterError as error:
         if "another configuration" not in str(error):
