@@ -193,7 +193,7 @@ def run(
     if pattern is not None:
         shape = pattern.cells.shape if size is None else parse_size(size)
     else:
-        shape = parse_size(size or "128x128")
+        shape = parse_size(size if size is not None else "128x128")
     _check_pictures(shape, png, gif, frames, scale)
     if pattern is not None:
         cells = pattern.cells if size is None else _embed(pattern.cells, shape)
@@ -227,7 +227,7 @@ def run(
         period = result.period
     else:
         final, done = cells, 0
-        chunk = max(1, math.ceil(generations / 100))
+        chunk = _chunk(generations, cells.size)
         with _progress() as bar:
             task = bar.add_task("running", total=generations)
             while done < generations:
@@ -263,6 +263,20 @@ def run(
 PROGRESS_EVERY = 256  # generations between two redraws of a progress bar
 DEFAULT_PAD = 32  # 'life step' pads a bounded pattern by min(generations, this)
 CYCLE_WINDOW = 1_000_000  # generations whose digests 'life step' keeps to find a repeat
+
+
+CALL_UPDATES = 2**31  # cell-updates in one compiled call: about 0.05 s, so Ctrl-C is prompt
+
+
+def _chunk(generations: int, cells: int) -> int:
+    """Generations per compiled call: a hundredth of the run for the progress bar, but never
+    so many that the call outlasts a fraction of a second (numba code does not see Ctrl-C
+    until it returns).
+
+    >>> _chunk(10**9, 4096 * 4096), _chunk(1000, 100)
+    (128, 10)
+    """
+    return max(1, min(math.ceil(generations / 100), CALL_UPDATES // max(1, cells)))
 
 
 def _every(n: int, update: Callable[[int], None]) -> Callable[[int], None]:
@@ -315,7 +329,7 @@ def _step_far(cells: np.ndarray, rule: Rule, generations: int, *, torus: bool, s
                 return cells, f"{where}; generation {generation + generations} read off the cycle"
         else:
             done = 0
-        chunk = max(PROGRESS_EVERY, math.ceil((generations - done) / 100))
+        chunk = _chunk(generations - done, cells.size)
         while done < generations:
             n = min(chunk, generations - done)
             cells = evolve(cells, rule, n, torus=torus, seed=seed, generation=generation + done)

@@ -20,6 +20,7 @@ from lifearena.agents import Limit, make
 from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
 from lifearena.core import Record
+from lifearena.core import replay as check_record
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
 from lifearena.games import losat
 
@@ -190,6 +191,10 @@ def _replay(path: Path, quiet: bool) -> None:
     record = Record.read(path)
     if record.game != "losat":
         raise BadParameterError(f"{path} holds a {record.game!r} game; expected losat")
+    try:
+        check_record(record)  # every move checked before anything is shown
+    except LifeArenaError as error:
+        raise ParseError(f"{path}: {error}") from None
     state = losat.from_setup(record.setup, **record.params)
     if not quiet:
         typer.echo(board(state))

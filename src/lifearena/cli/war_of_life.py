@@ -43,6 +43,7 @@ from lifearena import agents as agent_registry
 from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
 from lifearena.core import Record, Termination
+from lifearena.core import replay as check_record
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
 from lifearena.games import war_of_life as wol
 
@@ -222,6 +223,10 @@ def _replay(path: Path, layout: str, quiet: bool) -> None:
     record = Record.read(path)
     if record.game != wol.WarOfLifeState.info.name:
         raise BadParameterError(f"{path} holds a {record.game!r} game; expected war_of_life")
+    try:
+        check_record(record)  # every move checked before anything is shown
+    except LifeArenaError as error:
+        raise ParseError(f"{path}: {error}") from None
     state = wol.WarOfLifeState.from_setup(record.setup, **record.params)
     typer.echo(f"{' vs '.join(record.players)}; start {record.setup}")
     if not quiet:
