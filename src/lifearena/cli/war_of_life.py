@@ -42,6 +42,7 @@ from rich.table import Table
 from lifearena import agents as agent_registry
 from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
+from lifearena.cli.compiling import WAR_OF_LIFE_KERNELS, announce_compiling
 from lifearena.core import Record, Termination
 from lifearena.core import replay as check_record
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
@@ -344,6 +345,8 @@ def strategy_test(
         raise BadParameterError(f"--ties {ties!r}; expected first or random")
     wall = time.perf_counter()
     check_seed(seed)
+    if not protocol and ties == "first":
+        announce_compiling(*WAR_OF_LIFE_KERNELS)
     results = run_games(first, second, games, seed, ties=ties, protocol=protocol,
                         progress=True)
     wall = time.perf_counter() - wall
