@@ -564,3 +564,18 @@ def test_records_are_json_or_text_only(tmp_path, bad_input) -> None:
     path.write_text(json.dumps({"game": "war_of_life"}))
     bad_input("record missing fields")
     assert_refused(invoke(["war-of-life", "replay", path]), "game.json")
+
+
+def test_the_caps_table_in_the_docs_is_the_code_s() -> None:
+    from lifearena.cli.caps import CAPS
+
+    doc = (Path(__file__).parents[2] / "docs" / "reliability.md").read_text()
+    rows = {line.split("|")[1].strip(): line.split("|")[2:4] for line in doc.splitlines()
+            if line.startswith("| ") and line.count("|") >= 5}
+
+    def number(text: str) -> float:
+        return float(text.strip().replace(",", ""))
+
+    for kind, (low, high) in CAPS.items():
+        assert kind in rows, f"docs/reliability.md has no row for {kind!r}"
+        assert (number(rows[kind][0]), number(rows[kind][1])) == (low, high), kind
