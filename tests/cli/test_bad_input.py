@@ -487,11 +487,11 @@ def test_results_files_that_are_not_sqlite_are_refused(command, kind, tmp_path,
 
 FOUND = [
     (["tournament", "war-of-life", "--games", str(10**12)], "--games"),
-    (["ladder", "war-of-life", "-n", str(10**12)], "-n"),
+    (["ladder", "war-of-life", "-n", str(10**12)], "--games"),
     (["p2life", "density", "--runs", str(10**12)], "--runs"),
     (["queen", "picture", "--size", str(10**9)], "--size"),
     (["life", "run", "--png", "{tmp}/a.png", "--scale", "100000"], "--scale"),
-    (["life", "run", "-n", str(10**30)], "-n"),
+    (["life", "run", "-n", str(10**30)], "--generations"),
     (["ladder", "war-of-life", "-a", "alphabeta:time=abc"], "alphabeta:time=abc"),
     (["ladder", "war-of-life", "--bootstrap", "0"], "--bootstrap"),
     (["ladder", "war-of-life", "-a", "bloodlust", "--chart", "{tmp}/c.txt"], "--chart"),

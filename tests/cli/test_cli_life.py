@@ -92,7 +92,7 @@ def test_long_step_reads_the_answer_off_the_cycle(tmp_path, capsys):
         (["life", "run", "--size", "ax3"], "--size 'ax3'"),
         (["life", "run", "--size", "100000000x100000000"], "10^16 cells; expected at most"),
         (["life", "run", "--density", "2"], "--density"),
-        (["life", "run", "-n", "-1"], "-n '-1'"),
+        (["life", "run", "-n", "-1"], "--generations '-1'"),
         (["life", "run", "-n", "10" * 15], "less than or equal to"),
         (["life", "run", "--rule", ""], "--rule ''"),
         (["life", "run", "--png", "a.png", "--scale", "100000"], "--scale"),

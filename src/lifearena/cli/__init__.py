@@ -80,10 +80,13 @@ def _given(argv: Sequence[str], error: Exception) -> tuple[str, str] | None:
     """The option and the value the user typed for the parameter a usage error is about,
     so that the one line names the input (``--seed '-1'``), not only the option."""
     opts = getattr(getattr(error, "param", None), "opts", None) or []
+    long = next((o for o in opts if o.startswith("--")), None)
     for index, token in enumerate(argv):
         for option in opts:
             if token == option and index + 1 < len(argv):
-                return option, argv[index + 1]
+                # a short alias is named by the long name --help lists first
+                return (long if long and not option.startswith("--") else option,
+                        argv[index + 1])
             if option.startswith("--") and token.startswith(option + "="):
                 return option, token.split("=", 1)[1]
     return None
