@@ -579,3 +579,19 @@ def test_the_caps_table_in_the_docs_is_the_code_s() -> None:
     for kind, (low, high) in CAPS.items():
         assert kind in rows, f"docs/reliability.md has no row for {kind!r}"
         assert (number(rows[kind][0]), number(rows[kind][1])) == (low, high), kind
+
+
+def test_an_interrupt_inside_a_compiled_kernel_is_one_line(monkeypatch) -> None:  # type: ignore
+    # numba returns from a kernel interrupted by Ctrl-C with a SystemError caused by the
+    # KeyboardInterrupt; that is an interruption, not a crash
+    import lifearena.cli.life as life_cli
+
+    def interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as cause:
+            raise SystemError("<numba> returned a result with an exception set") from cause
+
+    monkeypatch.setattr(life_cli, "evolve", interrupted)
+    result = invoke(["life", "run", "--size", "8x8", "--no-show"])
+    assert result.code == 130 and result.err == "interrupted\n"
