@@ -273,7 +273,7 @@ def _broken_patterns() -> st.SearchStrategy[bytes]:
     return st.one_of(
         truncated,
         st.binary(min_size=1, max_size=300).filter(lambda b: b"!" not in b),
-        st.sampled_from([b"x = 1000000000, y = 1000000000\nbo!\n",
+        st.sampled_from([b"x = 1000000000, y = 1000000000\nbo!\n", b"x = 20000, y = 20000\nbo!\n",
                          b"x = 3, y = 3\n5o!\n", b"x = 3, y = 3\nb?b!\n", b"\x00\xff\xfe",
                          b"x = -3, y = 3\nbo!\n"]),
     )

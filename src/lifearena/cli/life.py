@@ -183,7 +183,8 @@ def run(
 ) -> None:
     """Run a rule on a random soup or a pattern; print populations, save RLE, PNG, GIF."""
     # the pattern is read first: its RLE header's rule is the default, as in 'life step'
-    pattern = load_pattern(input_file) if input_file is not None else None
+    pattern = (load_pattern(input_file, max_cells=caps.MAX_GRID_CELLS)
+               if input_file is not None else None)
     the_rule = _rule_option(rule, pattern.rule if pattern is not None else None)
     kernel = _kernel(kernel)
     check_output(png, "--png", (".png",))
@@ -368,7 +369,7 @@ def step_command(
     check_output(output, "--output", ())
     if pad is not None and size is not None:
         raise BadParameterError("give either --pad or --size, not both")
-    pattern = load_pattern(pattern_file)
+    pattern = load_pattern(pattern_file, max_cells=caps.MAX_GRID_CELLS)
     the_rule = _rule_option(rule, pattern.rule or "life")
     torus = topology is Topology.torus
     if size is not None:
