@@ -42,11 +42,10 @@ ladder.register(app)
 def _tidy(command: Any) -> None:
     """Make ``command``'s help say what its authors wrote: brackets such as ``[r,c]`` are
     text, not rich markup (rich would swallow them), and an on/off flag shows no type."""
-    import click
-
     if command.help:
         command.help = escape(command.help)
-    helper = command.get_help_option(click.Context(command, info_name=command.name))
+    # the context class of the click that typer uses (recent typer versions vendor click)
+    helper = command.get_help_option(command.context_class(command, info_name=command.name))
     for param in [*command.params, *([helper] if helper is not None else [])]:
         if getattr(param, "help", None):
             param.help = escape(param.help)
