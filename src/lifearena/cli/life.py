@@ -296,9 +296,9 @@ def _pad(cells: np.ndarray, pad: int) -> np.ndarray:
 
 
 def _step_far(cells: np.ndarray, rule: Rule, generations: int, *, torus: bool, seed: int,
-              generation: int) -> tuple[np.ndarray, str | None]:
-    """``cells`` after ``generations`` steps, with a progress bar, and a note when the
-    pattern repeated on the way.
+              generation: int) -> tuple[np.ndarray, int, str | None]:
+    """``cells`` after ``generations`` steps (or fewer, see below), with a progress bar: the
+    cells, the number of the generation they are at, and a note when the pattern repeated.
 
     When a configuration repeats, a rule without coins is periodic from there on, so the
     answer is read off the cycle instead of stepping to the end. A rule with coins may leave
@@ -306,7 +306,7 @@ def _step_far(cells: np.ndarray, rule: Rule, generations: int, *, torus: bool, s
     the first :data:`CYCLE_WINDOW` generations (their digests are kept in memory); after
     that the steps go on without the check.
     """
-    coin = bool(np.any(rule.table == COIN))
+    coin = rule.uses_coin
     checked = 0
     if not coin or generation == 0:
         checked = min(generations, CYCLE_WINDOW)
@@ -322,12 +322,14 @@ def _step_far(cells: np.ndarray, rule: Rule, generations: int, *, torus: bool, s
                 where = (f"the pattern repeats with period {result.period} from generation "
                          f"{generation + (result.cycle_start or 0)}")
                 if coin:
-                    return cells, (f"{where}; stopped at generation {generation + done} "
-                                   "(coin births may leave the cycle: step on from there)")
+                    return cells, generation + done, (
+                        f"{where}; stopped at generation {generation + done} (coin births may "
+                        "leave the cycle: step on from there)")
                 left = (generations - done) % result.period
                 cells = evolve(cells, rule, left, torus=torus, seed=seed,
                                generation=generation + done)
-                return cells, f"{where}; generation {generation + generations} read off the cycle"
+                return cells, generation + generations, (
+                    f"{where}; generation {generation + generations} read off the cycle")
         else:
             done = 0
         chunk = _chunk(generations - done, cells.size)
@@ -336,7 +338,7 @@ def _step_far(cells: np.ndarray, rule: Rule, generations: int, *, torus: bool, s
             cells = evolve(cells, rule, n, torus=torus, seed=seed, generation=generation + done)
             done += n
             bar.update(task, completed=done)
-    return cells, None
+    return cells, generation + generations, None
 
 
 @app.command("step")
@@ -382,15 +384,15 @@ def step_command(
                     "pattern")
         cells = _pad(pattern.cells, pad)
     announce_compiling(*RUN_KERNELS)
-    cells, note = _step_far(cells, the_rule, generations, torus=torus, seed=seed,
-                            generation=generation)
+    cells, reached, note = _step_far(cells, the_rule, generations, torus=torus, seed=seed,
+                                     generation=generation)
     if note is not None:
         typer.echo(note, err=True)
     if output is None:
         typer.echo(write_text(cells), nl=False)
     else:
         save_pattern(output, cells, rule=the_rule.name,
-                     comments=[f"{the_rule.name}, generation {generation + generations}"])
+                     comments=[f"{the_rule.name}, generation {reached}"])
         one, two = population(cells)
         console.print(f"wrote {output}: {cells.shape[1]} x {cells.shape[0]}, "
                       f"population {one} + {two}")
