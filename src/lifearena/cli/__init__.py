@@ -44,11 +44,10 @@ ladder.register(app)
 def _tidy(command: Any) -> None:
     """Make ``command``'s help say what its authors wrote: brackets such as ``[r,c]`` are
     text, not rich markup (rich would swallow them), and an on/off flag shows no type."""
-    import click
-
     if command.help:
         command.help = escape(command.help)
-    helper = command.get_help_option(click.Context(command, info_name=command.name))
+    # the context class of the click that typer uses (recent typer versions vendor click)
+    helper = command.get_help_option(command.context_class(command, info_name=command.name))
     for param in [*command.params, *([helper] if helper is not None else [])]:
         if getattr(param, "help", None):
             param.help = escape(param.help)
@@ -82,10 +81,13 @@ def _given(argv: Sequence[str], error: Exception) -> tuple[str, str] | None:
     """The option and the value the user typed for the parameter a usage error is about,
     so that the one line names the input (``--seed '-1'``), not only the option."""
     opts = getattr(getattr(error, "param", None), "opts", None) or []
+    long = next((o for o in opts if o.startswith("--")), None)
     for index, token in enumerate(argv):
         for option in opts:
             if token == option and index + 1 < len(argv):
-                return option, argv[index + 1]
+                # a short alias is named by the long name --help lists first
+                return (long if long and not option.startswith("--") else option,
+                        argv[index + 1])
             if option.startswith("--") and token.startswith(option + "="):
                 return option, token.split("=", 1)[1]
     return None

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from lifearena.errors import BadParameterError
+from lifearena.errors import BadParameterError, LifeArenaError
 
 
 def check_seed(value: int, option: str = "--seed") -> int:
@@ -92,7 +92,7 @@ def check_built(text: str, build: Callable[[], object], option: str = "--agents"
     games start, naming the entrant (the factories raise TypeError for unknown keywords)."""
     try:
         build()
-    except BadParameterError:
+    except LifeArenaError:
         raise
     except (TypeError, ValueError) as error:
         raise BadParameterError(f"{option} {text!r}: {error}") from None

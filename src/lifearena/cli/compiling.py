@@ -71,8 +71,9 @@ def announce_compiling(*kernels: ModuleType | str) -> bool:
 
 
 # the entry kernels of the commands (each compiles the kernels it calls with it)
-EVOLVE_KERNELS = ("lifearena.life.bitwise:evolve_planes", "lifearena.life.bitplanes:_pack",
-                  "lifearena.life.bitplanes:_unpack")
-RUN_KERNELS = (*EVOLVE_KERNELS, "lifearena.life.bitwise:run_planes")
+EVOLVE_KERNELS = ("lifearena.life.kernels.bitwise:evolve_planes",
+                  "lifearena.life.kernels.bitplanes:_pack",
+                  "lifearena.life.kernels.bitplanes:_unpack")
+RUN_KERNELS = (*EVOLVE_KERNELS, "lifearena.life.kernels.bitwise:run_planes")
 WAR_OF_LIFE_KERNELS = ("lifearena.games.war_of_life_fast:play",)
-PALACE_KERNELS = ("lifearena.studies.palace_kernels",)
+PALACE_KERNELS = ("lifearena.games.blocking_queen_palace_kernels",)

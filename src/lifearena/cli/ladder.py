@@ -13,14 +13,14 @@ from rich.table import Table
 
 from lifearena.cli import caps
 from lifearena.cli.checks import check_built, check_output, check_seed, game_name, split_entrants
-from lifearena.errors import BadParameterError
+from lifearena.errors import BadParameterError, LifeArenaError
 
 
 def _entrant(text: str, parse: Any) -> Any:
     """``parse(text)``, a bad limit value (``time=abc``) refused naming the entrant."""
     try:
         return parse(text)
-    except BadParameterError as error:
+    except LifeArenaError as error:
         raise BadParameterError(f"--agents {text!r}: {error}") from None
     except (TypeError, ValueError):
         raise BadParameterError(f"--agents {text!r}: a limit (time, nodes, simulations, depth) "

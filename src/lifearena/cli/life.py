@@ -183,7 +183,8 @@ def run(
 ) -> None:
     """Run a rule on a random soup or a pattern; print populations, save RLE, PNG, GIF."""
     # the pattern is read first: its RLE header's rule is the default, as in 'life step'
-    pattern = load_pattern(input_file) if input_file is not None else None
+    pattern = (load_pattern(input_file, max_cells=caps.MAX_GRID_CELLS)
+               if input_file is not None else None)
     the_rule = _rule_option(rule, pattern.rule if pattern is not None else None)
     kernel = _kernel(kernel)
     check_output(png, "--png", (".png",))
@@ -193,7 +194,7 @@ def run(
     if pattern is not None:
         shape = pattern.cells.shape if size is None else parse_size(size)
     else:
-        shape = parse_size(size or "128x128")
+        shape = parse_size(size if size is not None else "128x128")
     _check_pictures(shape, png, gif, frames, scale)
     if pattern is not None:
         cells = pattern.cells if size is None else _embed(pattern.cells, shape)
@@ -227,7 +228,7 @@ def run(
         period = result.period
     else:
         final, done = cells, 0
-        chunk = max(1, math.ceil(generations / 100))
+        chunk = _chunk(generations, cells.size)
         with _progress() as bar:
             task = bar.add_task("running", total=generations)
             while done < generations:
@@ -265,6 +266,20 @@ DEFAULT_PAD = 32  # 'life step' pads a bounded pattern by min(generations, this)
 CYCLE_WINDOW = 1_000_000  # generations whose digests 'life step' keeps to find a repeat
 
 
+CALL_UPDATES = 2**31  # cell-updates in one compiled call: about 0.05 s, so Ctrl-C is prompt
+
+
+def _chunk(generations: int, cells: int) -> int:
+    """Generations per compiled call: a hundredth of the run for the progress bar, but never
+    so many that the call outlasts a fraction of a second (numba code does not see Ctrl-C
+    until it returns).
+
+    >>> _chunk(10**9, 4096 * 4096), _chunk(1000, 100)
+    (128, 10)
+    """
+    return max(1, min(math.ceil(generations / 100), CALL_UPDATES // max(1, cells)))
+
+
 def _every(n: int, update: Callable[[int], None]) -> Callable[[int], None]:
     """``update`` called only on every ``n``-th generation (a redraw per step would cost more
     than the step)."""
@@ -281,9 +296,9 @@ def _pad(cells: np.ndarray, pad: int) -> np.ndarray:
 
 
 def _step_far(cells: np.ndarray, rule: Rule, generations: int, *, torus: bool, seed: int,
-              generation: int) -> tuple[np.ndarray, str | None]:
-    """``cells`` after ``generations`` steps, with a progress bar, and a note when the
-    pattern repeated on the way.
+              generation: int) -> tuple[np.ndarray, int, str | None]:
+    """``cells`` after ``generations`` steps (or fewer, see below), with a progress bar: the
+    cells, the number of the generation they are at, and a note when the pattern repeated.
 
     When a configuration repeats, a rule without coins is periodic from there on, so the
     answer is read off the cycle instead of stepping to the end. A rule with coins may leave
@@ -291,7 +306,7 @@ def _step_far(cells: np.ndarray, rule: Rule, generations: int, *, torus: bool, s
     the first :data:`CYCLE_WINDOW` generations (their digests are kept in memory); after
     that the steps go on without the check.
     """
-    coin = bool(np.any(rule.table == COIN))
+    coin = rule.uses_coin
     checked = 0
     if not coin or generation == 0:
         checked = min(generations, CYCLE_WINDOW)
@@ -307,21 +322,23 @@ def _step_far(cells: np.ndarray, rule: Rule, generations: int, *, torus: bool, s
                 where = (f"the pattern repeats with period {result.period} from generation "
                          f"{generation + (result.cycle_start or 0)}")
                 if coin:
-                    return cells, (f"{where}; stopped at generation {generation + done} "
-                                   "(coin births may leave the cycle: step on from there)")
+                    return cells, generation + done, (
+                        f"{where}; stopped at generation {generation + done} (coin births may "
+                        "leave the cycle: step on from there)")
                 left = (generations - done) % result.period
                 cells = evolve(cells, rule, left, torus=torus, seed=seed,
                                generation=generation + done)
-                return cells, f"{where}; generation {generation + generations} read off the cycle"
+                return cells, generation + generations, (
+                    f"{where}; generation {generation + generations} read off the cycle")
         else:
             done = 0
-        chunk = max(PROGRESS_EVERY, math.ceil((generations - done) / 100))
+        chunk = _chunk(generations - done, cells.size)
         while done < generations:
             n = min(chunk, generations - done)
             cells = evolve(cells, rule, n, torus=torus, seed=seed, generation=generation + done)
             done += n
             bar.update(task, completed=done)
-    return cells, None
+    return cells, generation + generations, None
 
 
 @app.command("step")
@@ -354,7 +371,7 @@ def step_command(
     check_output(output, "--output", ())
     if pad is not None and size is not None:
         raise BadParameterError("give either --pad or --size, not both")
-    pattern = load_pattern(pattern_file)
+    pattern = load_pattern(pattern_file, max_cells=caps.MAX_GRID_CELLS)
     the_rule = _rule_option(rule, pattern.rule or "life")
     torus = topology is Topology.torus
     if size is not None:
@@ -367,15 +384,15 @@ def step_command(
                     "pattern")
         cells = _pad(pattern.cells, pad)
     announce_compiling(*RUN_KERNELS)
-    cells, note = _step_far(cells, the_rule, generations, torus=torus, seed=seed,
-                            generation=generation)
+    cells, reached, note = _step_far(cells, the_rule, generations, torus=torus, seed=seed,
+                                     generation=generation)
     if note is not None:
         typer.echo(note, err=True)
     if output is None:
         typer.echo(write_text(cells), nl=False)
     else:
         save_pattern(output, cells, rule=the_rule.name,
-                     comments=[f"{the_rule.name}, generation {generation + generations}"])
+                     comments=[f"{the_rule.name}, generation {reached}"])
         one, two = population(cells)
         console.print(f"wrote {output}: {cells.shape[1]} x {cells.shape[0]}, "
                       f"population {one} + {two}")

@@ -26,6 +26,7 @@ from rich.progress import (
 from rich.table import Table
 
 from lifearena.cli import caps
+from lifearena.cli.caps import check_cells
 from lifearena.cli.checks import check_output, check_seed
 from lifearena.cli.terminal_play import (
     Display,
@@ -57,8 +58,24 @@ def _floats(text: str, what: str) -> tuple[float, ...]:
     return values
 
 
-def _list(text: str) -> tuple[str, ...]:
-    return tuple(v.strip() for v in text.split(",") if v.strip())
+def _list(text: str, option: str) -> tuple[str, ...]:
+    """The comma-separated items of ``option``'s value; an empty list is refused (it would
+    be a sweep of nothing, reported as a success)."""
+    items = tuple(v.strip() for v in text.split(",") if v.strip())
+    if not items:
+        raise BadParameterError(f"{option} {text!r} lists nothing; expected one or more values "
+                                "separated by commas")
+    return items
+
+
+def _size(text: str) -> tuple[int, int]:
+    """A lattice size ``N`` or ``WxH`` as ``(height, width)``, refused before any run when
+    it is not a size or over the cap on grid cells."""
+    from lifearena.studies.p2life_density import parse_size
+
+    height, width = parse_size(text)
+    check_cells(height, width, f"--size {text.strip()}")
+    return height, width
 
 
 def _progress() -> Progress:
@@ -198,7 +215,7 @@ def density(
         help="What to export: summary (per point) or runs.")] = "summary",
 ) -> None:
     """Asymptotic density of random soups against p (resumable sweep)."""
-    from lifearena.studies.p2life_density import SweepSpec, export, parse_size, summarise, sweep
+    from lifearena.studies.p2life_density import SweepSpec, export, summarise, sweep
 
     if what not in ("summary", "runs"):
         raise BadParameterError(f"bad --what {what!r}; expected summary or runs")
@@ -209,9 +226,9 @@ def density(
                                 ".csv or .json file")
     check_output(export_path, "--export", (".csv", ".json"))
     check_output(results, "--results")
-    spec = SweepSpec(rules=_list(rules), ps=_floats(ps, "densities"),
-                     sizes=tuple(parse_size(s) for s in _list(sizes)),
-                     boundaries=_list(boundaries), runs=runs, master_seed=seed,
+    spec = SweepSpec(rules=_list(rules, "--rule"), ps=_floats(ps, "densities"),
+                     sizes=tuple(_size(s) for s in _list(sizes, "--size")),
+                     boundaries=_list(boundaries, "--boundary"), runs=runs, master_seed=seed,
                      max_generations=max_generations, colours=colours)
     with _LazyBar() as bar:
         rows = sweep(spec, results, workers=workers, scheduler=scheduler, chunk_size=chunk,
@@ -243,12 +260,12 @@ def ratio(
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
 ) -> None:
     """Histogram of loser/winner population ratios at the end of the runs (PNG)."""
-    from lifearena.studies.p2life_density import RATIO_PS, SweepSpec, parse_size, sweep
+    from lifearena.studies.p2life_density import RATIO_PS, SweepSpec, sweep
     from lifearena.studies.p2life_report import estimate, figure_ratio
 
     check_output(png, "--png", (".png",))
     check_output(results, "--results")
-    spec = SweepSpec(ps=RATIO_PS, sizes=(parse_size(size),), boundaries=(boundary,),
+    spec = SweepSpec(ps=RATIO_PS, sizes=(_size(size),), boundaries=(boundary,),
                      runs=runs, master_seed=seed, max_generations=max_generations)
     with _LazyBar() as bar:
         rows = sweep(spec, results, workers=workers, scheduler=scheduler, progress=bar.runs)
@@ -284,12 +301,12 @@ def report(
                                         "already in --out (default: refuse).")] = False,
 ) -> None:
     """Run the paper's experiments and write a Markdown report with PNG figures."""
-    from lifearena.studies.p2life_density import parse_size
     from lifearena.studies.p2life_report import ReportSpec, make_report
 
     _check_report_paths(out, name, results, force)
     spec = ReportSpec(runs=runs, ps=_floats(ps, "densities"),
-                      sizes=tuple(parse_size(s) for s in _list(sizes)), master_seed=seed,
+                      sizes=tuple(_size(s) for s in _list(sizes, "--sizes")),
+                      master_seed=seed,
                       max_generations=max_generations)
     with _LazyBar() as bar:
         path = make_report(out, spec, results=results, workers=workers, scheduler=scheduler,

@@ -42,6 +42,7 @@ from rich.table import Table
 from lifearena import agents as agent_registry
 from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
+from lifearena.cli.compiling import WAR_OF_LIFE_KERNELS, announce_compiling
 from lifearena.cli.terminal_play import (
     HUMAN,
     Display,
@@ -116,11 +117,13 @@ def _show(state: wol.WarOfLifeState, layout: str, *, describe: bool = True) -> N
 class WarOfLifeDisplay(Display):
     """The board after every move with the crank marked, or one line per move (``quiet``)."""
 
-    def __init__(self, layout: str, quiet: bool) -> None:
+    def __init__(self, layout: str, quiet: bool, header: str | None = None) -> None:
         super().__init__(typer.echo)
-        self.layout, self.quiet = layout, quiet
+        self.layout, self.quiet, self.header = layout, quiet, header
 
     def start(self, state: State) -> None:
+        if self.header is not None:
+            typer.echo(self.header)
         if not self.quiet:
             _show(state, self.layout)  # type: ignore[arg-type]
 
@@ -200,8 +203,8 @@ def play(
 
 def _replay(path: Path, layout: str, quiet: bool) -> None:
     record = Record.read(path)
-    typer.echo(f"{' vs '.join(record.players)}; start {record.setup}")
-    replay_in_terminal(path, "war_of_life", WarOfLifeDisplay(layout, quiet))
+    header = f"{' vs '.join(record.players)}; start {record.setup}"
+    replay_in_terminal(path, "war_of_life", WarOfLifeDisplay(layout, quiet, header))
 
 
 @app.command()
@@ -304,6 +307,8 @@ def strategy_test(
         raise BadParameterError(f"--ties {ties!r}; expected first or random")
     wall = time.perf_counter()
     check_seed(seed)
+    if not protocol and ties == "first":
+        announce_compiling(*WAR_OF_LIFE_KERNELS)
     results = run_games(first, second, games, seed, ties=ties, protocol=protocol,
                         progress=True)
     wall = time.perf_counter() - wall

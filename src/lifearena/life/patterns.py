@@ -55,8 +55,9 @@ class Pattern:
     comments: list[str] = field(default_factory=list)
 
 
-def read_rle(text: str) -> Pattern:
-    """Parse Golly RLE. Raises :class:`ParseError` naming the line and column of a problem.
+def read_rle(text: str, *, max_cells: int = MAX_CELLS) -> Pattern:
+    """Parse Golly RLE. Raises :class:`ParseError` naming the line and column of a problem,
+    or the header when it asks for more than ``max_cells`` cells (checked before allocating).
 
     >>> read_rle("x = 2, y = 1\\n2A!").cells.tolist()
     [[1, 1]]
@@ -79,8 +80,8 @@ def read_rle(text: str) -> Pattern:
         raise ParseError(f"bad RLE header at line {index + 1}: {lines[index].strip()!r}; "
                          "expected 'x = <width>, y = <height>[, rule = <rule>]'")
     width, height = int(header["x"]), int(header["y"])
-    if width * height > MAX_CELLS:
-        raise ParseError(f"RLE header asks for {width} x {height} cells; at most {MAX_CELLS}")
+    if width * height > max_cells:
+        raise ParseError(f"RLE header asks for {width} x {height} cells; at most {max_cells:,}")
     rule = header["rule"] or None
     cells = np.zeros((max(height, 1), max(width, 1)), dtype=np.int8)
     y = x = 0
@@ -202,14 +203,15 @@ def write_text(cells: np.ndarray) -> str:
     return "".join("".join(".OX"[v] for v in row) + "\n" for row in grid)
 
 
-def load_pattern(path: str | Path) -> Pattern:
-    """Read an RLE (``.rle``) or text (anything else; RLE if it has an RLE header) file."""
+def load_pattern(path: str | Path, *, max_cells: int = MAX_CELLS) -> Pattern:
+    """Read an RLE (``.rle``) or text (anything else; RLE if it has an RLE header) file; an
+    RLE header asking for more than ``max_cells`` cells is refused before any allocation."""
     path = Path(path)
     text = path.read_text(encoding="utf-8", errors="replace")
     body = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     is_rle = path.suffix.lower() == ".rle" or bool(body and _HEADER.fullmatch(body[0].strip()))
     try:
-        return read_rle(text) if is_rle else read_text(text)
+        return read_rle(text, max_cells=max_cells) if is_rle else read_text(text)
     except ParseError as error:
         raise ParseError(f"{path}: {error}") from None
 
