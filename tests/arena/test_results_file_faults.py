@@ -181,3 +181,11 @@ def test_workers_never_outnumber_tasks() -> None:
 def test_a_bad_scheduler_address_is_one_line() -> None:
     with pytest.raises(BadParameterError, match="bad Dask scheduler address 'garbage'"):
         Executor(scheduler="garbage")
+
+
+def test_an_unknown_agent_is_refused_before_any_game(tmp_path: Path) -> None:
+    path = tmp_path / "never.sqlite"
+    with pytest.raises(BadParameterError, match="unknown agent 'landgrab'"):
+        run_tournament(TournamentConfig("war_of_life", parse_agents("random,landgrab")),
+                       db=path)
+    assert not path.exists()
