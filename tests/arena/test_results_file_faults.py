@@ -178,6 +178,21 @@ def test_workers_never_outnumber_tasks() -> None:
         assert sorted(executor.map(pow, [(2, 3), (3, 2)])) == [8, 9]
 
 
-def test_a_bad_scheduler_address_is_one_line() -> None:
+def test_a_bad_scheduler_address_is_one_line(capsys) -> None:
+    from lifearena.cli import main
+
     with pytest.raises(BadParameterError, match="bad Dask scheduler address 'garbage'"):
         Executor(scheduler="garbage")
+    with pytest.raises(SystemExit) as done:
+        main(["tournament", "war-of-life", "-n", "1", "--scheduler", "garbage"])
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    assert len(err.strip().splitlines()) == 1 and "garbage" in err and "Traceback" not in err
+
+
+def test_an_unknown_agent_is_refused_before_any_game(tmp_path: Path) -> None:
+    path = tmp_path / "never.sqlite"
+    with pytest.raises(BadParameterError, match="unknown agent 'landgrab'"):
+        run_tournament(TournamentConfig("war_of_life", parse_agents("random,landgrab")),
+                       db=path)
+    assert not path.exists()

@@ -207,6 +207,11 @@ class TournamentConfig:
             raise BadParameterError(f"chunk={self.chunk}; expected at least 1")
         if not self.agents:
             raise BadParameterError("a tournament needs at least one agent")
+        known = set(available_agents(info.name))
+        for spec in self.agents:  # an unknown agent is refused before any game is played
+            if spec.name.strip().lower().replace("-", "_") not in known:
+                raise BadParameterError(f"unknown agent {spec.name!r} for {info.name}; "
+                                        f"expected one of: {', '.join(sorted(known))}")
         if self.chunk is None:
             object.__setattr__(self, "chunk", 50 if self._fast_candidate() else 4)
 

@@ -251,6 +251,8 @@ def tournament(
                   + (f"; {report.games} stored in {db}" if db is not None else ""))
     for path in export:
         console.print(f"wrote {report.export(path)}")
+    if database is not None:
+        database.close()
 
 
 def register(app: typer.Typer) -> None:
