@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from lifearena.agents.base import Agent, Limit
+from lifearena.agents.registry import split_name
 from lifearena.arena.ratings import (
     Crosstable,
     Match,
@@ -71,7 +72,7 @@ class Entrant:
     @classmethod
     def parse(cls, text: str) -> Entrant:
         """``[label=]agent[:key=value,...]`` (see the module doc)."""
-        head, _, tail = text.strip().partition(":")
+        head, tail = split_name(text.strip())  # a module:callable name stays whole
         label, eq, agent = head.partition("=")
         if not eq:
             label, agent = "", head

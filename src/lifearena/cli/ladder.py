@@ -37,7 +37,8 @@ def ladder(
                                         "timed search entrants and for bots.")] = 0.2,
     agent: Annotated[list[str] | None, typer.Option(
         "--agent", "-a", help="An entrant [label=]agent[:key=value,...], e.g. "
-        "'alphabeta:time=0.5' (repeat; default: random, the game's agents and search agents "
+        "'alphabeta:time=0.5' or 'mine=module:callable' (an OpenSpiel bot or a policy, "
+        "docs/interop.md) (repeat; default: random, the game's agents and search agents "
         "at a few strengths).")] = None,
     bot: Annotated[list[str] | None, typer.Option(
         "--bot", help="A bot speaking the JSON-lines protocol (docs/bots.md): "

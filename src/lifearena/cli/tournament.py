@@ -110,7 +110,9 @@ def tournament(
     ] = 100,
     agents: Annotated[str, typer.Option(
         "--agents", "-a",
-        help="Entrants separated by commas: NAME, or LABEL=NAME:key=value,... "
+        help="Entrants separated by commas: NAME, or LABEL=NAME:key=value,...; NAME may be "
+             "module:callable or file.py:callable (an OpenSpiel bot or a policy, "
+             "docs/interop.md). "
              "(default: the game's standard set, for War of Life the coursework's five).")
     ] = "",
     db: Annotated[Path | None, typer.Option(
