@@ -3,10 +3,18 @@ modules (``pip install -e ".[interop]"`` to run them)."""
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 
 _NEEDS = {"openspiel.py": "pyspiel", "pettingzoo.py": "pettingzoo",
           "gymnasium.py": "gymnasium"}
 
-collect_ignore = [module for module, library in _NEEDS.items()
-                  if importlib.util.find_spec(library) is None]
+
+def _missing(library: str) -> bool:
+    try:
+        importlib.import_module(library)
+    except ImportError:
+        return True
+    return False
+
+
+collect_ignore = [module for module, library in _NEEDS.items() if _missing(library)]
