@@ -49,6 +49,9 @@ def test_load_from_a_string_uses_the_parameters() -> None:
     losat = pyspiel.load_game("python_losat(width=9,length=11)")
     assert losat.observation_tensor_shape() == [2, 11, 9]
     assert losat.num_distinct_actions() == 4 * 9 * 11 + 1
+    unlimited = pyspiel.load_game("python_life_for_two(max_turns=0,limit_result=population)")
+    assert unlimited.new_initial_state().inner.params == {"max_turns": None,
+                                                           "limit_result": "population"}
 
 
 def test_actions_strings_and_observations_are_the_protocols() -> None:
@@ -59,6 +62,7 @@ def test_actions_strings_and_observations_are_the_protocols() -> None:
     assert state.action_to_string(0, action) == inner.action_to_string(action, 0)
     np.testing.assert_array_equal(np.reshape(state.observation_tensor(1), (3, 8, 8)),
                                   inner.observation(1))
+    assert state.string_to_action(inner.action_to_string(action, 0)) == action
     state.apply_action(action)
     assert inner.history() == [action]
     assert state.information_state_string(0) == str(action)
