@@ -9,6 +9,7 @@ pytest.importorskip("pettingzoo", reason="needs PettingZoo: pip install -e '.[in
 
 from pettingzoo.test import api_test, parallel_api_test
 
+from lifearena.core import replay
 from lifearena.errors import BadParameterError, IllegalMoveError
 from lifearena.interop.pettingzoo import (
     LifeArenaAECEnv,
@@ -56,6 +57,7 @@ def test_aec_rollout_ends_with_the_games_returns() -> None:
         aec.step(action)
     outcome = aec.game_state.outcome()
     assert outcome is not None
+    assert replay(aec.game_state.record()).history() == aec.game_state.history()
     assert tuple(totals.values()) == aec.game_state.returns()
 
 
