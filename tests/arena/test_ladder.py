@@ -29,7 +29,9 @@ def test_entrant_parsing() -> None:
     assert e.label == "mcts-s50-c0.7" and e.limit.simulations == 50 and e.options == {"c": 0.7}
     assert lad.Entrant.parse("land_grab").label == "land_grab"
     with pytest.raises(BadParameterError):
-        lad.Entrant.parse("alphabeta:depth")
+        lad.Entrant.parse("alphabeta:depth=1,c")
+    # a segment without '=' belongs to the name: module:callable (lifearena.interop.agents)
+    assert lad.Entrant.parse("alphabeta:depth").agent == "alphabeta:depth"
     with pytest.raises(BadParameterError):
         lad.Entrant.parse("x=")
 

@@ -104,7 +104,9 @@ def test_agent_specs() -> None:
     with pytest.raises(BadParameterError, match="labels repeat"):
         parse_agents("random,random")
     with pytest.raises(BadParameterError, match="expected key=value"):
-        AgentSpec.parse("x=random:oops")
+        AgentSpec.parse("x=random:depth=2,oops")
+    # a segment without '=' belongs to the name: module:callable (lifearena.interop.agents)
+    assert AgentSpec.parse("x=pkg.mod:policy").name == "pkg.mod:policy"
 
 
 def test_schedule_and_paired_starts() -> None:

@@ -62,8 +62,39 @@ def available_agents(game: str | None = None) -> list[str]:
     return sorted(names)
 
 
+def is_python_spec(name: str) -> bool:
+    """True for ``module:callable`` / ``file.py:callable`` agent names (an OpenSpiel bot or a
+    PettingZoo-style policy, see :mod:`lifearena.interop.agents`).
+
+    >>> is_python_spec("mypkg.policies:greedy"), is_python_spec("minimax")
+    (True, False)
+    """
+    return ":" in name and not name.strip().lower().startswith("prolog:")
+
+
+def split_name(text: str) -> tuple[str, str]:
+    """Split ``NAME[:key=value,...]`` into the name and the options text, keeping a
+    ``module:callable`` name whole (a segment without ``=`` belongs to the name).
+
+    >>> split_name("mine=pkg.mod:policy:temperature=0.5")
+    ('mine=pkg.mod:policy', 'temperature=0.5')
+    >>> split_name("alphabeta:depth=2")
+    ('alphabeta', 'depth=2')
+    """
+    parts = text.split(":")
+    end = 1
+    while end < len(parts) and "=" not in parts[end]:
+        end += 1
+    return ":".join(parts[:end]), ":".join(parts[end:])
+
+
 def make(name: str, game: str | None = None, seed: int | None = 0, **options: Any) -> Any:
-    """A new agent called ``name`` for ``game``, seeded with ``seed``."""
+    """A new agent called ``name`` for ``game``, seeded with ``seed``; a ``module:callable``
+    name builds an adapter (:func:`lifearena.interop.agents.make_agent`)."""
+    if is_python_spec(name):
+        from lifearena.interop.agents import make_agent
+
+        return make_agent(name, game=game, seed=seed, **options)
     _load(game)
     key = _key(name)
     factory = _BY_GAME.get((_key(game), key)) if game else None

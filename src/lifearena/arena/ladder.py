@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from lifearena.agents.base import Agent, Limit
+from lifearena.agents.registry import split_name
 from lifearena.arena.ratings import (
     Crosstable,
     Match,
@@ -75,7 +76,7 @@ class Entrant:
     @classmethod
     def parse(cls, text: str) -> Entrant:
         """``[label=]agent[:key=value,...]`` (see the module doc)."""
-        head, _, tail = text.strip().partition(":")
+        head, tail = split_name(text.strip())  # a module:callable name stays whole
         label, eq, agent = head.partition("=")
         if not eq:
             label, agent = "", head

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from lifearena.agents import Agent, Limit, available_agents, make
+from lifearena.agents.registry import split_name
 from lifearena.arena.executor import Executor
 from lifearena.arena.referee import (
     GameResult,
@@ -83,7 +84,8 @@ class AgentSpec:
         """``NAME``, ``LABEL=NAME`` or ``LABEL=NAME:key=value,key=value`` (values read as
         JSON where they can be, else as text; the key ``limit`` takes ``time=..;nodes=..``)."""
         text = text.strip()
-        head, colon, tail = text.partition(":")
+        head, tail = split_name(text)  # a module:callable name stays whole
+        colon = bool(tail)
         label, eq, name = head.partition("=")
         label, name = label.strip(), (name if eq else head).strip()
         if not label or not name:

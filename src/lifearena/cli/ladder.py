@@ -38,8 +38,10 @@ def ladder(
                                         min=caps.MIN_SECONDS, max=caps.MAX_SECONDS)] = 0.2,
     agent: Annotated[list[str] | None, typer.Option(
         "--agents", "--agent", "-a", help="Entrants [label=]agent[:key=value,...], e.g. "
-        "'alphabeta:time=0.5'; several separated by commas or the option repeated (default: "
-        "random, the game's agents and search agents at a few strengths).")] = None,
+        "'alphabeta:time=0.5', 'mine=module:callable' (an OpenSpiel bot or a policy, "
+        "docs/interop.md) or 'mine=prolog:FILE:PREDICATE' (docs/prolog.md); several separated "
+        "by commas or the option repeated (default: random, the game's agents and search "
+        "agents at a few strengths).")] = None,
     bot: Annotated[list[str] | None, typer.Option(
         "--bot", help="A bot speaking the JSON-lines protocol (docs/bots.md): "
         "'name=command args' (repeat).")] = None,

@@ -120,8 +120,10 @@ def tournament(
         min=1, max=caps.MAX_GAMES)] = 100,
     agents: Annotated[list[str] | None, typer.Option(
         "--agents", "--agent", "-a",
-        help="Entrants: NAME, or LABEL=NAME:key=value,...; several separated by commas or "
-             "the option repeated (default: the game's standard set, for War of Life the "
+        help="Entrants: NAME, or LABEL=NAME:key=value,...; NAME may be module:callable or "
+             "file.py:callable (an OpenSpiel bot or a policy, docs/interop.md) or "
+             "prolog:FILE:PREDICATE (docs/prolog.md); several separated by commas or the "
+             "option repeated (default: the game's standard set, for War of Life the "
              "coursework's five).")] = None,
     db: Annotated[Path | None, typer.Option(
         "--db", "--results", help="SQLite file for the results and every game's record; "

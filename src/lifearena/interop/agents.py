@@ -1,0 +1,210 @@
+"""The other way round: OpenSpiel bots and PettingZoo-style policies as lifearena agents.
+
+:func:`lifearena.agents.make` builds one of these for any agent name of the form
+``module:callable`` (``mypackage.policies:greedy``) or ``file.py:callable``
+(``bots/mine.py:make_bot``), so such an agent enters ``lifearena tournament -a
+mine=module:callable`` and ``lifearena ladder -a mine=module:callable`` like a built-in one.
+What the named object is decides the adapter:
+
+* a lifearena :class:`~lifearena.agents.base.Agent` instance: used as it is;
+* an object with a ``step(state)`` method (an OpenSpiel bot, e.g. ``pyspiel.Bot``): it is
+  given the position as an OpenSpiel state of ``python_<game>``
+  (:mod:`lifearena.interop.openspiel`) and answers an action;
+* a callable with a parameter named ``game`` (a bot factory): called once per seat as
+  ``factory(game=<pyspiel game>, player=..., seed=..., **options)`` with those keywords it
+  accepts; it returns an OpenSpiel bot as above;
+* any other callable (a policy): ``policy(observation, action_mask) -> action``, with the
+  int8 planes of ``State.observation(player)`` and the int8 legal-action mask, as in the
+  PettingZoo environments (:mod:`lifearena.interop.pettingzoo`).
+
+The agent sees only its seat's view of the position (``State.view``). Its answer is checked by
+the referee like any agent's.
+
+>>> agent = make_agent("lifearena.interop.agents:first_legal", game="war_of_life")
+>>> from lifearena.interop.games import new_state
+>>> state = new_state("war_of_life")
+>>> agent.act(state, 0) == state.legal_actions(0)[0]
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lifearena.agents.base import Agent, Limit
+from lifearena.core import Action, State
+from lifearena.errors import BadParameterError
+
+Policy = Callable[[np.ndarray, np.ndarray], Any]
+
+
+def first_legal(observation: np.ndarray, action_mask: np.ndarray) -> int:
+    """A policy for examples and tests: the lowest legal action.
+
+    >>> first_legal(np.zeros((1, 2, 2), np.int8), np.array([0, 0, 1, 1], np.int8))
+    2
+    """
+    return int(np.flatnonzero(action_mask)[0])
+
+
+def load_object(spec: str) -> Any:
+    """The object ``spec`` names: ``module:attribute`` (dotted attributes allowed) or
+    ``path/file.py:attribute``; a module not importable from ``sys.path`` is also looked
+    for as a ``.py`` file under the current directory.
+
+    >>> load_object("lifearena.interop.agents:first_legal").__name__
+    'first_legal'
+    """
+    where, colon, attribute = spec.strip().rpartition(":")
+    if not colon or not where or not attribute:
+        raise BadParameterError(f"agent {spec!r}; expected module:callable or file.py:callable")
+    module = _load_module(where, spec)
+    target: Any = module
+    for part in attribute.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise BadParameterError(f"agent {spec!r}: {where} has no {attribute!r}; expected "
+                                    "module:callable naming a policy, bot or bot factory"
+                                    ) from None
+    return target
+
+
+def _load_module(where: str, spec: str) -> Any:
+    path = Path(where)
+    if where.endswith(".py") or "/" in where:
+        if not path.is_file():
+            raise BadParameterError(f"agent {spec!r}: no file {where!r}; expected "
+                                    "file.py:callable")
+        return _module_from_file(path)
+    try:
+        return importlib.import_module(where)
+    except ModuleNotFoundError as error:
+        if error.name != where.split(".")[0] and error.name != where:
+            raise
+        local = Path.cwd() / (where.replace(".", "/") + ".py")
+        if local.is_file():
+            return _module_from_file(local)
+        raise BadParameterError(f"agent {spec!r}: no module {where!r}; expected "
+                                "module:callable with the module importable") from None
+
+
+def _module_from_file(path: Path) -> Any:
+    name = f"lifearena_user_{abs(hash(str(path.resolve())))}"
+    if name in sys.modules:
+        return sys.modules[name]
+    module_spec = importlib.util.spec_from_file_location(name, path)
+    if module_spec is None or module_spec.loader is None:  # pragma: no cover - a .py file
+        raise BadParameterError(f"cannot load {path}; expected a Python file")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    module_spec.loader.exec_module(module)
+    return module
+
+
+class PolicyAgent(Agent):
+    """A PettingZoo-style policy ``policy(observation, action_mask) -> action`` as an agent."""
+
+    def __init__(self, policy: Policy, name: str = "policy") -> None:
+        self.policy = policy
+        self.name = name
+
+    def act(self, state: State, player: int, limit: Limit | None = None) -> Action:
+        return int(self.policy(state.observation(player), state.legal_actions_mask(player)))
+
+
+class OpenSpielBotAgent(Agent):
+    """An OpenSpiel bot (anything with ``step(pyspiel_state) -> action``) as an agent.
+
+    ``bot`` is one bot for every seat, or ``factory(game=..., player=..., seed=...)`` making
+    one per seat on first use.
+    """
+
+    def __init__(self, game: str, bot: Any = None, factory: Callable[..., Any] | None = None,
+                 seed: int | None = 0, options: dict[str, Any] | None = None,
+                 name: str = "openspiel") -> None:
+        if (bot is None) == (factory is None):
+            raise BadParameterError("give an OpenSpiel bot or a bot factory, not both or none")
+        self.game = game
+        self.name = name
+        self._shared = bot
+        self._factory = factory
+        self._seed = seed
+        self._options = dict(options or {})
+        self._bots: dict[int, Any] = {}
+        self._games: dict[tuple, Any] = {}
+
+    def _pyspiel_game(self, state: State) -> Any:
+        from lifearena.interop import openspiel
+        from lifearena.interop.games import parameter_defaults
+
+        known = parameter_defaults(state.info.name)
+        params = {k: (0 if v is None else v) for k, v in state.params.items() if k in known}
+        key = tuple(sorted(params.items()))
+        if key not in self._games:
+            self._games[key] = openspiel.load(state.info.name, **params)
+        return self._games[key]
+
+    def _bot(self, game: Any, player: int) -> Any:
+        if self._shared is not None:
+            return self._shared
+        if player not in self._bots:
+            assert self._factory is not None
+            offered = {"game": game, "player": player, "seed": self._seed, **self._options}
+            accepted = inspect.signature(self._factory).parameters
+            takes_all = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
+            self._bots[player] = self._factory(
+                **{k: v for k, v in offered.items() if takes_all or k in accepted})
+        return self._bots[player]
+
+    def act(self, state: State, player: int, limit: Limit | None = None) -> Action:
+        from lifearena.interop.openspiel import LifeArenaState
+
+        game = self._pyspiel_game(state)
+        return int(self._bot(game, player).step(LifeArenaState(game, state.clone())))
+
+    def reset(self) -> None:
+        for bot in (self._shared, *self._bots.values()):
+            if bot is not None and hasattr(bot, "restart"):
+                bot.restart()
+
+
+def make_agent(spec: str, game: str | None = None, seed: int | None = 0,
+               **options: Any) -> Agent:
+    """The agent ``spec`` (``module:callable`` or ``file.py:callable``) names, for ``game``
+    (see the module doc)."""
+    target = load_object(spec)
+    name = spec.strip()
+    if isinstance(target, Agent):
+        return target
+    if hasattr(target, "step") and not isinstance(target, type):
+        return OpenSpielBotAgent(_need_game(game, spec), bot=target, name=name)
+    if not callable(target):
+        raise BadParameterError(f"agent {spec!r} names a {type(target).__name__}; expected a "
+                                "policy, an OpenSpiel bot or a bot factory")
+    try:
+        parameters = inspect.signature(target).parameters
+    except (TypeError, ValueError):
+        parameters = {}  # type: ignore[assignment]
+    if "game" in parameters:
+        return OpenSpielBotAgent(_need_game(game, spec), factory=target, seed=seed,
+                                 options=options, name=name)
+    if options:
+        raise BadParameterError(f"agent {spec!r} is a policy and takes no options; got "
+                                f"{', '.join(sorted(options))}")
+    return PolicyAgent(target, name=name)
+
+
+def _need_game(game: str | None, spec: str) -> str:
+    if not game:
+        raise BadParameterError(f"agent {spec!r} is an OpenSpiel bot; expected a game to "
+                                "play it in")
+    return game

@@ -1,0 +1,147 @@
+"""The games as every adapter sees them: parameters with defaults, starting states, chance
+nodes, pictures. Everything here is read off the protocol of :mod:`lifearena.core` and the
+game module's ``new_game``; no adapter knows any game's rules.
+
+A game's parameters are the union of ``GameInfo.parameters`` and the keyword arguments of its
+``new_game`` (the start: ``seed``, a board ``size``...). The research libraries want plain
+values (OpenSpiel accepts only ``int``, ``float``, ``bool`` and ``str``), so two conventions
+apply throughout:
+
+* ``seed`` is always an integer (default 0): the seed of the game's random start, so a game
+  with given parameters always starts the same way.
+* any other parameter whose default is ``None`` ("no limit") is the integer ``0`` outside, and
+  ``0`` means ``None`` coming back in.
+
+>>> parameter_defaults("war_of_life")
+{'seed': 0}
+>>> parameter_defaults("life_for_two")
+{'limit_result': 'draw', 'max_turns': 0, 'seed': 0}
+>>> new_state("life_for_two", {"max_turns": 0}).params
+{'max_turns': None, 'limit_result': 'draw'}
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from lifearena.arena.referee import initial_state
+from lifearena.core import CHANCE, State, load_game
+from lifearena.errors import BadParameterError
+
+ParamValue = int | float | bool | str
+NONE_VALUE = 0
+"""How a parameter whose lifearena default is ``None`` reads outside: the integer 0."""
+
+
+def canonical_name(game: str) -> str:
+    """The registered name of ``game`` (``"war-of-life"`` -> ``"war_of_life"``); an unknown
+    name raises the library's :class:`~lifearena.errors.BadParameterError`.
+
+    >>> canonical_name("War-Of-Life")
+    'war_of_life'
+    """
+    return load_game(game).info.name
+
+
+def _new_game(game: str) -> Callable[..., State]:
+    cls = load_game(game)
+    maker = getattr(cls, "new_game", None) or getattr(
+        importlib.import_module(cls.__module__), "new_game", None)
+    if maker is None:
+        raise BadParameterError(f"game {cls.info.name!r} has no new_game() to start from")
+    return maker
+
+
+def _raw_defaults(game: str) -> dict[str, Any]:
+    values: dict[str, Any] = dict(load_game(game).info.parameters)
+    for name, param in inspect.signature(_new_game(game)).parameters.items():
+        if param.kind in (param.KEYWORD_ONLY, param.POSITIONAL_OR_KEYWORD) and \
+                param.default is not param.empty:
+            values.setdefault(name, param.default)
+    return values
+
+
+def parameter_defaults(game: str) -> dict[str, ParamValue]:
+    """Every parameter of ``game`` with its default, as plain values (see the module doc)."""
+    plain: dict[str, ParamValue] = {}
+    for name, value in sorted(_raw_defaults(game).items()):
+        if name == "seed":
+            plain[name] = 0 if value is None else int(value)
+        elif value is None:
+            plain[name] = NONE_VALUE
+        elif isinstance(value, bool | int | float | str):
+            plain[name] = value
+        elif isinstance(value, np.integer):
+            plain[name] = int(value)
+        elif isinstance(value, tuple | list) and len(set(value)) == 1:
+            plain[name] = value[0]  # a square size given as (n, n)
+        else:
+            raise BadParameterError(f"parameter {name}={value!r} of {game!r} has no plain "
+                                    "form; expected an int, float, bool or str default")
+    return plain
+
+
+def game_params(game: str, params: Mapping[str, Any] | None = None) -> dict[str, ParamValue]:
+    """The defaults of ``game`` updated with ``params``; an unknown name raises
+    :class:`~lifearena.errors.BadParameterError`.
+
+    >>> game_params("war_of_life", {"seed": 4})
+    {'seed': 4}
+    >>> try:
+    ...     game_params("war_of_life", {"size": 4})
+    ... except ValueError as error:
+    ...     print(error)
+    unknown parameter 'size' of 'war_of_life'; expected some of: seed
+    """
+    defaults = parameter_defaults(game)
+    chosen = dict(params or {})
+    unknown = sorted(set(chosen) - set(defaults))
+    if unknown:
+        raise BadParameterError(f"unknown parameter {unknown[0]!r} of {canonical_name(game)!r}; "
+                                f"expected some of: {', '.join(defaults)}")
+    return {**defaults, **chosen}
+
+
+def new_state(game: str, params: Mapping[str, Any] | None = None) -> State:
+    """The start of ``game`` with ``params`` in their plain form (see the module doc)."""
+    values: dict[str, Any] = game_params(game, params)
+    for name, default in _raw_defaults(game).items():
+        if name != "seed" and default is None and values[name] == NONE_VALUE and \
+                not isinstance(values[name], bool):
+            values[name] = None
+    seed = values.pop("seed", 0)
+    return initial_state(canonical_name(game), seed=int(seed), params=values)
+
+
+def resolve_chance(state: State, rng: np.random.Generator) -> None:
+    """Play chance nodes (drawn from ``rng``) until a player or the end is to move."""
+    while state.current_player() == CHANCE:
+        outcomes = state.chance_outcomes()
+        actions = [a for a, _ in outcomes]
+        weights = np.array([p for _, p in outcomes], dtype=float)
+        state.apply_action(int(rng.choice(actions, p=weights / weights.sum())))
+
+
+def board_picture(state: State, *, target: int = 256) -> np.ndarray:
+    """An RGB picture (``uint8``, ``(height, width, 3)``) of ``state``: the first two
+    observation planes of player 0 (own pieces blue, the other side's red), drawn with
+    :mod:`lifearena.life.picture`'s palette, each cell enlarged to about ``target`` pixels a
+    side in all.
+
+    >>> board_picture(new_state("war_of_life")).shape
+    (256, 256, 3)
+    """
+    from lifearena.life.picture import PALETTE
+
+    planes = state.observation(0)
+    cells = (planes[0] != 0).astype(np.int8)
+    if planes.shape[0] > 1:
+        cells[(planes[1] != 0) & (cells == 0)] = 2
+    scale = max(1, target // max(cells.shape))
+    image = PALETTE[cells]
+    return np.ascontiguousarray(image.repeat(scale, axis=0).repeat(scale, axis=1))

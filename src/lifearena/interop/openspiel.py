@@ -1,0 +1,259 @@
+"""Every lifearena game as an OpenSpiel Python game.
+
+Importing this module registers ``python_war_of_life``, ``python_life_for_two``,
+``python_losat``, ``python_p2life`` and ``python_blocking_queen`` (one per game in
+:func:`lifearena.core.available_games`) with ``pyspiel.register_game``; after that OpenSpiel
+loads them by name, parameters included::
+
+    import pyspiel
+    import lifearena.interop.openspiel  # registers the games
+    game = pyspiel.load_game("python_war_of_life(seed=3)")
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+
+What OpenSpiel sees, all read off the protocol of :mod:`lifearena.core`:
+
+* dynamics SEQUENTIAL or SIMULTANEOUS as ``GameInfo.dynamics`` says; chance mode
+  DETERMINISTIC (a random start is fixed by the ``seed`` parameter) or EXPLICIT_STOCHASTIC
+  for games with chance nodes; perfect or imperfect information; zero-sum, terminal rewards.
+* parameters through ``parameter_specification``: see :mod:`lifearena.interop.games` for
+  their plain form (``seed`` an integer; ``0`` for "no limit").
+* actions are the game's dense integers and their strings the game's own notation
+  (``state.action_to_string(player, action)`` gives ``"[1,1,2,2]"`` in War of Life).
+* the observation tensor is ``State.observation(player)`` (int8 planes) as float32, shape
+  ``(planes, height, width)``; the observation string is the player's view of the board;
+  the information-state string is the action history for perfect-information games and, for
+  the others, the player's own moves with what it saw after each.
+
+An illegal action raises the library's :class:`~lifearena.errors.IllegalMoveError` (a
+``ValueError``) through OpenSpiel. OpenSpiel's C++ MCTS bot (``pyspiel.MCTSBot``) crashes on
+Python games; use the Python one, :mod:`open_spiel.python.algorithms.mcts`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from lifearena.core import (
+    CHANCE,
+    SIMULTANEOUS,
+    TERMINAL,
+    Chance,
+    Dynamics,
+    Information,
+    State,
+    available_games,
+    load_game,
+)
+from lifearena.errors import BadParameterError
+from lifearena.interop.games import canonical_name, game_params, new_state, parameter_defaults
+
+PREFIX = "python_"
+"""OpenSpiel short names are ``PREFIX + game`` (``python_war_of_life``)."""
+
+_PLAYER_IDS = {
+    CHANCE: pyspiel.PlayerId.CHANCE,
+    SIMULTANEOUS: pyspiel.PlayerId.SIMULTANEOUS,
+    TERMINAL: pyspiel.PlayerId.TERMINAL,
+}
+
+
+def short_name(game: str) -> str:
+    """The OpenSpiel short name of a lifearena game.
+
+    >>> short_name("war-of-life")
+    'python_war_of_life'
+    """
+    return PREFIX + canonical_name(game)
+
+
+def game_type(game: str) -> pyspiel.GameType:
+    """The ``pyspiel.GameType`` of a lifearena game (static facts and parameters)."""
+    info = load_game(game).info
+    dynamics = (pyspiel.GameType.Dynamics.SIMULTANEOUS if info.dynamics is Dynamics.SIMULTANEOUS
+                else pyspiel.GameType.Dynamics.SEQUENTIAL)
+    chance = (pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if info.chance is Chance.EXPLICIT
+              else pyspiel.GameType.ChanceMode.DETERMINISTIC)
+    information = (pyspiel.GameType.Information.PERFECT_INFORMATION
+                   if info.information is Information.PERFECT
+                   else pyspiel.GameType.Information.IMPERFECT_INFORMATION)
+    utility = (pyspiel.GameType.Utility.ZERO_SUM if info.zero_sum
+               else pyspiel.GameType.Utility.GENERAL_SUM)
+    return pyspiel.GameType(
+        short_name=PREFIX + info.name,
+        long_name=f"Python {info.long_name}",
+        dynamics=dynamics,
+        chance_mode=chance,
+        information=information,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=info.num_players,
+        min_num_players=info.num_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameter_defaults(info.name),
+    )
+
+
+class LifeArenaGame(pyspiel.Game):
+    """An OpenSpiel game over one lifearena game; subclasses fix ``GAME`` (the registered
+    name) and ``TYPE``. Made by ``pyspiel.load_game``, or directly: ``game_class("losat")()``.
+    """
+
+    GAME: str = ""
+    TYPE: pyspiel.GameType
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        self.params = {**self.TYPE.parameter_specification, **dict(params or {})}
+        self._start = new_state(self.GAME, self.params)
+        info = self._start.info
+        num_chance = max((len(self._start.chance_outcomes()),
+                          info.num_distinct_actions if info.chance is Chance.EXPLICIT else 0))
+        super().__init__(
+            self.TYPE,
+            pyspiel.GameInfo(
+                num_distinct_actions=info.num_distinct_actions,
+                max_chance_outcomes=num_chance,
+                num_players=info.num_players,
+                min_utility=info.min_utility,
+                max_utility=info.max_utility,
+                utility_sum=0.0 if info.zero_sum else None,
+                max_game_length=info.max_game_length,
+            ),
+            self.params,
+        )
+        self._observation_shape = tuple(self._start.observation(0).shape)
+
+    def new_initial_state(self) -> LifeArenaState:
+        """The start of the game (the same for every call: the seed is a parameter)."""
+        return LifeArenaState(self, self._start.clone())
+
+    def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
+                         params: Mapping[str, Any] | None = None) -> LifeArenaObserver:
+        """The observer OpenSpiel asks for observations and information states."""
+        if params:
+            raise BadParameterError(f"observation parameters {dict(params)!r}; expected none")
+        perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
+        return LifeArenaObserver(self._observation_shape, perfect_recall)
+
+
+class LifeArenaState(pyspiel.State):
+    """An OpenSpiel state wrapping a lifearena :class:`~lifearena.core.State` (``.inner``)."""
+
+    def __init__(self, game: LifeArenaGame, inner: State) -> None:
+        super().__init__(game)
+        self.inner = inner
+
+    def current_player(self) -> int:
+        player = self.inner.current_player()
+        return int(_PLAYER_IDS.get(player, player))
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.inner.legal_actions(player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.inner.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self.inner.apply_action(int(action))
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        self.inner.apply_actions([int(a) for a in actions])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.inner.action_to_string(int(action), player if player >= 0 else None)
+
+    def is_terminal(self) -> bool:
+        return self.inner.is_terminal()
+
+    def returns(self) -> list[float]:
+        return list(self.inner.returns())
+
+    def __str__(self) -> str:
+        return str(self.inner)
+
+
+class LifeArenaObserver:
+    """OpenSpiel's Python observer protocol (``tensor``, ``dict``, ``set_from``,
+    ``string_from``) over ``State.observation`` and ``State.view``."""
+
+    def __init__(self, shape: tuple[int, ...], perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        if perfect_recall:  # information states are strings only
+            self.tensor: np.ndarray | None = None
+            self.dict: dict[str, np.ndarray] = {}
+        else:
+            self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+            self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: LifeArenaState, player: int) -> None:
+        if self.tensor is not None:
+            self.dict["observation"][...] = state.inner.observation(player)
+
+    def string_from(self, state: LifeArenaState, player: int) -> str:
+        inner = state.inner
+        if not self.perfect_recall:
+            return str(inner.view(player))
+        if inner.info.information is Information.PERFECT:
+            return " ".join(map(str, inner.history()))
+        return _recall(inner, player)
+
+
+def _recall(state: State, player: int) -> str:
+    """``player``'s own moves and what it saw after each (perfect recall, hidden moves of the
+    other side left out), replayed from the start."""
+    replay = type(state).from_setup(state.setup(), **state.params)
+    lines = [str(replay.view(player))]
+    for item in state.history():
+        if isinstance(item, tuple):
+            lines.append(replay.action_to_string(item[player], player))
+            replay.apply_actions(item, check=False)
+        else:
+            mover = replay.current_player()
+            if mover == player:
+                lines.append(replay.action_to_string(item, player))
+            replay.apply_action(item, check=False)
+        lines.append(str(replay.view(player)))
+    return "\n".join(lines)
+
+
+_CLASSES: dict[str, type[LifeArenaGame]] = {}
+
+
+def game_class(game: str) -> type[LifeArenaGame]:
+    """The :class:`LifeArenaGame` subclass of ``game``, registered with OpenSpiel."""
+    name = canonical_name(game)
+    if name not in _CLASSES:
+        cls = type(f"OpenSpiel_{name}", (LifeArenaGame,), {"GAME": name, "TYPE": game_type(name)})
+        pyspiel.register_game(cls.TYPE, cls)
+        _CLASSES[name] = cls
+    return _CLASSES[name]
+
+
+def load(game: str, **params: Any) -> LifeArenaGame:
+    """``pyspiel.load_game`` for a lifearena game name and parameters.
+
+    >>> load("war_of_life", seed=3).get_type().short_name
+    'python_war_of_life'
+    >>> try:
+    ...     load("war_of_life", size=3)
+    ... except ValueError as error:
+    ...     print(error)
+    unknown parameter 'size' of 'war_of_life'; expected some of: seed
+    """
+    game_class(game)
+    return pyspiel.load_game(short_name(game), game_params(game, params))
+
+
+def register_all() -> list[str]:
+    """Register every lifearena game with OpenSpiel; their short names."""
+    return [game_class(name).TYPE.short_name for name in available_games()]
+
+
+register_all()
