@@ -63,7 +63,16 @@ def available_agents(game: str | None = None) -> list[str]:
 
 
 def make(name: str, game: str | None = None, seed: int | None = 0, **options: Any) -> Any:
-    """A new agent called ``name`` for ``game``, seeded with ``seed``."""
+    """A new agent called ``name`` for ``game``, seeded with ``seed``.
+
+    ``prolog:FILE:PREDICATE`` names a War of Life strategy written in Prolog
+    (:mod:`lifearena.agents.prolog`).
+    """
+    if name.strip().startswith("prolog:"):
+        from lifearena.agents.prolog import make_prolog_agent
+
+        return make_prolog_agent(name.strip().removeprefix("prolog:"), game=game, seed=seed,
+                                 **options)
     _load(game)
     key = _key(name)
     factory = _BY_GAME.get((_key(game), key)) if game else None
