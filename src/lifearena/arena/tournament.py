@@ -81,11 +81,17 @@ class AgentSpec:
     @classmethod
     def parse(cls, text: str) -> AgentSpec:
         """``NAME``, ``LABEL=NAME`` or ``LABEL=NAME:key=value,key=value`` (values read as
-        JSON where they can be, else as text; the key ``limit`` takes ``time=..;nodes=..``)."""
+        JSON where they can be, else as text; the key ``limit`` takes ``time=..;nodes=..``).
+        A Prolog strategy's NAME is ``prolog:FILE:PREDICATE``."""
         text = text.strip()
         head, colon, tail = text.partition(":")
         label, eq, name = head.partition("=")
         label, name = label.strip(), (name if eq else head).strip()
+        if name == "prolog":  # prolog:FILE:PREDICATE[:options] names one agent
+            file, _, rest = tail.partition(":")
+            predicate, colon, tail = rest.partition(":")
+            name = f"prolog:{file}:{predicate}"
+            label = label if eq else name
         if not label or not name:
             raise BadParameterError(f"bad agent {text!r}; expected NAME, LABEL=NAME or "
                                     "LABEL=NAME:key=value,...")

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from lifearena.agents.base import Agent, Limit, TimeControl
-from lifearena.agents.bot import BotAgent, BotCrashed, BotError, BotGarbage, BotIllegalMove
+from lifearena.agents.bot import BotAgent, BotError, BotGarbage, BotIllegalMove
 from lifearena.core import Action, State
 from lifearena.errors import BadParameterError
 
@@ -91,10 +91,10 @@ def parse_prolog_spec(text: str) -> tuple[Path, str]:
     """``"FILE:PREDICATE"`` -> ``(Path(FILE), PREDICATE)``; the predicate must be a plain
     Prolog atom (lower-case letter first).
 
-    >>> parse_prolog_spec("my strategies.pl:Bloodlust")
+    >>> parse_prolog_spec("my strategies.pl:Bloodlust")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    lifearena.errors.BadParameterError: bad Prolog predicate 'Bloodlust' in 'my strategies.pl:Bloodlust'; expected a name such as bloodlust (a lower-case letter, then letters, digits or _)
+    lifearena.errors.BadParameterError: bad Prolog predicate 'Bloodlust' in ...
     """
     file, colon, predicate = text.strip().rpartition(":")
     if not colon or not file:
