@@ -116,6 +116,7 @@ class PrologAgent(BotAgent):
 
     def __init__(self, file: str | os.PathLike[str], predicate: str,
                  time_control: TimeControl | None = None, name: str | None = None) -> None:
+        swipl = find_swipl()
         path = Path(file)
         if not path.is_file():
             raise BadParameterError(f"Prolog strategy file {str(file)!r} not found; expected "
@@ -125,7 +126,7 @@ class PrologAgent(BotAgent):
                                     "as bloodlust")
         self.file = path.resolve()
         self.predicate = predicate
-        command = [find_swipl(), f"--stack-limit={STACK_LIMIT}", "-q", str(DRIVER), "--",
+        command = [swipl, f"--stack-limit={STACK_LIMIT}", "-q", str(DRIVER), "--",
                    str(self.file), predicate]
         super().__init__(command, time_control=time_control or TimeControl(DEFAULT_PER_MOVE),
                          name=name or f"{path.stem}:{predicate}", send_observation=False)

@@ -128,8 +128,7 @@ message_text(E, Text) :-
     ->  string_codes(Text0, Codes)
     ;   write_term_string(E, Text0)
     ),
-    split_string(Text0, "\n", " \t", Parts),
-    atomic_list_concat(Parts, ' ', Text).
+    normalize_space(string(Text), Text0).
 
 message_to_codes(E, Codes) :-
     '$messages':translate_message(E, Lines, []),

@@ -45,12 +45,30 @@
 %   Neighbour = [NRow, NCol] is one of the up to 8 cells next to [Row, Col] that lie on the
 %   board, enumerated in the coursework's direction order.
 
-neighbour_position(Row, Col, [NRow, NCol]) :-
-    member(DR, [-1, 0, 1]),
-    member(DC, [-1, 0, 1]),
-    \+ (DR =:= 0, DC =:= 0),
-    NRow is Row + DR, NRow >= 1, NRow =< 8,
-    NCol is Col + DC, NCol >= 1, NCol =< 8.
+neighbour_position(Row, Col, Neighbour) :-
+    cell_neighbours(Row, Col, Neighbours, _, _),
+    member(Neighbour, Neighbours).
+
+% cell_neighbours(Row, Col, Cells, BlueMarks, RedMarks): a table made at load time of each
+% cell's on-board neighbours, and of the same neighbours as integer marks for the crank:
+% 4 * (16 * NRow + NCol), plus 1 for a red piece's mark.
+:- dynamic cell_neighbours/5.
+
+make_neighbour_table :-
+    retractall(cell_neighbours(_, _, _, _, _)),
+    forall(( between(1, 8, Row), between(1, 8, Col) ),
+           ( findall([NRow, NCol],
+                     ( member(DR, [-1, 0, 1]), member(DC, [-1, 0, 1]),
+                       \+ (DR =:= 0, DC =:= 0),
+                       NRow is Row + DR, NRow >= 1, NRow =< 8,
+                       NCol is Col + DC, NCol >= 1, NCol =< 8 ),
+                     Cells),
+             findall(M, ( member([R, C], Cells), M is 4 * (16 * R + C) ), BlueMarks),
+             findall(M, ( member(B, BlueMarks), M is B + 1 ), RedMarks),
+             assertz(cell_neighbours(Row, Col, Cells, BlueMarks, RedMarks)) )),
+    compile_predicates([cell_neighbours/5]).
+
+:- initialization(make_neighbour_table).
 
 %!  alter_board(+Move, +Alive, -NewAlive) is det.
 %
@@ -142,48 +160,57 @@ land_grab_value(Colour, Board, Value) :-
 %   neighbours of every piece are listed with the piece's colour, sorted, and counted.
 
 next_generation([Blues, Reds], [NewBlues, NewReds]) :-
-    neighbour_marks(Blues, b, Marks, BlueTail),
-    neighbour_marks(Reds, r, BlueTail, []),
+    blue_marks(Blues, Marks, RedMarks),
+    red_marks(Reds, RedMarks, []),
     msort(Marks, Sorted),
-    count_marks(Sorted, Counts),
-    new_cells(Counts, Blues, Reds, NewBlues, NewReds).
+    new_cells(Sorted, Blues, Reds, NewBlues, NewReds).
 
-% Cell-Colour for every on-board neighbour Cell of every piece, as a difference list.
-neighbour_marks([], _, Tail, Tail).
-neighbour_marks([[R, C]|Pieces], Colour, Marks, Tail) :-
-    findall(Cell-Colour, neighbour_position(R, C, Cell), Marks, Rest),
-    neighbour_marks(Pieces, Colour, Rest, Tail).
+% The marks of every on-board neighbour of every piece, as a difference list.
+blue_marks([], Tail, Tail).
+blue_marks([[R, C]|Pieces], Marks, Tail) :-
+    cell_neighbours(R, C, _, Mine, _),
+    append(Mine, Rest, Marks),
+    blue_marks(Pieces, Rest, Tail).
 
-% Sorted Cell-Colour marks -> Cell-NBlue-NRed per cell, in cell order.
-count_marks([], []).
-count_marks([Cell-Colour|Marks], [Cell-NB-NR|Counts]) :-
-    tally(Colour, 0, 0, NB0, NR0),
-    count_cell(Marks, Cell, NB0, NR0, NB, NR, Rest),
-    count_marks(Rest, Counts).
+red_marks([], Tail, Tail).
+red_marks([[R, C]|Pieces], Marks, Tail) :-
+    cell_neighbours(R, C, _, _, Mine),
+    append(Mine, Rest, Marks),
+    red_marks(Pieces, Rest, Tail).
 
-count_cell([Cell-Colour|Marks], Cell, NB0, NR0, NB, NR, Rest) :-
-    !,
-    tally(Colour, NB0, NR0, NB1, NR1),
-    count_cell(Marks, Cell, NB1, NR1, NB, NR, Rest).
-count_cell(Rest, _, NB, NR, NB, NR, Rest).
-
-tally(b, NB0, NR, NB, NR) :- NB is NB0 + 1.
-tally(r, NB, NR0, NB, NR) :- NR is NR0 + 1.
-
-% Cells with no neighbour die or stay empty, so only the counted cells matter.
+% Sorted marks -> the cells alive after the crank, in cell order. Cells with no neighbour
+% die or stay empty, so only the marked cells matter.
 new_cells([], _, _, [], []).
-new_cells([Cell-NB-NR|Counts], Blues, Reds, NewBlues, NewReds) :-
+new_cells([Mark|Marks], Blues, Reds, NewBlues, NewReds) :-
+    Key is Mark >> 2,
+    tally(Mark, 0, 0, NB0, NR0),
+    count_cell(Marks, Key, NB0, NR0, NB, NR, Rest),
+    R is Key >> 4,
+    C is Key /\ 15,
     N is NB + NR,
-    (   memberchk(Cell, Blues)
+    (   memberchk([R, C], Blues)
     ->  ( (N =:= 2 ; N =:= 3) -> Colour = b ; Colour = none )
-    ;   memberchk(Cell, Reds)
+    ;   memberchk([R, C], Reds)
     ->  ( (N =:= 2 ; N =:= 3) -> Colour = r ; Colour = none )
     ;   N =:= 3
     ->  ( NB >= 2 -> Colour = b ; Colour = r )
     ;   Colour = none
     ),
-    add_cell(Colour, Cell, NewBlues, NewReds, Blues1, Reds1),
-    new_cells(Counts, Blues, Reds, Blues1, Reds1).
+    add_cell(Colour, [R, C], NewBlues, NewReds, Blues1, Reds1),
+    new_cells(Rest, Blues, Reds, Blues1, Reds1).
+
+count_cell([Mark|Marks], Key, NB0, NR0, NB, NR, Rest) :-
+    Mark >> 2 =:= Key,
+    !,
+    tally(Mark, NB0, NR0, NB1, NR1),
+    count_cell(Marks, Key, NB1, NR1, NB, NR, Rest).
+count_cell(Rest, _, NB, NR, NB, NR, Rest).
+
+tally(Mark, NB0, NR0, NB, NR) :-
+    (   Mark /\ 1 =:= 0
+    ->  NB is NB0 + 1, NR = NR0
+    ;   NB = NB0, NR is NR0 + 1
+    ).
 
 add_cell(b, Cell, [Cell|Blues], Reds, Blues, Reds).
 add_cell(r, Cell, Blues, [Cell|Reds], Blues, Reds).
