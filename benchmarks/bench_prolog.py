@@ -5,7 +5,8 @@ Both sides of every game play the chosen strategy (``examples/prolog/strategies.
 itself, then the Python agent against itself) from the random starts of seeds ``0..games-1``,
 through the referee (the arena's path). The Prolog games run on one SWI-Prolog session per
 side, as a tournament would; the first game includes starting ``swipl``. Prints games/s,
-moves/s and ms per move for both, the ratio, and whether the games were the same.
+moves/s and ms per move for both, the ratio, and whether the games were the same; then the
+cost of the bridge alone: ms per move of a Prolog strategy that plays its first legal move.
 
     .venv/bin/python benchmarks/bench_prolog.py --strategy land_grab --games 20
     .venv/bin/python benchmarks/bench_prolog.py --strategy minimax --games 5
@@ -14,6 +15,7 @@ moves/s and ms per move for both, the ratio, and whether the games were the same
 from __future__ import annotations
 
 import argparse
+import tempfile
 import time
 from pathlib import Path
 
@@ -56,6 +58,16 @@ def main() -> None:
                                                     strict=True))
     print(f"Python is {rows['prolog'][1] / rows['python'][1]:.1f}x faster than Prolog; "
           f"same games: {same}")
+
+
+    with tempfile.TemporaryDirectory() as folder:
+        trivial = Path(folder) / "first.pl"
+        trivial.write_text("first(C, B, N, M) :- possible_move(C, B, M), !, "
+                           "make_move(C, B, M, N).\n")
+        results, seconds = run((f"prolog:{trivial}:first",) * 2, args.games)
+        moves = sum(len(r.moves) for r in results)
+        print(f"bridge alone (first legal move, {moves} moves): {1000 * seconds / moves:.2f} "
+              "ms per move")
 
 
 if __name__ == "__main__":
