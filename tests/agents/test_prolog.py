@@ -208,7 +208,7 @@ def test_an_endless_strategy_is_stopped_at_its_time_control(tmp_path) -> None:
     result = _forfeit(tmp_path, BAD["loops"], per_move=1.0)
     assert result.extra["forfeit"] == "timeout"
     assert "did not answer in time" in result.outcome.detail
-    assert result.seconds[0] < 1.5
+    assert 1.0 <= result.duration < 5.0
 
 
 @needs_swipl
