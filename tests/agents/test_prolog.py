@@ -153,6 +153,9 @@ BAD = {
                      format("my move coming up~n"), print(Board), nl,
                      possible_move(Colour, Board, Move), !, make_move(Colour, Board, Move, New),
                      draw_board(New).""",
+    "reader": """s(Colour, Board, New, Move) :-
+                     read(Term), print(Term), nl,
+                     possible_move(Colour, Board, Move), !, make_move(Colour, Board, Move, New).""",
     "own_helpers": """opponent(mine, theirs).
                       next_generation(_, nonsense).
                       s(Colour, Board, New, Move) :-
@@ -231,8 +234,8 @@ def test_a_missing_predicate_or_file_error_is_recorded(tmp_path) -> None:
 
 
 @needs_swipl
-def test_printing_strategies_and_own_helpers_still_play(tmp_path) -> None:
-    for case in ("chatty", "own_helpers"):
+def test_printing_reading_strategies_and_own_helpers_still_play(tmp_path) -> None:
+    for case in ("chatty", "reader", "own_helpers"):
         result = _forfeit(tmp_path, BAD[case])
         assert result.outcome.termination is not Termination.FORFEIT, result.outcome.detail
         assert result.moves[0] == "[4,4,3,3]"

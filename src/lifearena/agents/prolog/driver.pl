@@ -13,7 +13,8 @@
       {"ready": "PREDICATE/4"}                   once, after loading, before any turn
       {"error": Text, "kind": Kind}              at load time (kind load) or instead of a move:
                                                  kind failed, exception or malformed
-    Whatever the strategy prints goes to standard error: standard output is the protocol's.
+    Whatever the strategy prints goes to standard error, and it reads an empty input:
+    standard output and input are the protocol's.
 */
 
 :- use_module(library(http/json)).
@@ -42,15 +43,21 @@ main :-
     answer(_{ready: Name}),
     serve(Pred, none).
 
-%   The protocol's answers go to the original standard output (alias protocol_out); the
-%   user_output alias and the current output become standard error, so a strategy's
-%   format/2, print/1 or draw_board/1 cannot corrupt the protocol.
+%   The protocol's answers go to the original standard output (alias protocol_out) and its
+%   messages come from the original standard input (protocol_in); the user_output alias and
+%   the current output become standard error, and user_input an empty stream, so a
+%   strategy's format/2, print/1, draw_board/1 or read/1 cannot corrupt the protocol.
 protocol_streams :-
     stream_property(Out, alias(user_output)),
     set_stream(Out, alias(protocol_out)),
     set_stream(Out, encoding(utf8)),
     set_stream(user_error, alias(user_output)),
-    set_output(user_error).
+    set_output(user_error),
+    stream_property(In, alias(user_input)),
+    set_stream(In, alias(protocol_in)),
+    open_string("", Empty),
+    set_stream(Empty, alias(user_input)),
+    set_input(Empty).
 
 load_strategy(File, Pred) :-
     (   exists_file(File)
@@ -71,7 +78,7 @@ fail_load(Format, Args) :-
     halt(1).
 
 serve(Pred, Colour) :-
-    read_line_to_string(user_input, Line),
+    read_line_to_string(protocol_in, Line),
     (   Line == end_of_file
     ->  halt(0)
     ;   catch(atom_json_dict(Line, Message, []), _, Message = _{type: "garbage"}),
