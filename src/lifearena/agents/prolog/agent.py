@@ -194,7 +194,7 @@ class PrologAgent(BotAgent):
     # -- moves -----------------------------------------------------------------------------------
 
     def act(self, state: State, player: int, limit: Limit | None = None) -> Action:
-        if self._proc is None or self._seat != player:
+        if self._seat != player or (self._proc is None and self._load_error is None):
             self.start_game(state, player, None)
         if self._load_error is not None:
             raise self._load_error
