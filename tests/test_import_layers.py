@@ -170,13 +170,21 @@ def test_every_module_has_a_layer() -> None:
     assert not unknown, f"add {sorted(unknown)} to LAYERS (and to DESIGN.md's layers)"
 
 
+UPWARD_ALLOWED = {
+    # ``make("module:callable")`` wraps an outside library's agent (an OpenSpiel bot, a
+    # PettingZoo policy); the adapter lives with the other adapters and is imported inside
+    # ``make`` only when such a name is used, so the agents layer never needs the extra.
+    "lifearena.agents.registry -> lifearena.interop.agents",
+}
+
+
 @pytest.mark.parametrize("top_level_only", [True, False], ids=["module-level", "all"])
 def test_imports_point_down_the_layers(top_level_only: bool) -> None:
-    upward = sorted(
+    upward = set(
         f"{source} -> {target}"
         for source, targets in import_graph(top_level_only=top_level_only).items()
         for target in targets
         if layer_of(source) is not None and layer_of(target) is not None
         and layer_of(target) > layer_of(source)  # type: ignore[operator]
-    )
-    assert not upward, "imports pointing up the layers:\n" + "\n".join(upward)
+    ) - UPWARD_ALLOWED
+    assert not upward, "imports pointing up the layers:\n" + "\n".join(sorted(upward))

@@ -18,7 +18,8 @@ from lifearena.errors import BadParameterError
 Factory = Callable[..., Any]
 _GENERIC: dict[str, Factory] = {}
 _BY_GAME: dict[tuple[str, str], Factory] = {}
-_GENERIC_MODULES = ("random_agent", "alphabeta", "mcts", "bot")
+_SPECS: dict[str, Factory] = {}
+_GENERIC_MODULES = ("random_agent", "alphabeta", "mcts", "bot", "prolog")
 
 
 def _key(name: str) -> str:
@@ -33,6 +34,18 @@ def register_agent(name: str, game: str | None = None) -> Callable[[Factory], Fa
             _GENERIC[_key(name)] = factory
         else:
             _BY_GAME[(_key(game), _key(name))] = factory
+        return factory
+
+    return decorate
+
+
+def register_spec(prefix: str) -> Callable[[Factory], Factory]:
+    """Decorator registering a factory ``f(rest, game=..., seed=..., **options)`` for agent
+    names that start with ``prefix`` (``"prolog:"``: ``make("prolog:FILE:PRED")`` calls
+    ``f("FILE:PRED", ...)``)."""
+
+    def decorate(factory: Factory) -> Factory:
+        _SPECS[prefix] = factory
         return factory
 
     return decorate
@@ -72,6 +85,18 @@ def is_python_spec(name: str) -> bool:
     return ":" in name and not name.strip().lower().startswith("prolog:")
 
 
+def is_spec_name(name: str) -> bool:
+    """True for a name that builds an agent from outside the registry's list
+    (``prolog:FILE:PRED``, ``module:callable``): it is checked when it is built.
+
+    >>> is_spec_name("prolog:my.pl:bloodlust"), is_spec_name("random")
+    (True, False)
+    """
+    _load(None)
+    text = name.strip()
+    return any(text.startswith(prefix) for prefix in _SPECS) or is_python_spec(text)
+
+
 def split_name(text: str) -> tuple[str, str]:
     """Split ``NAME[:key=value,...]`` into the name and the options text, keeping a
     ``module:callable`` name whole (a segment without ``=`` belongs to the name).
@@ -89,13 +114,26 @@ def split_name(text: str) -> tuple[str, str]:
 
 
 def make(name: str, game: str | None = None, seed: int | None = 0, **options: Any) -> Any:
-    """A new agent called ``name`` for ``game``, seeded with ``seed``; a ``module:callable``
-    name builds an adapter (:func:`lifearena.interop.agents.make_agent`)."""
+    """A new agent called ``name`` for ``game``, seeded with ``seed``.
+
+    Two kinds of name build an agent from outside the registry:
+
+    * ``prolog:FILE:PREDICATE`` — a War of Life strategy written in Prolog
+      (:mod:`lifearena.agents.prolog`, registered with :func:`register_spec`);
+    * ``module:callable`` or ``file.py:callable`` — an OpenSpiel bot or a PettingZoo-style
+      policy, through the adapter of :func:`lifearena.interop.agents.make_agent` (imported
+      only when such a name is used).
+    """
+    _load(game)
+    for prefix, spec_factory in _SPECS.items():
+        if name.strip().startswith(prefix):
+            return spec_factory(name.strip().removeprefix(prefix), game=game, seed=seed,
+                                **options)
     if is_python_spec(name):
+        # the one import of a higher layer: the adapter of an outside library's agent
         from lifearena.interop.agents import make_agent
 
         return make_agent(name, game=game, seed=seed, **options)
-    _load(game)
     key = _key(name)
     factory = _BY_GAME.get((_key(game), key)) if game else None
     factory = factory or _GENERIC.get(key)

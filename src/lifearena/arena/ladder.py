@@ -81,6 +81,10 @@ class Entrant:
         if not eq:
             label, agent = "", head
         agent = agent.strip()
+        if agent == "prolog":  # prolog:FILE:PREDICATE[:k=v,...] names one agent
+            file, _, rest = tail.partition(":")
+            predicate, _, tail = rest.partition(":")
+            agent = f"prolog:{file}:{predicate}"
         if not agent:
             raise BadParameterError(f"bad entrant {text!r}; expected [label=]agent[:k=v,...]")
         options: dict[str, Any] = {}

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from lifearena.agents import Agent, Limit, available_agents, make
-from lifearena.agents.registry import split_name
+from lifearena.agents.registry import is_spec_name, split_name
 from lifearena.arena.executor import Executor
 from lifearena.arena.referee import (
     GameResult,
@@ -82,12 +82,18 @@ class AgentSpec:
     @classmethod
     def parse(cls, text: str) -> AgentSpec:
         """``NAME``, ``LABEL=NAME`` or ``LABEL=NAME:key=value,key=value`` (values read as
-        JSON where they can be, else as text; the key ``limit`` takes ``time=..;nodes=..``)."""
+        JSON where they can be, else as text; the key ``limit`` takes ``time=..;nodes=..``).
+        A Prolog strategy's NAME is ``prolog:FILE:PREDICATE``."""
         text = text.strip()
         head, tail = split_name(text)  # a module:callable name stays whole
         colon = bool(tail)
         label, eq, name = head.partition("=")
         label, name = label.strip(), (name if eq else head).strip()
+        if name == "prolog":  # prolog:FILE:PREDICATE[:options] names one agent
+            file, _, rest = tail.partition(":")
+            predicate, colon, tail = rest.partition(":")
+            name = f"prolog:{file}:{predicate}"
+            label = label if eq else name
         if not label or not name:
             raise BadParameterError(f"bad agent {text!r}; expected NAME, LABEL=NAME or "
                                     "LABEL=NAME:key=value,...")
@@ -211,7 +217,8 @@ class TournamentConfig:
             raise BadParameterError("a tournament needs at least one agent")
         known = set(available_agents(info.name))
         for spec in self.agents:  # an unknown agent is refused before any game is played
-            if spec.name.strip().lower().replace("-", "_") not in known:
+            if spec.name.strip().lower().replace("-", "_") not in known \
+                    and not is_spec_name(spec.name):
                 raise BadParameterError(f"unknown agent {spec.name!r} for {info.name}; "
                                         f"expected one of: {', '.join(sorted(known))}")
         if self.chunk is None:

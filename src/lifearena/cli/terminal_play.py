@@ -40,6 +40,8 @@ import numpy as np
 import typer
 
 from lifearena.agents import Agent, Limit
+from lifearena.agents.base import AgentTimeout, IllegalAction
+from lifearena.agents.bot import BotError
 from lifearena.core import (
     CHANCE,
     SIMULTANEOUS,
@@ -139,6 +141,8 @@ class TerminalPlay:
     read: Callable[[str, bool], str] | None = None
     seed: int = 0
     record_extra: dict[str, object] = field(default_factory=dict)
+    forfeited: int | None = field(default=None, init=False)
+    """The player whose agent forfeited (failed, timed out, moved illegally), if one did."""
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.state.info.num_players:
@@ -181,7 +185,8 @@ class TerminalPlay:
                         state.apply_actions(joint)
                         display.moved_together(state, texts)
                         continue
-                    display.abandoned(state)
+                    if self.forfeited is None:
+                        display.abandoned(state)
                     break
                 if current == CHANCE:
                     actions, weights = zip(*state.chance_outcomes(), strict=True)
@@ -190,7 +195,8 @@ class TerminalPlay:
                     continue
                 action = self._choose(current)
                 if action is None:
-                    display.abandoned(state)
+                    if self.forfeited is None:
+                        display.abandoned(state)
                     break
                 text = state.action_to_string(action, current)
                 state.apply_action(action)
@@ -213,7 +219,14 @@ class TerminalPlay:
     def _choose(self, player: int) -> Action | None:
         seat = self.seats[player]
         if seat.agent is not None:
-            return seat.agent.act(self.state.view(player), player, seat.limit)
+            try:
+                return seat.agent.act(self.state.view(player), player, seat.limit)
+            except (AgentTimeout, IllegalAction, BotError) as error:
+                # a bot (or a Prolog strategy) that fails forfeits, as in the arena
+                symbol = self.state.info.player_symbols[player]
+                typer.echo(f"{symbol} ({seat.label}) forfeits: {error}")
+                self.forfeited = player
+                return None
         return self._ask(player, seat)
 
     def _read(self, prompt: str, hidden: bool) -> str:

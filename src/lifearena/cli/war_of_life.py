@@ -40,6 +40,7 @@ from rich.progress import (
 from rich.table import Table
 
 from lifearena import agents as agent_registry
+from lifearena.arena.referee import play_game
 from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
 from lifearena.cli.compiling import WAR_OF_LIFE_KERNELS, announce_compiling
@@ -69,12 +70,33 @@ MAX_GAMES = 1_000_000
 CHUNK = 1000  # games per call of the compiled path between progress updates
 
 
-def _strategy(name: str, *, human: bool) -> str:
+PROLOG = "prolog"
+PROLOG_HELP = ("a War of Life strategy written in Prolog, FILE:PREDICATE (docs/prolog.md); "
+               "name it 'prolog' as a player")
+
+
+def _strategy(name: str, *, human: bool, prolog: str | None = None) -> str:
+    """The player's key; ``prolog`` (the ``--prolog`` strategy) and ``prolog:FILE:PREDICATE``
+    name Prolog strategies."""
+    if name.strip().startswith(PROLOG + ":"):
+        return name.strip()
     key = name.strip().lower().replace("-", "_")
+    if key == PROLOG:
+        if prolog is None:
+            raise BadParameterError("player 'prolog' needs --prolog FILE:PREDICATE")
+        return f"{PROLOG}:{prolog}"
     allowed = (HUMAN, *STRATEGIES) if human else STRATEGIES
     if key not in allowed:
-        raise BadParameterError(f"unknown player {name!r}; expected one of {', '.join(allowed)}")
+        raise BadParameterError(f"unknown player {name!r}; expected one of {', '.join(allowed)}"
+                                f", {PROLOG} (with --prolog) or {PROLOG}:FILE:PREDICATE")
     return key
+
+
+def _make(name: str, seed: int, ties: str) -> agent_registry.Agent:
+    """The agent for a player key of :func:`_strategy` (not human)."""
+    if name.startswith(PROLOG + ":"):
+        return agent_registry.make(name, game="war_of_life", seed=seed)
+    return agent_registry.make(name, game="war_of_life", seed=seed, ties=ties)
 
 
 def _start(seed: int, position: str | None, to_move: str) -> wol.WarOfLifeState:
@@ -175,6 +197,7 @@ def play(
     = None,
     quiet: Annotated[bool, typer.Option(help="show only the moves and the final board")]
     = False,
+    prolog: Annotated[str | None, typer.Option(help=PROLOG_HELP)] = None,
 ) -> None:
     """Play War of Life in the terminal: people, strategies, or both."""
     if layout not in LAYOUTS:
@@ -183,10 +206,10 @@ def play(
         _replay(replay_file, layout, quiet)
         return
     check_output(save, "--save")
-    names = (_strategy(blue, human=True), _strategy(red, human=True))
+    names = (_strategy(blue, human=True, prolog=prolog),
+             _strategy(red, human=True, prolog=prolog))
     check_seed(agent_seed, "--agent-seed")
-    seats = make_seats(names, lambda name, i: agent_registry.make(
-        name, game="war_of_life", seed=agent_seed + i, ties=ties))
+    seats = make_seats(names, lambda name, i: _make(name, agent_seed + i, ties))
     state = _start(seed, position, to_move)
     typer.echo(f"War of Life: b = {names[0]}, r = {names[1]}; start {state.setup()}")
     if HUMAN in names:
@@ -251,13 +274,16 @@ def run_games(first: str, second: str, games: int, seed: int, *, ties: str = "fi
               ) -> list[tuple[int, object, float]]:
     """Play ``games`` games from the random starts ``seed, seed + 1, ...``; the strategies are
     seeded ``seed`` and ``seed + 1``. Returns (moves, outcome, seconds) per game. With
-    ``progress`` a bar counts the games on ``console`` (default: standard error)."""
+    ``progress`` a bar counts the games on ``console`` (default: standard error). A Prolog
+    strategy (``prolog:FILE:PREDICATE``) plays through the referee, so that a failing one
+    forfeits its game."""
+    prolog = any(name.startswith(PROLOG + ":") for name in (first, second))
     setups = (wol.new_game(seed=seed + i).setup() for i in range(games))
     results: list[tuple[int, object, float]] = []
     chunk = CHUNK
     with _progress(console) if progress else Progress(disable=True) as bar:
         task = bar.add_task(f"{first} vs {second}", total=games)
-        if not protocol and ties == "first":
+        if not protocol and ties == "first" and not prolog:
             player = wol.FastPlayer((first, second), (seed, seed + 1))
             batch: list[str] = []
             for setup in setups:
@@ -269,13 +295,17 @@ def run_games(first: str, second: str, games: int, seed: int, *, ties: str = "fi
             results += [(len(m), o, s) for m, o, s in player.play(batch)]
             bar.advance(task, len(batch))
         else:
-            bots = [agent_registry.make(name, game="war_of_life", seed=seed + i, ties=ties)
-                    for i, name in enumerate((first, second))]
+            bots = [_make(name, seed + i, ties) for i, name in enumerate((first, second))]
             for setup in setups:
                 start = time.perf_counter()
-                state = wol.play_all([wol.WarOfLifeState.from_setup(setup)], bots)[0]
-                results.append((state.moves_played, state.outcome(),
-                                time.perf_counter() - start))
+                if prolog:
+                    result = play_game("war_of_life", bots, setup=setup)
+                    results.append((len(result.moves), result.outcome,
+                                    time.perf_counter() - start))
+                else:
+                    state = wol.play_all([wol.WarOfLifeState.from_setup(setup)], bots)[0]
+                    results.append((state.moves_played, state.outcome(),
+                                    time.perf_counter() - start))
                 bar.advance(task)
     return results
 
@@ -295,9 +325,11 @@ def strategy_test(
     protocol: Annotated[bool, typer.Option(help="play with the agents on the game protocol "
                                                 "instead of the compiled bitboard path")]
     = False,
+    prolog: Annotated[str | None, typer.Option(help=PROLOG_HELP)] = None,
 ) -> None:
     """What the coursework's test_strategy/3 prints, with 95% Wilson intervals."""
-    first, second = _strategy(first, human=False), _strategy(second, human=False)
+    first = _strategy(first, human=False, prolog=prolog)
+    second = _strategy(second, human=False, prolog=prolog)
     if games < 1:
         raise BadParameterError(f"-n {games}; expected at least 1 game")
     if games > MAX_GAMES:
@@ -338,6 +370,7 @@ def strategy_test(
                   f"{max(not_exhausted) if not_exhausted else 'none'}")
     console.print(f"shortest game: {min(lengths)}")
     console.print(f"average game length (including exhaustives): {sum(lengths) / games:.2f}")
+    compiled = not protocol and ties == "first" and PROLOG not in first + second
     console.print(f"average game time: {mean_time * 1000:.4f} ms "
-                  f"({'protocol' if protocol or ties != 'first' else 'compiled'} path; "
+                  f"({'compiled' if compiled else 'protocol'} path; "
                   f"{wall:.2f} s in all)")
