@@ -709,6 +709,42 @@ class LosatState(State):
         kind = action // self._n
         return ("remove", "add", "add", "capture", "pass")[kind]
 
+    # -- pages -------------------------------------------------------------------------------
+
+    move_help = ("+bD4 or +wD4 adds a stone, -D4 removes one, xD4 captures one, pass when "
+                 "nothing is legal (Go coordinates, row 1 at the bottom)")
+
+    def display(self, player: int | None = None) -> dict[str, Any]:
+        """The board for pages (black 1, white 2, row 0 the top row): captures as the counts,
+        the goal rows and the point of the last move.
+
+        >>> new_game(width=9, length=13).display()["grid"]["col_labels"][:9]
+        ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J']
+        """
+        from lifearena.games._display import grid_display
+
+        width, length = self.params["width"], self.params["length"]
+        board = self.board()
+        last = self._last
+        last_point = None if last is None or last == 4 * self._n else list(
+            divmod(last % self._n, width))
+        return grid_display(
+            board, None, counts=self.captures(), count_label="captures",
+            row_labels=[str(length - r) for r in range(length)],
+            col_labels=list(COLUMNS[:width]),
+            stones=[int(np.count_nonzero(board == 1)), int(np.count_nonzero(board == 2))],
+            goal_rows=list(self._goal), captures_to_win=self.params["captures_to_win"],
+            last_point=last_point,
+            last_kind=None if last is None else self.move_kind(last),
+            status=f"move {self._ply + 1} of {self.params['max_moves']}",
+        )
+
+    def action_cells(self, action: Action) -> list[tuple[int, int]]:
+        """The point a move changes (0-based row from the top, column); none for a pass."""
+        if action >= 4 * self._n:
+            return []
+        return [divmod(int(action) % self._n, self.params["width"])]
+
     # -- views -----------------------------------------------------------------------------------
 
     def observation(self, player: int) -> np.ndarray:

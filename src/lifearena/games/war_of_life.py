@@ -519,6 +519,50 @@ class WarOfLifeState(State):
         """The position in the coursework's Prolog form (blue list, red list, sorted)."""
         return board_to_prolog(self._board)
 
+    # -- pages -------------------------------------------------------------------------------
+
+    move_help = ("move one of your pieces to an empty neighbouring cell: [r1,c1,r2,c2] "
+                 "(rows and columns 1..8, row 1 at the top)")
+
+    def display(self, player: int | None = None) -> dict[str, Any]:
+        """The board for pages: blue 1, red 2; ``before`` is the board after the last move and
+        before its crank, so a page can animate the crank's births and deaths.
+
+        >>> state = from_prolog("[[[1,4],[2,3]],[[8,8]]]")
+        >>> state.apply_action(state.string_to_action("2,3,1,3"))
+        >>> data = state.display()
+        >>> data["counts"], data["deaths"], data["last_move"]
+        ([0, 0], [[0, 2], [0, 3], [7, 7]], [[1, 2], [0, 2]])
+        """
+        from lifearena.games._display import grid_display
+
+        crank = self.last_crank
+        before = None
+        last: list[list[int]] = []
+        if crank.move is not None:
+            before = self._board.copy()
+            for row, col, _ in crank.births:
+                before[row - 1, col - 1] = EMPTY
+            for row, col, symbol in crank.deaths:
+                before[row - 1, col - 1] = SYMBOLS.index(symbol) + 1
+            move = crank.move
+            last = [[move.r1 - 1, move.c1 - 1], [move.r2 - 1, move.c2 - 1]]
+        return grid_display(
+            self._board, before,
+            counts=(int(np.count_nonzero(self._board == BLUE)),
+                    int(np.count_nonzero(self._board == RED))),
+            last_move=last, status=f"move {self._moves + 1} of {MAX_MOVES}",
+        )
+
+    def action_cells(self, action: Action) -> list[tuple[int, int]]:
+        """The piece's cell, then its target (0-based row, column).
+
+        >>> from_prolog("[[[1,1]],[[8,8]]]").action_cells(Move(1, 1, 2, 2).action)
+        [(0, 0), (1, 1)]
+        """
+        target = TARGETS[action]
+        return [divmod(action // 8, SIZE), divmod(target, SIZE)] if target >= 0 else []
+
     def board_text(self, style: str = "clear") -> str:
         """The board as text: ``"clear"`` (coordinates, ``.`` for empty) or ``"coursework"``
         (the Prolog program's layout: column header, a frame, ``b``/``r`` cells).
