@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import typer
 
-from lifearena.cli import ladder, life, life_for_two, losat, p2life, queen, war_of_life
+from lifearena.cli import ladder, life, life_for_two, losat, p2life, queen, serve, war_of_life
 from lifearena.cli import tournament as tournament_cli
 from lifearena.errors import LifeArenaError
 
@@ -32,6 +32,7 @@ app.add_typer(p2life.app, name="p2life")
 app.add_typer(queen.app, name="queen")
 tournament_cli.register(app)
 ladder.register(app)
+serve.register(app)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,0 +1,49 @@
+"""``lifearena serve``: the web application (play every game in a browser).
+
+Binds to loopback by default. To let others in, bind ``--host 0.0.0.0`` behind a reverse
+proxy that terminates TLS; the seat tokens in the private links are the only authentication.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from lifearena.errors import BadParameterError
+
+DEFAULT_DB = Path("lifearena-web.sqlite")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``serve`` command to the ``lifearena`` app."""
+    app.command("serve")(serve)
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (loopback by default; "
+                                      "0.0.0.0 for every interface, behind a proxy).")
+                    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    db: Annotated[Path, typer.Option(help="SQLite file of the games (created if missing).")
+                  ] = DEFAULT_DB,
+    workers: Annotated[int, typer.Option(help="Processes in which agents think.")] = 2,
+) -> None:
+    """Serve the games in a browser: hot-seat, online (a private link per seat) or against
+    an agent. Prints the URL and the database file."""
+    if not 0 < port < 65536:
+        raise BadParameterError(f"--port {port}; expected 1..65535")
+    if not 1 <= workers <= 64:
+        raise BadParameterError(f"--workers {workers}; expected 1..64")
+    if db.exists() and db.is_dir():
+        raise BadParameterError(f"--db {db} is a folder; expected a SQLite file")
+    import uvicorn
+
+    from lifearena.web import Settings, create_app
+
+    app = create_app(Settings(db=db.resolve(), workers=workers))
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"lifearena web: http://{shown}:{port}/")
+    typer.echo(f"games stored in {db.resolve()}")
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65_536)
