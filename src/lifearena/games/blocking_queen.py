@@ -320,8 +320,8 @@ class BlockingQueen(State):
             "reachable": sorted([list(s) for s in reach], key=lambda s: (s[1], s[0])),
             "blocking": self.blocking,
             "blocks_left": self.blocks_left,
-            "status": (f"{SYMBOLS[self.mover]} blocks (up to {self.blocks_left} more)"
-                       if self.blocking else f"{SYMBOLS[self.mover]} moves the queen"),
+            "status": (f"player {SYMBOLS[self.mover]} blocks (up to {self.blocks_left} more)"
+                       if self.blocking else f"player {SYMBOLS[self.mover]} moves the queen"),
         }
 
     def action_cells(self, action: Action) -> list[tuple[int, int]]:

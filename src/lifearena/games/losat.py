@@ -739,6 +739,58 @@ class LosatState(State):
             status=f"move {self._ply + 1} of {self.params['max_moves']}",
         )
 
+    def explain_illegal(self, action: Action, player: int | None = None) -> str:
+        """One line: why ``action`` may not be played now (Life's condition, the owner rule
+        or superko).
+
+        >>> state = new_game(width=9, length=13)
+        >>> state.explain_illegal(state.string_to_action("+bA1"))
+        '+bA1: an added black stone needs exactly 3 black neighbours; A1 has 0'
+        """
+        mover = self._to_move if player is None else player
+        if self._outcome is not None:
+            return "the game is over; no move can be played"
+        if mover != self._to_move:
+            return f"it is not {SYMBOLS[mover]}'s turn; {SYMBOLS[self._to_move]} is to move"
+        n = self._n
+        if not 0 <= action <= 4 * n:
+            return f"action {action} is out of range 0..{4 * n}"
+        text = self.action_to_string(action)
+        if action == 4 * n:
+            return "pass is legal only when no other move is"
+        kind, point = divmod(int(action), n)
+        name, value = self._geo.names[point], int(self._board[point])
+        own_counts = self._counts[:, point]
+        colour_name = ("black", "white")
+        if kind in (ADD_BLACK, ADD_WHITE):
+            colour = kind - 1
+            if value:
+                return f"{text}: {name} already holds a {colour_name[value - 1]} stone"
+            if self.params["own_colour_only"] and colour != mover:
+                return f"{text}: with own_colour_only you add only {colour_name[mover]} stones"
+            if own_counts[colour] != 3:
+                return (f"{text}: an added {colour_name[colour]} stone needs exactly 3 "
+                        f"{colour_name[colour]} neighbours; {name} has {own_counts[colour]}")
+        elif not value:
+            return f"{text}: {name} is empty; there is no stone to change"
+        elif kind == REMOVE:
+            if self.params["own_colour_only"] and value != mover + 1:
+                return f"{text}: with own_colour_only you remove only your own stones"
+            if 2 <= own_counts[value - 1] <= 3:
+                return (f"{text}: the stone on {name} has {own_counts[value - 1]} neighbours of "
+                        "its colour; only a stone with fewer than 2 or more than 3 may go")
+        else:
+            if self.params["own_colour_only"] and value == mover + 1:
+                return f"{text}: with own_colour_only you capture only opponent stones"
+            enemies = own_counts[2 - value]
+            wanted = "3 or more" if self.params["capture_or_more"] else "exactly 3"
+            if not self._candidates(mover)[action]:
+                return (f"{text}: a capture needs {wanted} neighbours of the other colour; "
+                        f"{name} has {enemies}")
+        if action in self._legal_actions(mover):
+            return f"{text} is legal"
+        return f"{text} would repeat an earlier position (superko)"
+
     def action_cells(self, action: Action) -> list[tuple[int, int]]:
         """The point a move changes (0-based row from the top, column); none for a pass."""
         if action >= 4 * self._n:

@@ -554,6 +554,35 @@ class WarOfLifeState(State):
             last_move=last, status=f"move {self._moves + 1} of {MAX_MOVES}",
         )
 
+    def explain_illegal(self, action: Action, player: int | None = None) -> str:
+        """One line: why ``action`` may not be played now.
+
+        >>> state = from_prolog("[[[1,1],[1,2]],[[8,8]]]")
+        >>> state.explain_illegal(Move(1, 1, 1, 2).action)
+        '[1,1,1,2]: the target 1,2 is occupied; move to an empty neighbouring cell'
+        """
+        mover = self._to_move if player is None else player
+        if self._outcome is not None:
+            return "the game is over; no move can be played"
+        if mover != self._to_move:
+            return f"it is not {SYMBOLS[mover]}'s turn; {SYMBOLS[self._to_move]} is to move"
+        if not 0 <= action < NUM_ACTIONS:
+            return f"action {action} is out of range 0..{NUM_ACTIONS - 1}"
+        row, col = divmod(action // 8, SIZE)
+        target = TARGETS[action]
+        if target < 0:
+            return f"a piece on {row + 1},{col + 1} cannot leave the board"
+        text = ACTION_TEXT[action]
+        flat = self._board.reshape(-1)
+        if flat[action // 8] != mover + 1:
+            held = ("empty", "a blue piece", "a red piece")[flat[action // 8]]
+            return f"{text}: {row + 1},{col + 1} is {held}; move one of your own pieces"
+        if flat[target] != EMPTY:
+            r2, c2 = divmod(target, SIZE)
+            return (f"{text}: the target {r2 + 1},{c2 + 1} is occupied; move to an empty "
+                    "neighbouring cell")
+        return f"{text} is legal"
+
     def action_cells(self, action: Action) -> list[tuple[int, int]]:
         """The piece's cell, then its target (0-based row, column).
 

@@ -256,10 +256,26 @@ def level_agent(game: str, level: str) -> tuple[str, Limit | None]:
     return levels[level]
 
 
+PICTURES: dict[str, tuple[str, list[str]]] = {
+    "life_for_two": ("...../...../...../...../..... 1", ["2,2 2,3 3,2 | 4,4 4,3 3,4", "1,1 | 4,1"]),
+    "blocking_queen": ("9,13", ["9,4", "#5,0"]),
+}
+"""Positions more telling than the start, for the home page's pictures: (setup, moves)."""
+
+
 def sample_display(game: str) -> dict[str, Any]:
-    """The display of a default start of ``game``: the home page's small picture."""
+    """The home page's small picture of ``game``: a default start, or a few moves into a
+    game when its start is bare (Life for Two's empty board).
+
+    >>> sample_display("life_for_two")["counts"]
+    [5, 4]
+    """
+    from lifearena.core import Record, replay
+
+    if game in PICTURES:
+        setup, moves = PICTURES[game]
+        params = dict(load_game(game).info.parameters)
+        return replay(Record(game, params, setup, ["", ""], moves)).display(None)
     entry = entry_of(game)
     values = {p.name: p.default for p in entry.params}
-    state = new_state(game, values)
-    load_game(game)  # registered, so records of it replay
-    return state.display(None)
+    return new_state(game, values).display(None)

@@ -10,14 +10,14 @@ protocol of :mod:`lifearena.core`, and the picture a page draws comes from
 >>> row = GameRow("g", "life_for_two", {"max_turns": None, "limit_result": "draw"},
 ...               "...../...../...../...../..... 1", {"kind": "online"}, ["a", "b"])
 >>> game = LiveGame.from_row(row)
->>> game.play("1,1 2,1 1,2", 0)
+>>> game.play("3,4 3,3 4,3", 0)
 'pending'
->>> "1,1" in str(game.view([1]))
-False
+>>> "3,3 4,3" in str(game.view([1])), game.view([0])["mine"]
+(False, {'0': '3,3 4,3 3,4'})
 >>> game.play("5,5 4,5 5,4", 1)
 'applied'
 >>> game.row.moves
-['1,1 1,2 2,1 | 4,5 5,4 5,5']
+['3,3 4,3 3,4 | 5,4 4,5 5,5']
 """
 
 from __future__ import annotations
