@@ -53,6 +53,8 @@ function drawGrid(svg, game, display, opts) {
         fill: "transparent", stroke: look.line, "stroke-width": 1, class: "cell",
         "data-cell": cellKey(r, c), "data-r": r, "data-c": c }, layer);
       const mark = marks[cellKey(r, c)];
+      rect.setAttribute("data-v", cells[r][c]);
+      if (mark) rect.classList.add(mark);
       if (mark === "target") rect.setAttribute("fill", "rgba(46,139,87,0.22)");
       if (mark === "chosen") rect.setAttribute("fill", "rgba(47,109,179,0.22)");
       if (mark === "selected") rect.setAttribute("fill", "rgba(47,109,179,0.30)");
@@ -123,8 +125,9 @@ function drawQueen(svg, display, opts) {
       let fill = (x + y) % 2 ? "#f1ede5" : "#faf8f3";
       if (reach.has(key)) fill = display.blocking ? "#f4dcc0" : "#cfe6d6";
       if (marks[key] === "last") fill = "#f1e3c2";
+      const kind = reach.has(key) ? " reachable" : blocked.has(key) ? " blocked-square" : "";
       el("rect", { x: x * unit, y: y * unit, width: unit, height: unit, fill, stroke: look.line,
-        "stroke-width": 0.5, class: "cell", "data-cell": key, "data-r": y, "data-c": x }, layer);
+        "stroke-width": 0.5, class: "cell" + kind, "data-cell": key, "data-r": y, "data-c": x }, layer);
       if (blocked.has(key)) {
         const m = unit * 0.25;
         el("path", { d: `M${x * unit + m},${y * unit + m}L${(x + 1) * unit - m},${(y + 1) * unit - m}` +

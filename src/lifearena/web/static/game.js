@@ -486,7 +486,6 @@ function main() {
     if (cell) clickCell(Number(cell.dataset.r), Number(cell.dataset.c));
   });
   svg.addEventListener("keydown", onKey);
-  svg.addEventListener("focus", render);
   $("banner").addEventListener("click", () => { if (browsing) { browsing = null; render(); } });
   $("typed").addEventListener("submit", (event) => {
     event.preventDefault();
