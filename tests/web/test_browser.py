@@ -234,7 +234,7 @@ def test_a_losat_capture_by_clicking(browser: Any, base_url: str, shots: Path) -
     page.wait_for_function("() => document.querySelectorAll('#moves li').length === 1")
     page.screenshot(path=str(shots / "losat_captured.png"))
     assert page.locator("#moves li").inner_text() == "xD7"
-    assert "1 captures" in page.inner_text(".player[data-seat='0']")
+    assert "1 capture ·" in page.inner_text(".player[data-seat='0']")
     assert page.get_attribute("[data-cell='6,3']", "data-v") == "1"
     assert errors == []
 

@@ -383,7 +383,8 @@ class P2Life(State):
         last = [[[m.y - 1, m.x - 1]] if m.kind != "pass" else [] for m in self.last_moves] \
             if self.last_moves else []
         return grid_display(
-            self.board, before, counts=self.populations(), last_moves=last,
+            self.board, before, counts=self.populations(), count_label="tokens",
+            last_moves=last,
             torus=self.params["torus"],
             status=f"generation {self.generation + 1} of {self.params['max_generations']}"
             + (f", move {self.moved + 1} of {self.params['moves']}"

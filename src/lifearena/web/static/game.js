@@ -197,9 +197,14 @@ function marks() {
 function render() {
   if (!current) return;
   document.title = `lifearena — ${current.title}`;
-  $("game-title").textContent = current.title + (current.opponent.kind === "agent"
-    ? ` · against ${current.opponent.agent} (${current.opponent.level})` : current.opponent.kind === "online"
-      ? " · online" : " · at this screen");
+  const opponent = current.opponent;
+  let against = " · at this screen";
+  if (opponent.kind === "online") against = " · online";
+  if (opponent.kind === "agent") {
+    against = opponent.agent === opponent.level ? ` · against the ${opponent.agent} agent`
+      : ` · against ${opponent.agent} (${opponent.level})`;
+  }
+  $("game-title").textContent = current.title + against;
   const [text, kind] = bannerFor();
   setBanner(text, kind);
   const svg = $("board");
@@ -218,7 +223,7 @@ function render() {
   renderMoves();
   renderChoices();
   $("move-help").textContent = current.move_help;
-  $("legend").hidden = !("before" in current.display);
+  $("legend").hidden = !(current.display.before || (afterGeneration && afterGeneration.births));
   $("typed").hidden = actingSeat() === null;
 }
 
@@ -242,8 +247,9 @@ function renderPlayers() {
     const count = document.createElement("span");
     count.className = "count";
     if (d.counts) {
-      count.textContent = `${d.counts[seat]} ${d.count_label}`;
-      if (d.stones) count.textContent += ` · ${d.stones[seat]} stones`;
+      const plural = (n, word) => `${n} ${n === 1 ? word.replace(/s$/, "") : word}`;
+      count.textContent = plural(d.counts[seat], d.count_label);
+      if (d.stones) count.textContent += ` · ${plural(d.stones[seat], "stones")}`;
     }
     row.append(swatch, label, count);
     box.appendChild(row);
@@ -251,7 +257,9 @@ function renderPlayers() {
   if (d.status) {
     const status = document.createElement("div");
     status.className = "help-line";
-    status.textContent = d.status + (d.k ? ` · k = ${d.k}` : "") + (d.captures_to_win ? ` · ${d.captures_to_win} captures win` : "");
+    status.textContent = d.status + (d.k ? ` · k = ${d.k}` : "")
+      + (d.captures_to_win ? ` · ${d.captures_to_win} captures win · shaded rows: goal lines` : "")
+      + (d.torus ? " · the board wraps around" : "");
     box.appendChild(status);
   }
 }
@@ -458,6 +466,7 @@ function showLinks() {
   const stored = sessionStorage.getItem("links-" + gameId);
   const links = stored ? JSON.parse(stored) : {};
   if (!links.spectator) links.spectator = `/play/${gameId}`;
+  if (token && !links.you && !links.seat0) links.you = location.pathname + location.hash;
   const labels = { seat0: "Seat 1 link", seat1: "Seat 2 link", you: "Your link", spectator: "Spectators" };
   const rows = $("link-rows");
   rows.innerHTML = "";
