@@ -29,6 +29,8 @@ def serve(
     db: Annotated[Path, typer.Option(help="SQLite file of the games (created if missing).")
                   ] = DEFAULT_DB,
     workers: Annotated[int, typer.Option(help="Processes in which agents think.")] = 2,
+    creates_per_minute: Annotated[int, typer.Option(
+        help="Games one client address may create per minute.")] = 30,
 ) -> None:
     """Serve the games in a browser: hot-seat, online (a private link per seat) or against
     an agent. Prints the URL and the database file."""
@@ -36,13 +38,17 @@ def serve(
         raise BadParameterError(f"--port {port}; expected 1..65535")
     if not 1 <= workers <= 64:
         raise BadParameterError(f"--workers {workers}; expected 1..64")
+    if not 1 <= creates_per_minute <= 100_000:
+        raise BadParameterError(f"--creates-per-minute {creates_per_minute}; expected "
+                                "1..100000")
     if db.exists() and db.is_dir():
         raise BadParameterError(f"--db {db} is a folder; expected a SQLite file")
     import uvicorn
 
     from lifearena.web import Settings, create_app
 
-    app = create_app(Settings(db=db.resolve(), workers=workers))
+    app = create_app(Settings(db=db.resolve(), workers=workers,
+                              creates_per_minute=creates_per_minute))
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"lifearena web: http://{shown}:{port}/")
     typer.echo(f"games stored in {db.resolve()}")
