@@ -180,3 +180,8 @@ def test_hot_seat_token_plays_both_seats(client: TestClient) -> None:
     assert move(client, created["id"], token, "1,1 2,1 1,2", seat=0).json()["chosen"] == [0]
     after = move(client, created["id"], token, "5,5 4,5 5,4", seat=1).json()
     assert after["move_number"] == 1 and after["chosen"] == []
+
+
+def test_an_unknown_game_page_says_so(client: TestClient) -> None:
+    response = client.get("/play/nosuchgame1")
+    assert response.status_code == 404 and "No such game" in response.text

@@ -185,3 +185,28 @@ def test_an_agent_thinking_never_delays_another_game(client: TestClient,
     assert time.perf_counter() - started < 0.3
     assert view(client, slow["id"], slow["token"])["thinking"]
     _wait(client, slow["id"], slow["token"], lambda s: s["move_number"] == 1)
+
+
+class BrokenAgent(Agent):
+    """Always fails."""
+
+    name = "broken"
+
+    def act(self, state: State, player: int, limit: Limit | None = None) -> int:
+        raise RuntimeError("no move today")
+
+
+@register_agent("broken", game="blocking_queen")
+def _make_broken(game: str | None = None, seed: int | None = 0, **options: object) -> Agent:
+    return BrokenAgent()
+
+
+def test_a_failing_agent_is_reported_not_hidden(client: TestClient,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    entry = catalog.CATALOG["blocking_queen"]
+    levels = {**entry.levels, "easy": ("broken", None)}
+    monkeypatch.setitem(catalog.CATALOG, "blocking_queen",
+                        type(entry)(entry.name, entry.title, entry.summary, entry.params, levels))
+    created = create(client, "blocking_queen", opponent="agent", level="easy", side=1)
+    state = _wait(client, created["id"], created["token"], lambda s: s["agent_error"])
+    assert "no move today" in state["agent_error"] and state["moves"] == []

@@ -38,7 +38,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -61,6 +61,10 @@ MAX_RECORD = 262_144
 """Largest record upload, in bytes."""
 MAX_WS_MESSAGE = 4_096
 """Largest WebSocket message, in characters."""
+NO_SUCH_GAME = ("<!doctype html><html lang=en><head><meta charset=utf-8><title>lifearena — no "
+                "such game</title><link rel=stylesheet href=/static/style.css></head><body><main>"
+                "<h2>No such game</h2><p class=muted>This link names no game on this server."
+                "</p><p><a class=button href=/>Start a new game</a></p></main></body></html>")
 _ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
 _STATUS: dict[type[Exception], int] = {SeatError: 403, TurnError: 409, IllegalMoveError: 422,
                                        ParseError: 400, BadParameterError: 400}
@@ -287,8 +291,13 @@ class Server:
             if len(live.row.moves) == number and seat in live.awaiting():
                 live.play(text, seat)
                 self.store.save_progress(live.row.id, live.row.moves, live.row.pending)
-        except Exception:
+            live.agent_error = None
+        except Exception as error:
             log.exception("agent %s failed in game %s", name, live.row.id)
+            live.agent_error = f"the agent {name} failed: {str(error).splitlines()[0][:200]}"
+            live.thinking = False
+            await self.broadcast(live)
+            return  # not retried in a loop; reopening the game tries again
         finally:
             live.thinking = False
         self.schedule_agent(live)
@@ -353,7 +362,10 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/play/{game_id}", include_in_schema=False)
     async def play_page(game_id: str) -> Response:
-        server.game(game_id)
+        try:
+            server.game(game_id)
+        except NotFound:
+            return HTMLResponse(NO_SUCH_GAME, status_code=404)
         return FileResponse(STATIC / "game.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -53,6 +53,8 @@ class LiveGame:
     state: State
     thinking: bool = False
     """Whether an agent is choosing a move for this game now."""
+    agent_error: str | None = None
+    """Why the agent's last attempt failed, if it did (it is tried again on reload)."""
 
     @classmethod
     def from_row(cls, row: GameRow) -> LiveGame:
@@ -185,6 +187,7 @@ class LiveGame:
             "legal": legal_moves,
             "move_help": type(state).move_help,
             "thinking": self.thinking,
+            "agent_error": self.agent_error,
             "outcome": None if outcome is None else {
                 "text": str(outcome),
                 "winner": outcome.winner,

@@ -59,6 +59,7 @@ function drawGrid(svg, game, display, opts) {
       if (mark === "chosen") rect.setAttribute("fill", "rgba(47,109,179,0.22)");
       if (mark === "selected") rect.setAttribute("fill", "rgba(47,109,179,0.30)");
       if (mark === "last") rect.setAttribute("fill", "rgba(166,106,0,0.16)");
+      if (mark === "collision") rect.setAttribute("fill", "rgba(184,58,50,0.18)");
       const value = cells[r][c];
       if (value) {
         const piece = el("circle", { cx: c * unit + unit / 2, cy: r * unit + unit / 2,

@@ -85,6 +85,10 @@ function receive(next) {
   const advanced = previous && next.move_number > previous.move_number;
   if (!previous || advanced || next.awaiting.join() !== previous.awaiting.join()) selection = [];
   if (advanced) browsing = null;
+  if (advanced && next.display.collisions && next.display.collisions.length) {
+    const both = next.display.collisions.map(([r, c]) => `${c + 1},${r + 1}`).join(" ");
+    say(`Both players chose ${both}: left empty.`);
+  }
   if (advanced && next.display.before) {
     clearTimeout(animation && animation.timer);
     afterGeneration = null;
@@ -145,6 +149,7 @@ function bannerFor() {
   const n = names();
   if (animation) return ["The generation runs…", "turn"];
   if (s.thinking) return [`The agent (${s.opponent.agent}) is thinking…`, "wait"];
+  if (s.agent_error) return [`${s.agent_error} — reload the page to try again`, "wait"];
   if (seat !== null) {
     const what = s.simultaneous ? choosePrompt() : "your move";
     if (s.seats.length > 1) {
@@ -186,6 +191,7 @@ function marks() {
   if (current.seats.length === 1) {
     for (const text of Object.values(current.mine)) for (const [r, c] of pendingCells(text)) result[cellKey(r, c)] = "chosen";
   }
+  if (animation && d.collisions) for (const [r, c] of d.collisions) result[cellKey(r, c)] = "collision";
   const seat = actingSeat();
   for (const cell of selection) result[cellKey(...cell)] = "selected";
   if (current.game === "war_of_life" && selection.length && seat !== null) {
