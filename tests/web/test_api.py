@@ -185,3 +185,23 @@ def test_hot_seat_token_plays_both_seats(client: TestClient) -> None:
 def test_an_unknown_game_page_says_so(client: TestClient) -> None:
     response = client.get("/play/nosuchgame1")
     assert response.status_code == 404 and "No such game" in response.text
+
+
+def test_classic_life_for_two_runs_the_1978_program_at_one_screen(client: TestClient) -> None:
+    refused = client.post("/api/games", json={"game": "life_for_two", "opponent": "online",
+                                              "params": {"rules": "classic"}})
+    assert refused.status_code == 400 and "one screen" in refused.json()["error"]
+    created = create(client, "life_for_two", opponent="hotseat", params={"rules": "classic"})
+    token = created["token"]
+    assert "LIFE2" in view(client, created["id"], token)["display"]["text"]
+    answers = ["1,1", "2,1", "1,2", "3,4", "4,4", "5,4", "3,2", "3,2"]
+    for number, answer in enumerate(answers):
+        state = view(client, created["id"], token)
+        assert state["awaiting"] == [0 if number < 3 else 1 if number < 6 else number % 2]
+        assert move(client, created["id"], token, answer).status_code == 200
+    final = view(client, created["id"], token)
+    assert final["outcome"]["winner"] == 0
+    assert "SAME COORD.  SET TO 0" in final["display"]["text"]
+    assert move(client, created["id"], token, "1,1").status_code == 409
+    transcript = client.get(f"/api/games/{created['id']}/record?format=text").text
+    assert transcript.rstrip().endswith("PLAYER 1 IS THE WINNER")

@@ -46,6 +46,7 @@ from lifearena.agents import Limit
 from lifearena.core import Record, replay
 from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
 from lifearena.web import catalog
+from lifearena.web.classic import CLASSIC, ClassicGame
 from lifearena.web.live import LiveGame, SeatError, TurnError
 from lifearena.web.store import GameRow, Store
 
@@ -125,7 +126,7 @@ class Server:
 
     settings: Settings
     store: Store
-    games: collections.OrderedDict[str, LiveGame] = field(
+    games: collections.OrderedDict[str, LiveGame | ClassicGame] = field(
         default_factory=collections.OrderedDict)
     sockets: dict[str, dict[WebSocket, list[int]]] = field(default_factory=dict)
     created: dict[str, collections.deque[float]] = field(default_factory=dict)
@@ -134,7 +135,7 @@ class Server:
 
     # -- games ------------------------------------------------------------------------------
 
-    def game(self, game_id: str) -> LiveGame:
+    def game(self, game_id: str) -> LiveGame | ClassicGame:
         """The live game ``game_id``, rebuilt from the store when not in memory."""
         if not _ID.match(game_id):
             raise NotFound(f"no game {game_id[:40]!r}")
@@ -143,7 +144,7 @@ class Server:
             row = self.store.get(game_id)
             if row is None:
                 raise NotFound(f"no game {game_id!r}")
-            live = LiveGame.from_row(row)
+            live = _rebuild(row)
             self.games[game_id] = live
             self._evict()
             self.schedule_agent(live)
@@ -178,8 +179,16 @@ class Server:
         params = body.get("params", {})
         if not isinstance(params, dict):
             raise BadParameterError("params: expected an object of the game's parameters")
-        state = catalog.new_state(game, params)
         opponent = body.get("opponent", "hotseat")
+        if game == "life_for_two" and catalog.check_values(game, params)["rules"] == "classic":
+            if opponent != "hotseat":
+                raise BadParameterError("Life for Two's classic rules are the 1978 program, "
+                                        "played at one screen; choose 'at this screen'")
+            token = secrets.token_urlsafe(18)
+            return self._start(GameRow(secrets.token_urlsafe(9), CLASSIC, {}, "",
+                                       {"kind": "hotseat"}, [token, token]),
+                               token, 0, "hotseat")
+        state = catalog.new_state(game, params)
         side = body.get("side", 0)
         if side not in (0, 1):
             raise BadParameterError(f"side {side!r}; expected 0 (first player) or 1 (second)")
@@ -221,7 +230,7 @@ class Server:
         return self._start(row, token, 0, "hotseat")
 
     def _start(self, row: GameRow, token: str, side: int, kind: str) -> dict[str, Any]:
-        live = LiveGame.from_row(row)
+        live = _rebuild(row)
         self.store.insert(row)
         self.games[row.id] = live
         self._evict()
@@ -237,7 +246,8 @@ class Server:
 
     # -- moves -------------------------------------------------------------------------------
 
-    async def move(self, live: LiveGame, seats: list[int], seat: Any, text: Any) -> None:
+    async def move(self, live: LiveGame | ClassicGame, seats: list[int], seat: Any,
+                   text: Any) -> None:
         """Play ``text`` for ``seat`` (one of ``seats``), store it and tell every page."""
         if not seats:
             raise SeatError("a move needs this seat's private link (token); spectators "
@@ -254,7 +264,7 @@ class Server:
         self.schedule_agent(live)
         await self.broadcast(live)
 
-    async def broadcast(self, live: LiveGame) -> None:
+    async def broadcast(self, live: LiveGame | ClassicGame) -> None:
         """Send every open page of ``live`` the game as that page may see it."""
         for socket, seats in list(self.sockets.get(live.row.id, {}).items()):
             try:
@@ -264,11 +274,12 @@ class Server:
 
     # -- agents ------------------------------------------------------------------------------
 
-    def schedule_agent(self, live: LiveGame) -> None:
+    def schedule_agent(self, live: LiveGame | ClassicGame) -> None:
         """Start the agent's thinking when the game waits for it (off the event loop)."""
         seat = live.agent_seat
         if seat is None or live.thinking or seat not in live.awaiting():
             return
+        assert isinstance(live, LiveGame)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -408,13 +419,14 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/api/games/{game_id}/record")
     async def download(game_id: str, format: str = "json") -> Response:
         live = server.game(game_id)
-        record = live.record()
-        if format == "json":
-            body, kind, suffix = record.to_json(), "application/json", "json"
-        elif format == "text":
-            body, kind, suffix = record.to_text(), "text/plain; charset=utf-8", "txt"
-        else:
+        if format not in ("json", "text"):
             raise BadParameterError(f"format {format!r}; expected json or text")
+        if isinstance(live, ClassicGame):
+            body, kind, suffix = live.download(format)
+        elif format == "json":
+            body, kind, suffix = live.record().to_json(), "application/json", "json"
+        else:
+            body, kind, suffix = live.record().to_text(), "text/plain; charset=utf-8", "txt"
         name = f"{live.row.game}-{live.row.id}.{suffix}"
         return Response(body, media_type=kind,
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
@@ -456,7 +468,7 @@ def create_app(settings: Settings) -> FastAPI:
     return app
 
 
-async def _on_message(server: Server, live: LiveGame, seats: list[int],
+async def _on_message(server: Server, live: LiveGame | ClassicGame, seats: list[int],
                       text: str | None) -> None:
     if text is None:
         raise ParseError("binary message; expected JSON text")
@@ -486,6 +498,11 @@ async def _json(request: Request, bound: int) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ParseError("request body must be a JSON object")
     return data
+
+
+def _rebuild(row: GameRow) -> LiveGame | ClassicGame:
+    """A stored game, live again (the 1978 program for classic Life for Two)."""
+    return ClassicGame.from_row(row) if row.game == CLASSIC else LiveGame.from_row(row)
 
 
 def _token(request: Request) -> str | None:

@@ -133,10 +133,14 @@ CATALOG: dict[str, GameEntry] = {
         "5x5. Both players choose at the same time, unseen: 3 cells on the first turn, then "
         "1. A cell chosen by both stays empty. Then one generation of Immigration Life. Whoever "
         "has no pieces left loses.",
-        (Param("max_turns", "Turn limit", "int", 0, 0, 500, help="0: play until one side "
-               "dies out"),
+        (Param("rules", "Rules", "choice", "instructed", choices=("instructed", "classic"),
+               help="instructed: the written rules, choices hidden; classic: the 1978 BASIC "
+               "program exactly, bugs included, at one screen"),
+         Param("max_turns", "Turn limit", "int", 0, 0, 500, help="0: play until one side "
+               "dies out", shown_when=("rules", "instructed")),
          Param("limit_result", "At the limit", "choice", "draw",
-               choices=("draw", "population"), help="a draw, or more pieces wins")),
+               choices=("draw", "population"), help="a draw, or more pieces wins",
+               shown_when=("rules", "instructed"))),
         {"random": ("random", None), "easy": ("greedy", None), "medium": ("nash", None),
          "hard": ("mcts", Limit(time=1.5))},
         simultaneous=True,

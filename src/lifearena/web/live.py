@@ -70,7 +70,7 @@ class LiveGame:
         if not token:
             return []
         seats = [seat for seat, secret in enumerate(self.row.tokens)
-                 if secret is not None and _same(secret, token)]
+                 if secret is not None and same_secret(secret, token)]
         if not seats:
             raise SeatError("this link's seat token does not belong to this game")
         return seats
@@ -236,7 +236,8 @@ class LiveGame:
         return replay(record, upto=upto).display(None)
 
 
-def _same(a: str, b: str) -> bool:
+def same_secret(a: str, b: str) -> bool:
+    """Compare two tokens in constant time."""
     import hmac
 
     return hmac.compare_digest(a.encode(), b.encode())

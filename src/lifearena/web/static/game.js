@@ -151,7 +151,7 @@ function bannerFor() {
   if (s.thinking) return [`The agent (${s.opponent.agent}) is thinking…`, "wait"];
   if (s.agent_error) return [`${s.agent_error} — reload the page to try again`, "wait"];
   if (seat !== null) {
-    const what = s.simultaneous ? choosePrompt() : "your move";
+    const what = s.simultaneous || s.game === "life_for_two_classic" ? choosePrompt() : "your move";
     if (s.seats.length > 1) {
       const peek = s.simultaneous && s.chosen.length ? ` (${n[1 - seat]} has chosen — no peeking)` : "";
       return [`${n[seat]}: ${what}${peek}`, "turn"];
@@ -168,6 +168,7 @@ function bannerFor() {
 
 function choosePrompt() {
   const d = current.display;
+  if (current.game === "life_for_two_classic") return "answer the program with x,y below";
   if (current.game === "life_for_two") return `choose ${d.choose} empty cell${d.choose > 1 ? "s" : ""}`;
   if (current.game === "p2life") return "place a token, remove one of yours, or pass";
   return "choose your move";
@@ -224,7 +225,13 @@ function render() {
     opts.births = afterGeneration.births;
     opts.deaths = afterGeneration.deaths;
   }
-  drawPosition(svg, current.game, d, opts);
+  const classic = current.game === "life_for_two_classic";
+  svg.hidden = classic;
+  $("terminal").hidden = !classic;
+  if (classic) {
+    $("terminal").textContent = d.text;
+    $("terminal").scrollTop = $("terminal").scrollHeight;
+  } else drawPosition(svg, current.game, d, opts);
   renderPlayers();
   renderMoves();
   renderChoices();
