@@ -146,8 +146,9 @@ def test_a_whole_war_of_life_game_against_the_random_agent(browser: Any, base_ur
             if page.locator("rect.cell.target").count():
                 break
         page.screenshot(path=str(shots / "war_targets.png"))
+        played = page.locator("#moves li").count()
         page.locator("rect.cell.target").first.click()
-        page.wait_for_function("() => !document.querySelector('rect.cell.target')")
+        page.wait_for_function(f"() => document.querySelectorAll('#moves li').length > {played}")
     page.wait_for_selector(".banner.result")
     page.screenshot(path=str(shots / "war_end.png"))
     assert "wins" in _banner(page) or "Draw" in _banner(page)
