@@ -6,6 +6,7 @@ proxy that terminates TLS; the seat tokens in the private links are the only aut
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Annotated
 
@@ -43,12 +44,17 @@ def serve(
                                 "1..100000")
     if db.exists() and db.is_dir():
         raise BadParameterError(f"--db {db} is a folder; expected a SQLite file")
+    if not db.resolve().parent.is_dir():
+        raise BadParameterError(f"--db {db}: the folder {db.resolve().parent} does not exist")
     import uvicorn
 
     from lifearena.web import Settings, create_app
 
-    app = create_app(Settings(db=db.resolve(), workers=workers,
-                              creates_per_minute=creates_per_minute))
+    try:
+        app = create_app(Settings(db=db.resolve(), workers=workers,
+                                  creates_per_minute=creates_per_minute))
+    except sqlite3.Error as error:
+        raise BadParameterError(f"--db {db} cannot be used as a SQLite file: {error}") from None
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"lifearena web: http://{shown}:{port}/")
     typer.echo(f"games stored in {db.resolve()}")
