@@ -76,6 +76,9 @@ def test_oversize_and_malformed_bodies_are_refused(client: TestClient) -> None:
     broken = client.post("/api/games", content=b"{not json",
                          headers={"Content-Type": "application/json"})
     assert broken.status_code == 400 and "not JSON" in broken.json()["error"]
+    deep = client.post("/api/games", content=b"[" * 8000 + b"]" * 8000,
+                       headers={"Content-Type": "application/json"})
+    assert deep.status_code == 400 and "not JSON" in deep.json()["error"]
 
 
 def test_games_created_per_client_per_minute_are_bounded(db) -> None:

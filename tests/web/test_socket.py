@@ -53,6 +53,7 @@ def test_socket_refusals_are_one_line_errors(client: TestClient) -> None:
         for message, fragment in [
             ("x" * (MAX_WS_MESSAGE + 1), "at most"),
             ("{nope", "not JSON"),
+            ("[" * 2000 + "]" * 2000, "not JSON"),
             ("[1, 2]", "JSON object"),
             (json.dumps({"type": "shout"}), "expected move or ping"),
             (json.dumps({"type": "move", "move": "[1,1,1,2]"}), "not r's turn"),

@@ -476,7 +476,7 @@ async def _on_message(server: Server, live: LiveGame | ClassicGame, seats: list[
         raise TooLarge(f"message of {len(text)} characters; expected at most {MAX_WS_MESSAGE}")
     try:
         message = json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         raise ParseError("message is not JSON; expected {\"type\": \"move\", ...}") from None
     if not isinstance(message, dict):
         raise ParseError("message must be a JSON object")
@@ -493,7 +493,7 @@ async def _json(request: Request, bound: int) -> dict[str, Any]:
         raise TooLarge(f"request body over {bound} bytes")
     try:
         data = json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise ParseError("request body is not JSON") from None
     if not isinstance(data, dict):
         raise ParseError("request body must be a JSON object")
