@@ -32,6 +32,9 @@ nothing about a game lives in them:
 * :meth:`State.legal_moves_text`: the legal moves, written out for a "moves" command.
 * :meth:`State.move_prompt`: what a person is asked for now (default ``move_help``).
 * ``__str__``: the position as a text board.
+* :meth:`State.display`: the position as JSON-able data a page draws (grid, counts, the
+  last generation's births and deaths), never more than :meth:`State.view` shows.
+* :meth:`State.action_cells`: the grid cells a move touches, in click order.
 
 Games register themselves with :func:`register_game`; :func:`load_game` finds a game by name
 (importing ``lifearena.games.<name>``), and :func:`replay` rebuilds a state from a record.
@@ -226,20 +229,45 @@ class State(ABC):
         clone; games with hidden information override this to hide it."""
         return self.clone()
 
+    def explain_illegal(self, action: Action, player: int | None = None) -> str:
+        """One line saying why the parsed ``action`` of ``player`` (default: the player to
+        move) may not be played now. Games override it with precise reasons; this default
+        names the move and whose turn it is."""
+        current = self.current_player()
+        if current == TERMINAL:
+            return "the game is over; no move can be played"
+        who = current if player is None else player
+        if current not in (SIMULTANEOUS, who):
+            return (f"it is not {self.info.player_symbols[who]}'s turn; "
+                    f"{self.info.player_symbols[current]} is to move")
+        if action in self.legal_actions(who):
+            return f"{self._describe(action, who)} is legal"
+        return f"{self._describe(action, who)} is not a legal move here"
+
+    def display(self, player: int | None = None) -> dict[str, Any]:
+        """What a page needs to draw this position for ``player`` (``None``: a spectator),
+        as JSON-able data; never more than :meth:`view` shows that player.
+
+        Games override it. Grid games return ``{"grid": {"rows", "cols", "cells",
+        "row_labels", "col_labels"}, "counts": [...], "count_label", "before", "births",
+        "deaths", "status"}`` (cells 0 empty, 1 and 2 the players' colours, row 0 at the
+        top; ``before`` the board as it stood just before the last generation, ``births``
+        and ``deaths`` the ``[row, column]`` cells that generation changed). The default is
+        the text picture only.
+        """
+        return {"text": str(self if player is None else self.view(player))}
+
+    def action_cells(self, action: Action) -> list[tuple[int, int]]:
+        """The ``(row, column)`` cells of the grid of :meth:`display` that ``action`` touches
+        (row 0 at the top), in the order a person clicks them. The default: none."""
+        return []
+
     def evaluate(self, player: int) -> float:
         """A heuristic value of the position for ``player`` in [-1, 1] (search agents use it).
         The default is the final return at terminal states and 0 elsewhere."""
         if self.is_terminal():
             return self.returns()[player]
         return 0.0
-
-    def explain_illegal(self, action: Action, player: int | None = None) -> str:
-        """One line saying why ``action`` (parsed, of ``player``, default the one to move) is
-        not a legal move here. Games override this to give the rule that forbids it."""
-        if self.is_terminal():
-            return "the game is over; no move can be played"
-        who = self.current_player() if player is None else player
-        return f"{self._describe(action, who)} is not a legal move here"
 
     def move_prompt(self, player: int) -> str:
         """What ``player`` is asked for now (default :attr:`move_help`)."""

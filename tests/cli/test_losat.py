@@ -34,7 +34,7 @@ def test_person_input_is_checked_and_asked_again(tmp_path):
     out = result.output
     assert "refused: bad Losat move 'zz'" in out
     assert "skip the letter I" in out
-    assert "refused: '-A1' is not a legal remove" in out
+    assert "refused: -A1: A1 is empty" in out
     assert "add      +bH7 +bM7 +bK5 +wL15 +wJ13 +wN13" in out
     assert "hint: " in out
     assert "1. b -K6" in out and "2. w -L14" in out

@@ -30,8 +30,8 @@ def test_two_people_with_bad_input_refused_then_saved_and_replayed(tmp_path, cap
     assert code == 0
     assert "refused: bad move 'hello'" in out
     assert "refused: move [1,8,1,6] does not go to a neighbouring cell" in out
-    assert "refused: [3,3,3,4]: there is no piece on [3,3]" in out
-    assert "refused: [6,5,6,4]: there is a r piece on [6,5]" in out
+    assert "refused: [3,3,3,4]: 3,3 is empty" in out
+    assert "refused: [6,5,6,4]: 6,5 is a red piece" in out
     assert "[1,8,1,7]" in out and "born: b[5,5]" in out
     assert "5 | . . . . B . . . |" in out and "4 | . . . x . x . . |" in out
     assert "result: b wins (win) after 1 moves" in out

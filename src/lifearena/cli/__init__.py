@@ -20,7 +20,7 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from lifearena.cli import ladder, life, life_for_two, losat, p2life, queen, war_of_life
+from lifearena.cli import ladder, life, life_for_two, losat, p2life, queen, serve, war_of_life
 from lifearena.cli import tournament as tournament_cli
 from lifearena.errors import LifeArenaError
 
@@ -39,6 +39,7 @@ app.add_typer(p2life.app, name="p2life")
 app.add_typer(queen.app, name="queen")
 tournament_cli.register(app)
 ladder.register(app)
+serve.register(app)
 
 
 def _tidy(command: Any) -> None:

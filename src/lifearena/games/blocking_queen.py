@@ -311,6 +311,32 @@ class BlockingQueen(State):
             state.apply_move_text(text)
         return state
 
+    def display(self, player: int | None = None) -> dict[str, Any]:
+        """The queen, the squares it may reach now (as a queen move or as a block), the
+        blocked squares, and the phase, for pages; squares are ``[x, y]``.
+
+        >>> BlockingQueen(2, 1, k=2).display()["reachable"]
+        [[1, 0], [2, 0], [0, 1], [1, 1]]
+        """
+        reach = [] if self._outcome is not None else self.queen_moves()
+        return {
+            "queen": list(self.queen),
+            "start": list(self.start),
+            "k": self.k,
+            "blocked": sorted([list(s) for s in self._blocked], key=lambda s: (s[1], s[0])),
+            "reachable": sorted([list(s) for s in reach], key=lambda s: (s[1], s[0])),
+            "blocking": self.blocking,
+            "blocks_left": self.blocks_left,
+            "status": (f"player {SYMBOLS[self.mover]} blocks (up to {self.blocks_left} more)"
+                       if self.blocking else f"player {SYMBOLS[self.mover]} moves the queen"),
+        }
+
+    def action_cells(self, action: Action) -> list[tuple[int, int]]:
+        """The square a queen move or a block names, as ``(y, x)``; none for ``-``."""
+        if int(action) == DONE:
+            return []
+        return [divmod(int(action) % SQUARES, SIDE)]
+
     def key(self) -> tuple:
         """A transposition key for search agents."""
         return (self.queen, self.mover, self.blocking, self.blocks_left,

@@ -416,6 +416,36 @@ class LifeForTwo(State):
         own, other = (ones, twos) if player == 0 else (twos, ones)
         return 0.0 if own + other == 0 else 0.9 * (own - other) / (own + other)
 
+    # -- pages -------------------------------------------------------------------------------
+
+    def display(self, player: int | None = None) -> dict[str, Any]:
+        """The board for pages (``*`` is 1, ``#`` 2); ``before`` is the last turn's board as
+        placed, before its generation; ``collisions`` the cells both chose.
+
+        >>> state = LifeForTwo()
+        >>> state.display()["status"]
+        'turn 1: each player chooses 3 cells'
+        """
+        from lifearena.games._display import grid_display
+
+        wanted = FIRST_PIECES if self.first_turn else 1
+        return grid_display(
+            self.board, self.placed, counts=self.populations(),
+            collisions=[list(divmod(c, SIZE)) for c in self.last_collisions],
+            last_moves=[[list(divmod(c, SIZE)) for c in m.cells] for m in self.last_moves]
+            if self.last_moves else [],
+            choose=wanted,
+            status=f"turn {self.turn}: each player chooses {wanted} cell{'s' * (wanted > 1)}",
+        )
+
+    def action_cells(self, action: Action) -> list[tuple[int, int]]:
+        """The cells the choice places on (0-based row, column).
+
+        >>> LifeForTwo().action_cells(LifeForTwo().string_to_action("3,2"))
+        [(1, 2)]
+        """
+        return [divmod(c, SIZE) for c in Move.from_action(int(action)).cells]
+
     # -- helpers ----------------------------------------------------------------------------
 
     def populations(self) -> tuple[int, int]:

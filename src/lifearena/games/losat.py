@@ -707,56 +707,6 @@ class LosatState(State):
                              f"write {kind}{text.strip()[2:].upper()}")
         return (REMOVE if kind == "-" else CAPTURE) * n + point
 
-    def explain_illegal(self, action: Action, player: int | None = None) -> str:
-        """Which kind of change ``action`` is and why it is not legal here: Life's rules,
-        positional superko, or a pass while another move is legal.
-
-        >>> state = new_game()
-        >>> state.explain_illegal(state.string_to_action("-A1"))
-        "'-A1' is not a legal remove here: there is no stone on A1"
-        >>> state.explain_illegal(state.string_to_action("pass"))
-        "'pass' is not legal here: a pass is legal only when no other move is; type 'moves'"
-        """
-        if self._outcome is not None:
-            return f"the game is over ({self._outcome}); no move can be played"
-        mover = self._to_move if player is None else player
-        text = self.action_to_string(action, mover)
-        kind_number, point = divmod(int(action), self._n)
-        if kind_number == 4:
-            return (f"{text!r} is not legal here: a pass is legal only when no other move is; "
-                    "type 'moves'")
-        kind = self.move_kind(action)
-        head = f"{text!r} is not a legal {kind} here"
-        if mover != self._to_move:
-            return f"{head}: it is {SYMBOLS[self._to_move]}'s turn"
-        name = point_name(point, self.params["width"], self.params["length"])
-        value = int(self._board[point])
-        if self._candidates(mover)[action]:
-            return f"{head}: it would repeat an earlier position (positional superko)"
-        stone = ("b", "w")[value - 1] if value else None
-        own = SYMBOLS[mover]
-        if kind in ("remove", "capture") and not value:
-            return f"{head}: there is no stone on {name}"
-        if kind == "add" and value:
-            return f"{head}: {name} is not empty"
-        only_own = self.params["own_colour_only"]
-        if kind == "remove":
-            if only_own and stone != own:
-                return f"{head}: you may remove only your own ({own}) stones"
-            return (f"{head}: Life's rules remove a stone only with fewer than 2 or more than 3 "
-                    f"neighbours of its own colour")
-        if kind == "add":
-            colour = SYMBOLS[kind_number - 1]
-            if only_own and colour != own:
-                return f"{head}: you may add only your own ({own}) stones"
-            return (f"{head}: Life's rules add a {colour} stone only on a point with exactly "
-                    f"3 {colour} neighbours")
-        if only_own and stone == own:
-            return f"{head}: you may capture only the opponent's stones"
-        needed = "3 or more" if self.params["capture_or_more"] else "exactly 3"
-        return (f"{head}: Life's rules capture a stone only with {needed} neighbours of the "
-                "opposite colour")
-
     def legal_moves_text(self, player: int | None = None) -> str:
         """The legal moves grouped by kind, one line per kind."""
         groups: dict[str, list[str]] = {}
@@ -768,6 +718,91 @@ class LosatState(State):
         """``"remove"``, ``"add"``, ``"capture"`` or ``"pass"``."""
         kind = action // self._n
         return ("remove", "add", "add", "capture", "pass")[kind]
+
+    # -- pages -------------------------------------------------------------------------------
+
+    def display(self, player: int | None = None) -> dict[str, Any]:
+        """The board for pages (black 1, white 2, row 0 the top row): captures as the counts,
+        the goal rows and the point of the last move.
+
+        >>> new_game(width=9, length=13).display()["grid"]["col_labels"][:9]
+        ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J']
+        """
+        from lifearena.games._display import grid_display
+
+        width, length = self.params["width"], self.params["length"]
+        board = self.board()
+        last = self._last
+        last_point = None if last is None or last == 4 * self._n else list(
+            divmod(last % self._n, width))
+        return grid_display(
+            board, None, counts=self.captures(), count_label="captures",
+            row_labels=[str(length - r) for r in range(length)],
+            col_labels=list(COLUMNS[:width]),
+            stones=[int(np.count_nonzero(board == 1)), int(np.count_nonzero(board == 2))],
+            goal_rows=list(self._goal), captures_to_win=self.params["captures_to_win"],
+            last_point=last_point,
+            last_kind=None if last is None else self.move_kind(last),
+            status=f"move {self._ply + 1} of {self.params['max_moves']}",
+        )
+
+    def explain_illegal(self, action: Action, player: int | None = None) -> str:
+        """One line: why ``action`` may not be played now (Life's condition, the owner rule
+        or superko).
+
+        >>> state = new_game(width=9, length=13)
+        >>> state.explain_illegal(state.string_to_action("+bA1"))
+        '+bA1: an added black stone needs exactly 3 black neighbours; A1 has 0'
+        """
+        mover = self._to_move if player is None else player
+        if self._outcome is not None:
+            return "the game is over; no move can be played"
+        if mover != self._to_move:
+            return f"it is not {SYMBOLS[mover]}'s turn; {SYMBOLS[self._to_move]} is to move"
+        n = self._n
+        if not 0 <= action <= 4 * n:
+            return f"action {action} is out of range 0..{4 * n}"
+        text = self.action_to_string(action)
+        if action == 4 * n:
+            return "pass is legal only when no other move is"
+        kind, point = divmod(int(action), n)
+        name, value = self._geo.names[point], int(self._board[point])
+        own_counts = self._counts[:, point]
+        colour_name = ("black", "white")
+        if kind in (ADD_BLACK, ADD_WHITE):
+            colour = kind - 1
+            if value:
+                return f"{text}: {name} already holds a {colour_name[value - 1]} stone"
+            if self.params["own_colour_only"] and colour != mover:
+                return f"{text}: with own_colour_only you add only {colour_name[mover]} stones"
+            if own_counts[colour] != 3:
+                return (f"{text}: an added {colour_name[colour]} stone needs exactly 3 "
+                        f"{colour_name[colour]} neighbours; {name} has {own_counts[colour]}")
+        elif not value:
+            return f"{text}: {name} is empty; there is no stone to change"
+        elif kind == REMOVE:
+            if self.params["own_colour_only"] and value != mover + 1:
+                return f"{text}: with own_colour_only you remove only your own stones"
+            if 2 <= own_counts[value - 1] <= 3:
+                return (f"{text}: the stone on {name} has {own_counts[value - 1]} neighbours of "
+                        "its colour; only a stone with fewer than 2 or more than 3 may go")
+        else:
+            if self.params["own_colour_only"] and value == mover + 1:
+                return f"{text}: with own_colour_only you capture only opponent stones"
+            enemies = own_counts[2 - value]
+            wanted = "3 or more" if self.params["capture_or_more"] else "exactly 3"
+            if not self._candidates(mover)[action]:
+                return (f"{text}: a capture needs {wanted} neighbours of the other colour; "
+                        f"{name} has {enemies}")
+        if action in self._legal_actions(mover):
+            return f"{text} is legal"
+        return f"{text} would repeat an earlier position (superko)"
+
+    def action_cells(self, action: Action) -> list[tuple[int, int]]:
+        """The point a move changes (0-based row from the top, column); none for a pass."""
+        if action >= 4 * self._n:
+            return []
+        return [divmod(int(action) % self._n, self.params["width"])]
 
     # -- views -----------------------------------------------------------------------------------
 

@@ -254,6 +254,8 @@ class P2Life(State):
         self.moved = int(moved)
         self._start = format_position(board, self.generation, self.moved)
         self.last_moves: tuple[Move, Move] | None = None
+        self.placed: np.ndarray | None = None
+        """The board after the last generation's moves, before that generation ran."""
         self._outcome = self._judge()
 
     # -- protocol hooks -----------------------------------------------------------------------
@@ -313,6 +315,7 @@ class P2Life(State):
         self.last_moves = (moves[0], moves[1])
         self.moved += 1
         if self.moved == self.params["moves"]:
+            self.placed = self.board
             self.board = step(self.board, P2LIFE, torus=self.params["torus"],
                               seed=self.params["seed"], generation=self.generation)
             self.generation += 1
@@ -368,6 +371,34 @@ class P2Life(State):
         white, black = self.populations()
         own, other = (white, black) if player == 0 else (black, white)
         return 0.9 * (own - other) / (own + other)
+
+    # -- pages -------------------------------------------------------------------------------
+
+    def display(self, player: int | None = None) -> dict[str, Any]:
+        """The board for pages (white 1, black 2); ``before`` is the board after the last
+        turn's moves and before its generation (``None`` when that turn ran no generation).
+
+        >>> new_game(size=6, seed=1).display()["grid"]["rows"]
+        6
+        """
+        from lifearena.games._display import grid_display
+
+        before = self.placed if self.moved == 0 and self.generation > 0 else None
+        last = [[[m.y - 1, m.x - 1]] if m.kind != "pass" else [] for m in self.last_moves] \
+            if self.last_moves else []
+        return grid_display(
+            self.board, before, counts=self.populations(), count_label="tokens",
+            last_moves=last,
+            torus=self.params["torus"],
+            status=f"generation {self.generation + 1} of {self.params['max_generations']}"
+            + (f", move {self.moved + 1} of {self.params['moves']}"
+               if self.params["moves"] > 1 else ""),
+        )
+
+    def action_cells(self, action: Action) -> list[tuple[int, int]]:
+        """The cell a place or remove touches (0-based row, column); none for a pass."""
+        move = Move.from_action(int(action), self.height, self.width)
+        return [] if move.kind == "pass" else [(move.y - 1, move.x - 1)]
 
     # -- helpers ------------------------------------------------------------------------------
 

@@ -435,34 +435,12 @@ class WarOfLifeState(State):
         """Read a move of the player to move and check it, saying why it is illegal if so.
 
         >>> state = from_prolog("[[[1,1],[1,2]],[[8,8]]]")
-        >>> state.parse_move("1,1,1,2")
+        >>> state.parse_move("1,1,1,2")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        lifearena.errors.IllegalMoveError: [1,1,1,2]: the target [1,2] is not empty
+        lifearena.errors.IllegalMoveError: [1,1,1,2]: the target 1,2 is occupied; ...
         """
         return self.read_move(text)
-
-    def explain_illegal(self, action: Action, player: int | None = None) -> str:
-        """Why ``action`` is not legal here: the game is over, the piece is not the mover's,
-        or the target is taken.
-
-        >>> from_prolog("[[[1,1]],[[8,8]]]").explain_illegal(Move(8, 8, 7, 7).action)
-        '[8,8,7,7]: there is a r piece on [8,8]; b moves one of its own pieces'
-        """
-        move = Move.from_action(action)
-        if self._outcome is not None:
-            return f"{move}: the game is over ({self._outcome})"
-        mover = self._to_move if player is None else player
-        here = int(self._board[move.r1 - 1, move.c1 - 1])
-        if here != mover + 1:
-            whose = "no piece" if here == EMPTY else f"a {SYMBOLS[here - 1]} piece"
-            return (f"{move}: there is {whose} on [{move.r1},{move.c1}]; "
-                    f"{SYMBOLS[mover]} moves one of its own pieces")
-        if self._board[move.r2 - 1, move.c2 - 1] != EMPTY:
-            return f"{move}: the target [{move.r2},{move.c2}] is not empty"
-        if mover != self._to_move:
-            return f"{move}: it is {SYMBOLS[self._to_move]}'s turn"
-        return super().explain_illegal(action, player)
 
     def observation(self, player: int) -> np.ndarray:
         own = self._board == player + 1
@@ -532,6 +510,76 @@ class WarOfLifeState(State):
     def to_prolog(self) -> str:
         """The position in the coursework's Prolog form (blue list, red list, sorted)."""
         return board_to_prolog(self._board)
+
+    # -- pages -------------------------------------------------------------------------------
+
+    def display(self, player: int | None = None) -> dict[str, Any]:
+        """The board for pages: blue 1, red 2; ``before`` is the board after the last move and
+        before its crank, so a page can animate the crank's births and deaths.
+
+        >>> state = from_prolog("[[[1,4],[2,3]],[[8,8]]]")
+        >>> state.apply_action(state.string_to_action("2,3,1,3"))
+        >>> data = state.display()
+        >>> data["counts"], data["deaths"], data["last_move"]
+        ([0, 0], [[0, 2], [0, 3], [7, 7]], [[1, 2], [0, 2]])
+        """
+        from lifearena.games._display import grid_display
+
+        crank = self.last_crank
+        before = None
+        last: list[list[int]] = []
+        if crank.move is not None:
+            before = self._board.copy()
+            for row, col, _ in crank.births:
+                before[row - 1, col - 1] = EMPTY
+            for row, col, symbol in crank.deaths:
+                before[row - 1, col - 1] = SYMBOLS.index(symbol) + 1
+            move = crank.move
+            last = [[move.r1 - 1, move.c1 - 1], [move.r2 - 1, move.c2 - 1]]
+        return grid_display(
+            self._board, before,
+            counts=(int(np.count_nonzero(self._board == BLUE)),
+                    int(np.count_nonzero(self._board == RED))),
+            last_move=last, status=f"move {self._moves + 1} of {MAX_MOVES}",
+        )
+
+    def explain_illegal(self, action: Action, player: int | None = None) -> str:
+        """One line: why ``action`` may not be played now.
+
+        >>> state = from_prolog("[[[1,1],[1,2]],[[8,8]]]")
+        >>> state.explain_illegal(Move(1, 1, 1, 2).action)
+        '[1,1,1,2]: the target 1,2 is occupied; move to an empty neighbouring cell'
+        """
+        mover = self._to_move if player is None else player
+        if self._outcome is not None:
+            return "the game is over; no move can be played"
+        if mover != self._to_move:
+            return f"it is not {SYMBOLS[mover]}'s turn; {SYMBOLS[self._to_move]} is to move"
+        if not 0 <= action < NUM_ACTIONS:
+            return f"action {action} is out of range 0..{NUM_ACTIONS - 1}"
+        row, col = divmod(action // 8, SIZE)
+        target = TARGETS[action]
+        if target < 0:
+            return f"a piece on {row + 1},{col + 1} cannot leave the board"
+        text = ACTION_TEXT[action]
+        flat = self._board.reshape(-1)
+        if flat[action // 8] != mover + 1:
+            held = ("empty", "a blue piece", "a red piece")[flat[action // 8]]
+            return f"{text}: {row + 1},{col + 1} is {held}; move one of your own pieces"
+        if flat[target] != EMPTY:
+            r2, c2 = divmod(target, SIZE)
+            return (f"{text}: the target {r2 + 1},{c2 + 1} is occupied; move to an empty "
+                    "neighbouring cell")
+        return f"{text} is legal"
+
+    def action_cells(self, action: Action) -> list[tuple[int, int]]:
+        """The piece's cell, then its target (0-based row, column).
+
+        >>> from_prolog("[[[1,1]],[[8,8]]]").action_cells(Move(1, 1, 2, 2).action)
+        [(0, 0), (1, 1)]
+        """
+        target = TARGETS[action]
+        return [divmod(action // 8, SIZE), divmod(target, SIZE)] if target >= 0 else []
 
     def board_text(self, style: str = "clear") -> str:
         """The board as text: ``"clear"`` (coordinates, ``.`` for empty) or ``"coursework"``

@@ -1,0 +1,55 @@
+"""``lifearena serve``: the web application (play every game in a browser).
+
+Binds to loopback by default. To let others in, bind ``--host 0.0.0.0`` behind a reverse
+proxy that terminates TLS; the seat tokens in the private links are the only authentication.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from lifearena.errors import BadParameterError
+
+DEFAULT_DB = Path("lifearena-web.sqlite")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``serve`` command to the ``lifearena`` app."""
+    app.command("serve")(serve)
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (loopback by default; "
+                                      "0.0.0.0 for every interface, behind a proxy).")
+                    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.", min=1, max=65535)] = 8000,
+    db: Annotated[Path, typer.Option(help="SQLite file of the games (created if missing).")
+                  ] = DEFAULT_DB,
+    workers: Annotated[int, typer.Option(help="Processes in which agents think.", min=1,
+                                         max=64)] = 2,
+    creates_per_minute: Annotated[int, typer.Option(
+        help="Games one client address may create per minute.", min=1, max=100_000)] = 30,
+) -> None:
+    """Serve the games in a browser: hot-seat, online (a private link per seat) or against
+    an agent. Prints the URL and the database file."""
+    if db.exists() and db.is_dir():
+        raise BadParameterError(f"--db {db} is a folder; expected a SQLite file")
+    if not db.resolve().parent.is_dir():
+        raise BadParameterError(f"--db {db}: the folder {db.resolve().parent} does not exist")
+    import uvicorn
+
+    from lifearena.web import Settings, create_app
+
+    try:
+        app = create_app(Settings(db=db.resolve(), workers=workers,
+                                  creates_per_minute=creates_per_minute))
+    except sqlite3.Error as error:
+        raise BadParameterError(f"--db {db} cannot be used as a SQLite file: {error}") from None
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"lifearena web: http://{shown}:{port}/")
+    typer.echo(f"games stored in {db.resolve()}")
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65_536)

@@ -1,0 +1,246 @@
+"""A game being played on the server: its state (rebuilt through :func:`core.replay`), its
+seats, the pending simultaneous choices, and the view each seat or spectator may see.
+
+Nothing here knows a game's rules: moves are parsed, checked and applied through the
+protocol of :mod:`lifearena.core`, and the picture a page draws comes from
+:meth:`State.display`.
+
+>>> from lifearena.core import Record
+>>> from lifearena.web.store import GameRow
+>>> row = GameRow("g", "life_for_two", {"max_turns": None, "limit_result": "draw"},
+...               "...../...../...../...../..... 1", {"kind": "online"}, ["a", "b"])
+>>> game = LiveGame.from_row(row)
+>>> game.play("3,4 3,3 4,3", 0)
+'pending'
+>>> "3,3 4,3" in str(game.view([1])), game.view([0])["mine"]
+(False, {'0': '3,3 4,3 3,4'})
+>>> game.play("5,5 4,5 5,4", 1)
+'applied'
+>>> game.row.moves
+['3,3 4,3 3,4 | 5,4 4,5 5,5']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lifearena.core import SIMULTANEOUS, TERMINAL, Record, State, replay
+from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
+from lifearena.web.store import GameRow
+
+MAX_MOVE_TEXT = 200
+"""Longest move text accepted (the longest real move, Life for Two's first, is ~17)."""
+MAX_LEGAL_SENT = 1500
+"""Legal moves listed in a view; above this the page composes moves itself (Life for Two's
+first turn has 2300)."""
+
+
+class SeatError(LifeArenaError):
+    """A move from someone who may not make it: no token, a wrong token, or another seat."""
+
+
+class TurnError(LifeArenaError):
+    """A move at the wrong time: out of turn, a second choice, or after the end."""
+
+
+@dataclass
+class LiveGame:
+    """A stored game and its current state."""
+
+    row: GameRow
+    state: State
+    thinking: bool = False
+    """Whether an agent is choosing a move for this game now."""
+    agent_error: str | None = None
+    """Why the agent's last attempt failed, if it did (it is tried again on reload)."""
+
+    @classmethod
+    def from_row(cls, row: GameRow) -> LiveGame:
+        """Rebuild the game by replaying its moves from its setup."""
+        record = Record(row.game, dict(row.params), row.setup, ["", ""], list(row.moves))
+        return cls(row, replay(record))
+
+    # -- who may act -----------------------------------------------------------------------
+
+    def seats_of(self, token: str | None) -> list[int]:
+        """The seats ``token`` controls (both for a hot-seat token); empty for a spectator.
+        An unknown token raises :class:`SeatError`."""
+        if not token:
+            return []
+        seats = [seat for seat, secret in enumerate(self.row.tokens)
+                 if secret is not None and same_secret(secret, token)]
+        if not seats:
+            raise SeatError("this link's seat token does not belong to this game")
+        return seats
+
+    def awaiting(self) -> list[int]:
+        """The seats whose move the game waits for now."""
+        current = self.state.current_player()
+        if current == TERMINAL:
+            return []
+        if current == SIMULTANEOUS:
+            return [s for s in range(2) if str(s) not in self.row.pending]
+        return [current] if current >= 0 else []
+
+    @property
+    def agent_seat(self) -> int | None:
+        """The seat an agent plays, if any."""
+        seat = self.row.opponent.get("agent_seat")
+        return None if seat is None else int(seat)
+
+    # -- moves -------------------------------------------------------------------------------
+
+    def play(self, text: str, seat: int) -> str:
+        """Play ``text`` (the game's notation) for ``seat``: ``"applied"`` when the state moved
+        on, ``"pending"`` when a simultaneous choice waits for the other seat. Raises
+        :class:`ParseError`, :class:`IllegalMoveError` or :class:`TurnError` with a one-line
+        reason, leaving the game unchanged."""
+        if not isinstance(text, str) or not text.strip():
+            raise ParseError("empty move; expected a move in the game's notation")
+        if len(text) > MAX_MOVE_TEXT:
+            raise ParseError(f"move text of {len(text)} characters; expected at most "
+                             f"{MAX_MOVE_TEXT}")
+        state = self.state
+        current = state.current_player()
+        if current == TERMINAL:
+            raise TurnError("the game is over; no move can be played")
+        if current == SIMULTANEOUS:
+            if str(seat) in self.row.pending:
+                raise TurnError("you have already chosen this turn; waiting for your opponent")
+        elif seat != current:
+            symbols = state.info.player_symbols
+            raise TurnError(f"it is not {symbols[seat]}'s turn; {symbols[current]} is to move")
+        action = state.string_to_action(text.strip(), seat)
+        if action not in self._legal_set(seat):
+            raise IllegalMoveError(self._why_illegal(action, seat))
+        canonical = state.action_to_string(action, seat)
+        if current != SIMULTANEOUS:
+            state.apply_action(action)
+            self.row.moves.append(canonical)
+            return "applied"
+        self.row.pending[str(seat)] = canonical
+        if len(self.row.pending) < state.info.num_players:
+            return "pending"
+        texts = [self.row.pending[str(p)] for p in range(state.info.num_players)]
+        actions = [state.string_to_action(t, p) for p, t in enumerate(texts)]
+        state.apply_actions(actions)
+        self.row.moves.append(" | ".join(texts))
+        self.row.pending = {}
+        return "applied"
+
+    def _legal_set(self, seat: int) -> set[int]:
+        return set(self.state.legal_actions(seat))
+
+    def _why_illegal(self, action: int, seat: int) -> str:
+        state = self.state
+        if type(state).explain_illegal is not State.explain_illegal:
+            return state.explain_illegal(action, seat)
+        # until every game explains itself, the library's own check words the reason
+        probe = state.clone()
+        try:
+            if probe.current_player() == SIMULTANEOUS:
+                other = 1 - seat
+                legal_other = probe.legal_actions(other)
+                joint = [action, legal_other[0]] if seat == 0 else [legal_other[0], action]
+                probe.apply_actions(joint)
+            else:
+                probe.apply_action(action)
+        except ValueError as error:
+            return str(error)
+        return state.explain_illegal(action, seat)
+
+    # -- what people see ----------------------------------------------------------------------
+
+    def view(self, seats: Sequence[int], *, legal: bool = True) -> dict[str, Any]:
+        """The game as ``seats`` may see it (``[]``: a spectator): never another seat's
+        pending choice."""
+        state = self.state
+        info = state.info
+        awaiting = self.awaiting()
+        player = seats[0] if len(seats) == 1 else None
+        outcome = state.outcome()
+        legal_moves: dict[str, Any] = {}
+        if legal:
+            for seat in seats:
+                if seat in awaiting and seat != self.agent_seat:
+                    legal_moves[str(seat)] = self._legal_view(seat)
+        return {
+            "type": "state",
+            "id": self.row.id,
+            "game": info.name,
+            "title": info.long_name,
+            "params": self.row.params,
+            "setup": self.row.setup,
+            "symbols": list(info.player_symbols),
+            "simultaneous": info.dynamics.value == "simultaneous",
+            "opponent": {k: v for k, v in self.row.opponent.items() if k != "seed"},
+            "players": self.players(),
+            "seats": list(seats),
+            "move_number": len(self.row.moves),
+            "moves": list(self.row.moves),
+            "awaiting": awaiting,
+            "chosen": [int(s) for s in self.row.pending],
+            "mine": {s: t for s, t in self.row.pending.items() if int(s) in seats},
+            "display": state.display(player),
+            "legal": legal_moves,
+            "move_help": type(state).move_help,
+            "thinking": self.thinking,
+            "agent_error": self.agent_error,
+            "outcome": None if outcome is None else {
+                "text": str(outcome),
+                "winner": outcome.winner,
+                "termination": outcome.termination.value,
+                "detail": outcome.detail,
+            },
+        }
+
+    def _legal_view(self, seat: int) -> dict[str, Any]:
+        actions = self.state.legal_actions(seat)
+        if len(actions) > MAX_LEGAL_SENT:
+            return {"count": len(actions), "moves": None}
+        return {"count": len(actions), "moves": [
+            {"move": self.state.action_to_string(a, seat),
+             "cells": [list(c) for c in self.state.action_cells(a)]}
+            for a in actions
+        ]}
+
+    def players(self) -> list[str]:
+        """The names a record gives the two seats."""
+        opponent = self.row.opponent
+        kind = opponent.get("kind")
+        if kind == "agent":
+            seat = int(opponent["agent_seat"])
+            names = ["human", "human"]
+            agent, level = opponent["agent"], opponent["level"]
+            names[seat] = agent if agent == level else f"{agent} ({level})"
+            return names
+        if kind == "online":
+            return ["online player 1", "online player 2"]
+        return ["hot-seat player 1", "hot-seat player 2"]
+
+    def record(self) -> Record:
+        """The game so far as a :class:`Record` (pending choices left out)."""
+        outcome = self.state.outcome()
+        return Record(self.row.game, dict(self.row.params), self.row.setup, self.players(),
+                      list(self.row.moves), str(outcome) if outcome else "*",
+                      {"web_game": self.row.id})
+
+    def position_at(self, upto: int) -> dict[str, Any]:
+        """The display after the first ``upto`` moves (for browsing a finished game)."""
+        if not 0 <= upto <= len(self.row.moves):
+            raise BadParameterError(f"move {upto}; expected 0..{len(self.row.moves)}")
+        record = Record(self.row.game, dict(self.row.params), self.row.setup, ["", ""],
+                        list(self.row.moves))
+        return replay(record, upto=upto).display(None)
+
+
+def same_secret(a: str, b: str) -> bool:
+    """Compare two tokens in constant time."""
+    import hmac
+
+    return hmac.compare_digest(a.encode(), b.encode())
+
+
+__all__ = ["MAX_MOVE_TEXT", "IllegalMoveError", "LiveGame", "SeatError", "TurnError"]

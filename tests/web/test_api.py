@@ -1,0 +1,210 @@
+"""The HTTP API: creating games, moves and their refusals, records, bounds and headers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+
+from lifearena.core import Record, replay
+from lifearena.web.app import MAX_BODY
+
+from .conftest import QUICK_WAR, create, move, tokens_of, view
+
+
+def test_catalog_lists_the_five_games_with_a_picture_each(client: TestClient) -> None:
+    games = client.get("/api/catalog").json()["games"]
+    assert [g["name"] for g in games] == ["war_of_life", "life_for_two", "losat", "p2life",
+                                          "blocking_queen"]
+    for entry in games:
+        assert entry["summary"] and entry["params"] and entry["levels"]
+        assert "grid" in entry["picture"] or "queen" in entry["picture"]
+
+
+def test_pages_carry_a_same_origin_content_security_policy(client: TestClient) -> None:
+    for path in ("/", "/static/game.js", "/api/catalog"):
+        response = client.get(path)
+        assert response.status_code == 200
+        policy = response.headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "http" not in policy
+
+
+def test_pages_name_no_other_host(client: TestClient) -> None:
+    for path in ("/", "/static/game.html", "/static/home.js", "/static/game.js",
+                 "/static/board.js", "/static/style.css"):
+        text = client.get(path).text
+        assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
+        assert "https://" not in text
+
+
+def test_online_game_gives_a_private_link_per_seat_and_a_spectator_link(
+        client: TestClient) -> None:
+    created = create(client, "war_of_life", params={"start": "random", "seed": 3}, side=1)
+    seat0, seat1 = tokens_of(created)
+    assert seat0 != seat1 and len(seat0) >= 20
+    assert created["token"] == seat1 and created["seat"] == 1
+    assert created["links"]["spectator"] == f"/play/{created['id']}"
+    assert view(client, created["id"], seat0)["seats"] == [0]
+    assert view(client, created["id"])["seats"] == []
+    assert client.get(f"/play/{created['id']}").status_code == 200
+
+
+@pytest.mark.parametrize(("body", "fragment"), [
+    ({"game": "chess"}, "unknown game"),
+    ({"game": "losat", "params": {"width": 400}}, "width=400"),
+    ({"game": "losat", "params": {"depth": 3}}, "unknown losat parameter"),
+    ({"game": "p2life", "params": {"density": "lots"}}, "density"),
+    ({"game": "war_of_life", "params": {"start": "prolog", "position": "[[[9,9]],[]]"}},
+     "9"),
+    ({"game": "war_of_life", "opponent": "agent", "level": "godlike"}, "unknown level"),
+    ({"game": "war_of_life", "opponent": "robot"}, "opponent"),
+    ({"game": "war_of_life", "side": 2}, "side"),
+])
+def test_bad_new_games_are_refused_with_one_line(client: TestClient, body: dict,
+                                                  fragment: str) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert fragment in error and "\n" not in error
+
+
+def test_oversize_and_malformed_bodies_are_refused(client: TestClient) -> None:
+    big = client.post("/api/games", content=b"{" + b" " * (MAX_BODY + 10) + b"}",
+                      headers={"Content-Type": "application/json"})
+    assert big.status_code == 413 and "error" in big.json()
+    broken = client.post("/api/games", content=b"{not json",
+                         headers={"Content-Type": "application/json"})
+    assert broken.status_code == 400 and "not JSON" in broken.json()["error"]
+    deep = client.post("/api/games", content=b"[" * 8000 + b"]" * 8000,
+                       headers={"Content-Type": "application/json"})
+    assert deep.status_code == 400 and "not JSON" in deep.json()["error"]
+
+
+def test_games_created_per_client_per_minute_are_bounded(db) -> None:
+    from lifearena.web import Settings, create_app
+
+    with TestClient(create_app(Settings(db, agent_workers="thread",
+                                        creates_per_minute=3))) as client:
+        for _ in range(3):
+            create(client, "blocking_queen")
+        refused = client.post("/api/games", json={"game": "blocking_queen"})
+        assert refused.status_code == 429 and "minute" in refused.json()["error"]
+
+
+def test_unknown_and_path_like_ids_are_not_found(client: TestClient) -> None:
+    for game_id in ("nosuchgame1", "..%2F..%2Fetc", "a" * 80):
+        response = client.get(f"/api/games/{game_id}/record")
+        assert response.status_code == 404 and "error" in response.json()
+
+
+def _refused(client: TestClient, game_id: str, token: str | None, text: str, status: int,
+             fragment: str, seat: int | None = None) -> None:
+    before = view(client, game_id)
+    response = move(client, game_id, token, text, seat)
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert fragment in error and "\n" not in error
+    after = view(client, game_id)
+    assert after["moves"] == before["moves"] and after["display"] == before["display"]
+
+
+def test_moves_without_the_right_token_out_of_turn_or_illegal_change_nothing(
+        client: TestClient) -> None:
+    created = create(client, "war_of_life", params={"start": "random", "seed": 5})
+    game_id = created["id"]
+    blue, red = tokens_of(created)
+    first = view(client, game_id, blue)["legal"]["0"]["moves"][0]["move"]
+    _refused(client, game_id, None, first, 403, "spectators cannot move")
+    _refused(client, game_id, "forged-token-000000000", first, 403, "does not belong")
+    _refused(client, game_id, red, first, 409, "not r's turn")
+    _refused(client, game_id, red, first, 403, "does not play seat 0", seat=0)
+    _refused(client, game_id, blue, "[1,1,8,8]", 422, "neighbouring cell")
+    _refused(client, game_id, blue, "hello", 400, "hello")
+    _refused(client, game_id, blue, "x" * 500, 400, "at most")
+    own = view(client, game_id, blue)["display"]["grid"]["cells"]
+    red_cell = next((r, c) for r in range(8) for c in range(8) if own[r][c] == 2)
+    text = f"[{red_cell[0] + 1},{red_cell[1] + 1},{red_cell[0] + 1},{red_cell[1] + 1}]"
+    response = move(client, game_id, blue, text)
+    assert response.status_code in (400, 422)
+    assert move(client, game_id, blue, first).status_code == 200
+    assert view(client, game_id, red)["moves"] == [first]
+
+
+def test_illegal_moves_explain_themselves(client: TestClient) -> None:
+    created = create(client, "losat", params={"width": 9, "length": 13})
+    black, _ = tokens_of(created)
+    response = move(client, created["id"], black, "+bA1")
+    assert response.status_code == 422
+    assert response.json()["error"] == ("+bA1: an added black stone needs exactly 3 black "
+                                        "neighbours; A1 has 0")
+    queen = create(client, "blocking_queen", params={"start": "square", "x": 4, "y": 6})
+    first, _ = tokens_of(queen)
+    refused = move(client, queen["id"], first, "5,5")
+    assert refused.status_code == 422 and "west, north or north-west" in refused.json()["error"]
+
+
+def test_finished_game_record_downloads_and_opens_again(client: TestClient) -> None:
+    created = create(client, "war_of_life", params={"start": "prolog", "position": QUICK_WAR})
+    blue, red = tokens_of(created)
+    assert move(client, created["id"], blue, "[2,2,1,1]").status_code == 200
+    assert move(client, created["id"], red, "[6,6,5,5]").status_code == 200
+    final = view(client, created["id"])
+    assert final["outcome"] is not None
+    as_json = client.get(f"/api/games/{created['id']}/record?format=json")
+    assert as_json.status_code == 200 and "attachment" in as_json.headers["content-disposition"]
+    record = Record.from_json(as_json.text)
+    assert record.moves == ["[2,2,1,1]", "[6,6,5,5]"] and record.result == final["outcome"]["text"]
+    as_text = client.get(f"/api/games/{created['id']}/record?format=text").text
+    assert Record.from_text(as_text) == record
+    assert str(replay(record).outcome()) == final["outcome"]["text"]
+    opened = client.post("/api/records", json={"record": as_text})
+    assert opened.status_code == 201
+    again = view(client, opened.json()["id"], opened.json()["token"])
+    assert again["moves"] == record.moves and again["display"] == final["display"]
+    assert client.get(f"/api/games/{created['id']}/position?upto=1").json()["grid"]
+
+
+@pytest.mark.parametrize("text", [
+    "not a record",
+    json.dumps({"game": "war_of_life", "params": {}, "setup": QUICK_WAR, "players": [],
+                "moves": ["[9,9,9,9]"]}),
+    json.dumps({"game": "../../etc/passwd", "params": {}, "setup": "x", "players": [],
+                "moves": []}),
+])
+def test_bad_records_are_refused(client: TestClient, text: str) -> None:
+    response = client.post("/api/records", json={"record": text})
+    assert response.status_code == 400 and response.json()["error"]
+
+
+def test_hot_seat_token_plays_both_seats(client: TestClient) -> None:
+    created = create(client, "life_for_two", opponent="hotseat")
+    token = created["token"]
+    assert move(client, created["id"], token, "1,1 2,1 1,2", seat=0).json()["chosen"] == [0]
+    after = move(client, created["id"], token, "5,5 4,5 5,4", seat=1).json()
+    assert after["move_number"] == 1 and after["chosen"] == []
+
+
+def test_an_unknown_game_page_says_so(client: TestClient) -> None:
+    response = client.get("/play/nosuchgame1")
+    assert response.status_code == 404 and "No such game" in response.text
+
+
+def test_classic_life_for_two_runs_the_1978_program_at_one_screen(client: TestClient) -> None:
+    refused = client.post("/api/games", json={"game": "life_for_two", "opponent": "online",
+                                              "params": {"rules": "classic"}})
+    assert refused.status_code == 400 and "one screen" in refused.json()["error"]
+    created = create(client, "life_for_two", opponent="hotseat", params={"rules": "classic"})
+    token = created["token"]
+    assert "LIFE2" in view(client, created["id"], token)["display"]["text"]
+    answers = ["1,1", "2,1", "1,2", "3,4", "4,4", "5,4", "3,2", "3,2"]
+    for number, answer in enumerate(answers):
+        state = view(client, created["id"], token)
+        assert state["awaiting"] == [0 if number < 3 else 1 if number < 6 else number % 2]
+        assert move(client, created["id"], token, answer).status_code == 200
+    final = view(client, created["id"], token)
+    assert final["outcome"]["winner"] == 0
+    assert "SAME COORD.  SET TO 0" in final["display"]["text"]
+    assert move(client, created["id"], token, "1,1").status_code == 409
+    transcript = client.get(f"/api/games/{created['id']}/record?format=text").text
+    assert transcript.rstrip().endswith("PLAYER 1 IS THE WINNER")

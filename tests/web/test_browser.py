@@ -1,0 +1,270 @@
+"""End-to-end tests in a real browser: Playwright driving Debian's chromium.
+
+They skip with a one-line reason when no browser is found, unless
+``LIFEARENA_REQUIRE_BROWSER=1`` (as in CI), where a missing browser fails them. Screenshots go
+to ``$LIFEARENA_SCREENSHOTS`` when set (to look at), else to the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lifearena.core import Record
+from lifearena.games import losat
+from lifearena.games.losat import format_position, parse_point
+from lifearena.web import Settings, create_app
+
+pytestmark = pytest.mark.timeout(120)
+
+SHORT_WAR = "[[[1,4],[1,7],[6,2]],[[2,2],[2,7],[2,8],[7,2],[7,7]]]"
+"""Blue playing its first legal move ends this position within three moves, whatever red
+plays (checked over every red reply)."""
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+def _browser_path() -> str | None:
+    named = os.environ.get("LIFEARENA_BROWSER")
+    if named:
+        return named
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium"),
+                      shutil.which("chromium-browser")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("LIFEARENA_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"browser tests required but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed (pip install -e '.[test]')")
+    path = _browser_path()
+    if path is None:
+        _unavailable("no chromium found (apt-get install chromium, or set LIFEARENA_BROWSER)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import uvicorn
+
+    db = tmp_path_factory.mktemp("web") / "games.sqlite"
+    app = create_app(Settings(db, agent_workers="thread"))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("LIFEARENA_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _page(browser: Any, errors: list[str]) -> Any:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.set_default_timeout(15_000)
+    return page
+
+
+def _new_game(page: Any, base_url: str, game: str, opponent: str,
+              params: dict[str, str] | None = None, level: str | None = None) -> None:
+    page.goto(base_url + "/")
+    page.wait_for_selector(f".game-card[data-game={game}]")
+    page.click(f".game-card[data-game={game}] button")
+    for name, value in (params or {}).items():
+        control = page.locator(f"#param-{name}")
+        if control.evaluate("e => e.tagName") == "SELECT":
+            control.select_option(value)
+        else:
+            control.fill(value)
+    page.check(f"input[name=opponent][value={opponent}]")
+    if level:
+        page.select_option("#level", level)
+    page.click("#start")
+    page.wait_for_selector("svg.board [data-cell]")
+
+
+def _banner(page: Any) -> str:
+    return page.inner_text("#banner")
+
+
+def test_a_whole_war_of_life_game_against_the_random_agent(browser: Any, base_url: str,
+                                                          shots: Path) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _new_game(page, base_url, "war_of_life", "agent",
+              {"start": "prolog", "position": SHORT_WAR}, level="random")
+    page.screenshot(path=str(shots / "war_start.png"))
+    for _ in range(6):
+        page.wait_for_function(
+            "() => /your move|wins|Draw/.test(document.querySelector('#banner').textContent)")
+        if page.locator(".banner.result").count():
+            break
+        # an opponent's piece explains itself
+        page.locator("rect.cell[data-v='2']").first.click()
+        assert "you play blue" in page.inner_text("#message")
+        for piece in page.locator("rect.cell[data-v='1']").all():
+            piece.click()
+            if page.locator("rect.cell.target").count():
+                break
+        page.screenshot(path=str(shots / "war_targets.png"))
+        played = page.locator("#moves li").count()
+        page.locator("rect.cell.target").first.click()
+        page.wait_for_function(f"() => document.querySelectorAll('#moves li').length > {played}")
+    page.wait_for_selector(".banner.result")
+    page.screenshot(path=str(shots / "war_end.png"))
+    assert "wins" in _banner(page) or "Draw" in _banner(page)
+    moves = page.locator("#moves li").all_inner_texts()
+    assert 2 <= len(moves) <= 6 and moves[0].startswith("[")
+    href = page.get_attribute("#record-json", "href")
+    record = Record.from_json(page.request.get(base_url + href).text())
+    assert record.moves == moves and record.result != "*"
+    assert errors == []
+
+
+def _frames(page: Any, into: list[dict]) -> None:
+    def watch(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: into.append(json.loads(payload)))
+    page.on("websocket", watch)
+
+
+def test_life_for_two_online_keeps_each_choice_hidden_until_both_are_in(
+        browser: Any, base_url: str, shots: Path) -> None:
+    errors: list[str] = []
+    first = _page(browser, errors)
+    _new_game(first, base_url, "life_for_two", "online")
+    seat1_link = first.input_value("input[data-link=seat1]")
+    second = _page(browser, errors)
+    seen_by_second: list[dict] = []
+    _frames(second, seen_by_second)
+    second.goto(seat1_link)
+    second.wait_for_selector("svg.board [data-cell]")
+    for cell in ("1,1", "1,2", "2,2"):
+        first.click(f"[data-cell='{cell}']")
+    first.click("#confirm")
+    first.wait_for_function("() => /Waiting for your opponent/.test("
+                            "document.querySelector('#banner').textContent)")
+    assert first.locator("rect.cell.chosen").count() == 3
+    second.wait_for_function("() => /chosen/.test(document.querySelector('#players')"
+                             ".textContent)")
+    first.screenshot(path=str(shots / "lft_first_waiting.png"))
+    second.screenshot(path=str(shots / "lft_second_choosing.png"))
+    assert second.locator("rect.cell.chosen, rect.cell[data-v='1'], rect.cell[data-v='2']"
+                          ).count() == 0
+    for cell in ("3,3", "3,4", "4,4"):
+        second.click(f"[data-cell='{cell}']")
+    second.click("#confirm")
+    for page in (first, second):
+        page.wait_for_function("() => document.querySelectorAll('#moves li').length === 1")
+        page.wait_for_selector("circle.born")
+    time.sleep(0.8)
+    second.screenshot(path=str(shots / "lft_revealed.png"))
+    revealed = second.locator("#moves li").inner_text()
+    assert revealed == "2,2 3,2 3,3 | 4,4 5,4 5,5"
+    secret = revealed.split(" | ")[0]
+    before_reveal = [f for f in seen_by_second if f.get("move_number") == 0]
+    assert before_reveal
+    for frame in before_reveal:
+        text = json.dumps({k: v for k, v in frame.items() if k != "legal"})
+        assert secret not in text and frame.get("mine") == {}
+    assert errors == []
+
+
+def _capture_record() -> str:
+    state = losat.new_game(width=9, length=13)
+    board = state.board()
+    for name, value in (("C8", 1), ("D8", 1), ("E8", 1), ("D7", 2)):
+        point = parse_point(name, 9, 13)
+        board[point // 9, point % 9] = value
+    setup = format_position(board, 0, (0, 0), 0)
+    return Record("losat", dict(state.params), setup, ["a", "b"], []).to_text()
+
+
+def test_a_losat_capture_by_clicking(browser: Any, base_url: str, shots: Path) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(base_url + "/")
+    page.fill("#record-text", _capture_record())
+    page.click("#open")
+    page.wait_for_selector("svg.board [data-cell]")
+    page.click("[data-cell='12,0']")  # A1: nothing legal there; the server says why
+    page.wait_for_function("() => /needs exactly 3/.test(document.querySelector('#message')"
+                           ".textContent)")
+    page.click("[data-cell='6,3']")  # D7, a white stone three black stones surround
+    page.wait_for_selector("#choices button:has-text('Capture at D7')")
+    page.screenshot(path=str(shots / "losat_choice.png"))
+    page.click("#choices button:has-text('Capture at D7')")
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 1")
+    page.screenshot(path=str(shots / "losat_captured.png"))
+    assert page.locator("#moves li").inner_text() == "xD7"
+    assert "1 capture ·" in page.inner_text(".player[data-seat='0']")
+    assert page.get_attribute("[data-cell='6,3']", "data-v") == "1"
+    assert errors == []
+
+
+def test_a_reloaded_page_resumes_where_the_game_stands(browser: Any, base_url: str,
+                                                      shots: Path) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _new_game(page, base_url, "blocking_queen", "hotseat",
+              {"start": "square", "x": "6", "y": "9", "k": "2"})
+    page.click("[data-cell='3,3']")  # queen 6,9 -> 3,3? not on a line: refused
+    page.wait_for_function("() => /west, north or north-west/.test("
+                           "document.querySelector('#message').textContent)")
+    page.click("[data-cell='6,6']")  # north-west to 6,6... x = 6, y = 6: straight north
+    page.wait_for_function("() => /blocks/.test(document.querySelector('#players')"
+                           ".textContent)")
+    page.click("[data-cell='6,0']")  # block 0,6
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 2")
+    banner, moves = _banner(page), page.locator("#moves li").all_inner_texts()
+    page.reload()
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 2")
+    page.screenshot(path=str(shots / "queen_reloaded.png"))
+    assert page.locator("#moves li").all_inner_texts() == moves == ["6,6", "#0,6"]
+    assert _banner(page) == banner
+    assert page.locator("rect.blocked-square").count() == 1
+    page.locator("svg.board").focus()
+    for key in ["ArrowDown"] * 6 + ["ArrowRight"] * 2:
+        page.keyboard.press(key)
+    page.keyboard.press("Enter")  # the cursor went from 0,0 to 2,6: a queen move west
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 3")
+    assert page.locator("#moves li").nth(2).inner_text() == "2,6"
+    assert errors == []

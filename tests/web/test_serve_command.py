@@ -1,0 +1,27 @@
+"""``lifearena serve``: bad options are one line on stderr and exit status 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lifearena.cli import main
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["--port", "70000"], "--port '70000'"),
+    (["--workers", "0"], "--workers '0'"),
+    (["--creates-per-minute", "0"], "--creates-per-minute '0'"),
+    (["--db", "{tmp}"], "is a folder"),
+    (["--db", "{tmp}/missing/games.sqlite"], "does not exist"),
+    (["--db", "{tmp}/not-sqlite"], "cannot be used as a SQLite file"),
+])
+def test_bad_serve_options_exit_2_with_one_line(args: list[str], fragment: str, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "not-sqlite").write_text("this is not a database " * 100)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", *(a.replace("{tmp}", str(tmp_path)) for a in args)])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert fragment in err and len(err.splitlines()) == 1
