@@ -30,12 +30,23 @@ from typing import Any
 import numpy as np
 
 from lifearena.arena.referee import initial_state
-from lifearena.core import CHANCE, State, load_game
+from lifearena.core import CHANCE, State, available_games, load_game
 from lifearena.errors import BadParameterError
 
 ParamValue = int | float | bool | str
 NONE_VALUE = 0
 """How a parameter whose lifearena default is ``None`` reads outside: the integer 0."""
+
+
+def lifearena_games() -> list[str]:
+    """The games of the ``lifearena.games`` package, the ones the adapters register (games
+    registered from elsewhere, such as a test's toy games, are left out).
+
+    >>> lifearena_games()[:2]
+    ['blocking_queen', 'life_for_two']
+    """
+    return [name for name in available_games()
+            if load_game(name).__module__.startswith("lifearena.games.")]
 
 
 def canonical_name(game: str) -> str:

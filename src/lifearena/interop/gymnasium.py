@@ -45,12 +45,13 @@ from gymnasium import spaces
 
 from lifearena.agents.base import Agent, Limit
 from lifearena.agents.registry import make
-from lifearena.core import SIMULTANEOUS, TERMINAL, State, available_games
+from lifearena.core import SIMULTANEOUS, TERMINAL, State
 from lifearena.errors import BadParameterError, IllegalMoveError
 from lifearena.interop.games import (
     board_picture,
     canonical_name,
     game_params,
+    lifearena_games,
     new_state,
     resolve_chance,
 )
@@ -203,7 +204,7 @@ def make_env(game: str, **kwargs: Any) -> LifeArenaEnv:
 def register_all() -> list[str]:
     """Register ``lifearena/<game>-v0`` for every game with Gymnasium; the ids."""
     ids = []
-    for name in available_games():
+    for name in lifearena_games():
         env_id = f"lifearena/{name}-v0"
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point=make_env, kwargs={"game": name})

@@ -2,7 +2,7 @@
 
 Importing this module registers ``python_war_of_life``, ``python_life_for_two``,
 ``python_losat``, ``python_p2life`` and ``python_blocking_queen`` (one per game in
-:func:`lifearena.core.available_games`) with ``pyspiel.register_game``; after that OpenSpiel
+:func:`lifearena.interop.games.lifearena_games`) with ``pyspiel.register_game``; after that OpenSpiel
 loads them by name, parameters included::
 
     import pyspiel
@@ -46,11 +46,16 @@ from lifearena.core import (
     Dynamics,
     Information,
     State,
-    available_games,
     load_game,
 )
 from lifearena.errors import BadParameterError
-from lifearena.interop.games import canonical_name, game_params, new_state, parameter_defaults
+from lifearena.interop.games import (
+    canonical_name,
+    game_params,
+    lifearena_games,
+    new_state,
+    parameter_defaults,
+)
 
 PREFIX = "python_"
 """OpenSpiel short names are ``PREFIX + game`` (``python_war_of_life``)."""
@@ -253,7 +258,7 @@ def load(game: str, **params: Any) -> LifeArenaGame:
 
 def register_all() -> list[str]:
     """Register every lifearena game with OpenSpiel; their short names."""
-    return [game_class(name).TYPE.short_name for name in available_games()]
+    return [game_class(name).TYPE.short_name for name in lifearena_games()]
 
 
 register_all()
