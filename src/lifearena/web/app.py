@@ -47,6 +47,7 @@ from lifearena.core import Record, replay
 from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
 from lifearena.web import catalog
 from lifearena.web.classic import CLASSIC, ClassicGame
+from lifearena.web.lab import lab_router
 from lifearena.web.live import LiveGame, SeatError, TurnError
 from lifearena.web.store import GameRow, Store
 
@@ -339,7 +340,8 @@ def create_app(settings: Settings) -> FastAPI:
     @app.middleware("http")
     async def guard(request: Request, call_next: Callable[..., Any]) -> Response:
         length = request.headers.get("content-length")
-        bound = MAX_RECORD if request.url.path == "/api/records" else MAX_BODY
+        big = request.url.path.startswith(("/api/records", "/api/lab/"))
+        bound = MAX_RECORD if big else MAX_BODY
         if length is not None and (not length.isdigit() or int(length) > bound):
             response: Response = _error(TooLarge(f"request body over {bound} bytes"))
         else:
@@ -380,6 +382,7 @@ def create_app(settings: Settings) -> FastAPI:
         return FileResponse(STATIC / "game.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(lab_router())
 
     # -- API ----------------------------------------------------------------------------------
 

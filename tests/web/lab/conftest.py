@@ -1,0 +1,105 @@
+"""Fixtures of the lab's tests: a test client, and for browser tests a live server and
+Playwright's chromium (skipped with a one-line reason when there is none, unless
+``LIFEARENA_REQUIRE_BROWSER=1``). Screenshots go to ``$LIFEARENA_SCREENSHOTS`` when set."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from lifearena.web import Settings, create_app
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread"))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def _browser_path() -> str | None:
+    named = os.environ.get("LIFEARENA_BROWSER")
+    if named:
+        return named
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium"),
+                      shutil.which("chromium-browser")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("LIFEARENA_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"browser tests required but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed (pip install -e '.[test]')")
+    path = _browser_path()
+    if path is None:
+        _unavailable("no chromium found (apt-get install chromium, or set LIFEARENA_BROWSER)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import uvicorn
+
+    db = tmp_path_factory.mktemp("lab") / "games.sqlite"
+    app = create_app(Settings(db, agent_workers="thread"))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("LIFEARENA_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh page; the test fails if the page logs an error or throws."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    opened.set_default_timeout(15_000)
+    yield opened
+    context.close()
+    assert not errors, errors
