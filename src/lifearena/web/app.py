@@ -119,6 +119,7 @@ class Settings:
     workers: int = 2
     creates_per_minute: int = 30
     max_cached: int = 5_000
+    results: tuple[Path, ...] = ()
 
 
 @dataclass
@@ -382,7 +383,7 @@ def create_app(settings: Settings) -> FastAPI:
         return FileResponse(STATIC / "game.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.include_router(lab_router())
+    app.include_router(lab_router(settings.results))
 
     # -- API ----------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ Playwright's chromium (skipped with a one-line reason when there is none, unless
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -61,12 +62,12 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
-@pytest.fixture(scope="session")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextlib.contextmanager
+def serving(settings: Settings) -> Iterator[str]:
+    """A live server of the app for ``settings`` on a free loopback port; yields its URL."""
     import uvicorn
 
-    db = tmp_path_factory.mktemp("lab") / "games.sqlite"
-    app = create_app(Settings(db, agent_workers="thread"))
+    app = create_app(settings)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -79,9 +80,18 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("lab") / "games.sqlite"
+    with serving(Settings(db, agent_workers="thread")) as url:
+        yield url
 
 
 @pytest.fixture

@@ -5,20 +5,34 @@ Each page family is an :class:`fastapi.APIRouter` of its own module, included by
 
 * :mod:`~lifearena.web.lab.sandbox`: the automaton sandbox (``/lab/sandbox``).
 * :mod:`~lifearena.web.lab.palace`: the palace explorer (``/lab/palace``).
+* :mod:`~lifearena.web.lab.p2life`: the p2life study (``/lab/p2life``).
+* :mod:`~lifearena.web.lab.results`: the results files of ``lifearena serve --results``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+
 from fastapi import APIRouter
 
-from lifearena.web.lab import palace, sandbox
+from lifearena.web.lab import p2life, palace, sandbox
+from lifearena.web.lab.results import ResultsFiles
 
 
-def lab_router() -> APIRouter:
-    """One router holding every lab page and its API."""
+def lab_router(results: Sequence[Path] = ()) -> APIRouter:
+    """One router holding every lab page and its API, over the server's results files
+    (checked here: a missing or foreign file is a :class:`BadParameterError`)."""
+    files = ResultsFiles(results)
     router = APIRouter()
     router.include_router(sandbox.router)
     router.include_router(palace.router)
+    router.include_router(p2life.router_for(files))
+
+    @router.get("/api/lab/results")
+    async def all_results() -> dict[str, object]:
+        return {"files": files.describe()}
+
     return router
 
 
