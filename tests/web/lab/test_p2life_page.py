@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from lifearena.errors import BadParameterError
 from lifearena.studies.p2life import mean_field
-from lifearena.studies.p2life_density import SweepSpec, Store, summarise, sweep
+from lifearena.studies.p2life_density import Store, SweepSpec, summarise, sweep
 from lifearena.web import Settings, create_app
 
 from .conftest import serving
