@@ -8,6 +8,8 @@ import contextlib
 import os
 import shutil
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -19,6 +21,8 @@ from fastapi.testclient import TestClient
 
 from lifearena.web import Settings, create_app
 
+RUN = "tournament-war_of_life"
+"""The run name ``lifearena tournament war-of-life`` stores its games under."""
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 
@@ -116,3 +120,16 @@ def page(browser: Any) -> Iterator[Any]:
     yield opened
     context.close()
     assert not errors, errors
+
+
+@pytest.fixture(scope="session")
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A War of Life tournament file made by the CLI, and what the CLI printed."""
+    path = tmp_path_factory.mktemp("tournament") / "war.sqlite"
+    done = subprocess.run(
+        [sys.executable, "-c", "from lifearena.cli import main; main()", "tournament",
+         "war-of-life", "-n", "2", "-w", "1", "-a", "random,bloodlust,land_grab",
+         "--db", str(path)],
+        capture_output=True, text=True, timeout=120, check=True,
+        env={**os.environ, "COLUMNS": "250", "NO_COLOR": "1"})
+    return path, done.stdout

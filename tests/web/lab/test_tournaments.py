@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import sqlite3
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,22 +18,7 @@ from lifearena.arena.tournament import report
 from lifearena.core import Record, replay
 from lifearena.web import Settings, create_app
 
-from .conftest import serving
-
-RUN = "tournament-war_of_life"
-AGENTS = "random,bloodlust,land_grab"
-
-
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """A War of Life tournament file made by the CLI, and what the CLI printed."""
-    path = tmp_path_factory.mktemp("tournament") / "war.sqlite"
-    done = subprocess.run(
-        [sys.executable, "-c", "from lifearena.cli import main; main()", "tournament",
-         "war-of-life", "-n", "2", "-w", "1", "-a", AGENTS, "--db", str(path)],
-        capture_output=True, text=True, timeout=120, check=True,
-        env={**os.environ, "COLUMNS": "250", "NO_COLOR": "1"})
-    return path, done.stdout
+from .conftest import RUN, serving
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ Each page family is an :class:`fastapi.APIRouter` of its own module, included by
 * :mod:`~lifearena.web.lab.palace`: the palace explorer (``/lab/palace``).
 * :mod:`~lifearena.web.lab.p2life`: the p2life study (``/lab/p2life``).
 * :mod:`~lifearena.web.lab.tournaments`: tournaments of a results file (``/lab/tournaments``).
+* :mod:`~lifearena.web.lab.replays`: replays of any record and the live games list.
 * :mod:`~lifearena.web.lab.results`: the results files of ``lifearena serve --results``.
 """
 
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from fastapi import APIRouter
 
-from lifearena.web.lab import p2life, palace, sandbox, tournaments
+from lifearena.web.lab import p2life, palace, replays, sandbox, tournaments
 from lifearena.web.lab.results import ResultsFiles
 
 
@@ -30,6 +31,7 @@ def lab_router(results: Sequence[Path] = ()) -> APIRouter:
     router.include_router(palace.router)
     router.include_router(p2life.router_for(files))
     router.include_router(tournaments.router_for(files))
+    router.include_router(replays.router_for())
 
     @router.get("/api/lab/results")
     async def all_results() -> dict[str, object]:

@@ -1,0 +1,100 @@
+"""Replays and the live games list.
+
+* ``GET /lab/replay``: the replay page. It opens a record from an uploaded file or pasted
+  text, from a game of this server (``#game=ID``, its record as saved from play) or from a
+  game stored in a results file (``#file=&run=&pairing=&index=&seat=``), and links to a move
+  (``&move=N``).
+* ``POST /api/lab/replay`` ``{"record": "<JSON or text record>"}``: every position of the
+  record, as the game page draws it (:meth:`State.display` for a spectator), after 0, 1, ...
+  moves, with the moves in the game's notation and the outcome. Positions come from
+  :func:`lifearena.core.replay`; at most :data:`MAX_MOVES` moves.
+* ``GET /lab/live``, ``GET /api/lab/live``: the games in progress on this server, each with
+  its spectator link (simultaneous choices stay hidden until revealed, as for any spectator).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, Response
+
+from lifearena.core import Record, replay
+from lifearena.errors import BadParameterError, ParseError
+from lifearena.web import catalog
+from lifearena.web.lab.common import STATIC_LAB, read_json
+
+MAX_MOVES = 1_000
+"""The longest record the replay page opens, in moves."""
+
+
+def positions(record: Record) -> dict[str, Any]:
+    """Every position of ``record`` for the replay page.
+
+    >>> data = positions(Record("blocking_queen", {"k": 2}, "9,14", ["", ""], ["5,10", "3,8"]))
+    >>> len(data["positions"]), data["moves"]
+    (3, ['5,10', '3,8'])
+    """
+    if record.game not in catalog.GAMES:
+        raise BadParameterError(f"record of game {record.game!r}; expected one of "
+                                f"{', '.join(catalog.GAMES)}")
+    if not isinstance(record.params, dict) or not isinstance(record.moves, list):
+        raise ParseError("record params must be an object and moves a list")
+    if len(record.moves) > MAX_MOVES:
+        raise BadParameterError(f"record of {len(record.moves)} moves; the replay page opens "
+                                f"at most {MAX_MOVES}")
+    moves = [str(m) for m in record.moves]
+    shown = []
+    for upto in range(len(moves) + 1):
+        state = replay(Record(record.game, dict(record.params), record.setup,
+                              list(record.players), moves[:upto]))
+        shown.append(state.display(None))
+    final = state.outcome()
+    return {"game": record.game, "title": catalog.CATALOG[record.game].title,
+            "players": [str(p) for p in record.players], "moves": moves,
+            "positions": shown, "outcome": None if final is None else str(final)}
+
+
+def router_for() -> APIRouter:
+    """The replay and live-games routes."""
+    router = APIRouter()
+
+    @router.get("/lab/replay", include_in_schema=False)
+    async def page() -> Response:
+        return FileResponse(STATIC_LAB / "replay.html")
+
+    @router.get("/lab/live", include_in_schema=False)
+    async def live_page() -> Response:
+        return FileResponse(STATIC_LAB / "live.html")
+
+    @router.post("/api/lab/replay")
+    async def open_record(request: Request) -> dict[str, Any]:
+        body = await read_json(request)
+        text = body.get("record")
+        if isinstance(text, dict):
+            record = Record(**{k: text[k] for k in ("game", "params", "setup", "players",
+                                                    "moves") if k in text})
+        elif isinstance(text, str):
+            record = Record.load(text)
+        else:
+            raise ParseError("record: expected the record's text (JSON or PGN-like)")
+        return positions(record)
+
+    @router.get("/api/lab/live")
+    async def live(request: Request) -> dict[str, Any]:
+        server = request.app.state.server
+        games = []
+        for game_id, game in reversed(server.games.items()):
+            state = getattr(game, "state", None)
+            if state is None or state.is_terminal():
+                continue
+            row = game.row
+            entry = catalog.CATALOG.get(row.game)
+            games.append({"id": game_id, "game": row.game,
+                          "title": entry.title if entry else row.game,
+                          "kind": row.opponent.get("kind", "?"), "moves": len(row.moves),
+                          "updated": row.updated, "watch": f"/play/{game_id}",
+                          "watchers": len(server.sockets.get(game_id, {}))})
+        return {"games": games}
+
+    return router
