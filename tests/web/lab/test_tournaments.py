@@ -117,3 +117,27 @@ def test_the_page_shows_the_clis_numbers_and_follows_a_running_file(
         while not page.inner_text("#progress").startswith("18 / 18"):
             assert time.monotonic() < deadline, page.inner_text("#progress")
             time.sleep(0.1)
+
+
+def test_a_ladder_run_is_rated_as_lifearena_ladder_rates_it(
+        tmp_path: Path, played: tuple[Path, str]) -> None:
+    from lifearena.arena.ladder import rate
+
+    with ResultsDB(played[0]) as source:
+        games = list(source.get_run(RUN).games())
+    path = tmp_path / "ladder.sqlite"
+    with ResultsDB(path) as db:
+        db.open_run("ladder-war_of_life", "ladder", {"game": "war_of_life"}).add_games(games)
+    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
+                              results=(path,)))
+    with TestClient(app) as client:
+        data = client.get("/api/lab/tournaments/1/ladder-war_of_life").json()
+    ladder = rate("war_of_life", [result for _, result in games])
+    assert data["kind"] == "ladder" and data["done"] == 18 and data["total"] is None
+    assert [(r["agent"], r["elo_text"], r["interval_text"], r["games"], r["score_text"])
+            for r in data["rows"]] == [
+        (r["agent"], f"{r['elo']:.0f}", f"[{r['low']:.0f}, {r['high']:.0f}]", r["games"],
+         f"{100 * r['score']:.1f}%") for r in ladder.rows()]
+    first, n, _ = ladder.first_score
+    assert data["first_text"].startswith(f"first player scores {100 * first:.1f}%")
+    assert f"over {n} games" in data["first_text"]

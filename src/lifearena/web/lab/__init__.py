@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from fastapi import APIRouter
+from fastapi.responses import RedirectResponse
 
 from lifearena.web.lab import p2life, palace, replays, sandbox, tournaments
 from lifearena.web.lab.results import ResultsFiles
@@ -32,6 +33,10 @@ def lab_router(results: Sequence[Path] = ()) -> APIRouter:
     router.include_router(p2life.router_for(files))
     router.include_router(tournaments.router_for(files))
     router.include_router(replays.router_for())
+
+    @router.get("/lab", include_in_schema=False)
+    async def lab_home() -> RedirectResponse:
+        return RedirectResponse("/lab/sandbox")
 
     @router.get("/api/lab/results")
     async def all_results() -> dict[str, object]:

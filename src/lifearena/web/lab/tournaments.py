@@ -1,4 +1,4 @@
-"""Tournament pages: the runs of an arena results file, read only.
+"""Tournament and ladder pages: the runs of an arena results file, read only.
 
 * ``GET /lab/tournaments``: the page.
 * ``GET /api/lab/tournaments``: the arena results files and, for each, its runs (name, kind,
@@ -8,6 +8,8 @@
   printed texts come along, formatted by the same rules), plus a crosstable of scores, Elo
   ratings with bootstrap intervals (:func:`lifearena.arena.ratings.bootstrap`) and the
   progress (games done / total). Polling it follows a running tournament.
+  A ladder run (``lifearena ladder --db``) is rated as that command rates it
+  (:func:`lifearena.arena.ladder.rate`, its default bootstrap) with the same texts.
 * ``GET /api/lab/tournaments/{file}/{run}/games?pairing=A|B``: the stored games of a
   pairing (key, players, winner, termination, length), each a link to its replay.
 * ``GET /api/lab/tournaments/{file}/{run}/record?pairing=&index=&seat=``: one game's record.
@@ -25,6 +27,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, Response
 
+from lifearena.arena.ladder import rate
 from lifearena.arena.ratings import Match, bootstrap, crosstable
 from lifearena.arena.storage import APPLICATION_ID, GameKey, ResultsDB, Run
 from lifearena.arena.tournament import TournamentConfig, TournamentReport, report
@@ -126,9 +129,52 @@ def report_json(result: TournamentReport, summaries: list[dict[str, Any]]) -> di
 
 def _run(db: ResultsDB, name: str) -> Run:
     run = db.get_run(name)
-    if run.kind != "tournament":
-        raise BadParameterError(f"run {name!r} is a {run.kind}; this page shows tournaments")
+    if run.kind not in ("tournament", "ladder"):
+        raise BadParameterError(f"run {name!r} is a {run.kind}; this page shows tournaments "
+                                "and ladders")
     return run
+
+
+def ladder_json(run: Run, samples: int = RATING_SAMPLES, seed: int = 0) -> dict[str, Any]:
+    """A ladder run rated as ``lifearena ladder`` rates it (its default bootstrap: 200
+    samples, seed 0), with the same texts."""
+    game = run.config.get("game", "?")
+    results = [result for _, result in run.games()]
+    if not results:
+        return {"kind": "ladder", "game": game, "title": f"{game} ladder (0 games)",
+                "games": 0, "rows": [], "ratings": [], "crosstable": None, "first_text": ""}
+    ladder = rate(game, results, samples=samples, seed=seed)
+    rows = ladder.rows()
+    order = [r["agent"] for r in rows]
+    first, n, (lo, hi) = ladder.first_score
+    adv_lo, adv_hi = ladder.ratings.advantage_interval or (float("nan"), float("nan"))
+    summaries = run.summaries()
+    cells = []
+    for a in order:
+        row: list[dict[str, Any] | None] = []
+        for b in order:
+            rate_ab = ladder.table.rate(a, b) if a != b else None
+            pairing = next((s["pairing"] for s in summaries
+                            if {s["player0"], s["player1"]} == {a, b}), None)
+            i, j = ladder.table.players.index(a), ladder.table.players.index(b)
+            row.append(None if rate_ab is None else
+                       {"games": int(ladder.table.games[i, j]), "score": rate_ab,
+                        "pairing": pairing})
+        cells.append(row)
+    return {
+        "kind": "ladder", "game": game, "games": len(results),
+        "title": f"{game} ladder ({len(ladder.matches)} games)",
+        "rows": [{**r, "elo_text": f"{r['elo']:.0f}",
+                  "interval_text": f"[{r['low']:.0f}, {r['high']:.0f}]",
+                  "score_text": f"{100 * r['score']:.1f}%"} for r in rows],
+        "ratings": [{"agent": r["agent"], "elo": round(r["elo"], 1), "low": round(r["low"], 1),
+                     "high": round(r["high"], 1), "games": r["games"]} for r in rows],
+        "ratings_anchor": ladder.ratings.anchor,
+        "crosstable": {"agents": order, "cells": cells},
+        "first_text": f"first player scores {100 * first:.1f}% (Wilson 95% [{100 * lo:.1f}%, "
+                      f"{100 * hi:.1f}%]) over {n} games; fitted first-move advantage "
+                      f"{ladder.ratings.advantage:+.0f} Elo [{adv_lo:+.0f}, {adv_hi:+.0f}]",
+    }
 
 
 def runs_of(results: ResultsFile) -> list[dict[str, Any]]:
@@ -164,9 +210,14 @@ def router_for(results: ResultsFiles) -> APIRouter:
     def tournament(file_id: str, run_name: str) -> dict[str, Any]:
         with ReadOnlyResultsDB(arena(file_id).path) as db:
             run = _run(db, run_name)
-            data = report_json(report(run), run.summaries())
+            if run.kind == "ladder":
+                data = ladder_json(run)
+                total = None
+            else:
+                data = {"kind": "tournament", **report_json(report(run), run.summaries())}
+                total = data["total"]
             data.update(file=file_id, run=run_name, status=run.status,
-                        done=run.count_games())
+                        done=run.count_games(), total=total)
             return data
 
     @router.get("/api/lab/tournaments/{file_id}/{run_name}/games")

@@ -61,7 +61,26 @@ async function showGames(pairing) {
     ["result", false], ["ending", false], ["moves", true], ["", false]], rows));
 }
 
+function drawLadder(d) {
+  $("title").textContent = d.title;
+  const agents = d.crosstable ? d.crosstable.agents : [];
+  const rows = agents.map((a, i) => [a, ...d.crosstable.cells[i].map((cell) => {
+    if (!cell) return "";
+    const text = `${(100 * cell.score).toFixed(1)}% (${cell.games})`;
+    return cell.pairing ? link(text, "#", () => showGames(cell.pairing).catch(showError)) : text;
+  })]);
+  $("crosstable").replaceChildren(table([["", false], ...agents.map((a) => [a, true])], rows, { id: "crosstable-table" }));
+  $("ranking").replaceChildren(table(
+    [["rank", true], ["agent", false], ["Elo", true], ["95% interval", true], ["games", true], ["score", true], ["forfeits", true]],
+    d.rows.map((r, i) => [i + 1, r.agent, r.elo_text, r.interval_text, r.games, r.score_text, r.forfeits]), { id: "ranking-table" }));
+  $("first").replaceChildren();
+  $("decisive").textContent = d.first_text;
+  $("table").replaceChildren();
+  drawRatings(d);
+}
+
 function drawReport(d) {
+  if (d.kind === "ladder") { drawLadder(d); return; }
   $("title").textContent = d.title;
   const agents = d.crosstable.agents;
   const rows = agents.map((a, i) => [a, ...d.crosstable.cells[i].map((cell) => {
@@ -119,14 +138,17 @@ async function refresh() {
     const rate = (d.done - g0) / ((now - t0) / 1000);
     if (rate > 0) left = `, about ${Math.ceil((d.total - d.done) / rate)} s left`;
   }
-  const pct = d.total ? Math.round(100 * d.done / d.total) : 0;
+  const pct = d.total ? Math.round(100 * d.done / d.total) : 100;
   $("progress").innerHTML = "";
   const bar = document.createElement("span"); bar.className = "bar";
   const fill = document.createElement("i"); fill.style.width = `${pct}%`; bar.appendChild(fill);
-  $("progress").append(`${d.done} / ${d.total} games`, bar, `${d.status}${left}`);
+  $("progress").append(d.total ? `${d.done} / ${d.total} games` : `${d.done} games`, bar, `${d.status}${left}`);
   $("progress").dataset.done = d.done;
   clearTimeout(V.timer);
-  if (d.done < d.total) V.timer = setTimeout(() => refresh().catch(showError), 2000);
+  // a tournament knows its total; a ladder is followed while it says it is running
+  if (d.total ? d.done < d.total : d.status === "running") {
+    V.timer = setTimeout(() => refresh().catch(showError), d.total ? 2000 : 10000);
+  }
   document.body.dataset.ready = "1";
 }
 
@@ -142,7 +164,7 @@ async function start() {
   const data = await getJson("/api/lab/tournaments");
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   for (const file of data.files) {
-    for (const run of file.runs.filter((r) => r.kind === "tournament")) {
+    for (const run of file.runs.filter((r) => r.kind === "tournament" || r.kind === "ladder")) {
       const option = document.createElement("option");
       option.value = `${file.id}/${encodeURIComponent(run.name)}`;
       option.textContent = `${file.id}: ${file.name} — ${run.name} (${run.games}${run.total ? " / " + run.total : ""} games, ${run.status})`;
