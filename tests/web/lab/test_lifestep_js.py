@@ -7,6 +7,7 @@ page's SplitMix64 port is checked against :mod:`lifearena.life.coin` cell for ce
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -36,6 +37,8 @@ process.stdout.write(JSON.stringify(out));
 def _node(cases: list[dict]) -> list:
     node = shutil.which("node")
     if node is None:
+        if os.environ.get("LIFEARENA_REQUIRE_BROWSER") == "1":
+            pytest.fail("the JS tests are required but node is not installed")
         pytest.skip("node is not installed (apt-get install nodejs)")
     done = subprocess.run([node, "-e", DRIVER, str(SCRIPT)], input=json.dumps(cases),
                           capture_output=True, text=True, timeout=60, check=True)
