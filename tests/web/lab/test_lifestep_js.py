@@ -14,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lifearena.life import Rule, coin_colour, evolve, random_grid
 from lifearena.web.lab.sandbox import rule_json
@@ -85,3 +87,21 @@ def test_p2life_coins_are_exercised() -> None:
         want = evolve(cells, rule, 1, seed=seed, kernel="reference")
         assert want[3, 3] == coin_colour(seed, 0, 3 * 7 + 3)
         assert mine == want.ravel().tolist()
+
+
+@settings(max_examples=20, deadline=None)
+@given(rule=st.sampled_from([*RULES, "p2life-no-coin", "p2life-unbounded-survival"]),
+       height=st.integers(1, 12), width=st.integers(1, 12), torus=st.booleans(),
+       seed=st.integers(0, 2**64 - 1), generation=st.integers(0, 10**6),
+       density=st.floats(0.1, 0.9), soup=st.integers(0, 1000))
+def test_the_js_step_equals_the_reference_step(rule: str, height: int, width: int,
+                                               torus: bool, seed: int, generation: int,
+                                               density: float, soup: int) -> None:
+    cells = random_grid(height, width, density=density, seed=soup)
+    table = rule_json(Rule.named(rule))["table"]
+    (mine,) = _node([{"cells": cells.ravel().tolist(), "h": height, "w": width,
+                      "torus": torus, "table": table, "seed": seed,
+                      "generation": generation, "steps": 2}])
+    want = evolve(cells, rule, 2, torus=torus, seed=seed, generation=generation,
+                  kernel="reference")
+    assert mine == want.ravel().tolist()
