@@ -138,3 +138,30 @@ def test_256_by_256_runs_at_30_generations_a_second_or_more(
     print(f"256x256 p2life: {ms:.2f} ms per generation, {drawn:.2f} ms with drawing")
     assert drawn < 1000 / 30
     page.screenshot(path=str(shots / "sandbox-256.png"))
+
+
+def test_a_link_after_changing_the_edges_mid_run_still_replays_the_screen(
+        page: Any, browser: Any, base_url: str) -> None:
+    _open(page, f"{base_url}/lab/sandbox#" + urlencode(
+        {"rule": "immigration", "w": 32, "h": 24, "torus": 1, "seed": 3, "soup": 0.35}))
+    for _ in range(5):
+        page.click("#step")
+    page.select_option("#torus", "0")
+    for _ in range(4):
+        page.click("#step")
+    page.select_option("#rule", "p2life")
+    page.click("#step")
+    page.click("#share-make")
+    _until(page, "document.getElementById('share').value.includes('gen=10')")
+    link = page.input_value("#share")
+    here = _cells(page)
+    other = browser.new_page()
+    try:
+        _open(other, link)
+        assert other.inner_text("#gen") == "10"
+        assert np.array_equal(_cells(other), here)
+        other.click("#step")
+        page.click("#step")
+        assert np.array_equal(_cells(other), _cells(page))
+    finally:
+        other.close()

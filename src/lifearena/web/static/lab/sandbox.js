@@ -305,10 +305,21 @@ $("speed").addEventListener("input", () => {
   S.speed = Number($("speed").value);
   $("speed-text").textContent = S.speed > 120 ? "max" : `${S.speed}/s`;
 });
-$("rule").addEventListener("change", guarded(() => chooseRule($("rule").value)));
-$("rule-use").addEventListener("click", guarded(() => chooseRule($("rule-text").value)));
-$("torus").addEventListener("change", () => { S.torus = $("torus").value === "1"; });
-$("seed").addEventListener("change", () => { S.seed = Number($("seed").value); });
+$("rule").addEventListener("change", guarded(async () => {
+  await chooseRule($("rule").value);
+  if (S.gen > S.g0) markStart({ kind: "cells" });
+}));
+$("rule-use").addEventListener("click", guarded(async () => {
+  await chooseRule($("rule-text").value);
+  if (S.gen > S.g0) markStart({ kind: "cells" });
+}));
+// A change of rule, edges or seed after some generations starts a new run from the grid as
+// it is, so that a share link still replays exactly what is on screen.
+function restartHere() {
+  if (S.gen > S.g0 || S.start.kind === "soup") markStart({ kind: "cells" });
+}
+$("torus").addEventListener("change", () => { restartHere(); S.torus = $("torus").value === "1"; });
+$("seed").addEventListener("change", () => { restartHere(); S.seed = Number($("seed").value); });
 $("resize").addEventListener("click", guarded(() => { setRunning(false); emptyGrid(); }));
 $("soup").addEventListener("click", guarded(() => { setRunning(false); return soup(); }));
 $("rle-load").addEventListener("click", guarded(() => { setRunning(false); return loadRle($("rle").value); }));
