@@ -6,7 +6,7 @@
 (() => {
 
 const COLOURS = [[251, 250, 247], [47, 109, 179], [196, 69, 60]];
-const VIEW = 768;            // the canvas's longer side, in pixels
+const VIEW = 720;            // the canvas's longer side, in pixels (its column is about 760)
 const $ = (id) => document.getElementById(id);
 
 const S = {

@@ -74,13 +74,17 @@ function drawLadder(d) {
     [["rank", true], ["agent", false], ["Elo", true], ["95% interval", true], ["games", true], ["score", true], ["forfeits", true]],
     d.rows.map((r, i) => [i + 1, r.agent, r.elo_text, r.interval_text, r.games, r.score_text, r.forfeits]), { id: "ranking-table" }));
   $("first").replaceChildren();
+  $("first-note").textContent = "(first player's score and the fitted first-move advantage)";
   $("decisive").textContent = d.first_text;
   $("table").replaceChildren();
+  $("pairings-title").hidden = true;
   drawRatings(d);
 }
 
 function drawReport(d) {
   if (d.kind === "ladder") { drawLadder(d); return; }
+  $("pairings-title").hidden = false;
+  $("first-note").textContent = "(win rate moving first vs moving second)";
   $("title").textContent = d.title;
   const agents = d.crosstable.agents;
   const rows = agents.map((a, i) => [a, ...d.crosstable.cells[i].map((cell) => {
