@@ -50,6 +50,15 @@ def test_bad_records_are_refused(lab: TestClient) -> None:
     assert response.status_code == 400 and "move 1" in response.json()["error"]
 
 
+def test_a_record_over_the_move_limit_is_refused(lab: TestClient) -> None:
+    from lifearena.web.lab.replays import MAX_MOVES
+
+    long = Record("war_of_life", {}, "", ["", ""], ["[1,1,1,2]"] * (MAX_MOVES + 1))
+    response = lab.post("/api/lab/replay", json={"record": long.to_json()})
+    assert response.status_code == 400
+    assert f"at most {MAX_MOVES}" in response.json()["error"]
+
+
 def test_the_live_list_shows_games_in_progress_only(lab: TestClient) -> None:
     made = lab.post("/api/games", json={"game": "war_of_life", "opponent": "online"}).json()
     listed = lab.get("/api/lab/live").json()["games"]

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 import numpy as np
 import pytest
 
-from lifearena.life import Rule, evolve, random_grid
+from lifearena.life import Rule, evolve, random_grid, read_rle
 from lifearena.web.lab.sandbox import grid_from_text
 
 pytestmark = pytest.mark.timeout(120)
@@ -165,3 +165,21 @@ def test_a_link_after_changing_the_edges_mid_run_still_replays_the_screen(
         assert np.array_equal(_cells(other), _cells(page))
     finally:
         other.close()
+
+
+def test_rle_load_and_save(page: Any, base_url: str) -> None:
+    _open(page, f"{base_url}/lab/sandbox#" + urlencode({"rule": "life", "w": 10, "h": 10}))
+    page.fill("#rle", "#N two colours\nx = 3, y = 2, rule = p2life\nA.B$3A!")
+    page.click("#rle-load")
+    _until(page, "document.getElementById('rule').value === 'p2life'")
+    cells = _cells(page)
+    assert cells[4, 3:6].tolist() == [1, 0, 2] and cells[5, 3:6].tolist() == [1, 1, 1]
+    with page.expect_download() as download:
+        page.click("#rle-save")
+    saved = Path(download.value.path()).read_text()
+    assert saved == page.input_value("#rle")
+    pattern = read_rle(saved)
+    assert pattern.rule == "p2life" and np.array_equal(pattern.cells, cells)
+    page.fill("#rle", "x = 999, y = 2\nbo!")
+    page.click("#rle-load")
+    _until(page, "document.getElementById('error').textContent.includes('256')")
