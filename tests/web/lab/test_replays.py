@@ -117,3 +117,25 @@ def test_a_replay_stepped_to_its_end_matches_core_replay(
         page.screenshot(path=str(shots / "live.png"))
         page.click(f"tr[data-id='{made}'] a")
         page.wait_for_url(f"**/play/{made}")
+
+
+def test_a_game_finished_here_is_listed_and_replayed(page: Any, base_url: str,
+                                                     shots: Path) -> None:
+    page.goto(f"{base_url}/lab/live")
+    made = page.evaluate("""async () => {
+        const post = (path, body, token) => fetch(path, {method: 'POST', body: JSON.stringify(body),
+            headers: {'Content-Type': 'application/json', 'X-Seat-Token': token || ''}});
+        const game = await (await post('/api/games', {game: 'blocking_queen',
+            opponent: 'hotseat', params: {k: 1, start: 'square', x: 2, y: 2}})).json();
+        await post(`/api/games/${game.id}/moves`, {move: '0,0'}, game.token);
+        return game.id; }""")
+    page.wait_for_selector(f"#finished tr[data-id='{made}'] a")
+    page.click(f"#finished tr[data-id='{made}'] a")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.get_attribute("#banner", "data-at") == "1"
+    want = replay(Record("blocking_queen", {"k": 1}, "2,2", ["", ""], ["0,0"]))
+    assert str(want.outcome()) in page.inner_text("#banner")
+    page.keyboard.press("Home")
+    assert page.get_attribute("#banner", "data-at") == "0"
+    assert page.input_value("#share").endswith(f"game={made}&move=0")
+    page.screenshot(path=str(shots / "replay-queen.png"))

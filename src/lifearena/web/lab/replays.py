@@ -9,7 +9,8 @@
   moves, with the moves in the game's notation and the outcome. Positions come from
   :func:`lifearena.core.replay`; at most :data:`MAX_MOVES` moves.
 * ``GET /lab/live``, ``GET /api/lab/live``: the games in progress on this server, each with
-  its spectator link (simultaneous choices stay hidden until revealed, as for any spectator).
+  its spectator link (simultaneous choices stay hidden until revealed, as for any spectator),
+  and the last :data:`RECENT` finished ones with their replays.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from lifearena.web.lab.common import STATIC_LAB, read_json
 
 MAX_MOVES = 1_000
 """The longest record the replay page opens, in moves."""
+RECENT = 20
+"""Finished games of this server the live page lists, with their replays."""
 
 
 def positions(record: Record) -> dict[str, Any]:
@@ -83,18 +86,24 @@ def router_for() -> APIRouter:
     @router.get("/api/lab/live")
     async def live(request: Request) -> dict[str, Any]:
         server = request.app.state.server
-        games = []
+        games, finished = [], []
         for game_id, game in reversed(server.games.items()):
             state = getattr(game, "state", None)
-            if state is None or state.is_terminal():
+            if state is None:
                 continue
             row = game.row
             entry = catalog.CATALOG.get(row.game)
-            games.append({"id": game_id, "game": row.game,
-                          "title": entry.title if entry else row.game,
-                          "kind": row.opponent.get("kind", "?"), "moves": len(row.moves),
-                          "updated": row.updated, "watch": f"/play/{game_id}",
-                          "watchers": len(server.sockets.get(game_id, {}))})
-        return {"games": games}
+            item = {"id": game_id, "game": row.game,
+                    "title": entry.title if entry else row.game,
+                    "kind": row.opponent.get("kind", "?"), "moves": len(row.moves),
+                    "updated": row.updated, "watch": f"/play/{game_id}",
+                    "watchers": len(server.sockets.get(game_id, {}))}
+            if not state.is_terminal():
+                games.append(item)
+            elif len(finished) < RECENT:
+                outcome = state.outcome()
+                finished.append({**item, "outcome": None if outcome is None else str(outcome),
+                                 "replay": f"/lab/replay#game={game_id}"})
+        return {"games": games, "finished": finished}
 
     return router

@@ -29,6 +29,25 @@ async function refresh() {
     }
     $("list").replaceChildren(table);
   }
+  if (data.finished.length) {
+    const table = document.createElement("table");
+    table.className = "data";
+    table.innerHTML = "<thead><tr><th class=name>game</th><th class=name>played</th><th>moves</th><th class=name>result</th><th class=name></th></tr></thead>";
+    const body = table.createTBody();
+    for (const g of data.finished) {
+      const row = body.insertRow();
+      row.dataset.id = g.id;
+      for (const [text, cls] of [[g.title, "name"], [KINDS[g.kind] || g.kind, "name"], [g.moves], [g.outcome || "", "name"]]) {
+        const td = row.insertCell(); td.textContent = text; if (cls) td.className = cls;
+      }
+      const link = document.createElement("a");
+      link.href = g.replay; link.textContent = "replay";
+      const td = row.insertCell(); td.className = "name"; td.appendChild(link);
+    }
+    $("finished").replaceChildren(table);
+  } else {
+    $("finished").textContent = "None yet.";
+  }
   $("error").textContent = "";
   document.body.dataset.ready = "1";
 }

@@ -26,7 +26,7 @@ function show(at) {
   $("slider").value = R.at;
   const n = R.data.moves.length;
   $("banner").textContent = R.at === n && R.data.outcome ? `Move ${R.at} of ${n} — ${R.data.outcome}` :
-    (R.at === 0 ? `Start — ${n} moves` : `After move ${R.at} of ${n}: ${R.data.moves[R.at - 1]}`);
+    (R.at === 0 ? `Start — ${n} move${n === 1 ? "" : "s"}` : `After move ${R.at} of ${n}: ${R.data.moves[R.at - 1]}`);
   $("banner").dataset.at = R.at;
   [...$("moves").children].forEach((li, i) => li.classList.toggle("viewing", i === R.at - 1));
   const current = $("moves").children[R.at - 1];
