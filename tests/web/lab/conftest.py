@@ -51,8 +51,10 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # one Playwright per module: two sync Playwrights cannot be open at once, and the other
+    # web tests start their own
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
