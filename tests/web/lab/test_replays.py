@@ -139,3 +139,26 @@ def test_a_game_finished_here_is_listed_and_replayed(page: Any, base_url: str,
     assert page.get_attribute("#banner", "data-at") == "0"
     assert page.input_value("#share").endswith(f"game={made}&move=0")
     page.screenshot(path=str(shots / "replay-queen.png"))
+
+
+@pytest.mark.parametrize("game", ["war_of_life", "life_for_two", "losat", "p2life",
+                                  "blocking_queen"])
+def test_the_one_pass_positions_equal_core_replay_at_every_move(game: str) -> None:
+    import random
+
+    from lifearena.web import catalog
+    from lifearena.web.lab.replays import positions
+
+    state = catalog.new_state(game, {})
+    rng = random.Random(7)
+    while not state.is_terminal() and len(state.history()) < 30:
+        if state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p))
+                                 for p in range(state.info.num_players)])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    record = state.record()
+    shown = positions(record)["positions"]
+    assert len(shown) == len(record.moves) + 1
+    for upto, display in enumerate(shown):
+        assert display == replay(record, upto=upto).display(None), upto

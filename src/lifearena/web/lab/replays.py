@@ -19,6 +19,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from lifearena.core import Record, replay
 from lifearena.errors import BadParameterError, ParseError
@@ -47,10 +48,23 @@ def positions(record: Record) -> dict[str, Any]:
         raise BadParameterError(f"record of {len(record.moves)} moves; the replay page opens "
                                 f"at most {MAX_MOVES}")
     moves = [str(m) for m in record.moves]
-    shown = []
-    for upto in range(len(moves) + 1):
-        state = replay(Record(record.game, dict(record.params), record.setup,
-                              list(record.players), moves[:upto]))
+    # one pass: the position before the first move, then one move at a time, each checked
+    # exactly as core.replay checks it (replay(record, upto=i) for every i would be quadratic)
+    state = replay(Record(record.game, dict(record.params), record.setup,
+                          list(record.players), []))
+    shown = [state.display(None)]
+    for number, text in enumerate(moves, start=1):
+        try:
+            if state.is_simultaneous_node():
+                parts = [p.strip() for p in text.split("|")]
+                if len(parts) != state.info.num_players:
+                    raise ParseError(f"expected {state.info.num_players} moves joined by '|'")
+                state.apply_actions([state.string_to_action(p, i) for i, p in enumerate(parts)])
+            else:
+                player = state.current_player()
+                state.apply_action(state.string_to_action(text, None if player < 0 else player))
+        except ValueError as error:
+            raise ParseError(f"record move {number} {text!r}: {error}") from None
         shown.append(state.display(None))
     final = state.outcome()
     return {"game": record.game, "title": catalog.CATALOG[record.game].title,
@@ -81,7 +95,8 @@ def router_for() -> APIRouter:
             record = Record.load(text)
         else:
             raise ParseError("record: expected the record's text (JSON or PGN-like)")
-        return positions(record)
+        # replaying every prefix takes a while for long records: off the event loop
+        return await run_in_threadpool(positions, record)
 
     @router.get("/api/lab/live")
     async def live(request: Request) -> dict[str, Any]:
