@@ -47,7 +47,7 @@ from lifearena.core import Record, replay
 from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
 from lifearena.web import catalog
 from lifearena.web.classic import CLASSIC, ClassicGame
-from lifearena.web.lab import lab_router
+from lifearena.web.lab import install as install_lab
 from lifearena.web.live import LiveGame, SeatError, TurnError
 from lifearena.web.store import GameRow, Store
 
@@ -383,7 +383,7 @@ def create_app(settings: Settings) -> FastAPI:
         return FileResponse(STATIC / "game.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.include_router(lab_router(settings.results))
+    install_lab(app, settings.results)
 
     # -- API ----------------------------------------------------------------------------------
 

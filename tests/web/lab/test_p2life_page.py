@@ -58,7 +58,7 @@ def test_the_results_file_summaries_are_the_studys(study: TestClient, sweep_file
     assert [(q["boundary"], q["p"], q["runs"], q["density"]) for q in data["points"]] == [
         (s.boundary, s.p, s.runs, s.density) for s in want]
     missing = study.get("/api/lab/p2life/results/7")
-    assert missing.status_code == 400 and "id '7'" in missing.json()["error"]
+    assert missing.status_code == 404 and "id '7'" in missing.json()["error"]
 
 
 def test_a_foreign_or_missing_results_file_is_refused(tmp_path: Path) -> None:

@@ -76,8 +76,11 @@ def test_games_of_a_pairing_and_their_records(lab: TestClient) -> None:
     state = replay(Record(**record))
     assert len(record["moves"]) == first["length"] and state.is_terminal()
     missing = lab.get(f"/api/lab/tournaments/1/{RUN}/games", params={"pairing": "x|y"})
-    assert missing.status_code == 400 and "x|y" in missing.json()["error"]
-    assert lab.get("/api/lab/tournaments/9/x").status_code == 400
+    assert missing.status_code == 404 and "x|y" in missing.json()["error"]
+    assert lab.get("/api/lab/tournaments/9/x").status_code == 404
+    no_run = lab.get("/api/lab/tournaments/1/nope")
+    assert no_run.status_code == 404 and no_run.json()["error"] == (
+        "no run 'nope' in this results file")
 
 
 def test_the_page_shows_the_clis_numbers_and_follows_a_running_file(

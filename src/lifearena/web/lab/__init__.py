@@ -16,11 +16,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from fastapi import APIRouter
-from fastapi.responses import RedirectResponse
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import JSONResponse, RedirectResponse
 
 from lifearena.web.lab import p2life, palace, replays, sandbox, tournaments
-from lifearena.web.lab.results import ResultsFiles
+from lifearena.web.lab.results import ResultsFiles, UnknownResults
+
+
+def install(app: FastAPI, results: Sequence[Path] = ()) -> None:
+    """Mount the lab on ``app``: its router, and 404 for an unknown results file, run or game
+    (JSON ``{"error": ...}`` as every other error of the server)."""
+    app.include_router(lab_router(results))
+
+    async def not_found(request: Request, error: Exception) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=404)
+
+    app.add_exception_handler(UnknownResults, not_found)
 
 
 def lab_router(results: Sequence[Path] = ()) -> APIRouter:
@@ -45,4 +56,4 @@ def lab_router(results: Sequence[Path] = ()) -> APIRouter:
     return router
 
 
-__all__ = ["lab_router"]
+__all__ = ["install", "lab_router"]

@@ -25,7 +25,7 @@ from lifearena.studies.p2life_density import RunRow
 
 
 class UnknownResults(LifeArenaError):
-    """No results file with that id (answered as 404)."""
+    """No results file, run or game with that id (answered as 404)."""
 
 
 @dataclass(frozen=True)

@@ -48,11 +48,12 @@ class ReadOnlyResultsDB(ResultsDB):
             self._conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
             app_id = self._conn.execute("PRAGMA application_id").fetchone()[0]
         except sqlite3.Error as error:
-            raise BadParameterError(f"cannot read results file {self.path!r}: {error}"
+            # the name only: a client never learns where the server keeps its files
+            raise BadParameterError(f"cannot read results file {Path(path).name!r}: {error}"
                                     ) from None
         if app_id != APPLICATION_ID:
             self._conn.close()
-            raise BadParameterError(f"{self.path!r} is not a lifearena results database")
+            raise BadParameterError(f"{Path(path).name!r} is not a lifearena results database")
 
 
 def _pct(rate: float, low: float, high: float) -> str:
@@ -128,6 +129,9 @@ def report_json(result: TournamentReport, summaries: list[dict[str, Any]]) -> di
 
 
 def _run(db: ResultsDB, name: str) -> Run:
+    # the file's path stays on the server: the message names the run only
+    if name not in {info.name for info in db.runs()}:
+        raise UnknownResults(f"no run {name!r} in this results file")
     run = db.get_run(name)
     if run.kind not in ("tournament", "ladder"):
         raise BadParameterError(f"run {name!r} is a {run.kind}; this page shows tournaments "
