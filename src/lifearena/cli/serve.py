@@ -33,6 +33,9 @@ def serve(
                                          max=64)] = 2,
     creates_per_minute: Annotated[int, typer.Option(
         help="Games one client address may create per minute.", min=1, max=100_000)] = 30,
+    results: Annotated[list[Path] | None, typer.Option(
+        "--results", help="A tournament, ladder or p2life results file to show in the lab "
+        "(read only; repeatable).")] = None,
 ) -> None:
     """Serve the games in a browser: hot-seat, online (a private link per seat) or against
     an agent. Prints the URL and the database file."""
@@ -46,7 +49,8 @@ def serve(
 
     try:
         app = create_app(Settings(db=db.resolve(), workers=workers,
-                                  creates_per_minute=creates_per_minute))
+                                  creates_per_minute=creates_per_minute,
+                                  results=tuple(p.resolve() for p in results or ())))
     except sqlite3.Error as error:
         raise BadParameterError(f"--db {db} cannot be used as a SQLite file: {error}") from None
     shown = f"[{host}]" if ":" in host else host

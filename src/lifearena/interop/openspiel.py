@@ -2,8 +2,8 @@
 
 Importing this module registers ``python_war_of_life``, ``python_life_for_two``,
 ``python_losat``, ``python_p2life`` and ``python_blocking_queen`` (one per game in
-:func:`lifearena.interop.games.lifearena_games`) with ``pyspiel.register_game``; after that OpenSpiel
-loads them by name, parameters included::
+:func:`lifearena.interop.games.lifearena_games`) with ``pyspiel.register_game``; after that
+OpenSpiel loads them by name, parameters included::
 
     import pyspiel
     import lifearena.interop.openspiel  # registers the games

@@ -47,6 +47,7 @@ from lifearena.core import Record, replay
 from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
 from lifearena.web import catalog
 from lifearena.web.classic import CLASSIC, ClassicGame
+from lifearena.web.lab import install as install_lab
 from lifearena.web.live import LiveGame, SeatError, TurnError
 from lifearena.web.store import GameRow, Store
 
@@ -118,6 +119,7 @@ class Settings:
     workers: int = 2
     creates_per_minute: int = 30
     max_cached: int = 5_000
+    results: tuple[Path, ...] = ()
 
 
 @dataclass
@@ -339,7 +341,8 @@ def create_app(settings: Settings) -> FastAPI:
     @app.middleware("http")
     async def guard(request: Request, call_next: Callable[..., Any]) -> Response:
         length = request.headers.get("content-length")
-        bound = MAX_RECORD if request.url.path == "/api/records" else MAX_BODY
+        big = request.url.path.startswith(("/api/records", "/api/lab/"))
+        bound = MAX_RECORD if big else MAX_BODY
         if length is not None and (not length.isdigit() or int(length) > bound):
             response: Response = _error(TooLarge(f"request body over {bound} bytes"))
         else:
@@ -380,6 +383,7 @@ def create_app(settings: Settings) -> FastAPI:
         return FileResponse(STATIC / "game.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    install_lab(app, settings.results)
 
     # -- API ----------------------------------------------------------------------------------
 

@@ -1,0 +1,59 @@
+"""The browser lab of ``lifearena serve``: pages for researchers and spectators.
+
+Each page family is an :class:`fastapi.APIRouter` of its own module, included by
+:func:`lab_router`; their HTML, CSS and JavaScript live under ``static/lab/``.
+
+* :mod:`~lifearena.web.lab.sandbox`: the automaton sandbox (``/lab/sandbox``).
+* :mod:`~lifearena.web.lab.palace`: the palace explorer (``/lab/palace``).
+* :mod:`~lifearena.web.lab.p2life`: the p2life study (``/lab/p2life``).
+* :mod:`~lifearena.web.lab.tournaments`: tournaments of a results file (``/lab/tournaments``).
+* :mod:`~lifearena.web.lab.replays`: replays of any record and the live games list.
+* :mod:`~lifearena.web.lab.results`: the results files of ``lifearena serve --results``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import JSONResponse, RedirectResponse
+
+from lifearena.web.lab import p2life, palace, replays, sandbox, tournaments
+from lifearena.web.lab.results import ResultsFiles, UnknownResults
+
+
+def install(app: FastAPI, results: Sequence[Path] = ()) -> None:
+    """Mount the lab on ``app``: its router, and 404 for an unknown results file, run or game
+    (JSON ``{"error": ...}`` as every other error of the server)."""
+    app.include_router(lab_router(results))
+
+    async def not_found(request: Request, error: Exception) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=404)
+
+    app.add_exception_handler(UnknownResults, not_found)
+
+
+def lab_router(results: Sequence[Path] = ()) -> APIRouter:
+    """One router holding every lab page and its API, over the server's results files
+    (checked here: a missing or foreign file is a :class:`BadParameterError`)."""
+    files = ResultsFiles(results)
+    router = APIRouter()
+    router.include_router(sandbox.router)
+    router.include_router(palace.router)
+    router.include_router(p2life.router_for(files))
+    router.include_router(tournaments.router_for(files))
+    router.include_router(replays.router_for())
+
+    @router.get("/lab", include_in_schema=False)
+    async def lab_home() -> RedirectResponse:
+        return RedirectResponse("/lab/sandbox")
+
+    @router.get("/api/lab/results")
+    async def all_results() -> dict[str, object]:
+        return {"files": files.describe()}
+
+    return router
+
+
+__all__ = ["install", "lab_router"]

@@ -1,0 +1,93 @@
+"""The p2life study page: mean-field curves and a results file's asymptotic densities.
+
+* ``GET /lab/p2life``: the page (SVG drawn from the JSON below).
+* ``GET /api/lab/p2life/meanfield?rule=&colours=``: the exact one-step density polynomial of
+  a rule (:func:`lifearena.studies.p2life.mean_field`), sampled at 201 points, with its
+  maximum and fixed points; Life's one-colour curve comes along for comparison, as in the
+  paper's figure.
+* ``GET /api/lab/p2life/results``: the p2life results files; ``GET
+  /api/lab/p2life/results/{id}``: their per-point summaries
+  (:func:`lifearena.studies.p2life_density.summarise`: mean density and standard error).
+* The paper's figures (:data:`PAPER`) are sent with them, for the page to draw beside ours.
+
+>>> curve("life", 1)["maximum"]
+[0.364, 0.3704]
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, Response
+
+from lifearena.errors import BadParameterError
+from lifearena.studies.p2life import mean_field
+from lifearena.studies.p2life_density import summarise
+from lifearena.web.lab.common import STATIC_LAB
+from lifearena.web.lab.results import ResultsFiles, p2life_rows
+from lifearena.web.lab.sandbox import parse_rule
+
+POINTS = 200
+PAPER = {
+    "source": "Levene and Roussos, Int. J. Mod. Phys. C 14(2), 2003 (arXiv cond-mat/0207679)",
+    "asymptotic": 0.0362, "life": 0.0287, "ratio_above_half": 0.69,
+    "claims": [
+        "the asymptotic density approaches 0.0362",
+        "it is non-zero for every non-zero initial density p (unlike Life)",
+        "it peaks at a moderate p and stays flat up to p = 1",
+        "periodic boundaries give about 5% more than cutoff ones",
+        "lattice size barely matters",
+        "one-player Life calibrates at about 0.0287",
+        "over 69% of runs end with loser/winner ratio above 0.5",
+    ],
+}
+
+
+def curve(rule: str, colours: int) -> dict[str, Any]:
+    """The mean-field polynomial of ``rule`` under a colour model, sampled for drawing."""
+    if colours not in (1, 2):
+        raise BadParameterError(f"colours={colours}; expected 1 (one-colour soup) or 2")
+    parsed = parse_rule(rule)
+    poly = mean_field(parsed, colours=colours)
+    p_max, rho_max = poly.maximum()
+    return {"rule": parsed.name, "colours": colours, "polynomial": str(poly),
+            "points": [[i / POINTS, round(float(poly(i / POINTS)), 6)]
+                       for i in range(POINTS + 1)],
+            "maximum": [round(float(p_max), 4), round(float(rho_max), 4)],
+            "fixed_points": [round(float(x), 4) for x in poly.fixed_points()],
+            "at_one": round(float(poly(1.0)), 6)}
+
+
+def _number(value: float | None) -> float | None:
+    return None if value is None or math.isnan(value) else value
+
+
+def router_for(results: ResultsFiles) -> APIRouter:
+    """The page's routes over the server's results files."""
+    router = APIRouter()
+
+    @router.get("/lab/p2life", include_in_schema=False)
+    async def page() -> Response:
+        return FileResponse(STATIC_LAB / "p2life.html")
+
+    @router.get("/api/lab/p2life/meanfield")
+    def meanfield(rule: str = "p2life", colours: int = 2) -> dict[str, Any]:
+        return {"curve": curve(rule, colours), "life": curve("life", 1), "paper": PAPER}
+
+    @router.get("/api/lab/p2life/results")
+    async def files() -> dict[str, Any]:
+        return {"files": [f for f in results.describe() if f["kind"] == "p2life"]}
+
+    @router.get("/api/lab/p2life/results/{file_id}")
+    def summaries(file_id: str) -> dict[str, Any]:
+        rows = p2life_rows(results.get(file_id, "p2life"))
+        return {"id": file_id, "runs": len(rows), "paper": PAPER, "points": [
+            {"rule": s.rule, "boundary": s.boundary, "size": f"{s.height}x{s.width}",
+             "p": s.p, "runs": s.runs, "density": s.density, "se": _number(s.density_se),
+             "capped": s.capped, "generations": s.generations,
+             "ratio_above_half": s.ratio_above_half}
+            for s in summarise(rows)]}
+
+    return router

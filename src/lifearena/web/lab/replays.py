@@ -1,0 +1,124 @@
+"""Replays and the live games list.
+
+* ``GET /lab/replay``: the replay page. It opens a record from an uploaded file or pasted
+  text, from a game of this server (``#game=ID``, its record as saved from play) or from a
+  game stored in a results file (``#file=&run=&pairing=&index=&seat=``), and links to a move
+  (``&move=N``).
+* ``POST /api/lab/replay`` ``{"record": "<JSON or text record>"}``: every position of the
+  record, as the game page draws it (:meth:`State.display` for a spectator), after 0, 1, ...
+  moves, with the moves in the game's notation and the outcome. Positions come from
+  :func:`lifearena.core.replay`; at most :data:`MAX_MOVES` moves.
+* ``GET /lab/live``, ``GET /api/lab/live``: the games in progress on this server, each with
+  its spectator link (simultaneous choices stay hidden until revealed, as for any spectator),
+  and the last :data:`RECENT` finished ones with their replays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from lifearena.core import Record, replay
+from lifearena.errors import BadParameterError, ParseError
+from lifearena.web import catalog
+from lifearena.web.lab.common import STATIC_LAB, read_json
+
+MAX_MOVES = 1_000
+"""The longest record the replay page opens, in moves."""
+RECENT = 20
+"""Finished games of this server the live page lists, with their replays."""
+
+
+def positions(record: Record) -> dict[str, Any]:
+    """Every position of ``record`` for the replay page.
+
+    >>> data = positions(Record("blocking_queen", {"k": 2}, "9,14", ["", ""], ["5,10", "3,8"]))
+    >>> len(data["positions"]), data["moves"]
+    (3, ['5,10', '3,8'])
+    """
+    if record.game not in catalog.GAMES:
+        raise BadParameterError(f"record of game {record.game!r}; expected one of "
+                                f"{', '.join(catalog.GAMES)}")
+    if not isinstance(record.params, dict) or not isinstance(record.moves, list):
+        raise ParseError("record params must be an object and moves a list")
+    if len(record.moves) > MAX_MOVES:
+        raise BadParameterError(f"record of {len(record.moves)} moves; the replay page opens "
+                                f"at most {MAX_MOVES}")
+    moves = [str(m) for m in record.moves]
+    # one pass: the position before the first move, then one move at a time, each checked
+    # exactly as core.replay checks it (replay(record, upto=i) for every i would be quadratic)
+    state = replay(Record(record.game, dict(record.params), record.setup,
+                          list(record.players), []))
+    shown = [state.display(None)]
+    for number, text in enumerate(moves, start=1):
+        try:
+            if state.is_simultaneous_node():
+                parts = [p.strip() for p in text.split("|")]
+                if len(parts) != state.info.num_players:
+                    raise ParseError(f"expected {state.info.num_players} moves joined by '|'")
+                state.apply_actions([state.string_to_action(p, i) for i, p in enumerate(parts)])
+            else:
+                player = state.current_player()
+                state.apply_action(state.string_to_action(text, None if player < 0 else player))
+        except ValueError as error:
+            raise ParseError(f"record move {number} {text!r}: {error}") from None
+        shown.append(state.display(None))
+    final = state.outcome()
+    return {"game": record.game, "title": catalog.CATALOG[record.game].title,
+            "players": [str(p) for p in record.players], "moves": moves,
+            "positions": shown, "outcome": None if final is None else str(final)}
+
+
+def router_for() -> APIRouter:
+    """The replay and live-games routes."""
+    router = APIRouter()
+
+    @router.get("/lab/replay", include_in_schema=False)
+    async def page() -> Response:
+        return FileResponse(STATIC_LAB / "replay.html")
+
+    @router.get("/lab/live", include_in_schema=False)
+    async def live_page() -> Response:
+        return FileResponse(STATIC_LAB / "live.html")
+
+    @router.post("/api/lab/replay")
+    async def open_record(request: Request) -> dict[str, Any]:
+        body = await read_json(request)
+        text = body.get("record")
+        if isinstance(text, dict):
+            record = Record(**{k: text[k] for k in ("game", "params", "setup", "players",
+                                                    "moves") if k in text})
+        elif isinstance(text, str):
+            record = Record.load(text)
+        else:
+            raise ParseError("record: expected the record's text (JSON or PGN-like)")
+        # replaying every prefix takes a while for long records: off the event loop
+        return await run_in_threadpool(positions, record)
+
+    @router.get("/api/lab/live")
+    async def live(request: Request) -> dict[str, Any]:
+        server = request.app.state.server
+        games, finished = [], []
+        for game_id, game in reversed(server.games.items()):
+            state = getattr(game, "state", None)
+            if state is None:
+                continue
+            row = game.row
+            entry = catalog.CATALOG.get(row.game)
+            item = {"id": game_id, "game": row.game,
+                    "title": entry.title if entry else row.game,
+                    "kind": row.opponent.get("kind", "?"), "moves": len(row.moves),
+                    "updated": row.updated, "watch": f"/play/{game_id}",
+                    "watchers": len(server.sockets.get(game_id, {}))}
+            if not state.is_terminal():
+                games.append(item)
+            elif len(finished) < RECENT:
+                outcome = state.outcome()
+                finished.append({**item, "outcome": None if outcome is None else str(outcome),
+                                 "replay": f"/lab/replay#game={game_id}"})
+        return {"games": games, "finished": finished}
+
+    return router

@@ -1,0 +1,190 @@
+// Tournament pages: crosstable, ranking, first-player advantage, ratings and the games of a
+// pairing, from a results file on the server; polls the file while the run is going on.
+"use strict";
+
+(() => {
+
+const $ = (id) => document.getElementById(id);
+const V = { file: null, run: null, timer: null, seen: [] };
+
+async function getJson(path) {
+  const response = await fetch(path);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function showError(error) { $("error").textContent = error ? String(error.message || error) : ""; }
+
+function table(columns, rows, opts) {
+  const t = document.createElement("table");
+  t.className = "data";
+  const head = t.createTHead().insertRow();
+  for (const [label, numeric] of columns) {
+    const th = document.createElement("th"); th.textContent = label;
+    if (!numeric) th.className = "name";
+    head.appendChild(th);
+  }
+  const body = t.createTBody();
+  for (const row of rows) {
+    const tr = body.insertRow();
+    row.forEach((value, i) => {
+      const td = tr.insertCell();
+      if (value instanceof Node) td.appendChild(value); else td.textContent = value;
+      if (!columns[i][1]) td.className = "name";
+    });
+  }
+  if (opts && opts.id) t.id = opts.id;
+  return t;
+}
+
+function link(text, href, onclick) {
+  const a = document.createElement("a");
+  a.textContent = text; a.href = href;
+  if (onclick) a.addEventListener("click", (event) => { event.preventDefault(); onclick(); });
+  return a;
+}
+
+function base() { return `/api/lab/tournaments/${encodeURIComponent(V.file)}/${encodeURIComponent(V.run)}`; }
+
+async function showGames(pairing) {
+  const data = await getJson(`${base()}/games?pairing=${encodeURIComponent(pairing)}`);
+  $("games-card").hidden = false;
+  $("games-title").textContent = `Games of ${pairing.replace("|", " – ")} (${data.games.length})`;
+  const rows = data.games.map((g) => {
+    const q = new URLSearchParams({ file: V.file, run: V.run, pairing, index: g.game_index, seat: g.seat });
+    const result = g.winner === null ? "draw" : `${g[`player${g.winner}`]} won`;
+    return [g.game_index, g.player0, g.player1, result, g.termination, g.length,
+      link("replay", `/lab/replay#${q.toString()}`)];
+  });
+  $("games").replaceChildren(table([["start", true], ["first", false], ["second", false],
+    ["result", false], ["ending", false], ["moves", true], ["", false]], rows));
+}
+
+function drawLadder(d) {
+  $("title").textContent = d.title;
+  const agents = d.crosstable ? d.crosstable.agents : [];
+  const rows = agents.map((a, i) => [a, ...d.crosstable.cells[i].map((cell) => {
+    if (!cell) return "";
+    const text = `${(100 * cell.score).toFixed(1)}% (${cell.games})`;
+    return cell.pairing ? link(text, "#", () => showGames(cell.pairing).catch(showError)) : text;
+  })]);
+  $("crosstable").replaceChildren(table([["", false], ...agents.map((a) => [a, true])], rows, { id: "crosstable-table" }));
+  $("ranking").replaceChildren(table(
+    [["rank", true], ["agent", false], ["Elo", true], ["95% interval", true], ["games", true], ["score", true], ["forfeits", true]],
+    d.rows.map((r, i) => [i + 1, r.agent, r.elo_text, r.interval_text, r.games, r.score_text, r.forfeits]), { id: "ranking-table" }));
+  $("first").replaceChildren();
+  $("first-note").textContent = "(first player's score and the fitted first-move advantage)";
+  $("decisive").textContent = d.first_text;
+  $("table").replaceChildren();
+  $("pairings-title").hidden = true;
+  drawRatings(d);
+}
+
+function drawReport(d) {
+  if (d.kind === "ladder") { drawLadder(d); return; }
+  $("pairings-title").hidden = false;
+  $("first-note").textContent = "(win rate moving first vs moving second)";
+  $("title").textContent = d.title;
+  const agents = d.crosstable.agents;
+  const rows = agents.map((a, i) => [a, ...d.crosstable.cells[i].map((cell) => {
+    if (!cell) return "";
+    const text = cell.score === null ? `${cell.games} self` :
+      `${(100 * cell.score).toFixed(1)}% (${cell.wins}-${cell.draws}-${cell.losses})`;
+    return link(text, "#", () => showGames(cell.pairing).catch(showError));
+  })]);
+  $("crosstable").replaceChildren(table([["", false], ...agents.map((a) => [a, true])], rows, { id: "crosstable-table" }));
+  $("ranking").replaceChildren(table(
+    [["#", true], ["agent", false], ["games", true], ["wins", true], ["draws", true], ["losses", true], ["score", true], ["win rate [95% CI]", true]],
+    d.ranking.map((r, i) => [i + 1, r.agent, r.games, r.wins, r.draws, r.losses, r.score_text, r.win_text]), { id: "ranking-table" }));
+  $("first").replaceChildren(table(
+    [["agent", false], ["moving first [95% CI]", true], ["moving second [95% CI]", true], ["advantage [95% CI]", true]],
+    d.first_player.map((r) => [r.agent, r.first_text, r.second_text, r.advantage_text]), { id: "first-table" }));
+  $("decisive").textContent = d.decisive.text;
+  $("table").replaceChildren(table(
+    [["P1", false], ["P2", false], ["games", true], ["P1 wins", true], ["P2 wins", true], ["draws", true], ["avg length", true], ["avg time (ms)", true]],
+    d.table.map((r) => [r.p1, r.p2, r.games, r.p1_wins, r.p2_wins, r.draws, r.avg_length_text, r.avg_time_text])));
+  drawRatings(d);
+}
+
+function drawRatings(d) {
+  const svg = $("ratings");
+  if (!d.ratings.length) { svg.replaceChildren(); return; }
+  const lo = Math.min(...d.ratings.map((r) => r.low), -100), hi = Math.max(...d.ratings.map((r) => r.high), 100);
+  const points = d.ratings.map((r, i) => [r.elo, d.ratings.length - i]);
+  const chart = labChart.draw(svg, {
+    width: 520, height: 70 + 34 * d.ratings.length, x: [lo - 20, hi + 20], y: [0, d.ratings.length + 1],
+    xLabel: `Elo (${d.ratings_anchor || "mean"} = 0)`, yLabel: "", series: [] });
+  const NS = "http://www.w3.org/2000/svg";
+  d.ratings.forEach((r, i) => {
+    const y = chart.sy(d.ratings.length - i);
+    const add = (name, attrs, text) => {
+      const node = document.createElementNS(NS, name);
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      if (text) node.textContent = text;
+      svg.appendChild(node);
+    };
+    add("line", { x1: chart.sx(r.low), x2: chart.sx(r.high), y1: y, y2: y, stroke: "#2f6db3", "stroke-width": 2 });
+    add("circle", { cx: chart.sx(r.elo), cy: y, r: 5, fill: "#2f6db3", class: "rating", "data-agent": r.agent });
+    add("text", { x: chart.sx(r.elo), y: y - 9, "text-anchor": "middle", "font-size": 11, fill: "#26282b" }, `${r.agent} ${r.elo.toFixed(0)}`);
+  });
+}
+
+async function refresh() {
+  const d = await getJson(base());
+  drawReport(d);
+  const now = Date.now();
+  V.seen.push([now, d.done]);
+  V.seen = V.seen.filter(([t]) => now - t < 60000);
+  let left = "";
+  if (d.done < d.total && V.seen.length > 1) {
+    const [t0, g0] = V.seen[0];
+    const rate = (d.done - g0) / ((now - t0) / 1000);
+    if (rate > 0) left = `, about ${Math.ceil((d.total - d.done) / rate)} s left`;
+  }
+  const pct = d.total ? Math.round(100 * d.done / d.total) : 100;
+  $("progress").innerHTML = "";
+  const bar = document.createElement("span"); bar.className = "bar";
+  const fill = document.createElement("i"); fill.style.width = `${pct}%`; bar.appendChild(fill);
+  $("progress").append(d.total ? `${d.done} / ${d.total} games` : `${d.done} games`, bar, `${d.status}${left}`);
+  $("progress").dataset.done = d.done;
+  clearTimeout(V.timer);
+  // a tournament knows its total; a ladder is followed while it says it is running
+  if (d.total ? d.done < d.total : d.status === "running") {
+    V.timer = setTimeout(() => refresh().catch(showError), d.total ? 2000 : 10000);
+  }
+  document.body.dataset.ready = "1";
+}
+
+async function choose(value) {
+  [V.file, V.run] = value.split("/");
+  V.run = decodeURIComponent(V.run); V.seen = [];
+  $("games-card").hidden = true;
+  history.replaceState(null, "", `#file=${V.file}&run=${encodeURIComponent(V.run)}`);
+  await refresh();
+}
+
+async function start() {
+  const data = await getJson("/api/lab/tournaments");
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  for (const file of data.files) {
+    for (const run of file.runs.filter((r) => r.kind === "tournament" || r.kind === "ladder")) {
+      const option = document.createElement("option");
+      option.value = `${file.id}/${encodeURIComponent(run.name)}`;
+      option.textContent = `${file.id}: ${file.name} — ${run.name} (${run.games}${run.total ? " / " + run.total : ""} games, ${run.status})`;
+      $("run").appendChild(option);
+    }
+  }
+  if (!$("run").options.length) {
+    $("title").textContent = "No tournament here: start the server with --results FILE (a lifearena tournament --db file).";
+    document.body.dataset.ready = "1";
+    return;
+  }
+  if (params.get("file") && params.get("run")) $("run").value = `${params.get("file")}/${encodeURIComponent(params.get("run"))}`;
+  await choose($("run").value);
+}
+
+$("run").addEventListener("change", () => choose($("run").value).catch(showError));
+start().catch(showError);
+
+})();

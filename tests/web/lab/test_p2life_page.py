@@ -1,0 +1,89 @@
+"""The p2life study: mean-field curves, a results file's densities, the page in a browser."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from lifearena.errors import BadParameterError
+from lifearena.studies.p2life import mean_field
+from lifearena.studies.p2life_density import Store, SweepSpec, summarise, sweep
+from lifearena.web import Settings, create_app
+
+from .conftest import serving
+
+
+@pytest.fixture(scope="module")
+def sweep_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("p2life") / "sweep.sqlite"
+    spec = SweepSpec(rules=("p2life",), ps=(0.3, 0.6), sizes=((16, 16),),
+                     boundaries=("torus", "bounded"), runs=3, max_generations=300)
+    sweep(spec, path, workers=1)
+    return path
+
+
+@pytest.fixture
+def study(tmp_path: Path, sweep_file: Path) -> Iterator[TestClient]:
+    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
+                              results=(sweep_file,)))
+    with TestClient(app) as client:
+        yield client
+
+
+def test_the_mean_field_curve_is_the_studys_polynomial(study: TestClient) -> None:
+    data = study.get("/api/lab/p2life/meanfield", params={"rule": "p2life"}).json()
+    poly = mean_field("p2life")
+    assert data["curve"]["polynomial"] == str(poly)
+    assert data["curve"]["points"][100] == [0.5, round(float(poly(0.5)), 6)]
+    assert data["curve"]["maximum"] == [round(float(v), 4) for v in poly.maximum()]
+    assert data["life"]["rule"] == "life" and data["paper"]["asymptotic"] == 0.0362
+    typed = study.get("/api/lab/p2life/meanfield", params={"rule": "B36/S23", "colours": 1})
+    assert typed.json()["curve"]["rule"] == "B36/S23"
+    bad = study.get("/api/lab/p2life/meanfield", params={"colours": 3})
+    assert bad.status_code == 400 and "colours=3" in bad.json()["error"]
+
+
+def test_the_results_file_summaries_are_the_studys(study: TestClient, sweep_file: Path) -> None:
+    assert study.get("/api/lab/p2life/results").json()["files"] == [
+        {"id": "1", "name": "sweep.sqlite", "kind": "p2life"}]
+    data = study.get("/api/lab/p2life/results/1").json()
+    with Store(sweep_file) as store:
+        want = summarise(store.rows())
+    assert data["runs"] == 12
+    assert [(q["boundary"], q["p"], q["runs"], q["density"]) for q in data["points"]] == [
+        (s.boundary, s.p, s.runs, s.density) for s in want]
+    missing = study.get("/api/lab/p2life/results/7")
+    assert missing.status_code == 404 and "id '7'" in missing.json()["error"]
+
+
+def test_a_foreign_or_missing_results_file_is_refused(tmp_path: Path) -> None:
+    other = tmp_path / "notes.txt"
+    other.write_text("hello")
+    for path, words in [(tmp_path / "nope.sqlite", "no such file"), (other, "not a SQLite")]:
+        with pytest.raises(BadParameterError, match=words):
+            create_app(Settings(tmp_path / "g.sqlite", results=(path,)))
+
+
+def test_the_page_draws_both_charts(page: Any, tmp_path: Path, shots: Path,
+                                    sweep_file: Path) -> None:
+    settings = Settings(tmp_path / "games.sqlite", agent_workers="thread", results=(sweep_file,))
+    with serving(settings) as url:
+        page.goto(f"{url}/lab/p2life#rule=p2life&colours=2&file=1")
+        page.wait_for_selector("body[data-ready='1']")
+        assert page.get_attribute("#meanfield", "data-rule") == "p2life"
+        assert page.locator("#meanfield .series").count() == 2
+        # one series per boundary and lattice, each point with its error bar
+        assert page.locator("#density .series").count() == 2
+        assert page.locator("#density circle").count() == 4
+        assert page.locator("#table-wrap tr").count() == 5
+        page.screenshot(path=str(shots / "p2life-page.png"), full_page=True)
+        page.select_option("#rule", "life")
+        deadline = time.monotonic() + 10
+        while page.get_attribute("#meanfield", "data-rule") != "life":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)

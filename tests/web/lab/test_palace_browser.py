@@ -1,0 +1,57 @@
+"""The palace explorer in a real browser: tiles drawn, values under the mouse, play from a
+square against the perfect player."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lifearena.studies.palace import palace_numbers
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _settle(page: Any) -> None:
+    deadline = time.monotonic() + 30
+    while page.get_attribute("body", "data-loading") != "0":
+        assert time.monotonic() < deadline, "tiles did not arrive"
+        time.sleep(0.05)
+
+
+def test_the_map_shows_palace_numbers_and_a_click_opens_the_queen_game(
+        page: Any, base_url: str, shots: Path) -> None:
+    page.goto(f"{base_url}/lab/palace#k=2&x=0&y=0&level=-4")
+    page.wait_for_selector("body[data-ready='1']")
+    _settle(page)
+    want = palace_numbers(2, 40, 40)
+    for x, y in [(0, 0), (1, 0), (2, 2), (3, 5), (17, 23), (39, 1)]:
+        assert page.evaluate(f"palace.valueAt({x}, {y}).n") == want[y, x], (x, y)
+    box = page.locator("#map").bounding_box()
+    scale = box["width"] / 768   # 16 px a square at level -4
+    at = (box["x"] + (5 + 0.5) * 16 * scale, box["y"] + (3 + 0.5) * 16 * scale)
+    page.mouse.move(*at)
+    hover = page.inner_text("#hover")
+    assert hover.startswith(f"(5, 3): n = {want[3, 5]}")
+    page.screenshot(path=str(shots / "palace-near.png"))
+    page.mouse.click(*at)
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector("svg.board")
+    page.screenshot(path=str(shots / "palace-game.png"))
+
+
+def test_zoomed_out_and_a_refused_far_tile(page: Any, base_url: str, shots: Path) -> None:
+    page.goto(f"{base_url}/lab/palace#k=3&x=0&y=0&level=3")
+    page.wait_for_selector("body[data-ready='1']")
+    _settle(page)
+    page.screenshot(path=str(shots / "palace-far.png"))
+    page.fill("#x", "200000")
+    page.fill("#y", "200000")
+    page.click("#go")
+    deadline = time.monotonic() + 15
+    while "expected at most" not in page.inner_text("#error"):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert "4,294,967,296" in page.inner_text("#error")

@@ -1,0 +1,164 @@
+"""Replays (from a results file, a live game or uploaded text) and the live games list."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from fastapi.testclient import TestClient
+
+from lifearena.arena.storage import ResultsDB
+from lifearena.core import Record, replay
+from lifearena.web import Settings, create_app
+
+from .conftest import RUN, serving
+
+
+@pytest.fixture
+def lab(tmp_path: Path, played: tuple[Path, str]) -> Iterator[TestClient]:
+    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
+                              results=(played[0],)))
+    with TestClient(app) as client:
+        yield client
+
+
+def _longest(path: Path) -> tuple[Any, Record]:
+    with ResultsDB(path) as db:
+        key, result = max(db.get_run(RUN).games(), key=lambda kr: kr[1].length)
+    return key, result.record
+
+
+def test_every_position_is_cores_replay(lab: TestClient, played: tuple[Path, str]) -> None:
+    _, record = _longest(played[0])
+    data = lab.post("/api/lab/replay", json={"record": record.to_json()}).json()
+    assert data["moves"] == record.moves
+    assert len(data["positions"]) == len(record.moves) + 1
+    for upto in (0, len(record.moves) // 2, len(record.moves)):
+        assert data["positions"][upto] == replay(record, upto=upto).display(None)
+    assert data["outcome"] == str(replay(record).outcome())
+
+
+def test_bad_records_are_refused(lab: TestClient) -> None:
+    bad = lab.post("/api/lab/replay", json={"record": "not a record"})
+    assert bad.status_code == 400
+    illegal = Record("blocking_queen", {"k": 2}, "9,14", ["", ""], ["10,10"])
+    response = lab.post("/api/lab/replay", json={"record": illegal.to_json()})
+    assert response.status_code == 400 and "move 1" in response.json()["error"]
+
+
+def test_a_record_over_the_move_limit_is_refused(lab: TestClient) -> None:
+    from lifearena.web.lab.replays import MAX_MOVES
+
+    long = Record("war_of_life", {}, "", ["", ""], ["[1,1,1,2]"] * (MAX_MOVES + 1))
+    response = lab.post("/api/lab/replay", json={"record": long.to_json()})
+    assert response.status_code == 400
+    assert f"at most {MAX_MOVES}" in response.json()["error"]
+
+
+def test_the_live_list_shows_games_in_progress_only(lab: TestClient) -> None:
+    made = lab.post("/api/games", json={"game": "war_of_life", "opponent": "online"}).json()
+    listed = lab.get("/api/lab/live").json()["games"]
+    assert [g["id"] for g in listed] == [made["id"]]
+    assert listed[0]["watch"] == f"/play/{made['id']}" and listed[0]["kind"] == "online"
+
+
+def test_a_replay_stepped_to_its_end_matches_core_replay(
+        page: Any, tmp_path: Path, played: tuple[Path, str], shots: Path) -> None:
+    key, record = _longest(played[0])
+    settings = Settings(tmp_path / "games.sqlite", agent_workers="thread",
+                        results=(played[0],))
+    query = urlencode({"file": 1, "run": RUN, "pairing": key.pairing, "index": key.index,
+                       "seat": key.seat, "move": 0})
+    with serving(settings) as url:
+        page.goto(f"{url}/lab/replay#{query}")
+        page.wait_for_selector("body[data-ready='1']")
+        assert page.get_attribute("#banner", "data-at") == "0"
+        page.click("#next")
+        page.keyboard.press("ArrowRight")
+        assert page.get_attribute("#banner", "data-at") == "2"
+        page.keyboard.press("End")
+        n = len(record.moves)
+        assert page.get_attribute("#banner", "data-at") == str(n)
+        want = replay(record).display(None)["grid"]["cells"]
+        drawn = page.evaluate("""() => [...document.querySelectorAll('#board [data-cell]')]
+            .map(c => [Number(c.dataset.r), Number(c.dataset.c), Number(c.dataset.v)])""")
+        assert drawn and all(want[r][c] == v for r, c, v in drawn)
+        assert str(replay(record).outcome()) in page.inner_text("#banner")
+        page.screenshot(path=str(shots / "replay-end.png"))
+        # the slider and a shared link to a move
+        page.locator("#slider").fill("3")
+        assert page.get_attribute("#banner", "data-at") == "3"
+        link = page.input_value("#share")
+        assert link.endswith("move=3")
+        other = page.context.new_page()
+        other.goto(link)
+        other.wait_for_selector("body[data-ready='1']")
+        deadline = time.monotonic() + 10
+        while other.get_attribute("#banner", "data-at") != "3":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        at3 = replay(record, upto=3).display(None)["grid"]["cells"]
+        cells = other.evaluate("""() => [...document.querySelectorAll('#board [data-cell]')]
+            .map(c => [Number(c.dataset.r), Number(c.dataset.c), Number(c.dataset.v)])""")
+        assert all(at3[r][c] == v for r, c, v in cells)
+        other.close()
+
+        # the live list links a game in progress to its spectator page
+        page.goto(f"{url}/")
+        made = page.evaluate("""async () => (await (await fetch('/api/games', {method: 'POST',
+            headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({game: 'life_for_two', opponent: 'online'})})).json()).id""")
+        page.goto(f"{url}/lab/live")
+        page.wait_for_selector(f"tr[data-id='{made}'] a")
+        page.screenshot(path=str(shots / "live.png"))
+        page.click(f"tr[data-id='{made}'] a")
+        page.wait_for_url(f"**/play/{made}")
+
+
+def test_a_game_finished_here_is_listed_and_replayed(page: Any, base_url: str,
+                                                     shots: Path) -> None:
+    page.goto(f"{base_url}/lab/live")
+    made = page.evaluate("""async () => {
+        const post = (path, body, token) => fetch(path, {method: 'POST', body: JSON.stringify(body),
+            headers: {'Content-Type': 'application/json', 'X-Seat-Token': token || ''}});
+        const game = await (await post('/api/games', {game: 'blocking_queen',
+            opponent: 'hotseat', params: {k: 1, start: 'square', x: 2, y: 2}})).json();
+        await post(`/api/games/${game.id}/moves`, {move: '0,0'}, game.token);
+        return game.id; }""")
+    page.wait_for_selector(f"#finished tr[data-id='{made}'] a")
+    page.click(f"#finished tr[data-id='{made}'] a")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.get_attribute("#banner", "data-at") == "1"
+    want = replay(Record("blocking_queen", {"k": 1}, "2,2", ["", ""], ["0,0"]))
+    assert str(want.outcome()) in page.inner_text("#banner")
+    page.keyboard.press("Home")
+    assert page.get_attribute("#banner", "data-at") == "0"
+    assert page.input_value("#share").endswith(f"game={made}&move=0")
+    page.screenshot(path=str(shots / "replay-queen.png"))
+
+
+@pytest.mark.parametrize("game", ["war_of_life", "life_for_two", "losat", "p2life",
+                                  "blocking_queen"])
+def test_the_one_pass_positions_equal_core_replay_at_every_move(game: str) -> None:
+    import random
+
+    from lifearena.web import catalog
+    from lifearena.web.lab.replays import positions
+
+    state = catalog.new_state(game, {})
+    rng = random.Random(7)
+    while not state.is_terminal() and len(state.history()) < 30:
+        if state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p))
+                                 for p in range(state.info.num_players)])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    record = state.record()
+    shown = positions(record)["positions"]
+    assert len(shown) == len(record.moves) + 1
+    for upto, display in enumerate(shown):
+        assert display == replay(record, upto=upto).display(None), upto

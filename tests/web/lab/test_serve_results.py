@@ -1,0 +1,28 @@
+"""``lifearena serve --results``: a missing or foreign file is one line and exit status 2."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from lifearena.cli import main
+
+
+@pytest.mark.parametrize(("name", "fragment"), [
+    ("missing.sqlite", "no such file"),
+    ("notes.txt", "not a SQLite file"),
+    ("other.sqlite", "expected a tournament/ladder or p2life results file"),
+])
+def test_bad_results_files_exit_2_with_one_line(name: str, fragment: str, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "notes.txt").write_text("not a database " * 100)
+    with sqlite3.connect(tmp_path / "other.sqlite") as connection:
+        connection.execute("CREATE TABLE birds (name TEXT)")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", "--db", str(tmp_path / "games.sqlite"), "--results",
+              str(tmp_path / name)])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert fragment in err and len(err.splitlines()) == 1

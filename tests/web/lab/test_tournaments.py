@@ -1,0 +1,146 @@
+"""Tournament pages against ``lifearena tournament`` on the same results file."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from lifearena.arena.storage import ResultsDB
+from lifearena.arena.tournament import report
+from lifearena.core import Record, replay
+from lifearena.web import Settings, create_app
+
+from .conftest import RUN, serving
+
+
+@pytest.fixture
+def lab(tmp_path: Path, played: tuple[Path, str]) -> Iterator[TestClient]:
+    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
+                              results=(played[0],)))
+    with TestClient(app) as client:
+        yield client
+
+
+def _cli_rows(printed: str, title: str) -> list[list[str]]:
+    """The rows of one of the CLI's rich tables, cells stripped."""
+    section = printed.split(title, 1)[1]
+    rows = []
+    for line in section.splitlines()[1:]:
+        if line.startswith("└"):
+            break
+        if line.startswith("│"):
+            rows.append([cell.strip() for cell in line.strip("│").split("│")])
+    return rows
+
+
+def test_the_report_is_the_clis(lab: TestClient, played: tuple[Path, str]) -> None:
+    path, printed = played
+    files = lab.get("/api/lab/tournaments").json()["files"]
+    assert files[0]["runs"][0] == {"name": RUN, "kind": "tournament", "status": "done",
+                                   "games": 18, "total": 18}
+    data = lab.get(f"/api/lab/tournaments/1/{RUN}").json()
+    assert data["title"] in printed
+    ranking = [[str(i), r["agent"], str(r["games"]), str(r["wins"]), str(r["draws"]),
+                str(r["losses"]), r["score_text"], r["win_text"]]
+               for i, r in enumerate(data["ranking"], start=1)]
+    assert ranking == _cli_rows(printed, "Ranking")
+    first = [[r["agent"], r["first_text"], r["second_text"], r["advantage_text"]]
+             for r in data["first_player"]]
+    assert first == _cli_rows(printed, "First-player advantage")
+    assert data["decisive"]["text"] in printed
+    with ResultsDB(path) as db:
+        assert data["ranking"][0]["agent"] == report(db.get_run(RUN)).ranking[0].agent
+    # the crosstable adds up to the games, and ratings come with intervals
+    cells = [c for row in data["crosstable"]["cells"] for c in row if c]
+    # games between two agents appear in both their rows, self-play games once
+    assert sum(c["games"] for c in cells) == 2 * 18 - 3 * 2
+    assert all(r["low"] <= r["elo"] <= r["high"] for r in data["ratings"])
+
+
+def test_games_of_a_pairing_and_their_records(lab: TestClient) -> None:
+    games = lab.get(f"/api/lab/tournaments/1/{RUN}/games",
+                    params={"pairing": "random|bloodlust"}).json()["games"]
+    assert len(games) == 4
+    first = games[0]
+    record = lab.get(f"/api/lab/tournaments/1/{RUN}/record", params={
+        "pairing": "random|bloodlust", "index": first["game_index"],
+        "seat": first["seat"]}).json()["record"]
+    state = replay(Record(**record))
+    assert len(record["moves"]) == first["length"] and state.is_terminal()
+    missing = lab.get(f"/api/lab/tournaments/1/{RUN}/games", params={"pairing": "x|y"})
+    assert missing.status_code == 404 and "x|y" in missing.json()["error"]
+    assert lab.get("/api/lab/tournaments/9/x").status_code == 404
+    no_run = lab.get("/api/lab/tournaments/1/nope")
+    assert no_run.status_code == 404 and no_run.json()["error"] == (
+        "no run 'nope' in this results file")
+
+
+def test_the_page_shows_the_clis_numbers_and_follows_a_running_file(
+        page: Any, tmp_path: Path, played: tuple[Path, str], shots: Path) -> None:
+    path, printed = played
+    partial = tmp_path / "partial.sqlite"
+    shutil.copy(path, partial)
+    with sqlite3.connect(partial) as connection:
+        held = connection.execute("SELECT * FROM games WHERE pairing = 'land_grab|land_grab'"
+                                  ).fetchall()
+        connection.execute("DELETE FROM games WHERE pairing = 'land_grab|land_grab'")
+    settings = Settings(tmp_path / "games.sqlite", agent_workers="thread",
+                        results=(path, partial))
+    with serving(settings) as url:
+        page.goto(f"{url}/lab/tournaments#file=1&run={RUN}")
+        page.wait_for_selector("body[data-ready='1']")
+        page.wait_for_selector("#ranking-table")
+        shown = [[c.strip() for c in row.split("\t")]
+                 for row in page.locator("#ranking-table tbody tr").all_inner_texts()]
+        assert shown == _cli_rows(printed, "Ranking")
+        firsts = [[c.strip() for c in row.split("\t")]
+                  for row in page.locator("#first-table tbody tr").all_inner_texts()]
+        assert firsts == _cli_rows(printed, "First-player advantage")
+        assert page.inner_text("#decisive") in printed
+        assert page.locator("#ratings circle.rating").count() == 3
+        page.click("#crosstable-table tbody tr:nth-child(1) td:nth-child(3) a")
+        page.wait_for_selector("#games a[href*='/lab/replay']")
+        page.screenshot(path=str(shots / "tournament.png"), full_page=True)
+
+        page.goto(f"{url}/lab/tournaments#file=2&run={RUN}")
+        page.wait_for_selector("#ranking-table")
+        assert re.match(r"1[0-9] / 18 games", page.inner_text("#progress"))
+        with sqlite3.connect(partial) as connection:
+            marks = ", ".join("?" * len(held[0]))
+            connection.executemany(f"INSERT INTO games VALUES ({marks})", held)
+        deadline = time.monotonic() + 15
+        while not page.inner_text("#progress").startswith("18 / 18"):
+            assert time.monotonic() < deadline, page.inner_text("#progress")
+            time.sleep(0.1)
+
+
+def test_a_ladder_run_is_rated_as_lifearena_ladder_rates_it(
+        tmp_path: Path, played: tuple[Path, str]) -> None:
+    from lifearena.arena.ladder import rate
+
+    with ResultsDB(played[0]) as source:
+        games = list(source.get_run(RUN).games())
+    path = tmp_path / "ladder.sqlite"
+    with ResultsDB(path) as db:
+        db.open_run("ladder-war_of_life", "ladder", {"game": "war_of_life"}).add_games(games)
+    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
+                              results=(path,)))
+    with TestClient(app) as client:
+        data = client.get("/api/lab/tournaments/1/ladder-war_of_life").json()
+    ladder = rate("war_of_life", [result for _, result in games])
+    assert data["kind"] == "ladder" and data["done"] == 18 and data["total"] is None
+    assert [(r["agent"], r["elo_text"], r["interval_text"], r["games"], r["score_text"])
+            for r in data["rows"]] == [
+        (r["agent"], f"{r['elo']:.0f}", f"[{r['low']:.0f}, {r['high']:.0f}]", r["games"],
+         f"{100 * r['score']:.1f}%") for r in ladder.rows()]
+    first, n, _ = ladder.first_score
+    assert data["first_text"].startswith(f"first player scores {100 * first:.1f}%")
+    assert f"over {n} games" in data["first_text"]
