@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from lifearena.studies.palace import palace_numbers
+from lifearena.games.blocking_queen_palace import palace_numbers
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -31,7 +31,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, Response
 
 from lifearena.errors import BadParameterError
-from lifearena.studies.palace import check_k
+from lifearena.games.blocking_queen_palace import check_k
 from lifearena.studies.palace_picture import Window, fold_picture
 from lifearena.web.lab.common import STATIC_LAB
 
