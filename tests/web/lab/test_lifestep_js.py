@@ -50,7 +50,8 @@ def _node(cases: list[dict]) -> list:
 def test_the_coin_matches_the_engine_for_large_and_negative_seeds() -> None:
     triples = [(0, 0, 0), (0, 0, 1), (7, 3, 12), (2**63 + 5, 10**6, 65535), (-1, 17, 300),
                (123456789, 0, 4095)]
-    (colours,) = _node([{"coins": [list(t) for t in triples]}])
+    # seeds travel as decimal strings, as the page keeps them: JSON numbers round above 2^53
+    (colours,) = _node([{"coins": [[str(s), g, i] for s, g, i in triples]}])
     assert colours == [coin_colour(*t) for t in triples]
 
 
@@ -64,7 +65,7 @@ def test_the_js_step_equals_the_engine_on_random_soups() -> None:
         cells = random_grid(h, w, density=0.45, seed=number)
         rule = Rule.named(name)
         cases.append({"cells": cells.ravel().tolist(), "h": h, "w": w, "torus": torus,
-                      "table": rule_json(rule)["table"], "seed": seed,
+                      "table": rule_json(rule)["table"], "seed": str(seed),
                       "generation": generation, "steps": steps})
         want = evolve(cells, rule, steps, torus=torus, seed=seed, generation=generation,
                       kernel="reference")
@@ -82,7 +83,7 @@ def test_p2life_coins_are_exercised() -> None:
     rule = Rule.named("p2life")
     for seed in range(6):
         (mine,) = _node([{"cells": cells.ravel().tolist(), "h": 7, "w": 7, "torus": False,
-                          "table": rule_json(rule)["table"], "seed": seed, "generation": 0,
+                          "table": rule_json(rule)["table"], "seed": str(seed), "generation": 0,
                           "steps": 1}])
         want = evolve(cells, rule, 1, seed=seed, kernel="reference")
         assert want[3, 3] == coin_colour(seed, 0, 3 * 7 + 3)
@@ -100,7 +101,7 @@ def test_the_js_step_equals_the_reference_step(rule: str, height: int, width: in
     cells = random_grid(height, width, density=density, seed=soup)
     table = rule_json(Rule.named(rule))["table"]
     (mine,) = _node([{"cells": cells.ravel().tolist(), "h": height, "w": width,
-                      "torus": torus, "table": table, "seed": seed,
+                      "torus": torus, "table": table, "seed": str(seed),
                       "generation": generation, "steps": 2}])
     want = evolve(cells, rule, 2, torus=torus, seed=seed, generation=generation,
                   kernel="reference")

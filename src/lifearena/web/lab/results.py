@@ -4,7 +4,7 @@ Each file is addressed by its id (``1``, ``2``, ... in the order given), never b
 client sends, and read only (SQLite ``mode=ro``; a running tournament or sweep may still be
 writing it). Its kind is told from the file itself: an arena results database (tournaments
 and ladders) carries the ``LIFE`` application id, a p2life sweep file has ``meta`` and ``runs``
-tables without it.
+tables and the ``P2LD`` id (or none, in files made before that id).
 
 >>> ResultsFiles([]).describe()
 []
@@ -21,6 +21,7 @@ from typing import Any
 
 from lifearena.arena.storage import APPLICATION_ID
 from lifearena.errors import BadParameterError, LifeArenaError
+from lifearena.studies.p2life_density import APPLICATION_ID as P2LIFE_APPLICATION_ID
 from lifearena.studies.p2life_density import RunRow
 
 
@@ -65,7 +66,8 @@ def kind_of(path: Path) -> str:
                                 "a lifearena results file") from None
     if app_id == APPLICATION_ID and "games" in tables:
         return "arena"
-    if app_id == 0 and {"meta", "runs"} <= tables:
+    # files written before p2life marked its own carry no application id
+    if app_id in (0, P2LIFE_APPLICATION_ID) and {"meta", "runs"} <= tables:
         return "p2life"
     raise BadParameterError(f"--results {path} holds tables {', '.join(sorted(tables)) or 'none'}"
                             "; expected a tournament/ladder or p2life results file")

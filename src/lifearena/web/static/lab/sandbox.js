@@ -12,7 +12,7 @@ const $ = (id) => document.getElementById(id);
 const S = {
   rules: [], maxSide: 256,
   rule: null, ruleSpec: "life",
-  width: 128, height: 128, torus: true, seed: 1,
+  width: 128, height: 128, torus: true, seed: 1n,
   start: { kind: "soup", density: 0.3 },   // or {kind: "rle", rle} or {kind: "cells", cells}
   g0: 0, gen: 0,
   cells: new Uint8Array(0), spare: new Uint8Array(0),
@@ -69,10 +69,20 @@ function markStart(start) {
   S.start = start; S.g0 = S.gen; S.startCells = Uint8Array.from(S.cells);
 }
 
+// A seed is a whole number from 0 to 2^63 - 1, kept as a BigInt: a JS Number would round
+// seeds above 2^53 and the coin would no longer be the engine's.
+function readSeed(text) {
+  const digits = String(text).trim();
+  if (!/^[0-9]+$/.test(digits) || BigInt(digits) > 2n ** 63n - 1n) {
+    throw new Error(`seed '${digits}' is not a whole number from 0 to 2^63 - 1`);
+  }
+  return BigInt(digits);
+}
+
 async function soup() {
   const width = Number($("width").value), height = Number($("height").value);
   checkSize(width, height);
-  const density = Number($("density").value), seed = Number($("seed").value);
+  const density = Number($("density").value), seed = readSeed($("seed").value);
   const data = await api(`/api/lab/soup?height=${height}&width=${width}&density=${density}&seed=${seed}`);
   S.seed = seed; S.gen = 0;
   setGrid(width, height, fromDigits(data.cells));
@@ -262,7 +272,7 @@ async function openLink(hash) {
   const width = Number(params.get("w") || 128), height = Number(params.get("h") || 128);
   checkSize(width, height);
   S.torus = params.get("torus") !== "0"; $("torus").value = S.torus ? "1" : "0";
-  S.seed = Number(params.get("seed") || 0); $("seed").value = S.seed;
+  S.seed = readSeed(params.get("seed") || "0"); $("seed").value = String(S.seed);
   await chooseRule(params.get("rule") || "life");
   $("width").value = width; $("height").value = height;
   if (params.has("soup")) {
@@ -319,7 +329,10 @@ function restartHere() {
   if (S.gen > S.g0 || S.start.kind === "soup") markStart({ kind: "cells" });
 }
 $("torus").addEventListener("change", () => { restartHere(); S.torus = $("torus").value === "1"; });
-$("seed").addEventListener("change", () => { restartHere(); S.seed = Number($("seed").value); });
+$("seed").addEventListener("change", guarded(() => {
+  const seed = readSeed($("seed").value);
+  restartHere(); S.seed = seed;
+}));
 $("resize").addEventListener("click", guarded(() => { setRunning(false); emptyGrid(); }));
 $("soup").addEventListener("click", guarded(() => { setRunning(false); return soup(); }));
 $("rle-load").addEventListener("click", guarded(() => { setRunning(false); return loadRle($("rle").value); }));
