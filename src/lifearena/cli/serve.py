@@ -36,6 +36,9 @@ def serve(
     results: Annotated[list[Path] | None, typer.Option(
         "--results", help="A tournament, ladder or p2life results file to show in the lab "
         "(read only; repeatable).")] = None,
+    tournaments: Annotated[int, typer.Option(
+        help="Tournaments the lab's page may have running at once (0: none can be started "
+        "from the page).", min=0, max=16)] = 2,
 ) -> None:
     """Serve the games in a browser: hot-seat, online (a private link per seat) or against
     an agent. Prints the URL and the database file."""
@@ -46,14 +49,18 @@ def serve(
     import uvicorn
 
     from lifearena.web import Settings, create_app
+    from lifearena.web.app import tournaments_folder
 
     try:
         app = create_app(Settings(db=db.resolve(), workers=workers,
                                   creates_per_minute=creates_per_minute,
-                                  results=tuple(p.resolve() for p in results or ())))
+                                  results=tuple(p.resolve() for p in results or ()),
+                                  tournaments_running=tournaments))
     except sqlite3.Error as error:
         raise BadParameterError(f"--db {db} cannot be used as a SQLite file: {error}") from None
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"lifearena web: http://{shown}:{port}/")
     typer.echo(f"games stored in {db.resolve()}")
+    if tournaments:
+        typer.echo(f"tournaments started in the lab stored in {tournaments_folder(db.resolve())}")
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65_536)

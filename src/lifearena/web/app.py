@@ -48,6 +48,7 @@ from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError
 from lifearena.web import catalog
 from lifearena.web.classic import CLASSIC, ClassicGame
 from lifearena.web.lab import install as install_lab
+from lifearena.web.lab.launcher import Launcher
 from lifearena.web.live import LiveGame, SeatError, TurnError
 from lifearena.web.store import GameRow, Store
 
@@ -120,6 +121,9 @@ class Settings:
     creates_per_minute: int = 30
     max_cached: int = 5_000
     results: tuple[Path, ...] = ()
+    tournaments_running: int = 2
+    """Tournaments started from the lab's page that may run at once (0: none can be
+    started)."""
 
 
 @dataclass
@@ -317,9 +321,22 @@ class Server:
         await self.broadcast(live)
 
 
+def tournaments_folder(db: Path) -> Path:
+    """Where the tournaments started from the lab keep their results files: a folder beside
+    the games database ``db``.
+
+    >>> tournaments_folder(Path("/srv/web.sqlite")).as_posix()
+    '/srv/web-tournaments'
+    """
+    return db.parent / f"{db.stem}-tournaments"
+
+
 def create_app(settings: Settings) -> FastAPI:
     """The web application over the store at ``settings.db``."""
     server = Server(settings, Store(settings.db))
+    # the lab's tournaments play into files of their own, beside the games database
+    launcher = (Launcher(tournaments_folder(settings.db), settings.tournaments_running)
+                if settings.tournaments_running > 0 else None)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -333,6 +350,8 @@ def create_app(settings: Settings) -> FastAPI:
             for task in list(server.tasks):
                 task.cancel()
             server.pool.shutdown(wait=False, cancel_futures=True)
+            if launcher is not None:
+                launcher.close()
 
     app = FastAPI(title="lifearena", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
@@ -383,7 +402,7 @@ def create_app(settings: Settings) -> FastAPI:
         return FileResponse(STATIC / "game.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    install_lab(app, settings.results)
+    install_lab(app, settings.results, launcher)
 
     # -- API ----------------------------------------------------------------------------------
 

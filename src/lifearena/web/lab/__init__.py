@@ -9,6 +9,7 @@ Each page family is an :class:`fastapi.APIRouter` of its own module, included by
 * :mod:`~lifearena.web.lab.tournaments`: tournaments of a results file (``/lab/tournaments``).
 * :mod:`~lifearena.web.lab.replays`: replays of any record and the live games list.
 * :mod:`~lifearena.web.lab.results`: the results files of ``lifearena serve --results``.
+* :mod:`~lifearena.web.lab.launcher`: tournaments started from the page.
 """
 
 from __future__ import annotations
@@ -20,29 +21,37 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 
 from lifearena.web.lab import p2life, palace, replays, sandbox, tournaments
+from lifearena.web.lab.launcher import Launcher, TooManyRunning
 from lifearena.web.lab.results import ResultsFiles, UnknownResults
 
 
-def install(app: FastAPI, results: Sequence[Path] = ()) -> None:
-    """Mount the lab on ``app``: its router, and 404 for an unknown results file, run or game
-    (JSON ``{"error": ...}`` as every other error of the server)."""
-    app.include_router(lab_router(results))
+def install(app: FastAPI, results: Sequence[Path] = (), launcher: Launcher | None = None
+            ) -> None:
+    """Mount the lab on ``app``: its router, 404 for an unknown results file, run or game and
+    429 for a tournament over the running bound (JSON ``{"error": ...}`` as every other error
+    of the server)."""
+    app.include_router(lab_router(results, launcher))
 
     async def not_found(request: Request, error: Exception) -> JSONResponse:
         return JSONResponse({"error": str(error)}, status_code=404)
 
+    async def too_many(request: Request, error: Exception) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=429)
+
     app.add_exception_handler(UnknownResults, not_found)
+    app.add_exception_handler(TooManyRunning, too_many)
 
 
-def lab_router(results: Sequence[Path] = ()) -> APIRouter:
+def lab_router(results: Sequence[Path] = (), launcher: Launcher | None = None) -> APIRouter:
     """One router holding every lab page and its API, over the server's results files
-    (checked here: a missing or foreign file is a :class:`BadParameterError`)."""
+    (checked here: a missing or foreign file is a :class:`BadParameterError`) and the
+    tournaments it starts (none can be started without a ``launcher``)."""
     files = ResultsFiles(results)
     router = APIRouter()
     router.include_router(sandbox.router)
     router.include_router(palace.router)
     router.include_router(p2life.router_for(files))
-    router.include_router(tournaments.router_for(files))
+    router.include_router(tournaments.router_for(files, launcher))
     router.include_router(replays.router_for())
 
     @router.get("/lab", include_in_schema=False)

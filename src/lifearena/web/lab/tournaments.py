@@ -14,6 +14,15 @@
   pairing (key, players, winner, termination, length), each a link to its replay.
 * ``GET /api/lab/tournaments/{file}/{run}/record?pairing=&index=&seat=``: one game's record.
 
+Tournaments started from the page (:mod:`lifearena.web.lab.launcher`) are results files
+too, with ids ``lab-1``, ``lab-2``, ...:
+
+* ``GET /api/lab/tournaments/form?game=G``: the games, the entrants offered for ``G`` and the
+  caps of the form's numbers.
+* ``POST /api/lab/tournaments/start`` ``{"game", "agents": [...], "games", "seed"}``: 201 and
+  the launch (its id is the file's); 400 for a bad field, 429 past the running bound.
+* ``POST /api/lab/tournaments/{id}/stop`` and ``.../resume``: the launch afterwards.
+
 The file is opened with SQLite's ``mode=ro``: a tournament still writing to it goes on.
 """
 
@@ -24,15 +33,18 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse, Response
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, JSONResponse, Response
 
 from lifearena.arena.ladder import rate
 from lifearena.arena.ratings import Match, bootstrap, crosstable
 from lifearena.arena.storage import APPLICATION_ID, GameKey, ResultsDB, Run
 from lifearena.arena.tournament import TournamentConfig, TournamentReport, report
+from lifearena.cli import caps
 from lifearena.errors import BadParameterError
-from lifearena.web.lab.common import STATIC_LAB
+from lifearena.web import catalog
+from lifearena.web.lab.common import STATIC_LAB, read_json
+from lifearena.web.lab.launcher import Launcher, LaunchSpec, entrants_of
 from lifearena.web.lab.results import ResultsFile, ResultsFiles, UnknownResults
 
 RATING_SAMPLES = 200
@@ -194,12 +206,21 @@ def runs_of(results: ResultsFile) -> list[dict[str, Any]]:
         return out
 
 
-def router_for(results: ResultsFiles) -> APIRouter:
-    """The tournament pages' routes over the server's results files."""
+def router_for(results: ResultsFiles, launcher: Launcher | None = None) -> APIRouter:
+    """The tournament pages' routes over the server's results files and the tournaments its
+    ``launcher`` started."""
     router = APIRouter()
 
     def arena(file_id: str) -> ResultsFile:
+        if launcher is not None and file_id.startswith("lab-"):
+            return ResultsFile(file_id, launcher.get(file_id).path, "arena")
         return results.get(file_id, "arena")
+
+    def launching() -> Launcher:
+        if launcher is None:
+            raise BadParameterError("this server starts no tournaments; run lifearena "
+                                    "tournament --db FILE and serve --results FILE")
+        return launcher
 
     @router.get("/lab/tournaments", include_in_schema=False)
     async def page() -> Response:
@@ -207,8 +228,38 @@ def router_for(results: ResultsFiles) -> APIRouter:
 
     @router.get("/api/lab/tournaments")
     def files() -> dict[str, Any]:
-        return {"files": [{**f, "runs": runs_of(results.get(f["id"]))}
-                          for f in results.describe() if f["kind"] == "arena"]}
+        given = [{**f, "runs": runs_of(results.get(f["id"]))}
+                 for f in results.describe() if f["kind"] == "arena"]
+        started = [{"id": launch["id"], "name": f"started here ({launch['game']})",
+                    "kind": "arena", "launch": launch, "runs": runs_of(arena(launch["id"]))}
+                   for launch in (launcher.describe()["launches"] if launcher else [])]
+        return {"files": given + started,
+                "launcher": None if launcher is None else
+                {"limit": launcher.limit, "running": launcher.running()}}
+
+    @router.get("/api/lab/tournaments/form")
+    def form(game: str = catalog.GAMES[0]) -> dict[str, Any]:
+        if game not in catalog.GAMES:
+            raise BadParameterError(f"game {game[:40]!r}; expected one of "
+                                    f"{', '.join(catalog.GAMES)}")
+        return {"games": list(catalog.GAMES), "game": game, "agents": entrants_of(game),
+                "games_per_pairing": [1, caps.MAX_GAMES], "seed": [0, caps.MAX_SEED],
+                "total": caps.MAX_TOTAL_GAMES, "enabled": launcher is not None,
+                "limit": launcher.limit if launcher else 0}
+
+    @router.post("/api/lab/tournaments/start")
+    async def start(request: Request) -> Response:
+        spec = LaunchSpec.from_json(await read_json(request))
+        launch = launching().start(spec)
+        return JSONResponse({**launch.describe(), "file": launch.id}, status_code=201)
+
+    @router.post("/api/lab/tournaments/{launch_id}/stop")
+    def stop(launch_id: str) -> dict[str, Any]:
+        return {**launching().stop(launch_id).describe(), "file": launch_id}
+
+    @router.post("/api/lab/tournaments/{launch_id}/resume")
+    def resume(launch_id: str) -> dict[str, Any]:
+        return {**launching().resume(launch_id).describe(), "file": launch_id}
 
     @router.get("/api/lab/tournaments/{file_id}/{run_name}")
     def tournament(file_id: str, run_name: str) -> dict[str, Any]:
@@ -222,7 +273,9 @@ def router_for(results: ResultsFiles) -> APIRouter:
                 total = data["total"]
             data.update(file=file_id, run=run_name, status=run.status,
                         done=run.count_games(), total=total)
-            return data
+        if launcher is not None and file_id.startswith("lab-"):
+            data["launch"] = launcher.get(file_id).describe()
+        return data
 
     @router.get("/api/lab/tournaments/{file_id}/{run_name}/games")
     def games(file_id: str, run_name: str, pairing: str) -> dict[str, Any]:
