@@ -26,3 +26,34 @@ def test_bad_results_files_exit_2_with_one_line(name: str, fragment: str, tmp_pa
     assert exit_info.value.code == 2
     err = capsys.readouterr().err.strip()
     assert fragment in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("value", ["-1", "17", "two"])
+def test_tournaments_outside_its_range_exits_2(value: str, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", "--db", str(tmp_path / "games.sqlite"), "--tournaments", value])
+    assert exit_info.value.code == 2
+    assert "--tournaments" in capsys.readouterr().err
+
+
+def test_tournaments_reach_the_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    import uvicorn
+
+    served: list[object] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **_: served.append(app))
+    from fastapi.testclient import TestClient
+
+    def serve(*args: str) -> None:
+        with pytest.raises(SystemExit) as exit_info:
+            main(["serve", "--db", str(tmp_path / "games.sqlite"), *args])
+        assert exit_info.value.code == 0
+
+    serve("--tournaments", "0")
+    with TestClient(served[0]) as client:  # type: ignore[arg-type]
+        assert client.get("/api/lab/tournaments/form").json()["enabled"] is False
+    serve("--tournaments", "3")
+    with TestClient(served[1]) as client:  # type: ignore[arg-type]
+        assert client.get("/api/lab/tournaments/form").json()["limit"] == 3
+    assert "games-tournaments" in capsys.readouterr().out

@@ -263,7 +263,12 @@ def router_for(results: ResultsFiles, launcher: Launcher | None = None) -> APIRo
 
     @router.get("/api/lab/tournaments/{file_id}/{run_name}")
     def tournament(file_id: str, run_name: str) -> dict[str, Any]:
+        # a launch's state is read first: "done" then means the games read below are all
+        launched = (launcher.get(file_id).describe()
+                    if launcher is not None and file_id.startswith("lab-") else None)
         with ReadOnlyResultsDB(arena(file_id).path) as db:
+            # one read transaction: the report, crosstable and count see the same games
+            db._conn.execute("BEGIN")
             run = _run(db, run_name)
             if run.kind == "ladder":
                 data = ladder_json(run)
@@ -271,10 +276,11 @@ def router_for(results: ResultsFiles, launcher: Launcher | None = None) -> APIRo
             else:
                 data = {"kind": "tournament", **report_json(report(run), run.summaries())}
                 total = data["total"]
+            # the games the report counts: a run still written may have more by now
             data.update(file=file_id, run=run_name, status=run.status,
-                        done=run.count_games(), total=total)
-        if launcher is not None and file_id.startswith("lab-"):
-            data["launch"] = launcher.get(file_id).describe()
+                        done=data["games"], total=total)
+        if launched is not None:
+            data["launch"] = launched
         return data
 
     @router.get("/api/lab/tournaments/{file_id}/{run_name}/games")

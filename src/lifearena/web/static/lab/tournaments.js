@@ -1,5 +1,7 @@
 // Tournament pages: crosstable, ranking, first-player advantage, ratings and the games of a
 // pairing, from a results file on the server; polls the file while the run is going on.
+// A tournament can be started here (the server runs `lifearena tournament` into a file of its
+// own), stopped and resumed.
 "use strict";
 
 (() => {
@@ -7,8 +9,9 @@
 const $ = (id) => document.getElementById(id);
 const V = { file: null, run: null, timer: null, seen: [] };
 
-async function getJson(path) {
-  const response = await fetch(path);
+async function getJson(path, body) {
+  const response = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await response.json();
   if (!response.ok) throw new Error(data.error || response.statusText);
   return data;
@@ -130,8 +133,16 @@ function drawRatings(d) {
   });
 }
 
+function showLaunch(launch) {
+  // Stop for a running launch, Resume for a stopped or failed one; nothing for a file given
+  $("stop").hidden = !launch || launch.state !== "running";
+  $("resume").hidden = !launch || !["stopped", "failed"].includes(launch.state);
+  $("stop").disabled = $("resume").disabled = false;
+}
+
 async function refresh() {
   const d = await getJson(base());
+  showLaunch(d.launch);
   drawReport(d);
   const now = Date.now();
   V.seen.push([now, d.done]);
@@ -146,11 +157,17 @@ async function refresh() {
   $("progress").innerHTML = "";
   const bar = document.createElement("span"); bar.className = "bar";
   const fill = document.createElement("i"); fill.style.width = `${pct}%`; bar.appendChild(fill);
-  $("progress").append(d.total ? `${d.done} / ${d.total} games` : `${d.done} games`, bar, `${d.status}${left}`);
+  const state = d.launch ? d.launch.state : d.status;
+  $("progress").append(d.total ? `${d.done} / ${d.total} games` : `${d.done} games`, bar, `${state}${left}`);
   $("progress").dataset.done = d.done;
+  const option = $("run").selectedOptions[0];
+  if (option) option.textContent = `${option.dataset.name} (${d.done}${d.total ? " / " + d.total : ""} games, ${d.status})`;
+  $("progress").dataset.state = state;
+  if (d.launch && d.launch.message) showError(d.launch.message);
   clearTimeout(V.timer);
-  // a tournament knows its total; a ladder is followed while it says it is running
-  if (d.total ? d.done < d.total : d.status === "running") {
+  // a launch is followed while its process runs; a tournament of a given file until it has
+  // its total; a ladder while it says it is running
+  if (d.launch ? d.launch.state === "running" : d.total ? d.done < d.total : d.status === "running") {
     V.timer = setTimeout(() => refresh().catch(showError), d.total ? 2000 : 10000);
   }
   document.body.dataset.ready = "1";
@@ -164,19 +181,93 @@ async function choose(value) {
   await refresh();
 }
 
-async function start() {
+async function listRuns() {
   const data = await getJson("/api/lab/tournaments");
-  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  $("run").replaceChildren();
   for (const file of data.files) {
     for (const run of file.runs.filter((r) => r.kind === "tournament" || r.kind === "ladder")) {
       const option = document.createElement("option");
       option.value = `${file.id}/${encodeURIComponent(run.name)}`;
-      option.textContent = `${file.id}: ${file.name} — ${run.name} (${run.games}${run.total ? " / " + run.total : ""} games, ${run.status})`;
+      option.dataset.name = `${file.id}: ${file.name} — ${run.name}`;
+      option.textContent = `${option.dataset.name} (${run.games}${run.total ? " / " + run.total : ""} games, ${run.status})`;
       $("run").appendChild(option);
     }
   }
+}
+
+// -- starting, stopping and resuming ------------------------------------------------------------
+
+const DEFAULT_ENTRANTS = ["random", "greedy", "bloodlust"];
+
+async function loadForm(game) {
+  const form = await getJson(`/api/lab/tournaments/form${game ? `?game=${encodeURIComponent(game)}` : ""}`);
+  if (!form.enabled) { $("launch-card").hidden = true; return; }
+  $("launch-card").hidden = false;
+  $("launch-note").textContent = `(played on this server, at most ${form.limit} at once)`;
+  if (!$("launch-game").options.length) {
+    for (const name of form.games) $("launch-game").add(new Option(name.replaceAll("_", " "), name));
+  }
+  $("launch-game").value = form.game;
+  $("launch-games").max = form.games_per_pairing[1];
+  $("launch-seed").max = form.seed[1];
+  $("launch-agents").replaceChildren(...form.agents.map((agent) => {
+    const label = document.createElement("label");
+    const box = document.createElement("input");
+    box.type = "checkbox"; box.name = "agents"; box.value = agent;
+    box.checked = DEFAULT_ENTRANTS.includes(agent);
+    box.addEventListener("change", showTotal);
+    label.append(box, agent);
+    return label;
+  }));
+  showTotal();
+}
+
+function chosenAgents() {
+  return [...$("launch-agents").querySelectorAll("input:checked")].map((box) => box.value);
+}
+
+function showTotal() {
+  // every entrant meets every other in both seats and itself once: k * k series of games
+  const k = chosenAgents().length, n = Number($("launch-games").value) || 0;
+  $("launch-total").textContent = k ? `${k} entrants: ${k * k * n} games` : "choose the entrants";
+}
+
+async function launch(event) {
+  event.preventDefault();
+  showError("");
+  $("launch-start").disabled = true;
+  try {
+    const started = await getJson("/api/lab/tournaments/start", {
+      game: $("launch-game").value, agents: chosenAgents(),
+      games: Number($("launch-games").value), seed: Number($("launch-seed").value) });
+    await listRuns();
+    $("run").value = `${started.file}/${encodeURIComponent(started.run)}`;
+    await choose($("run").value);
+  } finally {
+    $("launch-start").disabled = false;
+  }
+}
+
+async function control(action) {
+  showError("");
+  $("stop").disabled = $("resume").disabled = true;
+  try {
+    await getJson(`/api/lab/tournaments/${encodeURIComponent(V.file)}/${action}`, {});
+    V.seen = [];
+  } finally {
+    const chosen = $("run").value;
+    await listRuns();
+    $("run").value = chosen;
+    await refresh();
+  }
+}
+
+async function start() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  await loadForm("");
+  await listRuns();
   if (!$("run").options.length) {
-    $("title").textContent = "No tournament here: start the server with --results FILE (a lifearena tournament --db file).";
+    $("title").textContent = "No tournament here yet: start one above, or start the server with --results FILE (a lifearena tournament --db file).";
     document.body.dataset.ready = "1";
     return;
   }
@@ -185,6 +276,11 @@ async function start() {
 }
 
 $("run").addEventListener("change", () => choose($("run").value).catch(showError));
+$("launch-game").addEventListener("change", () => loadForm($("launch-game").value).catch(showError));
+$("launch-games").addEventListener("input", showTotal);
+$("launch").addEventListener("submit", (event) => launch(event).catch(showError));
+$("stop").addEventListener("click", () => control("stop").catch(showError));
+$("resume").addEventListener("click", () => control("resume").catch(showError));
 start().catch(showError);
 
 })();
