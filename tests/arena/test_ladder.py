@@ -109,8 +109,12 @@ def test_cli_ladder_stores_and_resumes(tmp_path: Path, capsys: pytest.CaptureFix
     assert exit_info.value.code == 0
     run = ResultsDB(db).get_run("ladder-war_of_life")
     assert run.count_games() == 3 * 2 * 2
+    # the plan is stored beside the config, for readers that show games done / total
+    assert (run.config["games"], run.config["total"]) == (2, 3 * 2 * 2)
     with pytest.raises(SystemExit) as exit_info:
         main([*args, "-n", "3"])  # resumes: only the new starts are played
     assert exit_info.value.code == 0
-    assert ResultsDB(db).get_run("ladder-war_of_life").count_games() == 3 * 3 * 2
+    run = ResultsDB(db).get_run("ladder-war_of_life")
+    assert run.count_games() == 3 * 3 * 2
+    assert (run.config["games"], run.config["total"]) == (3, 3 * 3 * 2)
     capsys.readouterr()

@@ -97,6 +97,23 @@ def test_mismatched_configuration_is_refused_and_file_untouched(tmp_path: Path) 
     assert run_tournament(_config(games=4), db=path, fresh=True).games == 16
 
 
+def test_a_plan_is_stored_replaced_and_never_compared(tmp_path: Path) -> None:
+    path = tmp_path / "l.sqlite"
+    with ResultsDB(path) as db:
+        # a run stored before plans were kept resumes with one
+        db.open_run("ladder", "ladder", {"game": "losat"})
+        run = db.open_run("ladder", "ladder", {"game": "losat"}, plan={"total": 12})
+        assert run.config == {"game": "losat", "total": 12}
+        # a bigger plan is the same run, and the stored plan is the latest
+        db.open_run("ladder", "ladder", {"game": "losat"}, plan={"total": 18})
+        assert db.get_run("ladder").config == {"game": "losat", "total": 18}
+        # the config is still compared
+        with pytest.raises(BadParameterError, match="game: \"losat\" stored, \"queen\""):
+            db.open_run("ladder", "ladder", {"game": "queen"}, plan={"total": 18})
+        with pytest.raises(BadParameterError, match="plan keys game are also in the config"):
+            db.open_run("other", "ladder", {"game": "losat"}, plan={"game": "queen"})
+
+
 def test_foreign_files_are_refused(tmp_path: Path) -> None:
     text = tmp_path / "notes.sqlite"
     text.write_text("hello, this is not a database at all" * 10)

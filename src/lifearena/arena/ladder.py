@@ -173,6 +173,27 @@ def schedule(game: str, labels: Sequence[str], games: int, first_seed: int = 0
     return specs
 
 
+def ladder_plan(entrants: int, games: int) -> dict[str, int]:
+    """What a ladder plans, as its results file stores it: starts per pair (``games``) and
+    the games in all (each pair of ``entrants`` plays each start twice, seats swapped).
+
+    >>> ladder_plan(3, 4)
+    {'games': 4, 'total': 24}
+    """
+    return {"games": games, "total": entrants * (entrants - 1) * games}
+
+
+def planned_total(config: Mapping[str, Any]) -> int | None:
+    """A stored ladder's planned total (``None`` for a file written before plans were
+    stored).
+
+    >>> planned_total({"game": "losat", "games": 2, "total": 12}), planned_total({})
+    (12, None)
+    """
+    total = config.get("total")
+    return total if isinstance(total, int) else None
+
+
 def default_entrants(game: str, time: float = 0.2) -> list[Entrant]:
     """``random``, the game's own agents, and the generic search agents at a few strengths."""
     from lifearena import agents

@@ -215,9 +215,19 @@ class ResultsDB:
     # -- runs ---------------------------------------------------------------------------------
 
     def open_run(self, name: str, kind: str, config: Mapping[str, Any], *,
-                 fresh: bool = False) -> Run:
+                 fresh: bool = False, plan: Mapping[str, Any] | None = None) -> Run:
         """Start the run ``name``, or resume it if it exists with the same ``kind`` and
-        ``config``; ``fresh=True`` deletes an existing run of that name first."""
+        ``config``; ``fresh=True`` deletes an existing run of that name first.
+
+        ``plan`` holds what may change from one invocation to the next without making it
+        another run (a ladder's starts per pair and planned total: a longer ladder goes on
+        from a shorter one): stored in the run's config beside ``config``, replaced on each
+        open, never compared."""
+        planned = json.loads(json.dumps(dict(plan or {}), sort_keys=True))
+        clash = set(planned) & set(config)
+        if clash:
+            raise BadParameterError(f"plan keys {', '.join(sorted(clash))} are also in the "
+                                    "config; expected each key in one of them")
         canonical = json.dumps(config, sort_keys=True)
         normal = json.loads(canonical)
         with self.transaction():
@@ -230,18 +240,23 @@ class ResultsDB:
                 run_id, stored_kind, stored = row
                 differences = ([f"kind: {stored_kind} stored, {kind} given"]
                                if stored_kind != kind else [])
-                differences += _diff(json.loads(stored), normal)
+                differences += _diff({key: value for key, value in json.loads(stored).items()
+                                      if key not in planned}, normal)
                 if differences:
                     raise BadParameterError(
                         f"run {name!r} in {self.path} was started with another configuration "
                         f"({'; '.join(differences)}); use another file or run name, or start "
                         "it afresh")
+                if planned:
+                    self._conn.execute("UPDATE runs SET config=? WHERE id=?", (json.dumps(
+                        {**normal, **planned}, sort_keys=True), run_id))
             else:
                 now = time.time()
                 run_id = self._conn.execute(
                     "INSERT INTO runs (name, kind, config, created, updated) "
-                    "VALUES (?, ?, ?, ?, ?)", (name, kind, canonical, now, now)).lastrowid
-        return Run(self, int(run_id), name, kind, normal)
+                    "VALUES (?, ?, ?, ?, ?)", (name, kind, json.dumps(
+                        {**normal, **planned}, sort_keys=True), now, now)).lastrowid
+        return Run(self, int(run_id), name, kind, {**normal, **planned})
 
     def get_run(self, name: str) -> Run:
         """The stored run ``name`` (without checking a configuration)."""

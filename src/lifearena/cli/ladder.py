@@ -85,7 +85,7 @@ def ladder(
         entrants.append(lad.Entrant.bot(label, argv, per_move=time))
     if named is not None and not any(e.label == "random" for e in entrants):
         entrants.insert(0, lad.Entrant("random", "random"))
-    planned = len(entrants) * (len(entrants) - 1) * games
+    planned = lad.ladder_plan(len(entrants), games)["total"]
     if planned > caps.MAX_TOTAL_GAMES:
         raise BadParameterError(f"--games {games:,} with {len(entrants)} entrants is "
                                 f"{planned:,} games; expected at most {caps.MAX_TOTAL_GAMES:,}")
@@ -101,8 +101,10 @@ def ladder(
              "limit": None if e.limit is None else repr(e.limit),
              "command": None if e.command is None else list(e.command)} for e in entrants],
             "max_moves": max_moves}
+        # the plan is stored for the readers of the file (the lab shows games done / total);
+        # it may grow: a ladder run again with more starts goes on from the stored games
         run = ResultsDB(db).open_run(run_name or f"ladder-{name}", "ladder", config,
-                                     fresh=fresh)
+                                     fresh=fresh, plan=lad.ladder_plan(len(entrants), games))
     console = Console()
     total = len(lad.schedule(name, [e.label for e in entrants], games))
     started = perf_counter()

@@ -144,3 +144,22 @@ def test_a_ladder_run_is_rated_as_lifearena_ladder_rates_it(
     first, n, _ = ladder.first_score
     assert data["first_text"].startswith(f"first player scores {100 * first:.1f}%")
     assert f"over {n} games" in data["first_text"]
+
+
+def test_a_ladder_shows_the_total_it_planned(tmp_path: Path) -> None:
+    from lifearena.cli import main
+
+    path = tmp_path / "ladder.sqlite"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["ladder", "war-of-life", "-n", "1", "-a", "land_grab,bloodlust", "--db",
+              str(path), "--bootstrap", "5"])
+    assert exit_info.value.code == 0
+    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
+                              results=(path,)))
+    with TestClient(app) as client:
+        listed = client.get("/api/lab/tournaments").json()["files"][0]["runs"]
+        data = client.get("/api/lab/tournaments/1/ladder-war_of_life").json()
+    # random joins the two named entrants: 3 pairs, each start played in both seats
+    assert listed == [{"name": "ladder-war_of_life", "kind": "ladder", "status": "done",
+                       "games": 6, "total": 6}]
+    assert (data["done"], data["total"]) == (6, 6)

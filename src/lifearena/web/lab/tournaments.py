@@ -9,7 +9,8 @@
   ratings with bootstrap intervals (:func:`lifearena.arena.ratings.bootstrap`) and the
   progress (games done / total). Polling it follows a running tournament.
   A ladder run (``lifearena ladder --db``) is rated as that command rates it
-  (:func:`lifearena.arena.ladder.rate`, its default bootstrap) with the same texts.
+  (:func:`lifearena.arena.ladder.rate`, its default bootstrap) with the same texts; its total
+  is the one it planned (``None`` in files written before ladders stored their plan).
 * ``GET /api/lab/tournaments/{file}/{run}/games?pairing=A|B``: the stored games of a
   pairing (key, players, winner, termination, length), each a link to its replay.
 * ``GET /api/lab/tournaments/{file}/{run}/record?pairing=&index=&seat=``: one game's record.
@@ -36,7 +37,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
-from lifearena.arena.ladder import rate
+from lifearena.arena.ladder import planned_total, rate
 from lifearena.arena.ratings import Match, bootstrap, crosstable
 from lifearena.arena.storage import APPLICATION_ID, GameKey, ResultsDB, Run
 from lifearena.arena.tournament import TournamentConfig, TournamentReport, report
@@ -201,6 +202,8 @@ def runs_of(results: ResultsFile) -> list[dict[str, Any]]:
             total = None
             if info.kind == "tournament":
                 total = TournamentConfig.from_dict(db.get_run(info.name).config).total_games()
+            elif info.kind == "ladder":
+                total = planned_total(db.get_run(info.name).config)
             out.append({"name": info.name, "kind": info.kind, "status": info.status,
                         "games": info.games, "total": total})
         return out
@@ -272,7 +275,7 @@ def router_for(results: ResultsFiles, launcher: Launcher | None = None) -> APIRo
             run = _run(db, run_name)
             if run.kind == "ladder":
                 data = ladder_json(run)
-                total = None
+                total = planned_total(run.config)
             else:
                 data = {"kind": "tournament", **report_json(report(run), run.summaries())}
                 total = data["total"]
