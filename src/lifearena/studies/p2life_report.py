@@ -51,6 +51,8 @@ PLATEAU_FROM = 0.5
 """Initial densities from here to 1 make up the plateau the "approaches 0.0362" claim is about."""
 LIFE_PS = (0.35, 0.5)
 """Initial densities of the Life calibration runs (one-colour soups)."""
+NO_RUNS = "no runs"
+"""What :func:`claims` says as our figure where the results file has no runs for a claim."""
 
 
 def _plt():  # type: ignore[no-untyped-def]
@@ -97,6 +99,8 @@ def estimate(values: Sequence[float]) -> Estimate:
 
 def _ratio_estimate(a: Estimate, b: Estimate) -> Estimate:
     """``a / b - 1`` with a delta-method standard error (independent a, b)."""
+    if b.value == 0 or a.value == 0:
+        return Estimate(math.nan, math.nan, min(a.n, b.n))
     value = a.value / b.value - 1
     se = (a.value / b.value) * math.sqrt((a.se / a.value) ** 2 + (b.se / b.value) ** 2)
     return Estimate(value, se, min(a.n, b.n))
@@ -252,10 +256,58 @@ def run_experiments(spec: ReportSpec, results: Path, *, workers: int | None = No
     return out
 
 
+def split_runs(rows: Sequence[RunRow], life: Sequence[RunRow] = ()
+               ) -> tuple[dict[str, list[RunRow]], ReportSpec | None]:
+    """The report's three experiments found in the runs of a results file (``rows``, with
+    ``life`` from the Life calibration's own file, which :func:`run_experiments` keeps next to
+    it), and the spec that :func:`claims` reads them with.
+
+    ``main`` is the p2life runs at the densities swept on more than the largest torus (the
+    loser/winner experiment adds p = 0.25 and 0.75 there only); ``ratio`` the p2life runs on
+    the largest torus at :data:`RATIO_PS`; ``life`` the Life runs. ``ratio`` and ``life``
+    may be empty (:func:`claims` then says the file has no such runs); without p2life runs
+    there is no spec (``None``).
+
+    >>> runs, spec = split_runs([])
+    >>> {name: len(found) for name, found in runs.items()}, spec
+    ({'main': 0, 'ratio': 0, 'life': 0}, None)
+    """
+    p2 = [r for r in rows if r.rule == "p2life"]
+    sizes = tuple(sorted({(r.height, r.width) for r in p2}, key=lambda hw: hw[0] * hw[1]))
+    if not sizes:
+        return {"main": [], "ratio": [], "life": [r for r in [*rows, *life]
+                                                  if r.rule == "life"]}, None
+    largest = sizes[-1]
+
+    def on_largest_torus(r: RunRow) -> bool:
+        return r.boundary == "torus" and (r.height, r.width) == largest
+
+    swept = {r.p for r in p2 if not on_largest_torus(r)} or {r.p for r in p2}
+    main = [r for r in p2 if r.p in swept]
+    ratio = [r for r in p2 if on_largest_torus(r) and any(abs(r.p - q) < 1e-9
+                                                          for q in RATIO_PS)]
+    counts: dict[tuple[object, ...], int] = {}
+    for r in main:
+        key = (r.boundary, r.height, r.width, r.p)
+        counts[key] = counts.get(key, 0) + 1
+    spec = ReportSpec(runs=max(counts.values()), ps=tuple(sorted(swept)), sizes=sizes)
+    return {"main": main, "ratio": ratio,
+            "life": [r for r in [*rows, *life] if r.rule == "life"]}, spec
+
+
 def _plateau(rows: Sequence[RunRow], boundary: str, size: tuple[int, int]) -> Estimate:
     picked = [r.density for r in rows if r.boundary == boundary
               and (r.height, r.width) == size and r.p >= PLATEAU_FROM - 1e-9]
     return estimate(picked)
+
+
+def _sigmas(difference: float, se: float) -> str:
+    """A difference in standard errors, for a verdict (``+inf SE`` when the SE is 0).
+
+    >>> _sigmas(0.3, 0.1), _sigmas(-0.2, 0.0)
+    ('+3.0 SE', '-inf SE')
+    """
+    return f"{difference / se if se else math.copysign(math.inf, difference):+.1f} SE"
 
 
 def _verdict(ours: Estimate, paper: float, tolerance: float = 2.0) -> str:
@@ -275,6 +327,11 @@ def claims(runs: dict[str, list[RunRow]], spec: ReportSpec) -> list[tuple[str, s
     torus = _plateau(main, "torus", big)
     bounded = _plateau(main, "bounded", big)
     for label, est in (("torus", torus), ("bounded", bounded)):
+        if est.n == 0:
+            rows.append((f"asymptotic density approaches ({label})", "0.0362", NO_RUNS,
+                         f"no p2life runs with p in [{PLATEAU_FROM}, 1] on the {big_text} "
+                         f"{label} lattice in the results file."))
+            continue
         verdict = _verdict(est, 0.0362)
         comment = (f"{verdict}: mean over p in [{PLATEAU_FROM}, 1] on the {big_text} "
                    f"{label} lattice.")
@@ -323,7 +380,7 @@ def claims(runs: dict[str, list[RunRow]], spec: ReportSpec) -> list[tuple[str, s
 
     excess = _ratio_estimate(torus, bounded)
     verdict = "agrees" if abs(excess.value - 0.05) <= 2 * excess.se else \
-        f"differs ({(excess.value - 0.05) / excess.se:+.1f} SE from +5%)"
+        f"differs ({_sigmas(excess.value - 0.05, excess.se)} from +5%)"
     per_size_excess = [(hw, _ratio_estimate(_plateau(main, "torus", hw),
                                             _plateau(main, "bounded", hw)))
                        for hw in sorted(spec.sizes, key=lambda hw: hw[0] * hw[1])]
@@ -337,41 +394,61 @@ def claims(runs: dict[str, list[RunRow]], spec: ReportSpec) -> list[tuple[str, s
     elif verdict != "agrees":
         comment += (" The difference is an edge effect, so it depends on the lattice size, "
                     "which the paper does not state.")
-    rows.append(("periodic over cutoff", "about +5%", excess.text(3), comment))
+    if torus.n == 0 or bounded.n == 0:
+        rows.append(("periodic over cutoff", "about +5%", NO_RUNS, f"needs p2life runs on both "
+                     f"boundaries of {big_text} in the results file."))
+    else:
+        rows.append(("periodic over cutoff", "about +5%", excess.text(3), comment))
 
     sizes = sorted(spec.sizes, key=lambda hw: hw[0] * hw[1])
-    per_size = [(s, _plateau(main, "torus", s)) for s in sizes]
-    spread = max(e.value for _, e in per_size) - min(e.value for _, e in per_size)
-    worst_se = max(e.se for _, e in per_size)
-    rows.append(("lattice size barely matters", "barely",
-                 "; ".join(f"{h}x{w}: {e.text()}" for (h, w), e in per_size),
-                 ("agrees" if spread <= 3 * worst_se or spread < 0.05 * per_size[-1][1].value
-                  else "differs") +
-                 f": torus plateau spread {spread:.4f} across sizes "
-                 f"({100 * spread / per_size[-1][1].value:.1f}% of the largest)."))
+    per_size = [(s, e) for s in sizes if (e := _plateau(main, "torus", s)).n > 0]
+    if not per_size:
+        rows.append(("lattice size barely matters", "barely", NO_RUNS,
+                     "no p2life runs on a torus in the results file."))
+    else:
+        spread = max(e.value for _, e in per_size) - min(e.value for _, e in per_size)
+        worst_se = max(e.se for _, e in per_size)
+        largest = per_size[-1][1].value
+        share = f"{100 * spread / largest:.1f}%" if largest else "all"
+        rows.append(("lattice size barely matters", "barely",
+                     "; ".join(f"{h}x{w}: {e.text()}" for (h, w), e in per_size),
+                     ("agrees" if spread <= 3 * worst_se or spread < 0.05 * largest
+                      else "differs") +
+                     f": torus plateau spread {spread:.4f} across sizes ({share} of the "
+                     "largest)."))
 
     life_est = estimate([r.density for r in life])
     verdict = _verdict(life_est, 0.0287)
+    if not life:
+        rows.append(("Life calibration", "about 0.0287", NO_RUNS,
+                     "no Life runs in the results file (lifearena p2life report keeps them "
+                     "in its own file, named like the results file with -life added)."))
     comment = (f"{verdict}: Conway's Life from one-colour soups, p in {list(LIFE_PS)}, "
                f"{big_text} torus.")
     if verdict != "agrees":
         comment += (" 0.0287 is the large-lattice value; small tori end sooner (gliders "
                     "collide with their own debris) and their final density drifts with "
                     "lattice size.")
-    rows.append(("Life calibration", "about 0.0287", life_est.text(), comment))
+    if life:
+        rows.append(("Life calibration", "about 0.0287", life_est.text(), comment))
 
     ratios = [r.ratio for r in ratio_rows if r.ratio is not None]
     frac = sum(x > 0.5 for x in ratios) / len(ratios) if ratios else math.nan
     se = math.sqrt(frac * (1 - frac) / len(ratios)) if ratios else math.nan
     est = Estimate(frac, se, len(ratios))
     verdict = "agrees" if frac - 2 * se > 0.69 or abs(frac - 0.69) <= 2 * se else \
-        f"differs ({(frac - 0.69) / se:+.1f} SE from 69%)"
+        f"differs ({_sigmas(frac - 0.69, se)} from 69%)"
     comment = (f"{verdict}: p in {list(RATIO_PS)}, {big_text} torus.")
     if not verdict.startswith("agrees"):
         comment += (" The ratio at the end is dominated by the large-scale domains the two "
                     "colours form; on a small lattice a few domains decide it, so it depends "
                     "on lattice size, which the paper does not state.")
-    rows.append(("runs with loser/winner ratio > 0.5", "> 69%", est.text(3), comment))
+    if ratios:
+        rows.append(("runs with loser/winner ratio > 0.5", "> 69%", est.text(3), comment))
+    else:
+        rows.append(("runs with loser/winner ratio > 0.5", "> 69%", NO_RUNS,
+                     f"no p2life runs at p in {list(RATIO_PS)} on the {big_text} torus in "
+                     "the results file."))
     return rows
 
 

@@ -81,9 +81,37 @@ def test_the_page_draws_both_charts(page: Any, tmp_path: Path, shots: Path,
         assert page.locator("#density .series").count() == 2
         assert page.locator("#density circle").count() == 4
         assert page.locator("#table-wrap tr").count() == 5
+        # the report's table beside the charts: every claim, those without runs said so
+        assert page.locator("#claims-table tr").count() == 1 + 8
+        assert page.locator("#claims-table b.agrees").count() >= 1
+        assert "not measured" in page.inner_text("#claims-table")
         page.screenshot(path=str(shots / "p2life-page.png"), full_page=True)
         page.select_option("#rule", "life")
         deadline = time.monotonic() + 10
         while page.get_attribute("#meanfield", "data-rule") != "life":
             assert time.monotonic() < deadline
             time.sleep(0.05)
+
+
+def test_the_claims_beside_the_paper_are_the_reports(tmp_path: Path) -> None:
+    from lifearena.studies.p2life_report import ReportSpec, make_report
+
+    results = tmp_path / "report.sqlite"
+    spec = ReportSpec(runs=3, ps=(0.5, 1.0), sizes=((12, 12), (16, 16)),
+                      max_generations=300)
+    written = make_report(tmp_path / "out", spec, results=results, workers=1).read_text()
+    table = written.split("## Our figures beside the paper's", 1)[1]
+    rows = [[cell.strip().replace("\\|", "|") for cell in line.strip("|").split(" | ")]
+            for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    assert rows[0] == ["claim", "paper", "ours", "comment"] and len(rows) == 1 + 8
+    life = tmp_path / "report-life.sqlite"
+    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
+                              results=(results, life)))
+    with TestClient(app) as client:
+        claims = client.get("/api/lab/p2life/results/1").json()["claims"]
+        alone = client.get("/api/lab/p2life/results/2").json()["claims"]
+    assert claims["life_file"] == "2" and claims["runs"]["life"] == 3 * 2
+    assert [[r["claim"], r["paper"], r["ours"], r["comment"]] for r in claims["rows"]] == \
+        rows[1:]
+    # the Life calibration's file alone holds no p2life runs to compare
+    assert alone["rows"] == [] and "no p2life runs" in alone["note"]

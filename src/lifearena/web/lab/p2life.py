@@ -8,7 +8,11 @@
 * ``GET /api/lab/p2life/results``: the p2life results files; ``GET
   /api/lab/p2life/results/{id}``: their per-point summaries
   (:func:`lifearena.studies.p2life_density.summarise`: mean density and standard error).
-* The paper's figures (:data:`PAPER`) are sent with them, for the page to draw beside ours.
+* The paper's figures (:data:`PAPER`) are sent with them, for the page to draw beside ours,
+  and the report's table of claims (:func:`claims_of`): for each claim of the paper, its
+  figure, ours from the file and the verdict, computed by
+  :func:`lifearena.studies.p2life_report.claims` exactly as ``lifearena p2life report``
+  writes it.
 
 >>> curve("life", 1)["maximum"]
 [0.364, 0.3704]
@@ -25,8 +29,9 @@ from fastapi.responses import FileResponse, Response
 from lifearena.errors import BadParameterError
 from lifearena.studies.p2life import mean_field
 from lifearena.studies.p2life_density import summarise
+from lifearena.studies.p2life_report import claims, split_runs
 from lifearena.web.lab.common import STATIC_LAB
-from lifearena.web.lab.results import ResultsFiles, p2life_rows
+from lifearena.web.lab.results import ResultsFile, ResultsFiles, p2life_rows
 from lifearena.web.lab.sandbox import parse_rule
 
 POINTS = 200
@@ -60,6 +65,31 @@ def curve(rule: str, colours: int) -> dict[str, Any]:
             "at_one": round(float(poly(1.0)), 6)}
 
 
+def life_file(results: ResultsFiles, chosen: ResultsFile) -> ResultsFile | None:
+    """The Life calibration's file of a report's results file, when the server was given it
+    too: ``lifearena p2life report`` keeps those runs beside its results file, named like it
+    with ``-life`` added (``p2life-results-life.sqlite``)."""
+    name = f"{chosen.path.stem}-life{chosen.path.suffix}"
+    return next((f for f in results.files.values()
+                 if f.kind == "p2life" and f.path.name == name and f.id != chosen.id), None)
+
+
+def claims_of(results: ResultsFiles, chosen: ResultsFile) -> dict[str, Any]:
+    """The report's comparison with the paper for the runs of ``chosen`` (and of its Life
+    calibration file, when given): rows of claim, paper, ours and comment."""
+    rows = p2life_rows(chosen)
+    life = life_file(results, chosen)
+    runs, spec = split_runs(rows, p2life_rows(life) if life is not None else ())
+    found = {name: len(found) for name, found in runs.items()}
+    if spec is None:
+        return {"rows": [], "runs": found, "life_file": life.id if life else None,
+                "note": "no p2life runs in this file: the report compares p2life runs"}
+    return {"rows": [{"claim": claim, "paper": paper, "ours": ours, "comment": comment}
+                     for claim, paper, ours, comment in claims(runs, spec)],
+            "runs": found, "life_file": life.id if life else None,
+            "sizes": [f"{h}x{w}" for h, w in spec.sizes], "ps": list(spec.ps), "note": ""}
+
+
 def _number(value: float | None) -> float | None:
     return None if value is None or math.isnan(value) else value
 
@@ -82,8 +112,10 @@ def router_for(results: ResultsFiles) -> APIRouter:
 
     @router.get("/api/lab/p2life/results/{file_id}")
     def summaries(file_id: str) -> dict[str, Any]:
-        rows = p2life_rows(results.get(file_id, "p2life"))
-        return {"id": file_id, "runs": len(rows), "paper": PAPER, "points": [
+        chosen = results.get(file_id, "p2life")
+        rows = p2life_rows(chosen)
+        return {"id": file_id, "runs": len(rows), "paper": PAPER,
+                "claims": claims_of(results, chosen), "points": [
             {"rule": s.rule, "boundary": s.boundary, "size": f"{s.height}x{s.width}",
              "p": s.p, "runs": s.runs, "density": s.density, "se": _number(s.density_se),
              "capped": s.capped, "generations": s.generations,

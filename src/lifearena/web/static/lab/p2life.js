@@ -42,7 +42,7 @@ async function drawMeanField() {
 async function drawDensity(fileId) {
   const wrap = $("table-wrap");
   wrap.innerHTML = "";
-  if (!fileId) { $("density").style.display = "none"; return; }
+  if (!fileId) { $("density").style.display = "none"; $("beside").hidden = true; return; }
   const data = await getJson(`/api/lab/p2life/results/${encodeURIComponent(fileId)}`);
   $("density").style.display = "";
   const groups = new Map();
@@ -61,6 +61,7 @@ async function drawDensity(fileId) {
     series, refs: [{ y: data.paper.asymptotic, label: `paper: p2life ${data.paper.asymptotic}`, colour: "#26282b" },
       { y: data.paper.life, label: `paper: Life ${data.paper.life}`, colour: "#a66a00" }],
   });
+  drawClaims(data.claims);
   const table = document.createElement("table");
   table.className = "data";
   table.innerHTML = "<tr><th class=name>rule</th><th class=name>boundary</th><th>lattice</th><th>p</th><th>runs</th><th>density</th><th>SE</th><th>capped</th><th>mean generations</th></tr>";
@@ -72,6 +73,33 @@ async function drawDensity(fileId) {
     }
   }
   wrap.appendChild(table);
+}
+
+function drawClaims(report) {
+  // the report's table: the paper's figure and ours per claim, the verdict first
+  $("beside").hidden = false;
+  const found = report.runs;
+  $("beside-note").textContent = report.note || `From ${found.main} runs of the sweep, ${found.ratio} loser/winner runs and ` +
+    `${found.life} Life calibration runs${report.life_file ? ` (file ${report.life_file})` : ""}; lattices ${report.sizes.join(", ")}.`;
+  const table = document.createElement("table");
+  table.className = "data claims"; table.id = "claims-table";
+  table.innerHTML = "<tr><th class=name>claim</th><th class=name>paper</th><th class=name>ours</th><th class=name>verdict</th></tr>";
+  for (const row of report.rows) {
+    const tr = table.insertRow();
+    const split = row.comment.match(/^(agrees|differs(?: \([^)]*\))?)(?=[\s:.]|$)[:.]?\s*(.*)$/s);
+    const verdict = split ? split[1] : "";
+    for (const text of [row.claim, row.paper, row.ours]) {
+      const cell = tr.insertCell(); cell.className = "name"; cell.textContent = text;
+    }
+    const cell = tr.insertCell(); cell.className = "name comment";
+    const b = document.createElement("b");
+    b.textContent = verdict || (row.ours === "no runs" ? "not measured" : "");
+    b.className = verdict.startsWith("agrees") ? "agrees" : verdict ? "differs" : "muted";
+    const rest = document.createElement("span");
+    rest.className = "small"; rest.textContent = ` ${split ? split[2] : row.comment}`;
+    cell.append(b, rest);
+  }
+  $("claims-wrap").replaceChildren(table);
 }
 
 function guarded(run) {
