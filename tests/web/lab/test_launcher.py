@@ -30,13 +30,13 @@ def lab(tmp_path: Path) -> Iterator[TestClient]:
         yield client
 
 
-def _until(check: Callable[[], Any], seconds: float = 60) -> Any:
+def _until(check: Callable[[], Any], seconds: float = 120) -> Any:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         found = check()
         if found:
             return found
-        time.sleep(0.05)
+        time.sleep(0.1)
     raise AssertionError("timed out")
 
 
@@ -68,7 +68,9 @@ def test_start_stop_resume_reaches_the_uninterrupted_tournament(lab: TestClient)
     assert listed["launcher"] == {"limit": 1, "running": 0}
     resumed = lab.post(f"/api/lab/tournaments/{launch['id']}/resume").json()
     assert resumed["state"] == "running"
-    final = _until(lambda: (d := lab.get(url).json())["launch"]["state"] == "done" and d)
+    _until(lambda: lab.get("/api/lab/tournaments").json()["files"][0]["launch"]["state"]
+           == "done")
+    final = lab.get(url).json()
     assert final["status"] == "done" and final["done"] == 48
     # the same tournament played in one go, in this process
     spec = LaunchSpec.from_json(SLOW)
@@ -112,3 +114,21 @@ def test_unknown_launches_and_a_server_that_starts_none(lab: TestClient,
         assert not closed.get("/api/lab/tournaments/form").json()["enabled"]
         refused = closed.post("/api/lab/tournaments/start", json=SLOW)
         assert refused.status_code == 400 and "starts no tournaments" in refused.json()["error"]
+
+
+def test_a_restarted_server_lists_its_launches_again(tmp_path: Path) -> None:
+    from lifearena.web.lab.launcher import Launcher
+
+    folder = tmp_path / "launched"
+    quick = LaunchSpec.from_json({"game": "blocking_queen", "agents": ["random", "greedy"],
+                                  "games": 1, "seed": 2})
+    first = Launcher(folder, limit=1)
+    launch = first.start(quick)
+    assert launch.process is not None and launch.process.wait(60) == 0
+    assert launch.state() == "done"
+    # the next server finds it by its note: done, from its file; a new id follows it
+    again = Launcher(folder, limit=1)
+    assert [d["id"] for d in again.describe()["launches"]] == ["lab-1"]
+    assert again.get("lab-1").state() == "done" and again.get("lab-1").spec == quick
+    (folder / "lab-1.json").write_text("{not json")
+    assert Launcher(folder).describe()["launches"] == []

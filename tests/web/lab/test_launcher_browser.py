@@ -36,8 +36,9 @@ def test_start_stop_resume_from_the_page(page: Any, tmp_path: Path, shots: Path)
         page.click("#launch-start")
         _state(page, "running")
         assert "/ 128 games" in page.inner_text("#progress")
-        # the page follows the run: games appear while it goes on
-        page.wait_for_selector("#progress:not([data-done='0'])")
+        # the page follows the run: games appear while it goes on, with the time left
+        page.wait_for_selector("#progress:has-text('s left')")
+        assert int(page.get_attribute("#progress", "data-done") or 0) > 0
         # a second one is over this server's bound: the refusal is shown, the first goes on
         page.click("#launch-start")
         page.wait_for_selector("#error:has-text('at most 1 at once')")
