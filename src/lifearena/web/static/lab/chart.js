@@ -41,7 +41,8 @@ function draw(svg, spec) {
     el("line", { x1: sx(t), x2: sx(t), y1: m.t, y2: H - m.b, stroke: "#eeebe5" }, axes);
     el("text", { x: sx(t), y: H - m.b + 15, "text-anchor": "middle" }, axes, String(t));
   }
-  for (const t of ticks(y0, y1, 6)) {
+  // yTicks: false for a chart whose rows are not a scale (the rating chart's agents)
+  for (const t of spec.yTicks === false ? [] : ticks(y0, y1, 6)) {
     el("line", { x1: m.l, x2: W - m.r, y1: sy(t), y2: sy(t), stroke: "#eeebe5" }, axes);
     el("text", { x: m.l - 6, y: sy(t) + 4, "text-anchor": "end" }, axes, String(t));
   }

@@ -117,7 +117,7 @@ function drawRatings(d) {
   const points = d.ratings.map((r, i) => [r.elo, d.ratings.length - i]);
   const chart = labChart.draw(svg, {
     width: 520, height: 70 + 34 * d.ratings.length, x: [lo - 20, hi + 20], y: [0, d.ratings.length + 1],
-    xLabel: `Elo (${d.ratings_anchor || "mean"} = 0)`, yLabel: "", series: [] });
+    xLabel: `Elo (${d.ratings_anchor || "mean"} = 0)`, yLabel: "", yTicks: false, series: [] });
   const NS = "http://www.w3.org/2000/svg";
   d.ratings.forEach((r, i) => {
     const y = chart.sy(d.ratings.length - i);
