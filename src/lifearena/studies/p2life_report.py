@@ -564,6 +564,8 @@ GUIDE = """## Commands
     lifearena p2life density ... --scheduler tcp://HOST:8786      # on a Dask cluster
     lifearena p2life ratio --runs 100 --size 256 --png ratio.png
     lifearena p2life report --out docs --runs 100 --sizes 64,128,256
+    lifearena serve --results docs/p2life-results.sqlite --results docs/p2life-results-life.sqlite
+                                        # /lab/p2life: charts and the table above, in a browser
     lifearena p2life play --white human --black greedy
 
 Library: `lifearena.studies.p2life.mean_field(rule, colours=2)` (exact coefficients as
