@@ -211,8 +211,9 @@ class Launcher:
                     spec = LaunchSpec.from_json(json.loads(meta.read_text()))
                 except (OSError, ValueError):
                     continue  # a damaged note: its file stays, unlisted
-                launch_id = meta.stem
-                self.launches[launch_id] = Launch(launch_id, spec, meta.with_suffix(".sqlite"))
+                launch_id, path = meta.stem, meta.with_suffix(".sqlite")
+                if _ID.match(launch_id) and path.is_file():  # a removed file is not listed
+                    self.launches[launch_id] = Launch(launch_id, spec, path)
 
     def running(self) -> int:
         return sum(1 for launch in self.launches.values() if launch.state() == "running")
