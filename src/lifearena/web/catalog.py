@@ -33,6 +33,13 @@ LEVELS = ("random", "easy", "medium", "hard")
 
 MAX_SEED = 2**31 - 1
 
+QUEEN_MAX_K = 64
+"""Largest k of the web's queen game, the palace explorer's too: the perfect player's palace
+table of the 128 x 128 board takes well under a millisecond for any k."""
+QUEEN_MAX_SQUARE = 127
+"""Largest start coordinate of the web's queen game: the game's board (its dense action
+space) is 128 x 128, ``lifearena.games.blocking_queen.SIDE``."""
+
 
 @dataclass(frozen=True)
 class Param:
@@ -185,11 +192,12 @@ CATALOG: dict[str, GameEntry] = {
         "k-Blocking Wythoff Nim. Move the queen west, north or north-west, any distance, then "
         "block up to k - 1 of the squares your opponent could move it to next. Whoever cannot "
         "move the queen loses. k = 1 is Wythoff's classic game.",
-        (Param("k", "k", "int", 2, 1, 6, help="1 + the number of blocks per turn"),
+        (Param("k", "k", "int", 2, 1, QUEEN_MAX_K, help="1 + the number of blocks per turn"),
          Param("start", "Start", "choice", "random", choices=("random", "square")),
          _seed(shown_when=("start", "random")),
-         Param("x", "Queen x", "int", 9, 0, 40, shown_when=("start", "square")),
-         Param("y", "Queen y", "int", 14, 0, 40, shown_when=("start", "square"))),
+         Param("x", "Queen x", "int", 9, 0, QUEEN_MAX_SQUARE, shown_when=("start", "square")),
+         Param("y", "Queen y", "int", 14, 0, QUEEN_MAX_SQUARE,
+               shown_when=("start", "square"))),
         {"random": ("random", None), "easy": ("greedy", None),
          "medium": ("mcts", Limit(time=0.5)), "hard": ("perfect", None)},
     ),

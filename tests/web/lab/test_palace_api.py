@@ -59,3 +59,25 @@ def test_the_cache_is_bounded_and_serves_repeats() -> None:
         cache.get(2, 0, tx, 0)
     assert len(cache) == 3 and cache.computed == 5
     assert cache.get(2, 0, 0, 0) is not first   # evicted, computed again
+
+
+def test_the_web_queen_game_starts_anywhere_the_explorer_offers_a_click(
+        client: TestClient) -> None:
+    from lifearena.games.blocking_queen import SIDE
+    from lifearena.web.lab.palace import MAX_K
+
+    limits = client.get("/api/lab/palace/limits").json()
+    assert limits["max_k"] == MAX_K == 64
+    assert limits["play_max_square"] == SIDE - 1
+    edge = limits["play_max_square"]
+    for k, x, y in [(64, edge, edge), (10, 4, edge), (1, edge, 0)]:
+        response = client.post("/api/games", json={
+            "game": "blocking_queen", "opponent": "agent", "level": "hard", "side": 0,
+            "params": {"k": k, "start": "square", "x": x, "y": y}})
+        assert response.status_code == 201, response.json()
+        assert response.json()["links"]["you"]
+    refused = client.post("/api/games", json={
+        "game": "blocking_queen", "opponent": "agent", "level": "hard",
+        "params": {"k": 2, "start": "square", "x": edge + 1, "y": 3}})
+    assert refused.status_code == 400
+    assert f"expected an integer 0..{edge}" in refused.json()["error"]

@@ -55,3 +55,46 @@ def test_zoomed_out_and_a_refused_far_tile(page: Any, base_url: str, shots: Path
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert "4,294,967,296" in page.inner_text("#error")
+
+
+def _hover(page: Any, x: int, y: int) -> tuple[float, float]:
+    """Point the mouse at square (x, y) of a level -4 view (16 px a square); its place."""
+    view = page.evaluate("[palace.view.ox, palace.view.oy]")
+    box = page.locator("#map").bounding_box()
+    scale = box["width"] / 768
+    at = (box["x"] + (x - view[0] + 0.5) * 16 * scale,
+          box["y"] + (y - view[1] + 0.5) * 16 * scale)
+    page.mouse.move(*at)
+    return at
+
+
+def test_a_click_plays_where_the_game_can_and_says_why_not_elsewhere(
+        page: Any, base_url: str, shots: Path) -> None:
+    page.goto(f"{base_url}/lab/palace#k=2&x=0&y=0&level=-4")
+    page.wait_for_selector("body[data-ready='1']")
+    # an edited link in the open tab moves the view (k = 10, far from the origin)
+    page.evaluate("location.hash = '#k=10&x=4730&y=4070&level=-4'")
+    deadline = time.monotonic() + 15
+    while page.evaluate("palace.view.k") != 10:
+        assert time.monotonic() < deadline, "the view did not follow the link"
+        time.sleep(0.05)
+    _settle(page)
+    at = _hover(page, 4736, 4079)
+    hover = page.inner_text("#hover")
+    assert hover.startswith("(4736, 4079): n = ") and "x, y ≤ 127" in hover
+    assert "click to play" not in hover
+    page.mouse.click(*at)
+    assert "x, y ≤ 127" in page.inner_text("#error")
+    assert "/lab/palace" in page.url
+    # the largest k the explorer draws, near the edge of the game's board: a click plays
+    page.evaluate("location.hash = '#k=64&x=96&y=100&level=-4'")
+    while page.evaluate("palace.view.k") != 64:
+        assert time.monotonic() < deadline + 15
+        time.sleep(0.05)
+    _settle(page)
+    at = _hover(page, 120, 127)
+    assert "click to play from here" in page.inner_text("#hover")
+    page.mouse.click(*at)
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector("svg.board")
+    page.screenshot(path=str(shots / "palace-game-k64.png"))

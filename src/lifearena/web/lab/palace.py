@@ -1,6 +1,8 @@
 """The palace explorer: a zoomable map of the blocking queen game's palace numbers.
 
 * ``GET /lab/palace``: the page.
+* ``GET /api/lab/palace/limits``: the limits below, and ``play_max_square``, the largest x
+  and y the web's queen game starts from (a click on a square up to it plays from there).
 * ``GET /api/lab/palace/tile?k=&level=&tx=&ty=``: one :data:`TILE` x :data:`TILE` tile.
   At ``level`` 0 a tile pixel is one square and the tile holds the exact palace numbers n
   (``"values"``: base64 of uint8, row by row, ``n[y][x]``); at level L > 0 a pixel is a
@@ -33,13 +35,15 @@ from fastapi.responses import FileResponse, Response
 from lifearena.errors import BadParameterError
 from lifearena.games.blocking_queen_palace import check_k
 from lifearena.studies.palace_picture import Window, fold_picture
+from lifearena.web.catalog import QUEEN_MAX_K, QUEEN_MAX_SQUARE
 from lifearena.web.lab.common import STATIC_LAB
 
 TILE = 256
 """Pixels on a tile's side."""
 MAX_LEVEL = 8
 """The coarsest level: a pixel is a 256 x 256 block."""
-MAX_K = 64
+MAX_K = QUEEN_MAX_K
+"""The largest k drawn, the largest the web's queen game plays (a click plays from there)."""
 MAX_AREA = 1 << 32
 """Most squares the kernel may stream for one tile: (x0 + width) * (y0 + height)."""
 MEAN_SCALE = 16
@@ -160,4 +164,4 @@ def tile(k: int, level: int, tx: int, ty: int) -> dict[str, Any]:
 @router.get("/api/lab/palace/limits")
 async def limits() -> dict[str, Any]:
     return {"tile": TILE, "max_level": MAX_LEVEL, "max_k": MAX_K, "max_area": MAX_AREA,
-            "saturation": SATURATION, "scale": MEAN_SCALE}
+            "saturation": SATURATION, "scale": MEAN_SCALE, "play_max_square": QUEEN_MAX_SQUARE}

@@ -8,7 +8,7 @@
 const $ = (id) => document.getElementById(id);
 const MIN_LEVEL = -5;
 const PALE = [241, 237, 228], BLUE = [47, 109, 179], RED = [196, 69, 60];
-const V = { k: 2, level: -2, ox: 0, oy: 0, tile: 256, maxLevel: 8, maxK: 64, scale: 16, sat: 4 };
+const V = { k: 2, level: -2, ox: 0, oy: 0, tile: 256, maxLevel: 8, maxK: 64, scale: 16, sat: 4, playMax: 127 };
 const tiles = new Map();   // key -> {state: "loading"|"ready"|"error", image, data, meta, error}
 const canvas = $("map");
 const ctx = canvas.getContext("2d");
@@ -119,12 +119,21 @@ function squareAt(event) {
   return [Math.floor(V.ox + px * unit()), Math.floor(V.oy + py * unit()), px, py];
 }
 
+// The web game starts the queen on squares up to playMax (its board is playMax + 1 squares a side).
+function playable(x, y) { return x <= V.playMax && y <= V.playMax && !(x === 0 && y === 0); }
+
+function playNote(x, y) {
+  if (playable(x, y)) return " · click to play from here";
+  if (x === 0 && y === 0) return " · the queen game starts off the origin";
+  return ` · the web game starts the queen at x, y ≤ ${V.playMax} (its board is ${V.playMax + 1} × ${V.playMax + 1})`;
+}
+
 function describe(x, y) {
   if (x < 0 || y < 0) return "outside the quarter-plane";
   const value = valueAt(x, y);
   if (!value) return `(${x}, ${y})`;
   if (value.n !== undefined) {
-    return `(${x}, ${y}): n = ${value.n}` + (value.n < V.k ? " — a palace" : "") + " · click to play from here";
+    return `(${x}, ${y}): n = ${value.n}` + (value.n < V.k ? " — a palace" : "") + playNote(x, y);
   }
   const bx = x - (x % value.block), by = y - (y % value.block);
   return `(${x}, ${y}) in block ${bx}..${bx + value.block - 1} × ${by}..${by + value.block - 1}: mean n − k = ${value.mean.toFixed(2)}`;
@@ -142,6 +151,7 @@ function zoomAt(px, py, levels) {
 
 async function play(x, y) {
   showError("");
+  if (!playable(x, y)) { showError(`(${x}, ${y}):${playNote(x, y).slice(2)}`); return; }
   const response = await fetch("/api/games", {
     method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ game: "blocking_queen", opponent: "agent", level: "hard", side: 0,
@@ -214,12 +224,20 @@ $("origin").addEventListener("click", () => goTo(Number($("k").value), 0, 0));
 async function start() {
   const limits = await (await fetch("/api/lab/palace/limits")).json();
   V.tile = limits.tile; V.maxLevel = limits.max_level; V.maxK = limits.max_k;
+  V.playMax = limits.play_max_square;
   $("k").max = V.maxK;
+  goToHash();
+  document.body.dataset.ready = "1";
+}
+
+// The view named by the link's #k=..&x=..&y=..&level=..; also when it is edited in an open tab.
+function goToHash() {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   goTo(Number(params.get("k") || 2), Number(params.get("x") || 0), Number(params.get("y") || 0),
     params.has("level") ? Number(params.get("level")) : -2);
-  document.body.dataset.ready = "1";
 }
+
+window.addEventListener("hashchange", goToHash);
 
 window.palace = { view: V, valueAt, tiles };
 start().catch((error) => showError(error.message));
