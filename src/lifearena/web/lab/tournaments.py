@@ -11,8 +11,9 @@
   A ladder run (``lifearena ladder --db``) is rated as that command rates it
   (:func:`lifearena.arena.ladder.rate`, its default bootstrap) with the same texts; its total
   is the one it planned (``None`` in files written before ladders stored their plan).
-* ``GET /api/lab/tournaments/{file}/{run}/games?pairing=A|B``: the stored games of a
-  pairing (key, players, winner, termination, length), each a link to its replay.
+* ``GET /api/lab/tournaments/{file}/{run}/games?pairing=A|B&offset=0&limit=100``: one page
+  of the stored games of a pairing (key, players, winner, termination, length), each a link
+  to its replay, with the pairing's ``total``; ``limit`` is at most :data:`MAX_GAMES_PAGE`.
 * ``GET /api/lab/tournaments/{file}/{run}/record?pairing=&index=&seat=``: one game's record.
 
 Tournaments started from the page (:mod:`lifearena.web.lab.launcher`) are results files
@@ -49,6 +50,24 @@ from lifearena.web.lab.launcher import Launcher, LaunchSpec, entrants_of
 from lifearena.web.lab.results import ResultsFile, ResultsFiles, UnknownResults
 
 RATING_SAMPLES = 200
+GAMES_PAGE = 100
+"""Games of a pairing sent at once unless the request asks for another ``limit``."""
+MAX_GAMES_PAGE = 500
+
+
+def page_bounds(offset: int, limit: int) -> tuple[int, int]:
+    """Check a page of games: ``offset`` >= 0, ``limit`` 1..:data:`MAX_GAMES_PAGE`.
+
+    >>> page_bounds(0, 0)
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: limit=0; expected 1..500 games a page
+    """
+    if offset < 0:
+        raise BadParameterError(f"offset={offset}; expected 0 or more")
+    if not 1 <= limit <= MAX_GAMES_PAGE:
+        raise BadParameterError(f"limit={limit}; expected 1..{MAX_GAMES_PAGE} games a page")
+    return offset, limit
 
 
 class ReadOnlyResultsDB(ResultsDB):
@@ -287,15 +306,19 @@ def router_for(results: ResultsFiles, launcher: Launcher | None = None) -> APIRo
         return data
 
     @router.get("/api/lab/tournaments/{file_id}/{run_name}/games")
-    def games(file_id: str, run_name: str, pairing: str) -> dict[str, Any]:
+    def games(file_id: str, run_name: str, pairing: str, offset: int = 0,
+              limit: int = GAMES_PAGE) -> dict[str, Any]:
+        offset, limit = page_bounds(offset, limit)
         with ReadOnlyResultsDB(arena(file_id).path) as db:
             run = _run(db, run_name)
             rows = [s for s in run.summaries() if s["pairing"] == pairing]
             if not rows:
                 raise UnknownResults(f"no games of pairing {pairing!r} in run {run_name!r}")
-            return {"pairing": pairing, "games": [
-                {key: s[key] for key in ("game_index", "seat", "player0", "player1", "winner",
-                                         "termination", "length")} for s in rows]}
+            return {"pairing": pairing, "total": len(rows), "offset": offset, "limit": limit,
+                    "games": [{key: s[key] for key in ("game_index", "seat", "player0",
+                                                       "player1", "winner", "termination",
+                                                       "length")}
+                              for s in rows[offset:offset + limit]]}
 
     @router.get("/api/lab/tournaments/{file_id}/{run_name}/record")
     def record(file_id: str, run_name: str, pairing: str, index: int,
