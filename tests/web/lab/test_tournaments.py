@@ -163,3 +163,107 @@ def test_a_ladder_shows_the_total_it_planned(tmp_path: Path) -> None:
     assert listed == [{"name": "ladder-war_of_life", "kind": "ladder", "status": "done",
                        "games": 6, "total": 6}]
     assert (data["done"], data["total"]) == (6, 6)
+
+
+def _crowded(tmp_path: Path, played: tuple[Path, str], copies: int) -> Path:
+    """The played file with ``copies`` extra copies of each random|bloodlust game (new
+    start indices): a pairing of many games."""
+    path = tmp_path / "crowded.sqlite"
+    shutil.copy(played[0], path)
+    with sqlite3.connect(path) as connection:
+        rows = connection.execute("SELECT * FROM games WHERE pairing = 'random|bloodlust'"
+                                  ).fetchall()
+        marks = ", ".join("?" * len(rows[0]))
+        extra = [(*row[:2], row[2] + 1000 * (i + 1), *row[3:])
+                 for i in range(copies) for row in rows]
+        connection.executemany(f"INSERT INTO games VALUES ({marks})", extra)
+    return path
+
+
+def test_the_games_of_a_pairing_come_a_page_at_a_time(tmp_path: Path,
+                                                      played: tuple[Path, str]) -> None:
+    path = _crowded(tmp_path, played, 60)   # 4 + 240 games
+    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
+                              results=(path,)))
+    url = f"/api/lab/tournaments/1/{RUN}/games"
+    with TestClient(app) as client:
+        first = client.get(url, params={"pairing": "random|bloodlust"}).json()
+        assert (first["total"], first["offset"], first["limit"]) == (244, 0, 100)
+        assert len(first["games"]) == 100
+        pages = [client.get(url, params={"pairing": "random|bloodlust", "offset": offset,
+                                         "limit": 100}).json()["games"]
+                 for offset in (0, 100, 200)]
+        assert [len(p) for p in pages] == [100, 100, 44]
+        keys = [(g["game_index"], g["seat"]) for p in pages for g in p]
+        assert len(set(keys)) == 244
+        past = client.get(url, params={"pairing": "random|bloodlust", "offset": 500}).json()
+        assert past["games"] == [] and past["total"] == 244
+        for bad, words in [({"limit": 0}, "limit=0; expected 1..500"),
+                           ({"limit": 501}, "limit=501"), ({"offset": -1}, "offset=-1")]:
+            refused = client.get(url, params={"pairing": "random|bloodlust", **bad})
+            assert refused.status_code == 400 and words in refused.json()["error"]
+
+
+def test_the_page_pages_a_pairings_games_and_fits_its_width(
+        page: Any, tmp_path: Path, played: tuple[Path, str], shots: Path) -> None:
+    path = _crowded(tmp_path, played, 60)
+    settings = Settings(tmp_path / "games.sqlite", agent_workers="thread", results=(path,))
+    with serving(settings) as url:
+        for width in (1280, 800):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.goto(f"{url}/lab/tournaments#file=1&run={RUN}")
+            page.wait_for_selector("#ranking-table")
+            # nothing runs off the right edge, and the ratings chart covers no table
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            chart = page.locator("#ratings").bounding_box()
+            for table_id in ("crosstable-table", "ranking-table"):
+                box = page.locator(f"#{table_id}").bounding_box()
+                apart = (box["x"] + box["width"] <= chart["x"] or chart["x"] + chart["width"]
+                         <= box["x"] or box["y"] + box["height"] <= chart["y"]
+                         or chart["y"] + chart["height"] <= box["y"])
+                assert apart, (width, table_id)
+            page.screenshot(path=str(shots / f"tournament-{width}.png"), full_page=True)
+        page.click("#crosstable-table tbody tr:nth-child(1) td:nth-child(3) a")
+        page.wait_for_selector("#games-table")
+        assert page.locator("#games-table tbody tr").count() == 100
+        assert page.inner_text("#games-range") == "1–100 of 244"
+        assert page.is_disabled("#games-prev")
+        page.click("#games-next")
+        page.wait_for_selector("#games-range:text('101–200 of 244')")
+        page.click("#games-next")
+        page.wait_for_selector("#games-range:text('201–244 of 244')")
+        assert page.locator("#games-table tbody tr").count() == 44
+        assert page.is_disabled("#games-next")
+        page.screenshot(path=str(shots / "tournament-pairing.png"), full_page=True)
+
+
+def test_no_results_file_shows_no_empty_sections(page: Any, tmp_path: Path,
+                                                 shots: Path) -> None:
+    settings = Settings(tmp_path / "games.sqlite", agent_workers="thread")
+    with serving(settings) as url:
+        page.goto(f"{url}/lab/tournaments")
+        page.wait_for_selector("body[data-ready='1']")
+        assert page.inner_text("#title").startswith("No tournament here")
+        for hidden in ("#report", "#ratings", "#crosstable"):
+            assert not page.is_visible(hidden), hidden
+        page.screenshot(path=str(shots / "tournament-none.png"), full_page=True)
+
+
+def test_a_slow_report_shows_loading(page: Any, tmp_path: Path,
+                                     played: tuple[Path, str]) -> None:
+    settings = Settings(tmp_path / "games.sqlite", agent_workers="thread",
+                        results=(played[0],))
+    with serving(settings) as url:
+        held: list[Any] = []
+        page.route("**/api/lab/tournaments/1/*", lambda route: held.append(route))
+        page.goto(f"{url}/lab/tournaments#file=1&run={RUN}")
+        page.wait_for_selector("#title:text('Loading')")
+        assert page.inner_text("#progress") == "loading…"
+        assert not page.is_visible("#report")
+        deadline = time.monotonic() + 15
+        while not held:
+            assert time.monotonic() < deadline
+            page.wait_for_timeout(50)
+        held[0].continue_()
+        page.wait_for_selector("#ranking-table")
+        assert page.is_visible("#report") and "Loading" not in page.inner_text("#title")

@@ -7,7 +7,7 @@
 (() => {
 
 const $ = (id) => document.getElementById(id);
-const V = { file: null, run: null, timer: null, seen: [] };
+const V = { file: null, run: null, timer: null, seen: [], games: null };
 
 async function getJson(path, body) {
   const response = await fetch(path, body === undefined ? {} : {
@@ -50,10 +50,21 @@ function link(text, href, onclick) {
 
 function base() { return `/api/lab/tournaments/${encodeURIComponent(V.file)}/${encodeURIComponent(V.run)}`; }
 
-async function showGames(pairing) {
-  const data = await getJson(`${base()}/games?pairing=${encodeURIComponent(pairing)}`);
+const GAMES_PAGE = 100;
+
+// One page of a pairing's games (GAMES_PAGE at a time), with previous / next.
+async function showGames(pairing, offset = 0) {
+  const q = new URLSearchParams({ pairing, offset, limit: GAMES_PAGE });
+  const data = await getJson(`${base()}/games?${q}`);
+  V.games = { pairing, offset: data.offset, total: data.total };
   $("games-card").hidden = false;
-  $("games-title").textContent = `Games of ${pairing.replace("|", " – ")} (${data.games.length})`;
+  $("games-title").textContent = `Games of ${pairing.replace("|", " – ")} (${data.total})`;
+  const last = data.offset + data.games.length;
+  $("games-range").textContent = data.total > data.games.length
+    ? `${data.offset + 1}–${last} of ${data.total}` : "";
+  $("games-prev").hidden = $("games-next").hidden = data.total <= data.limit;
+  $("games-prev").disabled = data.offset === 0;
+  $("games-next").disabled = last >= data.total;
   const rows = data.games.map((g) => {
     const q = new URLSearchParams({ file: V.file, run: V.run, pairing, index: g.game_index, seat: g.seat });
     const result = g.winner === null ? "draw" : `${g[`player${g.winner}`]} won`;
@@ -61,7 +72,13 @@ async function showGames(pairing) {
       link("replay", `/lab/replay#${q.toString()}`)];
   });
   $("games").replaceChildren(table([["start", true], ["first", false], ["second", false],
-    ["result", false], ["ending", false], ["moves", true], ["", false]], rows));
+    ["result", false], ["ending", false], ["moves", true], ["", false]], rows, { id: "games-table" }));
+  $("games-card").scrollIntoView({ block: "nearest" });
+}
+
+function pageGames(step) {
+  if (!V.games) return;
+  showGames(V.games.pairing, Math.max(0, V.games.offset + step * GAMES_PAGE)).catch(showError);
 }
 
 function drawLadder(d) {
@@ -80,13 +97,14 @@ function drawLadder(d) {
   $("first-note").textContent = "(first player's score and the fitted first-move advantage)";
   $("decisive").textContent = d.first_text;
   $("table").replaceChildren();
-  $("pairings-title").hidden = true;
+  $("pairings-block").hidden = true;
   drawRatings(d);
 }
 
 function drawReport(d) {
+  $("report").hidden = false;
   if (d.kind === "ladder") { drawLadder(d); return; }
-  $("pairings-title").hidden = false;
+  $("pairings-block").hidden = false;
   $("first-note").textContent = "(win rate moving first vs moving second)";
   $("title").textContent = d.title;
   const agents = d.crosstable.agents;
@@ -112,6 +130,7 @@ function drawReport(d) {
 
 function drawRatings(d) {
   const svg = $("ratings");
+  $("ratings-block").hidden = !d.ratings.length;
   if (!d.ratings.length) { svg.replaceChildren(); return; }
   const lo = Math.min(...d.ratings.map((r) => r.low), -100), hi = Math.max(...d.ratings.map((r) => r.high), 100);
   const points = d.ratings.map((r, i) => [r.elo, d.ratings.length - i]);
@@ -175,8 +194,12 @@ async function refresh() {
 
 async function choose(value) {
   [V.file, V.run] = value.split("/");
-  V.run = decodeURIComponent(V.run); V.seen = [];
+  V.run = decodeURIComponent(V.run); V.seen = []; V.games = null;
   $("games-card").hidden = true;
+  // a large results file takes seconds to report: say so rather than show empty headings
+  $("report").hidden = true;
+  $("title").textContent = `Loading ${V.run}…`;
+  $("progress").replaceChildren("loading…");
   history.replaceState(null, "", `#file=${V.file}&run=${encodeURIComponent(V.run)}`);
   await refresh();
 }
@@ -281,6 +304,9 @@ $("launch-games").addEventListener("input", showTotal);
 $("launch").addEventListener("submit", (event) => launch(event).catch(showError));
 $("stop").addEventListener("click", () => control("stop").catch(showError));
 $("resume").addEventListener("click", () => control("resume").catch(showError));
+$("games-prev").addEventListener("click", () => pageGames(-1));
+$("games-next").addEventListener("click", () => pageGames(1));
+$("games-close").addEventListener("click", () => { $("games-card").hidden = true; V.games = null; });
 start().catch(showError);
 
 })();
