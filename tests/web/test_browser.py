@@ -268,3 +268,30 @@ def test_a_reloaded_page_resumes_where_the_game_stands(browser: Any, base_url: s
     page.wait_for_function("() => document.querySelectorAll('#moves li').length === 3")
     assert page.locator("#moves li").nth(2).inner_text() == "2,6"
     assert errors == []
+
+
+def test_life_for_two_classic_offers_only_this_screen(browser: Any, base_url: str,
+                                                      shots: Path) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(base_url + "/")
+    page.wait_for_selector(".game-card[data-game=life_for_two]")
+    page.click(".game-card[data-game=life_for_two] button")
+    page.check("input[name=opponent][value=agent]")
+    page.select_option("#param-rules", "classic")
+    assert page.is_checked("input[name=opponent][value=hotseat]")
+    assert page.is_disabled("input[name=opponent][value=agent]")
+    assert page.is_disabled("input[name=opponent][value=online]")
+    assert "at this screen only" in page.inner_text("#opponent-note")
+    assert not page.is_visible("#level")
+    page.screenshot(path=str(shots / "l42-classic-form.png"))
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    # back to the written rules: every opponent is offered again
+    page.goto(base_url + "/")
+    page.click(".game-card[data-game=life_for_two] button")
+    page.select_option("#param-rules", "classic")
+    page.select_option("#param-rules", "instructed")
+    assert not page.is_disabled("input[name=opponent][value=agent]")
+    assert not page.is_visible("#opponent-note")
+    assert errors == []

@@ -96,6 +96,9 @@ class GameEntry:
     params: tuple[Param, ...]
     levels: Mapping[str, tuple[str, Limit | None]] = field(default_factory=dict)
     simultaneous: bool = False
+    hotseat_only_when: tuple[str, str] | None = None
+    """``(parameter, value)``: with that value the game is played at one screen only, so the
+    form offers no online or agent opponent."""
 
     def to_json(self) -> dict[str, Any]:
         """The entry as the home page's script reads it."""
@@ -104,6 +107,7 @@ class GameEntry:
             "title": self.title,
             "summary": self.summary,
             "simultaneous": self.simultaneous,
+            "hotseat_only_when": self.hotseat_only_when,
             "levels": list(self.levels),
             "params": [
                 {"name": p.name, "label": p.label, "kind": p.kind, "default": p.default,
@@ -150,7 +154,7 @@ CATALOG: dict[str, GameEntry] = {
                shown_when=("rules", "instructed"))),
         {"random": ("random", None), "easy": ("greedy", None), "medium": ("nash", None),
          "hard": ("mcts", Limit(time=1.5))},
-        simultaneous=True,
+        simultaneous=True, hotseat_only_when=("rules", "classic"),
     ),
     "losat": GameEntry(
         "losat", "Losat",

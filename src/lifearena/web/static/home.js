@@ -101,6 +101,18 @@ function refreshVisibility() {
     const control = $("param-" + other);
     node.style.display = control && control.value === value ? "" : "none";
   }
+  // some settings are played at one screen only (Life for Two's classic rules): offer only that
+  const entry = gameEntry($("game").value);
+  const only = entry && entry.hotseat_only_when;
+  const control = only && $("param-" + only[0]);
+  const atOneScreen = Boolean(control && control.value === only[1]);
+  for (const radio of document.querySelectorAll("input[name=opponent]")) {
+    radio.disabled = atOneScreen && radio.value !== "hotseat";
+    if (atOneScreen && radio.value === "hotseat") radio.checked = true;
+  }
+  $("opponent-note").hidden = !atOneScreen;
+  $("opponent-note").textContent = atOneScreen
+    ? `${entry.title} with ${only[0]} "${only[1]}" is played at this screen only` : "";
   const opponent = document.querySelector("input[name=opponent]:checked").value;
   for (const node of document.querySelectorAll(".agent-only")) {
     node.style.display = opponent === "agent" ? "" : "none";
