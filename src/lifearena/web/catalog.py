@@ -162,8 +162,8 @@ CATALOG: dict[str, GameEntry] = {
         "allow: add a stone where 3 of its colour surround a point, remove a lonely or crowded "
         "stone, or capture one that 3 enemies surround. Reach the far goal line or make 5 "
         "captures to win. No position may repeat.",
-        (Param("width", "Width", "int", 13, 9, 25),
-         Param("length", "Length", "int", 13, 9, 25),
+        (Param("width", "Width", "int", 19, 9, 25),
+         Param("length", "Length", "int", 19, 9, 25),
          Param("own_colour_only", "Own colour only", "bool", False,
                help="change only your own stones, capture only the opponent's"),
          Param("capture_or_more", "Capture with 3 or more", "bool", False,
