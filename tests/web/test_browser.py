@@ -295,3 +295,25 @@ def test_life_for_two_classic_offers_only_this_screen(browser: Any, base_url: st
     assert not page.is_disabled("input[name=opponent][value=agent]")
     assert not page.is_visible("#opponent-note")
     assert errors == []
+
+
+def test_a_finished_game_says_who_won_and_why_in_words(browser: Any, base_url: str,
+                                                       shots: Path) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(base_url + "/")
+    link = page.evaluate("""async () => {
+        const post = (path, body, token) => fetch(path, {method: 'POST', body: JSON.stringify(body),
+            headers: {'Content-Type': 'application/json', 'X-Seat-Token': token || ''}});
+        const game = await (await post('/api/games', {game: 'blocking_queen', opponent: 'agent',
+            level: 'hard', side: 1, params: {k: 1, start: 'square', x: 2, y: 2}})).json();
+        return game.links.you; }""")
+    page.goto(base_url + link)
+    page.wait_for_selector(".banner.result")
+    # the perfect player takes the origin at once: player 2 (you) cannot move
+    assert _banner(page) == ("You lose. Player 1 wins — player 2 cannot move the queen: it is "
+                             "on the origin")
+    status = page.inner_text("#players .help-line")
+    assert "moves the queen" not in status and status == "k = 1"
+    page.screenshot(path=str(shots / "queen-end.png"))
+    assert errors == []

@@ -249,9 +249,9 @@ class BlockingQueen(State):
     def _no_moves_left(self, winner: int | None = None) -> Outcome:
         winner = 1 - self.mover if winner is None else winner
         x, y = self.queen
-        why = "queen on the origin" if (x, y) == (0, 0) else "every square it reaches is blocked"
+        why = "it is on the origin" if (x, y) == (0, 0) else "every square it reaches is blocked"
         return Outcome(Termination.NO_MOVES, winner, SYMBOLS[winner],
-                       f"{SYMBOLS[1 - winner]} cannot move: {why}")
+                       f"player {SYMBOLS[1 - winner]} cannot move the queen: {why}")
 
     def outcome(self) -> Outcome | None:
         return self._outcome

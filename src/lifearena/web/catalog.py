@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lifearena.agents import Limit
-from lifearena.core import State, load_game
+from lifearena.core import Outcome, State, load_game
 from lifearena.errors import BadParameterError
 
 GAMES = ("war_of_life", "life_for_two", "losat", "p2life", "blocking_queen")
@@ -262,6 +262,20 @@ def new_state(game: str, values: Mapping[str, Any]) -> State:
                                     "origin")
         return blocking_queen.BlockingQueen(v["x"], v["y"], k=v["k"])
     return blocking_queen.new_game(seed=v["seed"], k=v["k"], size=30)
+
+
+def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    """A finished game's outcome as pages word it (``board.js``'s ``outcomeText``): the winner's
+    seat (``None``: a draw), the termination's code and the game's own detail.
+
+    >>> from lifearena.core import Termination
+    >>> outcome_json(Outcome(Termination.WIN, 1, "r"))
+    {'winner': 1, 'termination': 'win', 'detail': ''}
+    """
+    if outcome is None:
+        return None
+    return {"winner": outcome.winner, "termination": outcome.termination.value,
+            "detail": outcome.detail}
 
 
 def level_agent(game: str, level: str) -> tuple[str, Limit | None]:

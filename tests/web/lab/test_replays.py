@@ -87,7 +87,18 @@ def test_a_replay_stepped_to_its_end_matches_core_replay(
         drawn = page.evaluate("""() => [...document.querySelectorAll('#board [data-cell]')]
             .map(c => [Number(c.dataset.r), Number(c.dataset.c), Number(c.dataset.v)])""")
         assert drawn and all(want[r][c] == v for r, c, v in drawn)
-        assert str(replay(record).outcome()) in page.inner_text("#banner")
+        # the result in the players' colours and words, no internal codes
+        final = replay(record).outcome()
+        assert final is not None
+        banner = page.inner_text("#banner")
+        if final.winner is None:
+            assert "Draw — " in banner
+        else:
+            winner, loser = ("Blue", "Red") if final.winner == 0 else ("Red", "Blue")
+            assert f"{winner} wins — " in banner
+            if final.termination.value == "win":
+                assert banner.endswith(f"{loser} has no pieces left")
+        assert f"({final.termination.value}" not in banner
         page.screenshot(path=str(shots / "replay-end.png"))
         # the slider and a shared link to a move
         page.locator("#slider").fill("3")
@@ -130,11 +141,14 @@ def test_a_game_finished_here_is_listed_and_replayed(page: Any, base_url: str,
         await post(`/api/games/${game.id}/moves`, {move: '0,0'}, game.token);
         return game.id; }""")
     page.wait_for_selector(f"#finished tr[data-id='{made}'] a")
+    said = ("Player 1 wins — player 2 cannot move the queen: it is on the origin")
+    assert page.inner_text(f"#finished tr[data-id='{made}']").split("\t")[3] == said
     page.click(f"#finished tr[data-id='{made}'] a")
     page.wait_for_selector("body[data-ready='1']")
     assert page.get_attribute("#banner", "data-at") == "1"
     want = replay(Record("blocking_queen", {"k": 1}, "2,2", ["", ""], ["0,0"]))
-    assert str(want.outcome()) in page.inner_text("#banner")
+    assert want.outcome() is not None and want.outcome().winner == 0
+    assert page.inner_text("#banner") == f"Move 1 of 1: {said}"
     page.keyboard.press("Home")
     assert page.get_attribute("#banner", "data-at") == "0"
     assert page.input_value("#share").endswith(f"game={made}&move=0")

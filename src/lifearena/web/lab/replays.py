@@ -69,7 +69,8 @@ def positions(record: Record) -> dict[str, Any]:
     final = state.outcome()
     return {"game": record.game, "title": catalog.CATALOG[record.game].title,
             "players": [str(p) for p in record.players], "moves": moves,
-            "positions": shown, "outcome": None if final is None else str(final)}
+            "positions": shown, "outcome": None if final is None else str(final),
+            "result": catalog.outcome_json(final)}
 
 
 def router_for() -> APIRouter:
@@ -118,6 +119,7 @@ def router_for() -> APIRouter:
             elif len(finished) < RECENT:
                 outcome = state.outcome()
                 finished.append({**item, "outcome": None if outcome is None else str(outcome),
+                                 "result": catalog.outcome_json(outcome),
                                  "replay": f"/lab/replay#game={game_id}"})
         return {"games": games, "finished": finished}
 

@@ -170,5 +170,32 @@ function drawPosition(svg, game, display, opts) {
   return {};
 }
 
-window.lifearenaBoard = { LOOKS, drawPosition, cellKey };
+// Why a game ended, in words, when the game gave no detail of its own; `loser` and `winner`
+// are the players' names on the page.
+const REASONS = {
+  win: ({ loser }) => `${loser} has no pieces left`,
+  draw: () => "a draw",
+  exhaust: () => "the move limit was reached",
+  stalemate: () => "the side to move has no legal move",
+  goal: ({ winner }) => `${winner} reached the goal line`,
+  captures: ({ winner }) => `${winner} made enough captures`,
+  passes: () => "two passes in a row",
+  no_moves: ({ loser }) => `${loser} cannot move the queen`,
+  limit: () => "decided at the limit",
+  forfeit: ({ loser }) => `${loser} forfeited`,
+};
+
+// A finished game's result for people: "Blue wins — Red has no pieces left". `outcome` is
+// {winner: seat or null, termination, detail} as the server sends it; the game's own detail,
+// when it has one, is the reason.
+function outcomeText(game, outcome) {
+  const names = (LOOKS[game] || LOOKS.blocking_queen).names;
+  const who = outcome.winner === null || outcome.winner === undefined ? null : names[outcome.winner];
+  const loser = who === null ? null : names[1 - outcome.winner];
+  const reason = outcome.detail
+    || (REASONS[outcome.termination] ? REASONS[outcome.termination]({ winner: who, loser }) : outcome.termination);
+  return `${who === null ? "Draw" : `${who} wins`} — ${reason}`;
+}
+
+window.lifearenaBoard = { LOOKS, drawPosition, cellKey, outcomeText };
 })();

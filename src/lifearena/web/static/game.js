@@ -3,22 +3,10 @@
 // explains every refusal; this page only presents.
 "use strict";
 
-const { LOOKS, drawPosition, cellKey } = window.lifearenaBoard;
+const { LOOKS, drawPosition, cellKey, outcomeText: resultText } = window.lifearenaBoard;
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
 const BOARD_PX = 560;
-const REASONS = {
-  win: "the other side has no pieces left",
-  draw: "a draw",
-  exhaust: "the move limit was reached",
-  stalemate: "the side to move has no legal move",
-  goal: "a stone reached the goal line",
-  captures: "captures",
-  passes: "two passes in a row",
-  no_moves: "the other player cannot move the queen",
-  limit: "decided at the limit",
-  forfeit: "forfeit",
-};
 
 let socket = null;
 let retry = 500;
@@ -126,12 +114,7 @@ function setBanner(text, kind) {
   banner.className = "banner " + kind;
 }
 
-function outcomeText(outcome) {
-  const who = outcome.winner === null ? "Draw" : `${names()[outcome.winner]} wins`;
-  let reason = REASONS[outcome.termination] || outcome.termination;
-  if (outcome.detail) reason = outcome.detail;
-  return `${who} — ${reason}`;
-}
+function outcomeText(outcome) { return resultText(current.game, outcome); }
 
 function bannerFor() {
   const s = current;
@@ -267,12 +250,14 @@ function renderPlayers() {
     row.append(swatch, label, count);
     box.appendChild(row);
   });
+  // whose turn it is means nothing once the game is over: the banner says how it ended
+  const turn = current.outcome ? [] : [d.status];
   if (d.status) {
     const status = document.createElement("div");
     status.className = "help-line";
-    status.textContent = d.status + (d.k ? ` · k = ${d.k}` : "")
-      + (d.captures_to_win ? ` · ${d.captures_to_win} captures win · shaded rows: goal lines` : "")
-      + (d.torus ? " · the board wraps around" : "");
+    status.textContent = [...turn, ...(d.k ? [`k = ${d.k}`] : []),
+      ...(d.captures_to_win ? [`${d.captures_to_win} captures win`, "shaded rows: goal lines"] : []),
+      ...(d.torus ? ["the board wraps around"] : [])].join(" · ");
     box.appendChild(status);
   }
 }

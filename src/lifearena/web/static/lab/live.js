@@ -37,7 +37,7 @@ async function refresh() {
     for (const g of data.finished) {
       const row = body.insertRow();
       row.dataset.id = g.id;
-      for (const [text, cls] of [[g.title, "name"], [KINDS[g.kind] || g.kind, "name"], [g.moves], [g.outcome || "", "name"]]) {
+      for (const [text, cls] of [[g.title, "name"], [KINDS[g.kind] || g.kind, "name"], [g.moves], [g.result ? window.lifearenaBoard.outcomeText(g.game, g.result) : "", "name"]]) {
         const td = row.insertCell(); td.textContent = text; if (cls) td.className = cls;
       }
       const link = document.createElement("a");

@@ -5,7 +5,7 @@
 (() => {
 
 const $ = (id) => document.getElementById(id);
-const { drawPosition } = window.lifearenaBoard;
+const { drawPosition, outcomeText } = window.lifearenaBoard;
 const R = { data: null, at: 0, source: "" };
 
 async function send(path, body) {
@@ -25,7 +25,7 @@ function show(at) {
   drawPosition($("board"), R.data.game, d, { size: 520, labels: true });
   $("slider").value = R.at;
   const n = R.data.moves.length;
-  $("banner").textContent = R.at === n && R.data.outcome ? `Move ${R.at} of ${n} — ${R.data.outcome}` :
+  $("banner").textContent = R.at === n && R.data.result ? `Move ${R.at} of ${n}: ${outcomeText(R.data.game, R.data.result)}` :
     (R.at === 0 ? `Start — ${n} move${n === 1 ? "" : "s"}` : `After move ${R.at} of ${n}: ${R.data.moves[R.at - 1]}`);
   $("banner").dataset.at = R.at;
   [...$("moves").children].forEach((li, i) => li.classList.toggle("viewing", i === R.at - 1));
