@@ -317,3 +317,17 @@ def test_a_finished_game_says_who_won_and_why_in_words(browser: Any, base_url: s
     assert "moves the queen" not in status and status == "k = 1"
     page.screenshot(path=str(shots / "queen-end.png"))
     assert errors == []
+
+
+def test_player_labels_and_the_links_card_fit_the_game(browser: Any, base_url: str) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _new_game(page, base_url, "war_of_life", "agent", level="easy")
+    labels = page.locator("#players .player").all_inner_texts()
+    assert labels[1].startswith("Red: land_grab (easy)")
+    assert "send each player" not in page.inner_text("#links")
+    assert page.locator("#links input[data-link^=seat]").count() == 0
+    _new_game(page, base_url, "war_of_life", "online")
+    assert page.locator("#links input[data-link^=seat]").count() == 2
+    assert "send each player their own" in page.inner_text("#links")
+    assert errors == []

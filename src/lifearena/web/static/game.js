@@ -237,7 +237,7 @@ function renderPlayers() {
     const label = document.createElement("span");
     let who = name;
     if (current.seats.length === 1 && current.seats[0] === seat) who += " (you)";
-    else if (current.opponent.kind === "agent" && current.opponent.agent_seat === seat) who += ` (${current.players[seat]})`;
+    else if (current.opponent.kind === "agent" && current.opponent.agent_seat === seat) who += `: ${current.players[seat]}`;
     if (current.simultaneous && current.chosen.includes(seat)) who += " ✓ chosen";
     label.textContent = who;
     const count = document.createElement("span");
@@ -483,6 +483,11 @@ function showLinks() {
     row.append(label, input);
     rows.appendChild(row);
   }
+  // online games have a link for each seat; a hot-seat or agent game only the player's own
+  const seats = ["seat0", "seat1"].filter((key) => key in links).length;
+  $("links-note").textContent = seats > 1
+    ? "A seat's link is its only key: send each player their own, privately."
+    : "Your link is your only key to play this game: keep it to come back. The spectators' link only watches.";
   $("links").hidden = false;
 }
 

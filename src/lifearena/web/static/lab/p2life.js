@@ -19,7 +19,8 @@ function showError(error) { $("error").textContent = error ? String(error.messag
 async function drawMeanField() {
   const data = await getJson(`/api/lab/p2life/meanfield?rule=${encodeURIComponent(S.rule)}&colours=${S.colours}`);
   const c = data.curve, life = data.life;
-  const top = Math.max(0.42, ...c.points.map((p) => p[1])) * 1.05;
+  // head room above the curves for the legend in the top right corner
+  const top = Math.max(0.42, ...c.points.map((p) => p[1])) * 1.25;
   labChart.draw($("meanfield"), {
     title: "Density after one generation (mean field)", x: [0, 1], y: [0, top],
     xLabel: "initial density p", yLabel: "density",
