@@ -12,7 +12,14 @@ from rich.progress import Progress
 from rich.table import Table
 
 from lifearena.cli import caps
-from lifearena.cli.checks import check_built, check_output, check_seed, game_name, split_entrants
+from lifearena.cli.checks import (
+    check_bot_command,
+    check_built,
+    check_output,
+    check_seed,
+    game_name,
+    split_entrants,
+)
 from lifearena.errors import BadParameterError, LifeArenaError
 
 
@@ -82,6 +89,7 @@ def ladder(
         lad.default_entrants(name, time)
     for spec in bot or []:
         label, argv = parse_bot_spec(spec)
+        check_bot_command(label, argv)
         entrants.append(lad.Entrant.bot(label, argv, per_move=time))
     if named is not None and not any(e.label == "random" for e in entrants):
         entrants.insert(0, lad.Entrant("random", "random"))
