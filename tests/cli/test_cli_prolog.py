@@ -4,6 +4,7 @@ play`` and ``test-strategy``, ``NAME=prolog:FILE:PREDICATE`` in ``tournament`` a
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -25,6 +26,10 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
     return exit_info.value.code, out, err
 
 
+def without_names(line: str) -> str:
+    return re.sub(r" \([^)]*\)", "", line)
+
+
 def moves_of(out: str) -> list[str]:
     return [line.split()[2] for line in out.splitlines() if " played " in line]
 
@@ -38,7 +43,8 @@ def test_play_with_prolog_plays_as_the_python_strategy(capsys) -> None:
     code, reference, _ = run_cli(capsys, "war-of-life", "play", "--blue", "bloodlust",
                                  "--red", "land_grab", "--seed", "4", "--quiet")
     assert moves_of(out) and moves_of(out) == moves_of(reference)
-    assert out.splitlines()[-1] == reference.splitlines()[-1]
+    # the same result, the players named as given (a Prolog player by its FILE:PREDICATE)
+    assert without_names(out.splitlines()[-1]) == without_names(reference.splitlines()[-1])
 
 
 @needs_swipl
@@ -50,6 +56,20 @@ def test_play_reports_a_forfeit(capsys, tmp_path) -> None:
     assert code == 0
     assert "b (prolog:" in out and "forfeits: prolog strategy 'bad:s':" in out
     assert "failed" in out
+    # as docs/prolog.md says: the other side wins, and the result says why
+    result = out.splitlines()[-1]
+    assert result.startswith("result: red (random) wins: blue (prolog:") and "forfeits (" in result
+    assert result.endswith("after 0 moves") and "unfinished" not in out
+
+
+@needs_swipl
+@pytest.mark.parametrize("command", ["play", "test-strategy"])
+def test_a_missing_predicate_is_refused_before_play(command, capsys) -> None:
+    argv = (["war-of-life", "play", "--blue", "prolog", "--red", "random"] if command == "play"
+            else ["war-of-life", "test-strategy", "prolog", "random", "-n", "2"])
+    code, out, err = run_cli(capsys, *argv, "--prolog", f"{EXAMPLES}:nosuch")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "does not define nosuch/4" in err
 
 
 @needs_swipl

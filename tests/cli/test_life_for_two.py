@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lifearena.cli import app, main
+from lifearena.cli.outcome_text import describe_outcome
 from lifearena.core import Record, replay
 from lifearena.games.life_for_two_classic import play_classic
 
@@ -41,7 +42,8 @@ def test_two_people_hidden_input_bad_choices_asked_again(tmp_path: Path) -> None
     assert "rejected: cell 9,9 is off the board" in out
     assert "1,1 2,1 1,2" not in out.split("Turn 1")[0], "choices are not echoed"
     assert "Turn 1: * chose 1,1 2,1 1,2, # chose 1,5 3,5 5,5" in out
-    assert out.rstrip().splitlines()[-2] == "result: * wins (win)"
+    assert out.rstrip().splitlines()[-2] == ("result: player * (human) wins: player # (human) "
+                                             "has no pieces left")
     record = Record.load(record_path.read_text())
     assert record.moves == ["1,1 2,1 1,2 | 1,5 3,5 5,5"] and record.players == ["human"] * 2
 
@@ -84,7 +86,8 @@ def test_two_agents_save_json_and_replay(tmp_path: Path) -> None:
     assert data["players"] == ["nash", "random"] and data["params"]["max_turns"] == 40
     state = replay(Record.load(path.read_text()))
     shown = _invoke(["--replay", str(path)])
-    assert shown.rstrip().endswith(f"result: {state.outcome()}")
+    assert shown.rstrip().endswith(
+        f"result: {describe_outcome(state.outcome(), 'life_for_two', ['nash', 'random'])}")
     assert shown.count("\nTurn ") == len(data["moves"])
 
 

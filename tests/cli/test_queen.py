@@ -62,7 +62,7 @@ def test_play_between_agents(capsys) -> None:
                        "perfect", "--second", "greedy", "--hints")
     assert code == 0
     assert "player 1 (perfect): 20,9  (n = 2, a palace)" in out
-    assert "1 wins (no_moves" in out
+    assert "player 1 (perfect) wins: player 2 (greedy) cannot move" in out
 
 
 def test_play_as_a_person(capsys, monkeypatch) -> None:
@@ -116,7 +116,8 @@ def test_play_save_then_replay_move_by_move(capsys, tmp_path, name) -> None:
                         "player 2 = greedy")
     assert "1. player 1 (perfect): 20,9  (n = 2, a palace)" in lines
     assert "   queen 20,9, k=3, 2 to move, blocked #4,9 #19,9" in lines
-    assert lines[-1] == "1 wins (no_moves, 2 cannot move: every square it reaches is blocked)"
+    assert lines[-1] == ("player 1 (perfect) wins: player 2 (greedy) cannot move (every square "
+                         "it reaches is blocked)")
 
 
 def test_play_replay_refuses_an_illegal_record(capsys, tmp_path) -> None:

@@ -34,7 +34,7 @@ def test_two_people_with_bad_input_refused_then_saved_and_replayed(tmp_path, cap
     assert "refused: [6,5,6,4]: 6,5 is a red piece" in out
     assert "[1,8,1,7]" in out and "born: b[5,5]" in out
     assert "5 | . . . . B . . . |" in out and "4 | . . . x . x . . |" in out
-    assert "result: b wins (win) after 1 moves" in out
+    assert "result: blue (human) wins: red (human) has no pieces left after 1 moves" in out
     record = Record.from_text(save.read_text())
     assert record.players == ["human", "human"] and record.result.startswith("b wins")
 
