@@ -178,3 +178,15 @@ def test_long_step_equals_stepping_every_generation(cells, rule, generations, to
         assert the_rule.uses_coin and reached < generations and "stopped at" in note
         generations = reached
     assert np.array_equal(fast, evolve(cells, the_rule, generations, torus=torus, seed=seed))
+
+
+@pytest.mark.parametrize("columns, shown", [(80, False), (200, True)])
+def test_run_prints_grids_only_when_a_row_fits_the_terminal(columns, shown, capsys,
+                                                            monkeypatch) -> None:
+    # a 64-wide grid is 127 characters a row: it would wrap in 80 columns
+    monkeypatch.setenv("COLUMNS", str(columns))
+    code, out, _ = run_cli(capsys, "life", "run", "--rule", "p2life", "--size", "64x64",
+                           "-n", "2")
+    assert code == 0 and "Run summary" in out
+    assert ("start" in out.splitlines()[0]) is shown
+    assert (max(len(line) for line in out.splitlines()) > 80) is shown

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import shutil
 import time
 from collections.abc import Callable
 from enum import StrEnum
@@ -77,6 +78,22 @@ def _embed(cells: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     top, left = (height - cells.shape[0]) // 2, (width - cells.shape[1]) // 2
     out[top : top + cells.shape[0], left : left + cells.shape[1]] = cells
     return out
+
+
+def fits_terminal(cells: np.ndarray, columns: int | None = None) -> bool:
+    """Whether the grid drawn by :func:`_show` (two characters a cell) fits the terminal's
+    width (``columns``, default :func:`shutil.get_terminal_size`'s, 80 when unknown) and is
+    at most :data:`SHOW_LIMIT` rows high, so that no row wraps.
+
+    >>> fits_terminal(np.zeros((64, 64)), 80), fits_terminal(np.zeros((64, 64)), 140)
+    (False, True)
+    >>> fits_terminal(np.zeros((3, 40)), 80), fits_terminal(np.zeros((101, 10)), 400)
+    (True, False)
+    """
+    if columns is None:
+        columns = shutil.get_terminal_size().columns
+    height, width = cells.shape
+    return 2 * width - 1 <= columns and height <= SHOW_LIMIT
 
 
 def _show(cells: np.ndarray, title: str) -> None:
@@ -178,8 +195,10 @@ def run(
                                               f"{caps.MAX_PICTURE_PIXELS:,} pixels.", min=1,
                                               max=caps.MAX_SCALE)] = None,
     kernel: Annotated[str, typer.Option(help=f"Step kernel: {', '.join(KERNELS)}.")] = "auto",
-    show: Annotated[bool | None, typer.Option(help="Print the grid in the terminal (default: "
-                                              f"when at most {SHOW_LIMIT} wide).")] = None,
+    show: Annotated[bool | None, typer.Option(help="Print the start and final grids in the "
+                                              "terminal (default: when a row fits the "
+                                              "terminal's width and at most "
+                                              f"{SHOW_LIMIT} rows).")] = None,
 ) -> None:
     """Run a rule on a random soup or a pattern; print populations, save RLE, PNG, GIF."""
     # the pattern is read first: its RLE header's rule is the default, as in 'life step'
@@ -202,7 +221,7 @@ def run(
         if colours is None:
             colours = 1 if _is_one_colour(the_rule) else 2
         cells = random_grid(*shape, density=density, seed=seed, colours=colours)
-    show = max(cells.shape) <= SHOW_LIMIT if show is None else show
+    show = fits_terminal(cells) if show is None else show
     if show:
         _show(cells, "start")
 
