@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import hypothesis.extra.numpy as hnp
 import numpy as np
 import pytest
@@ -190,3 +192,28 @@ def test_run_prints_grids_only_when_a_row_fits_the_terminal(columns, shown, caps
     assert code == 0 and "Run summary" in out
     assert ("start" in out.splitlines()[0]) is shown
     assert (max(len(line) for line in out.splitlines()) > 80) is shown
+
+
+GLIDER = Path(__file__).resolve().parents[2] / "examples" / "patterns" / "glider.rle"
+
+
+def test_run_pads_a_pattern_as_life_step_does(capsys, tmp_path) -> None:
+    # on a torus the size of the pattern a glider died in 2 generations; padded it flies
+    end = tmp_path / "end.rle"
+    code, out, _ = run_cli(capsys, "life", "run", "-i", str(GLIDER), "--until-stable",
+                           "-n", "40", "-o", str(end), "--no-show")
+    assert code == 0 and "67 x 67, torus" in out and "extinct" not in out
+    assert int(load_pattern(end).cells.sum()) == 5  # still a glider
+    code, out, _ = run_cli(capsys, "life", "run", "-i", str(GLIDER), "--pad", "2", "-n", "1",
+                           "--no-show")
+    assert code == 0 and "7 x 7" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--pad", "2", "--size", "8x8"], "either --pad or --size"),
+    (["--pad", "2"], "pads an --input pattern"),
+])
+def test_run_pad_is_refused_where_it_means_nothing(argv, words, capsys) -> None:
+    extra = ["-i", str(GLIDER)] if "--size" in argv else []
+    code, _, err = run_cli(capsys, "life", "run", *extra, *argv)
+    assert code == 2 and words in err and err.count("\n") == 1
