@@ -93,9 +93,9 @@ def test_long_step_reads_the_answer_off_the_cycle(tmp_path, capsys):
         (["life", "run", "--rule", "nope"], "unknown rule 'nope'"),
         (["life", "run", "--size", "ax3"], "--size 'ax3'"),
         (["life", "run", "--size", "100000000x100000000"], "10^16 cells; expected at most"),
-        (["life", "run", "--density", "2"], "--density"),
-        (["life", "run", "-n", "-1"], "--generations '-1'"),
-        (["life", "run", "-n", "10" * 15], "less than or equal to"),
+        (["life", "run", "--density", "2"], "--density 2: expected a number from 0 to 1"),
+        (["life", "run", "-n", "-1"], "--generations -1: expected a whole number from 0 to"),
+        (["life", "run", "-n", "10" * 15], "expected a whole number from 0 to 1,000,000,000,000"),
         (["life", "run", "--rule", ""], "--rule ''"),
         (["life", "run", "--png", "a.png", "--scale", "100000"], "--scale"),
         (["life", "run", "--png", "a.png", "--scale", "200"], "pixels; expected at most"),
@@ -122,7 +122,7 @@ def test_malformed_rle_file(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["life", "run", "--density", "abc"], "--density 'abc': "),
+        (["life", "run", "--density", "abc"], "--density abc: expected a number from 0 to 1"),
         (["life", "run", "--nope"], "No such option: --nope"),
         (["no-such-command"], "No such command"),
     ],

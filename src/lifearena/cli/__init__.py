@@ -22,6 +22,7 @@ from rich.markup import escape
 
 from lifearena.cli import ladder, life, life_for_two, losat, p2life, queen, serve, war_of_life
 from lifearena.cli import tournament as tournament_cli
+from lifearena.cli.usage_errors import param_bounds, usage_line
 from lifearena.errors import LifeArenaError
 
 app = typer.Typer(
@@ -130,10 +131,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             hint = f" (see '{context.command_path} --help')" if context is not None else ""
             message = " ".join(error.format_message().split())
             given = _given(argv if argv is not None else sys.argv[1:], error)
-            if given is not None:
+            invalid = re.match(r"^Invalid value for '[^:]*': (.*)$", message)
+            if given is not None and invalid is not None:
                 option, value = given
-                message = re.sub(r"^Invalid value for '[^:]*': ", f"{option} {value!r}: ",
-                                 message)
+                message = usage_line(option, value, invalid.group(1),
+                                     *param_bounds(getattr(error, "param", None)))
             print(f"error: {message}{hint}", file=sys.stderr)
             sys.exit(error.exit_code)
         if type(error).__name__ == "Abort":
