@@ -53,6 +53,23 @@ def check_output(path: Path | None, option: str, suffixes: tuple[str, ...] = ())
     if not path.parent.is_dir():
         raise BadParameterError(f"{option} {str(path)!r}: folder {str(path.parent)!r} does not "
                                 "exist")
+    _check_writable(path, option)
+
+
+def _check_writable(path: Path, option: str) -> None:
+    """Open ``path`` for appending (nothing is written; a file made for the trial is removed)
+    so that a folder that takes no files (``/proc``, read-only) is refused now; the
+    permission bits alone do not tell, for instance when running as root."""
+    existed = path.exists()
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as error:
+        raise BadParameterError(f"{option} {str(path)!r} cannot be written "
+                                f"({error.strerror or error}); expected a file name in a "
+                                "folder you can write to") from None
+    if not existed:
+        path.unlink(missing_ok=True)
 
 
 def split_entrants(values: Sequence[str] | None) -> list[str] | None:
