@@ -73,9 +73,6 @@ class LifeForTwoDisplay(Display):
         assert isinstance(state, LifeForTwo)
         _show_turn(state, state.move_number())
 
-    def refused(self, message: str) -> None:
-        typer.echo(f"rejected: {message}", err=True)
-
     def abandoned(self, state: State) -> None:
         typer.echo("\ngame abandoned")
 
