@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, get_args, get_origin
 
 import typer
 from rich.markup import escape
@@ -43,11 +44,23 @@ ladder.register(app)
 serve.register(app)
 
 
+def _list_element(annotation: Any) -> Any:
+    """The element type of a repeatable option's ``list[X]`` (or ``list[X] | None``)."""
+    for candidate in (annotation, *get_args(annotation)):
+        if get_origin(candidate) is list and get_args(candidate):
+            return get_args(candidate)[0]
+    return None
+
+
 def _tidy(command: Any) -> None:
     """Make ``command``'s help say what its authors wrote: brackets such as ``[r,c]`` are
-    text, not rich markup (rich would swallow them), and an on/off flag shows no type."""
+    text, not rich markup (rich would swallow them), an on/off flag shows no type, a
+    repeatable option shows its element's type (``<path>``, not ``<list[Path]>``), and the
+    line in a group's command list is the first paragraph without its line breaks."""
     if command.help:
         command.help = escape(command.help)
+        if command.short_help is None:
+            command.short_help = " ".join(command.help.split("\n\n")[0].split())
     # the context class of the click that typer uses (recent typer versions vendor click)
     helper = command.get_help_option(command.context_class(command, info_name=command.name))
     for param in [*command.params, *([helper] if helper is not None else [])]:
@@ -55,6 +68,11 @@ def _tidy(command: Any) -> None:
             param.help = escape(param.help)
         if getattr(param, "is_flag", False):
             param.metavar = ""
+        element = _list_element(getattr(getattr(param, "type_descriptor", None), "annotation",
+                                        None))
+        if element is not None and param.metavar is None:
+            name = "path" if element is Path else getattr(element, "__name__", str(element))
+            param.metavar = f"<{name.lower()}>"
     for sub in getattr(command, "commands", {}).values():
         _tidy(sub)
 
