@@ -59,13 +59,13 @@ def test_setup_gives_the_board_size_without_width_and_length():
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--width", "30"], "--width '30'"),
+    (["--width", "30"], "--width 30: expected a whole number from"),
     (["--neighbours", "6"], "neighbours=6"),
     (["--black", "nobody"], "unknown agent 'nobody'"),
     (["--limit", "speed=3"], "bad limit"),
     (["--setup", "5/5/x"], "bad character 'x'"),
     (["--setup", "99999999999999/19/19"], "more than 25 points wide"),
-    (["--width", "0"], "--width '0'"),
+    (["--width", "0"], "--width 0: expected a whole number from"),
     (["--black", "random", "--white", "random", "--setup",
       "19/19/19/19/19/9www7/9w1w7/9w1w7/19/19/19/8b1b8/8b1b8/8bbb8/19/19/19/19/19 b 9-0 0"],
      "b already has 9 captures and captures_to_win=5"),
