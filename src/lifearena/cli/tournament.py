@@ -72,13 +72,11 @@ def print_report(report: TournamentReport, console: Console) -> None:
     ranks = Table(title="Ranking (self-play excluded; score = wins + draws/2 per game)")
     ranks.add_column("#", justify="right")
     ranks.add_column("agent")
-    for name in ("games", "wins", "draws", "losses", "forfeits", "score", "win rate [95% CI]"):
+    for name in ("games", "wins", "draws", "losses", "score", "win rate [95% CI]"):
         ranks.add_column(name, justify="right")
-    forfeited = {r.agent: r.games for r in report.forfeits}
     for i, r in enumerate(report.ranking, start=1):
         ranks.add_row(str(i), r.agent, str(r.games), str(r.wins), str(r.draws), str(r.losses),
-                      str(forfeited.get(r.agent, 0)), f"{r.score:.3f}",
-                      _pct(r.win_rate, r.win_low, r.win_high))
+                      f"{r.score:.3f}", _pct(r.win_rate, r.win_low, r.win_high))
     if report.ranking:
         console.print(ranks)
 
