@@ -4,6 +4,7 @@ play`` and ``test-strategy``, ``NAME=prolog:FILE:PREDICATE`` in ``tournament`` a
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -51,15 +52,21 @@ def test_play_with_prolog_plays_as_the_python_strategy(capsys) -> None:
 def test_play_reports_a_forfeit(capsys, tmp_path) -> None:
     file = tmp_path / "bad.pl"
     file.write_text("s(_, _, _, _) :- fail.\n")
+    record = tmp_path / "game.json"
     code, out, _ = run_cli(capsys, "war-of-life", "play", "--prolog", f"{file}:s", "--blue",
-                           "prolog", "--red", "random", "--quiet")
+                           "prolog", "--red", "random", "--quiet", "--save", str(record))
     assert code == 0
     assert "b (prolog:" in out and "forfeits: prolog strategy 'bad:s':" in out
     assert "failed" in out
     # as docs/prolog.md says: the other side wins, and the result says why
-    result = out.splitlines()[-1]
+    result = out.splitlines()[-2]  # the last line says where the record went
     assert result.startswith("result: red (random) wins: blue (prolog:") and "forfeits (" in result
     assert result.endswith("after 0 moves") and "unfinished" not in out
+    # the saved record keeps the result and the reason, as a tournament's does
+    saved = json.loads(record.read_text())
+    assert saved["result"].startswith("r wins (forfeit, ") and saved["extra"]["forfeit"] == "crash"
+    code, shown, _ = run_cli(capsys, "war-of-life", "replay", str(record), "--quiet")
+    assert code == 0 and shown.splitlines()[-1] == result
 
 
 @needs_swipl

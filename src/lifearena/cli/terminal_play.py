@@ -31,9 +31,10 @@ chooses its seats and how the board and each move are shown (a :class:`Display`)
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -159,6 +160,7 @@ class TerminalPlay:
     outcome: Outcome | None = field(default=None, init=False)
     """How the game ended: the state's outcome, or the other side's win by forfeit."""
     _forfeit_detail: str = field(default="", init=False, repr=False)
+    _forfeit_reason: str = field(default="", init=False, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.state.info.num_players:
@@ -240,8 +242,12 @@ class TerminalPlay:
     def _save(self) -> None:
         if self.save is None:
             return
-        record = self.state.record(players=[seat.label for seat in self.seats],
-                                   **self.record_extra)
+        extra = dict(self.record_extra)
+        if self.forfeited is not None:
+            extra["forfeit"] = self._forfeit_reason  # as the arena's referee records it
+        record = self.state.record(players=[seat.label for seat in self.seats], **extra)
+        if self.outcome is not None and self.forfeited is not None:
+            record = replace(record, result=str(self.outcome))
         record.save(self.save)
         self.display.saved(record, self.save)
 
@@ -256,6 +262,9 @@ class TerminalPlay:
                 typer.echo(f"{symbol} ({seat.label}) forfeits: {error}")
                 self.forfeited = player
                 self._forfeit_detail = str(error)
+                self._forfeit_reason = ("timeout" if isinstance(error, AgentTimeout) else
+                                        "illegal" if isinstance(error, IllegalAction) else
+                                        "crash")
                 return None
         return self._ask(player, seat)
 
@@ -355,5 +364,24 @@ def replay_in_terminal(path: Path, game: str, display: Display) -> Record:
             text = state.action_to_string(item, None if player < 0 else player)
             state.apply_action(item, check=False)
             display.moved(state, player, text)
-    display.end(state)
+    display.end(state, recorded_forfeit(record, state.info.player_symbols))
     return record
+
+
+def recorded_forfeit(record: Record, symbols: Sequence[str]) -> Outcome | None:
+    """The forfeit a record ends with (``extra.forfeit`` and a result such as ``r wins
+    (forfeit, DETAIL)``), so that a replay ends as the game did; ``None`` for other records.
+
+    >>> r = Record("war_of_life", {}, "x", ["a", "b"], [], "r wins (forfeit, b crashed)",
+    ...            {"forfeit": "crash"})
+    >>> recorded_forfeit(r, ("b", "r"))
+    Outcome(termination=<Termination.FORFEIT: 'forfeit'>, winner=1, winner_symbol='r', \
+detail='b crashed')
+    """
+    if not record.extra.get("forfeit"):
+        return None
+    found = re.match(r"^(?:(\S+) wins|draw) \(forfeit(?:, (.*))?\)$", record.result, re.S)
+    if found is None or (found.group(1) is not None and found.group(1) not in symbols):
+        return None
+    winner = None if found.group(1) is None else list(symbols).index(found.group(1))
+    return Outcome(Termination.FORFEIT, winner, found.group(1), found.group(2) or "")
