@@ -1,7 +1,9 @@
 """Speed of the p2life asymptotic-density sweep (target: the default sweep in < 10 minutes).
 
-The default sweep of the report is p2life at 10 values of p (0.1 .. 1.0), 2 boundaries, a
-256x256 lattice and 100 runs per point: 2000 runs until stable or periodic. This script runs
+The default sweep of ``lifearena p2life density`` (the 256x256 part of the report's, which
+adds 64x64 and 128x128, ratio and Life runs: 6600 runs in all) is p2life at 10 values of p
+(0.1 .. 1.0), 2 boundaries, a 256x256 lattice and 100 runs per point: 2000 runs until stable
+or periodic. This script runs
 ``--runs`` runs per point of it (all 20 points, every core, through the same code as
 ``lifearena p2life density``), and extrapolates to 100 runs per point; with ``--runs 100`` it
 is the full sweep, no extrapolation.

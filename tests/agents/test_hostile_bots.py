@@ -3,7 +3,6 @@ goes on, memory stays bounded, and no process of the bot or of its children is l
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import textwrap
@@ -213,8 +212,9 @@ def test_children_of_a_well_behaved_bot_do_not_outlive_it(tmp_path: Path, pidfil
     faults.survived("hostile bot")
 
 
-def test_the_cli_forfeits_a_bot_that_does_not_exist(tmp_path: Path, capsys, faults) -> None:
-    """``--bot "x=/nonexistent/bot"`` forfeits its games, as docs/bots.md says; no traceback."""
+def test_the_cli_refuses_a_bot_that_does_not_exist(tmp_path: Path, capsys, faults) -> None:
+    """``--bot "x=/nonexistent/bot"`` is refused before any game, one line and exit 2, as
+    docs/bots.md says; no traceback, no file written."""
     from lifearena.cli import main
 
     out = tmp_path / "table.json"
@@ -223,8 +223,24 @@ def test_the_cli_forfeits_a_bot_that_does_not_exist(tmp_path: Path, capsys, faul
         main(["tournament", "war-of-life", "-n", "1", "-a", "random", "--workers", "1",
               "--no-self-play", "--bot", "x=/nonexistent/bot", "--export", str(out)])
     captured = capsys.readouterr()
-    assert done.value.code == 0, captured.err
-    assert "Traceback" not in captured.err
-    ranking = {row["agent"]: row for row in json.loads(out.read_text())["ranking"]}
-    assert ranking["x"]["losses"] == 2 and ranking["random"]["wins"] == 2
+    assert done.value.code == 2 and captured.out == ""
+    assert captured.err.startswith("error: --bot x: program '/nonexistent/bot' does not exist")
+    assert captured.err.count("\n") == 1 and not out.exists()
+    faults.survived("hostile bot")
+
+
+def test_a_bot_that_cannot_start_forfeits_in_a_tournament(tmp_path: Path, faults) -> None:
+    """Past the command line's check (a program removed during the run, a library caller),
+    a bot that cannot start forfeits every game and the report counts the forfeits."""
+    faults.injected("hostile bot")
+    config = TournamentConfig("war_of_life", (AgentSpec("random", "random"),
+                                              AgentSpec("x", "bot",
+                                                        {"command": "/nonexistent/bot"})),
+                              games=1, self_play=False)
+    report = run_tournament(config, workers=1)
+    ranking = {row.agent: row for row in report.ranking}
+    assert ranking["x"].losses == 2 and ranking["random"].wins == 2
+    assert [(f.agent, f.games, dict(f.reasons)) for f in report.forfeits] == \
+        [("x", 2, {"crash": 2})]
+    assert "cannot start bot 'x'" in report.forfeits[0].detail
     faults.survived("hostile bot")

@@ -94,7 +94,7 @@ def test_cli_ladder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["ladder", "war-of-life", "-n", "0"])
     assert exit_info.value.code == 2
-    assert "--games '0'" in capsys.readouterr().err
+    assert "--games 0: expected a whole number from 1" in capsys.readouterr().err
 
 
 def test_cli_ladder_stores_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -150,9 +150,20 @@ def test_every_help_shows_the_caps_and_no_stray_types() -> None:
         result = invoke([*path, "--help"])
         assert result.code == 0 and result.err == "", (path, result.err)
         text = " ".join(result.out.split())
-        assert "<bool>" not in text, path
+        assert "<bool>" not in text and "<list[" not in text, path
         ranges = [p for p in command.params if _is_number(p)]
         assert text.count("<=x<=") + text.count("<= x <=") >= len(ranges), (path, text)
+
+
+def test_command_lists_show_each_summary_without_line_breaks() -> None:
+    # a docstring's first paragraph over two lines was listed broken mid-sentence
+    groups = [build_command(), *(c for c in build_command().commands.values()
+                                 if getattr(c, "commands", None))]
+    for group in groups:
+        for name, command in group.commands.items():
+            assert command.short_help and "\n" not in command.short_help, name
+    serve = build_command().commands["serve"].short_help
+    assert "online (a private link per seat) or against an agent." in serve
 
 
 def test_lifearena_alone_prints_the_help_and_exits_0() -> None:

@@ -64,3 +64,19 @@ def test_check_output_accepts_a_good_path_and_refuses_a_folder(tmp_path) -> None
     check_output(tmp_path / "record", "--save")
     with pytest.raises(BadParameterError, match="is a folder"):
         check_output(tmp_path, "--save")
+    # the trial open leaves no file behind
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.timeout(20)
+def test_an_unwritable_folder_is_refused_before_compiling(capsys, tmp_path) -> None:
+    # /proc takes no new files even for root, whose permission bits say yes; a folder
+    # without write permission does the same for other users
+    target = "/proc/lifearena-x.png"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["queen", "picture", "-k", "3", "--size", "100000", "--out", target])
+    out, err = capsys.readouterr()
+    assert exit_info.value.code == 2 and out == ""
+    assert err.startswith(f"error: --out '{target}' cannot be written (")
+    assert err.endswith("expected a file name in a folder you can write to\n")
+    assert err.count("\n") == 1

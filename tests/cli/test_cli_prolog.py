@@ -4,6 +4,8 @@ play`` and ``test-strategy``, ``NAME=prolog:FILE:PREDICATE`` in ``tournament`` a
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from pathlib import Path
 
@@ -25,6 +27,10 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
     return exit_info.value.code, out, err
 
 
+def without_names(line: str) -> str:
+    return re.sub(r" \([^)]*\)", "", line)
+
+
 def moves_of(out: str) -> list[str]:
     return [line.split()[2] for line in out.splitlines() if " played " in line]
 
@@ -38,18 +44,39 @@ def test_play_with_prolog_plays_as_the_python_strategy(capsys) -> None:
     code, reference, _ = run_cli(capsys, "war-of-life", "play", "--blue", "bloodlust",
                                  "--red", "land_grab", "--seed", "4", "--quiet")
     assert moves_of(out) and moves_of(out) == moves_of(reference)
-    assert out.splitlines()[-1] == reference.splitlines()[-1]
+    # the same result, the players named as given (a Prolog player by its FILE:PREDICATE)
+    assert without_names(out.splitlines()[-1]) == without_names(reference.splitlines()[-1])
 
 
 @needs_swipl
 def test_play_reports_a_forfeit(capsys, tmp_path) -> None:
     file = tmp_path / "bad.pl"
     file.write_text("s(_, _, _, _) :- fail.\n")
+    record = tmp_path / "game.json"
     code, out, _ = run_cli(capsys, "war-of-life", "play", "--prolog", f"{file}:s", "--blue",
-                           "prolog", "--red", "random", "--quiet")
+                           "prolog", "--red", "random", "--quiet", "--save", str(record))
     assert code == 0
     assert "b (prolog:" in out and "forfeits: prolog strategy 'bad:s':" in out
     assert "failed" in out
+    # as docs/prolog.md says: the other side wins, and the result says why
+    result = out.splitlines()[-2]  # the last line says where the record went
+    assert result.startswith("result: red (random) wins: blue (prolog:") and "forfeits (" in result
+    assert result.endswith("after 0 moves") and "unfinished" not in out
+    # the saved record keeps the result and the reason, as a tournament's does
+    saved = json.loads(record.read_text())
+    assert saved["result"].startswith("r wins (forfeit, ") and saved["extra"]["forfeit"] == "crash"
+    code, shown, _ = run_cli(capsys, "war-of-life", "replay", str(record), "--quiet")
+    assert code == 0 and shown.splitlines()[-1] == result
+
+
+@needs_swipl
+@pytest.mark.parametrize("command", ["play", "test-strategy"])
+def test_a_missing_predicate_is_refused_before_play(command, capsys) -> None:
+    argv = (["war-of-life", "play", "--blue", "prolog", "--red", "random"] if command == "play"
+            else ["war-of-life", "test-strategy", "prolog", "random", "-n", "2"])
+    code, out, err = run_cli(capsys, *argv, "--prolog", f"{EXAMPLES}:nosuch")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "does not define nosuch/4" in err
 
 
 @needs_swipl

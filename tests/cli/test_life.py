@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import hypothesis.extra.numpy as hnp
 import numpy as np
 import pytest
@@ -91,9 +93,9 @@ def test_long_step_reads_the_answer_off_the_cycle(tmp_path, capsys):
         (["life", "run", "--rule", "nope"], "unknown rule 'nope'"),
         (["life", "run", "--size", "ax3"], "--size 'ax3'"),
         (["life", "run", "--size", "100000000x100000000"], "10^16 cells; expected at most"),
-        (["life", "run", "--density", "2"], "--density"),
-        (["life", "run", "-n", "-1"], "--generations '-1'"),
-        (["life", "run", "-n", "10" * 15], "less than or equal to"),
+        (["life", "run", "--density", "2"], "--density 2: expected a number from 0 to 1"),
+        (["life", "run", "-n", "-1"], "--generations -1: expected a whole number from 0 to"),
+        (["life", "run", "-n", "10" * 15], "expected a whole number from 0 to 1,000,000,000,000"),
         (["life", "run", "--rule", ""], "--rule ''"),
         (["life", "run", "--png", "a.png", "--scale", "100000"], "--scale"),
         (["life", "run", "--png", "a.png", "--scale", "200"], "pixels; expected at most"),
@@ -120,7 +122,7 @@ def test_malformed_rle_file(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["life", "run", "--density", "abc"], "--density 'abc': "),
+        (["life", "run", "--density", "abc"], "--density abc: expected a number from 0 to 1"),
         (["life", "run", "--nope"], "No such option: --nope"),
         (["no-such-command"], "No such command"),
     ],
@@ -178,3 +180,40 @@ def test_long_step_equals_stepping_every_generation(cells, rule, generations, to
         assert the_rule.uses_coin and reached < generations and "stopped at" in note
         generations = reached
     assert np.array_equal(fast, evolve(cells, the_rule, generations, torus=torus, seed=seed))
+
+
+@pytest.mark.parametrize("columns, shown", [(80, False), (200, True)])
+def test_run_prints_grids_only_when_a_row_fits_the_terminal(columns, shown, capsys,
+                                                            monkeypatch) -> None:
+    # a 64-wide grid is 127 characters a row: it would wrap in 80 columns
+    monkeypatch.setenv("COLUMNS", str(columns))
+    code, out, _ = run_cli(capsys, "life", "run", "--rule", "p2life", "--size", "64x64",
+                           "-n", "2")
+    assert code == 0 and "Run summary" in out
+    assert ("start" in out.splitlines()[0]) is shown
+    assert (max(len(line) for line in out.splitlines()) > 80) is shown
+
+
+GLIDER = Path(__file__).resolve().parents[2] / "examples" / "patterns" / "glider.rle"
+
+
+def test_run_pads_a_pattern_as_life_step_does(capsys, tmp_path) -> None:
+    # on a torus the size of the pattern a glider died in 2 generations; padded it flies
+    end = tmp_path / "end.rle"
+    code, out, _ = run_cli(capsys, "life", "run", "-i", str(GLIDER), "--until-stable",
+                           "-n", "40", "-o", str(end), "--no-show")
+    assert code == 0 and "67 x 67, torus" in out and "extinct" not in out
+    assert int(load_pattern(end).cells.sum()) == 5  # still a glider
+    code, out, _ = run_cli(capsys, "life", "run", "-i", str(GLIDER), "--pad", "2", "-n", "1",
+                           "--no-show")
+    assert code == 0 and "7 x 7" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--pad", "2", "--size", "8x8"], "either --pad or --size"),
+    (["--pad", "2"], "pads an --input pattern"),
+])
+def test_run_pad_is_refused_where_it_means_nothing(argv, words, capsys) -> None:
+    extra = ["-i", str(GLIDER)] if "--size" in argv else []
+    code, _, err = run_cli(capsys, "life", "run", *extra, *argv)
+    assert code == 2 and words in err and err.count("\n") == 1

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lifearena.cli import app, main
+from lifearena.cli.outcome_text import describe_outcome
 from lifearena.core import Record, replay
 from lifearena.games.life_for_two_classic import play_classic
 
@@ -37,11 +38,12 @@ def test_two_people_hidden_input_bad_choices_asked_again(tmp_path: Path) -> None
     record_path = tmp_path / "game.txt"
     out = _invoke(["--save", str(record_path)],
                   "1,1 2,1\n1,1 2,1 1,2\n9,9 3,5 1,5\n5,5 3,5 1,5\n")
-    assert "rejected: a move is 1 cell or 3 cells; got 2" in out
-    assert "rejected: cell 9,9 is off the board" in out
+    assert "refused: a move is 1 cell or 3 cells; got 2" in out
+    assert "refused: cell 9,9 is off the board" in out
     assert "1,1 2,1 1,2" not in out.split("Turn 1")[0], "choices are not echoed"
     assert "Turn 1: * chose 1,1 2,1 1,2, # chose 1,5 3,5 5,5" in out
-    assert out.rstrip().splitlines()[-2] == "result: * wins (win)"
+    assert out.rstrip().splitlines()[-2] == ("result: player * (human) wins: player # (human) "
+                                             "has no pieces left")
     record = Record.load(record_path.read_text())
     assert record.moves == ["1,1 2,1 1,2 | 1,5 3,5 5,5"] and record.players == ["human"] * 2
 
@@ -67,12 +69,20 @@ def test_end_of_input_or_quit_keeps_the_record(tmp_path: Path, text: str, turns:
     assert len(record.moves) == turns and replay(record).outcome() is None
 
 
-def test_person_against_agent_occupied_cell_rejected() -> None:
+def test_person_against_agent_occupied_cell_refused() -> None:
     # * holds a block; # has a blinker; the person (player 2) first types an occupied cell.
     out = _invoke(["--player1", "greedy", "--setup", "**.../**.../...#./...#./...#. 2",
                    "--max-turns", "2"], "1,1\n3,1\n5,1\n")
-    assert "rejected: cell 1,1 is occupied by *; choose an empty cell" in out
+    assert "refused: cell 1,1 is occupied by *; choose an empty cell" in out
     assert "result:" in out
+
+
+def test_refusals_are_on_standard_output_as_in_the_other_games(capsys, monkeypatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("9,9\n1,1\n"))
+    with pytest.raises(SystemExit):
+        main(["life-for-two", "play", "--player1", "greedy", "--max-turns", "1"])
+    out, err = capsys.readouterr()
+    assert "refused: cell 9,9 is off the board" in out and "refused" not in err
 
 
 def test_two_agents_save_json_and_replay(tmp_path: Path) -> None:
@@ -84,7 +94,8 @@ def test_two_agents_save_json_and_replay(tmp_path: Path) -> None:
     assert data["players"] == ["nash", "random"] and data["params"]["max_turns"] == 40
     state = replay(Record.load(path.read_text()))
     shown = _invoke(["--replay", str(path)])
-    assert shown.rstrip().endswith(f"result: {state.outcome()}")
+    assert shown.rstrip().endswith(
+        f"result: {describe_outcome(state.outcome(), 'life_for_two', ['nash', 'random'])}")
     assert shown.count("\nTurn ") == len(data["moves"])
 
 

@@ -17,13 +17,13 @@ def test_agent_vs_agent_saves_a_record_that_replays(tmp_path):
     result = runner.invoke(app, ["--black", "greedy", "--white", "random", "--max-moves", "12",
                                  "--quiet", "--save", str(path)])
     assert result.exit_code == 0, result.output
-    assert "result: draw (exhaust, 12 moves played)" in result.output
+    assert "result: draw: the move limit was reached (12 moves played)" in result.output
     record = Record.load(path.read_text())
     assert record.players == ["greedy", "random"] and len(record.moves) == 12
     shown = runner.invoke(app, ["--replay", str(path)])
     assert shown.exit_code == 0, shown.output
     assert f"12. {record.moves[-1]}" in shown.output
-    assert "greedy vs random: draw (exhaust" in shown.output
+    assert "greedy vs random: draw: the move limit was reached" in shown.output
 
 
 def test_person_input_is_checked_and_asked_again(tmp_path):
@@ -46,7 +46,7 @@ def test_setup_and_variant_options():
     result = runner.invoke(app, ["--setup", "5/1bbb1/5/5/5/5/5 b", "--gap", "0", "--width", "5",
                                  "--length", "7"], input="+bC7\n")
     assert result.exit_code == 0, result.output
-    assert "result: b wins (goal, goal line reached)" in result.output
+    assert "result: black (human) wins: a stone reached the goal line" in result.output
 
 
 def test_setup_gives_the_board_size_without_width_and_length():
@@ -55,17 +55,17 @@ def test_setup_gives_the_board_size_without_width_and_length():
                                  "--white", "random", "--quiet"])
     assert result.exit_code == 0, result.output
     assert "   A B C D E\n" in result.output
-    assert "result: draw (passes, two passes in a row)" in result.output
+    assert "result: draw: two passes in a row" in result.output
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--width", "30"], "--width '30'"),
+    (["--width", "30"], "--width 30: expected a whole number from"),
     (["--neighbours", "6"], "neighbours=6"),
     (["--black", "nobody"], "unknown agent 'nobody'"),
     (["--limit", "speed=3"], "bad limit"),
     (["--setup", "5/5/x"], "bad character 'x'"),
     (["--setup", "99999999999999/19/19"], "more than 25 points wide"),
-    (["--width", "0"], "--width '0'"),
+    (["--width", "0"], "--width 0: expected a whole number from"),
     (["--black", "random", "--white", "random", "--setup",
       "19/19/19/19/19/9www7/9w1w7/9w1w7/19/19/19/8b1b8/8b1b8/8bbb8/19/19/19/19/19 b 9-0 0"],
      "b already has 9 captures and captures_to_win=5"),

@@ -105,7 +105,7 @@ def test_refusals_use_the_game_reason_and_ask_again() -> None:
 
 def test_end_of_input_saves_then_raises(tmp_path) -> None:
     path = tmp_path / "nim.json"
-    with pytest.raises(InputEnded, match="a's move"):
+    with pytest.raises(InputEnded, match=r"waiting for player 1 \(human\)'s move"):
         _play(toy_games.Nim(9), [Seat("human"), Seat("human")], Typed("take1", "take1"),
               save=path)
     assert '"moves": ["take1", "take1"]' in path.read_text()

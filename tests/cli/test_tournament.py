@@ -27,7 +27,34 @@ def test_tournament_accepts_bots_and_records_forfeits(tmp_path, capsys):
     assert '"good"' in text and '"crash"' in text
     ranking = {row["agent"]: row for row in report["ranking"]}
     assert ranking["crash"]["wins"] == 0 and ranking["crash"]["losses"] == 4
-    capsys.readouterr()
+    assert [(f["agent"], f["games"]) for f in report["forfeits"]] == [("crash", 4)]
+    assert list(report["forfeits"][0]["reasons"]) == ["crash"]
+    printed = capsys.readouterr().out
+    # the forfeits are shown, not only counted as losses
+    assert "crash forfeited 4 games (crash 4)" in printed
+    assert "good forfeited" not in printed
+
+
+@pytest.mark.parametrize("command, words", [
+    ("/nonexistent/bot", "program '/nonexistent/bot' does not exist"),
+    ("no-such-program-anywhere --x", "is not a command on PATH"),
+    (f"{sys.executable} /nonexistent/bot.py", "script '/nonexistent/bot.py' does not exist"),
+])
+def test_a_bot_that_cannot_start_is_refused_before_any_game(command, words, capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["tournament", "war-of-life", "-n", "2", "--bot", f"mine={command}"])
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--bot mine:" in err and words in err
+
+
+def test_a_bot_file_that_is_not_executable_is_refused(tmp_path, capsys):
+    script = tmp_path / "bot"
+    script.write_text("#!/bin/sh\n")
+    with pytest.raises(SystemExit) as done:
+        main(["ladder", "war-of-life", "-n", "1", "--bot", f"mine={script}"])
+    assert done.value.code == 2
+    assert "is not executable" in capsys.readouterr().err
 
 
 def test_a_bot_name_may_not_shadow_an_agent(capsys):

@@ -34,7 +34,7 @@ def test_two_people_with_bad_input_refused_then_saved_and_replayed(tmp_path, cap
     assert "refused: [6,5,6,4]: 6,5 is a red piece" in out
     assert "[1,8,1,7]" in out and "born: b[5,5]" in out
     assert "5 | . . . . B . . . |" in out and "4 | . . . x . x . . |" in out
-    assert "result: b wins (win) after 1 moves" in out
+    assert "result: blue (human) wins: red (human) has no pieces left after 1 moves" in out
     record = Record.from_text(save.read_text())
     assert record.players == ["human", "human"] and record.result.startswith("b wins")
 
@@ -67,10 +67,10 @@ def test_two_strategies_save_json_and_replay(tmp_path, capsys, monkeypatch):
     (["play", "--position", "[[[1,9]],[]]"], "off the board"),
     (["play", "--layout", "fancy"], "--layout 'fancy'"),
     (["play", "--to-move", "r"], "--to-move needs --position"),
-    (["test-strategy", "-n", "0", "random", "random"], "--games '0': "),
+    (["test-strategy", "-n", "0", "random", "random"], "--games 0: expected a whole number "),
     (["test-strategy", "random", "human"], "unknown player 'human'"),
     (["test-strategy", "-n", "10000000000000", "random", "random"],
-     "--games '10000000000000': Input should be less than or equal to 1000000"),
+     "--games 10000000000000: expected a whole number from 1 to 1,000,000"),
 ])
 def test_bad_options_are_one_line_errors(capsys, monkeypatch, argv, message):
     code, _, err = run_cli(capsys, monkeypatch, "war-of-life", *argv)

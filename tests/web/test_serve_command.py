@@ -10,9 +10,9 @@ from lifearena.cli import main
 
 
 @pytest.mark.parametrize(("args", "fragment"), [
-    (["--port", "70000"], "--port '70000'"),
-    (["--workers", "0"], "--workers '0'"),
-    (["--creates-per-minute", "0"], "--creates-per-minute '0'"),
+    (["--port", "70000"], "--port 70000: expected"),
+    (["--workers", "0"], "--workers 0: expected"),
+    (["--creates-per-minute", "0"], "--creates-per-minute 0: expected"),
     (["--db", "{tmp}"], "is a folder"),
     (["--db", "{tmp}/missing/games.sqlite"], "does not exist"),
     (["--db", "{tmp}/not-sqlite"], "cannot be used as a SQLite file"),

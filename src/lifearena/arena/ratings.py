@@ -196,16 +196,26 @@ class Crosstable:
         return None if self.games[i, j] == 0 else float(self.score[i, j] / self.games[i, j])
 
     def to_text(self, order: Sequence[str] | None = None) -> str:
-        """A plain-text table (percent score of the row against the column)."""
+        """A plain-text table (percent score of the row against the column), every column
+        headed by the player's full name.
+
+        >>> t = crosstable([Match("alphabeta", "minimax", 1.0)])
+        >>> print(t.to_text())
+                  alphabeta minimax
+        alphabeta         .   100.0
+        minimax         0.0       .
+        """
         order = list(order or self.players)
         width = max(6, *(len(p) for p in order))
-        head = " " * width + " " + " ".join(f"{p[:6]:>6}" for p in order)
+        sizes = [max(6, len(p)) for p in order]
+        head = " " * width + " " + " ".join(f"{p:>{w}}" for p, w in zip(order, sizes,
+                                                                        strict=True))
         lines = [head]
         for a in order:
             cells = []
-            for b in order:
+            for b, w in zip(order, sizes, strict=True):
                 r = self.rate(a, b) if a != b else None
-                cells.append("     ." if r is None else f"{100 * r:6.1f}")
+                cells.append(f"{'.':>{w}}" if r is None else f"{100 * r:{w}.1f}")
             lines.append(f"{a:<{width}} " + " ".join(cells))
         return "\n".join(lines)
 

@@ -398,6 +398,8 @@ class TournamentReport:
     first_player: list[FirstPlayerRow]
     decisive: tuple[int, int, float, float, float]
     games: int
+    forfeits: list[ForfeitRow] = field(default_factory=list)
+    """Who forfeited games and why (a bot that crashed, timed out or played illegally)."""
 
     def to_json(self) -> str:
         return json.dumps({
@@ -407,6 +409,7 @@ class TournamentReport:
             "first_player": [r.as_dict() for r in self.first_player],
             "first_player_share_of_decisive": dict(zip(
                 ("wins", "decisive", "share", "low", "high"), self.decisive, strict=True)),
+            "forfeits": [r.as_dict() for r in self.forfeits],
         }, indent=2)
 
     TABLE_COLUMNS = ("p1", "p2", "games", "p1_wins", "p2_wins", "draws", "avg_length",
@@ -446,6 +449,8 @@ class TournamentReport:
         wins, decisive, share, low, high = self.decisive
         lines += ["", f"The first player won {wins} of {decisive} decisive games: "
                   f"{_pct(share, low, high)}.", ""]
+        if self.forfeits:
+            lines += ["## Forfeits", "", *(f"- {r.describe()}" for r in self.forfeits), ""]
         return "\n".join(lines)
 
     def export(self, path: str | Path) -> Path:
@@ -468,15 +473,64 @@ def _signed(rate: float, low: float, high: float) -> str:
     return f"{100 * rate:+.1f} pts [{100 * low:+.1f}, {100 * high:+.1f}]"
 
 
+@dataclass(frozen=True)
+class ForfeitRow:
+    """How many games an agent forfeited, by reason (``crash``, ``timeout``, ``illegal``...),
+    with the referee's words for the first one.
+
+    >>> ForfeitRow("mine", 72, (("crash", 72),), "mine crashed: no such file").describe()
+    'mine forfeited 72 games (crash 72): mine crashed: no such file'
+    """
+
+    agent: str
+    games: int
+    reasons: tuple[tuple[str, int], ...]
+    detail: str
+
+    def describe(self) -> str:
+        reasons = ", ".join(f"{reason} {count}" for reason, count in self.reasons)
+        plural = "game" if self.games == 1 else "games"
+        return f"{self.agent} forfeited {self.games} {plural} ({reasons}): {self.detail}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"agent": self.agent, "games": self.games, "reasons": dict(self.reasons),
+                "detail": self.detail}
+
+
+def forfeit_rows(results: Iterator[tuple[GameKey, GameResult]], order: Sequence[str] = ()
+                 ) -> list[ForfeitRow]:
+    """Who forfeited the forfeited games among ``results``: the loser of a single forfeit,
+    both players of a double one; listed in ``order``, then by name."""
+    counts: dict[str, dict[str, int]] = {}
+    details: dict[str, str] = {}
+    for _, result in results:
+        if not result.forfeit:
+            continue
+        winner = result.winner
+        losers = set(result.players) if winner is None else {result.players[1 - winner]}
+        reason = str(result.extra.get("forfeit") or "forfeit")
+        for loser in losers:
+            by_reason = counts.setdefault(loser, {})
+            by_reason[reason] = by_reason.get(reason, 0) + 1
+            details.setdefault(loser, result.outcome.detail)
+    rank = {name: i for i, name in enumerate(order)}
+    return [ForfeitRow(agent, sum(counts[agent].values()), tuple(sorted(counts[agent].items())),
+                       details[agent])
+            for agent in sorted(counts, key=lambda a: (rank.get(a, len(rank)), a))]
+
+
 def report(run: Run) -> TournamentReport:
     """The report of a stored tournament run."""
     config = TournamentConfig.from_dict(run.config)
     summaries = run.summaries()
     order = [a.label for a in config.agents]
+    # the reasons live in the games' records: read them only when some game was forfeited
+    forfeited = any(s["termination"] == "forfeit" for s in summaries)
     return TournamentReport(
         config=config, table=pairing_table(summaries, order), ranking=ranking(summaries),
         first_player=first_player_advantage(summaries, order),
-        decisive=decisive_share(summaries), games=len(summaries))
+        decisive=decisive_share(summaries), games=len(summaries),
+        forfeits=forfeit_rows(run.games(), order) if forfeited else [])
 
 
 def iter_results(run: Run) -> Iterator[tuple[GameKey, GameResult]]:

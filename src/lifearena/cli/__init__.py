@@ -15,13 +15,15 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, get_args, get_origin
 
 import typer
 from rich.markup import escape
 
 from lifearena.cli import ladder, life, life_for_two, losat, p2life, queen, serve, war_of_life
 from lifearena.cli import tournament as tournament_cli
+from lifearena.cli.usage_errors import param_bounds, usage_line
 from lifearena.errors import LifeArenaError
 
 app = typer.Typer(
@@ -42,11 +44,23 @@ ladder.register(app)
 serve.register(app)
 
 
+def _list_element(annotation: Any) -> Any:
+    """The element type of a repeatable option's ``list[X]`` (or ``list[X] | None``)."""
+    for candidate in (annotation, *get_args(annotation)):
+        if get_origin(candidate) is list and get_args(candidate):
+            return get_args(candidate)[0]
+    return None
+
+
 def _tidy(command: Any) -> None:
     """Make ``command``'s help say what its authors wrote: brackets such as ``[r,c]`` are
-    text, not rich markup (rich would swallow them), and an on/off flag shows no type."""
+    text, not rich markup (rich would swallow them), an on/off flag shows no type, a
+    repeatable option shows its element's type (``<path>``, not ``<list[Path]>``), and the
+    line in a group's command list is the first paragraph without its line breaks."""
     if command.help:
         command.help = escape(command.help)
+        if command.short_help is None:
+            command.short_help = " ".join(command.help.split("\n\n")[0].split())
     # the context class of the click that typer uses (recent typer versions vendor click)
     helper = command.get_help_option(command.context_class(command, info_name=command.name))
     for param in [*command.params, *([helper] if helper is not None else [])]:
@@ -54,6 +68,11 @@ def _tidy(command: Any) -> None:
             param.help = escape(param.help)
         if getattr(param, "is_flag", False):
             param.metavar = ""
+        element = _list_element(getattr(getattr(param, "type_descriptor", None), "annotation",
+                                        None))
+        if element is not None and param.metavar is None:
+            name = "path" if element is Path else getattr(element, "__name__", str(element))
+            param.metavar = f"<{name.lower()}>"
     for sub in getattr(command, "commands", {}).values():
         _tidy(sub)
 
@@ -130,10 +149,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             hint = f" (see '{context.command_path} --help')" if context is not None else ""
             message = " ".join(error.format_message().split())
             given = _given(argv if argv is not None else sys.argv[1:], error)
-            if given is not None:
+            invalid = re.match(r"^Invalid value for '[^:]*': (.*)$", message)
+            if given is not None and invalid is not None:
                 option, value = given
-                message = re.sub(r"^Invalid value for '[^:]*': ", f"{option} {value!r}: ",
-                                 message)
+                message = usage_line(option, value, invalid.group(1),
+                                     *param_bounds(getattr(error, "param", None)))
             print(f"error: {message}{hint}", file=sys.stderr)
             sys.exit(error.exit_code)
         if type(error).__name__ == "Abort":

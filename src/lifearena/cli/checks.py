@@ -23,6 +23,8 @@ lifearena.errors.BadParameterError: --png 'x.gif' has the wrong file type; expec
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -51,6 +53,23 @@ def check_output(path: Path | None, option: str, suffixes: tuple[str, ...] = ())
     if not path.parent.is_dir():
         raise BadParameterError(f"{option} {str(path)!r}: folder {str(path.parent)!r} does not "
                                 "exist")
+    _check_writable(path, option)
+
+
+def _check_writable(path: Path, option: str) -> None:
+    """Open ``path`` for appending (nothing is written; a file made for the trial is removed)
+    so that a folder that takes no files (``/proc``, read-only) is refused now; the
+    permission bits alone do not tell, for instance when running as root."""
+    existed = path.exists()
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as error:
+        raise BadParameterError(f"{option} {str(path)!r} cannot be written "
+                                f"({error.strerror or error}); expected a file name in a "
+                                "folder you can write to") from None
+    if not existed:
+        path.unlink(missing_ok=True)
 
 
 def split_entrants(values: Sequence[str] | None) -> list[str] | None:
@@ -96,6 +115,46 @@ def check_built(text: str, build: Callable[[], object], option: str = "--agents"
         raise
     except (TypeError, ValueError) as error:
         raise BadParameterError(f"{option} {text!r}: {error}") from None
+
+
+# the file endings of scripts that an interpreter named first on a bot's command line runs
+SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".rb", ".pl", ".pro", ".lua", ".sh", ".jl", ".r",
+                   ".jar", ".php", ".tcl")
+
+
+def check_bot_command(label: str, argv: Sequence[str], option: str = "--bot") -> None:
+    """Refuse, before any game, a bot whose program cannot be started: a program that is not
+    on ``PATH`` or not an executable file, or a script given to an interpreter (the first
+    argument that is not an option and ends in ``.py``, ``.js``...) that does not exist.
+    A bot that cannot start would otherwise forfeit every game it is given.
+
+    >>> check_bot_command("ok", ["sh", "-c", "true"])
+    >>> check_bot_command("mine", ["/nonexistent/bot"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: --bot mine: program '/nonexistent/bot' does not exist; ...
+    """
+    program = argv[0]
+    if os.sep in program or (os.altsep and os.altsep in program):
+        path = Path(program)
+        if not path.exists():
+            problem = "does not exist"
+        elif path.is_dir():
+            problem = "is a folder"
+        elif not os.access(path, os.X_OK):
+            problem = "is not executable (chmod +x, or name its interpreter first)"
+        else:
+            problem = ""
+    else:
+        problem = "" if shutil.which(program) else "is not a command on PATH"
+    if problem:
+        raise BadParameterError(f"{option} {label}: program {program!r} {problem}; expected "
+                                "an executable file or a command on PATH")
+    script = next((a for a in argv[1:] if not a.startswith("-")), None)
+    if script is not None and Path(script).suffix.lower() in SCRIPT_SUFFIXES \
+            and not Path(script).is_file():
+        raise BadParameterError(f"{option} {label}: script {script!r} does not exist; expected "
+                                f"a file that {Path(program).name} can run")
 
 
 # games also known by a shorter name on the command line

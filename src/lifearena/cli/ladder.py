@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from time import perf_counter
 from typing import Annotated, Any
@@ -12,8 +13,26 @@ from rich.progress import Progress
 from rich.table import Table
 
 from lifearena.cli import caps
-from lifearena.cli.checks import check_built, check_output, check_seed, game_name, split_entrants
+from lifearena.cli.checks import (
+    check_bot_command,
+    check_built,
+    check_output,
+    check_seed,
+    game_name,
+    split_entrants,
+)
 from lifearena.errors import BadParameterError, LifeArenaError
+
+
+def _whole(value: float, sign: str = "") -> str:
+    """``value`` rounded to a whole number, never ``-0`` (a bound of -0.3 Elo is 0).
+
+    >>> _whole(-0.3), _whole(473.6), _whole(-0.2, "+"), _whole(float("nan"))
+    ('0', '474', '+0', 'nan')
+    """
+    if not math.isfinite(value):  # no interval (nan), or an unbounded one
+        return f"{value:{sign}.0f}"
+    return f"{round(value):{sign}d}"
 
 
 def _entrant(text: str, parse: Any) -> Any:
@@ -82,6 +101,7 @@ def ladder(
         lad.default_entrants(name, time)
     for spec in bot or []:
         label, argv = parse_bot_spec(spec)
+        check_bot_command(label, argv)
         entrants.append(lad.Entrant.bot(label, argv, per_move=time))
     if named is not None and not any(e.label == "random" for e in entrants):
         entrants.insert(0, lad.Entrant("random", "random"))
@@ -134,15 +154,16 @@ def ladder(
     for column in ("rank", "agent", "Elo", "95% interval", "games", "score", "forfeits"):
         table.add_column(column, justify="left" if column == "agent" else "right")
     for rank, row in enumerate(result.rows(), start=1):
-        table.add_row(str(rank), row["agent"], f"{row['elo']:.0f}",
-                      f"[{row['low']:.0f}, {row['high']:.0f}]", str(row["games"]),
+        table.add_row(str(rank), row["agent"], _whole(row["elo"]),
+                      f"[{_whole(row['low'])}, {_whole(row['high'])}]", str(row["games"]),
                       f"{100 * row['score']:.1f}%", str(row["forfeits"]))
     console.print(table)
     first, n, (lo, hi) = result.first_score
     adv_lo, adv_hi = result.ratings.advantage_interval or (float("nan"), float("nan"))
     console.print(f"first player scores {100 * first:.1f}% (Wilson 95% [{100 * lo:.1f}%, "
                   f"{100 * hi:.1f}%]) over {n} games; fitted first-move advantage "
-                  f"{result.ratings.advantage:+.0f} Elo [{adv_lo:+.0f}, {adv_hi:+.0f}]")
+                  f"{_whole(result.ratings.advantage, '+')} Elo [{_whole(adv_lo, '+')}, "
+                  f"{_whole(adv_hi, '+')}]")
     console.print("crosstable (score % of the row against the column):")
     console.print(result.table.to_text([r["agent"] for r in result.rows()]), markup=False,
                   highlight=False)

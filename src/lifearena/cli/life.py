@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import shutil
 import time
 from collections.abc import Callable
 from enum import StrEnum
@@ -34,6 +35,7 @@ app = typer.Typer(
 )
 console = Console()
 SHOW_LIMIT = 100
+DEFAULT_PAD = 32  # 'life step' and 'life run' pad a pattern by min(generations, this)
 
 
 class Topology(StrEnum):
@@ -77,6 +79,22 @@ def _embed(cells: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     top, left = (height - cells.shape[0]) // 2, (width - cells.shape[1]) // 2
     out[top : top + cells.shape[0], left : left + cells.shape[1]] = cells
     return out
+
+
+def fits_terminal(cells: np.ndarray, columns: int | None = None) -> bool:
+    """Whether the grid drawn by :func:`_show` (two characters a cell) fits the terminal's
+    width (``columns``, default :func:`shutil.get_terminal_size`'s, 80 when unknown) and is
+    at most :data:`SHOW_LIMIT` rows high, so that no row wraps.
+
+    >>> fits_terminal(np.zeros((64, 64)), 80), fits_terminal(np.zeros((64, 64)), 140)
+    (False, True)
+    >>> fits_terminal(np.zeros((3, 40)), 80), fits_terminal(np.zeros((101, 10)), 400)
+    (True, False)
+    """
+    if columns is None:
+        columns = shutil.get_terminal_size().columns
+    height, width = cells.shape
+    return 2 * width - 1 <= columns and height <= SHOW_LIMIT
 
 
 def _show(cells: np.ndarray, title: str) -> None:
@@ -148,9 +166,14 @@ def run(
                                              "life rules'), a B.../S... string, a table text, "
                                              "or @FILE (default: the --input pattern's rule, "
                                              "else p2life).")] = None,
-    size: Annotated[str | None, typer.Option(help="Grid size WIDTHxHEIGHT (default 128x128, or "
-                                             "the input pattern's size); at most "
-                                             f"{caps.MAX_GRID_CELLS:,} cells.")] = None,
+    size: Annotated[str | None, typer.Option(help="Grid size WIDTHxHEIGHT (default 128x128; "
+                                             "with --input the pattern is centred on it); at "
+                                             f"most {caps.MAX_GRID_CELLS:,} cells.")] = None,
+    pad: Annotated[int | None, typer.Option(help="With --input: empty cells added on each "
+                                            "side of the pattern (default: the number of "
+                                            f"generations up to {DEFAULT_PAD}, as in 'life "
+                                            "step', so that a pattern has room to move).",
+                                            min=0, max=caps.MAX_PAD)] = None,
     topology: Annotated[Topology, typer.Option(help="bounded: cells outside are always empty; "
                                                "torus: edges wrap.")] = Topology.torus,
     density: Annotated[float, typer.Option(help="Fraction of live cells in the random soup.",
@@ -178,8 +201,10 @@ def run(
                                               f"{caps.MAX_PICTURE_PIXELS:,} pixels.", min=1,
                                               max=caps.MAX_SCALE)] = None,
     kernel: Annotated[str, typer.Option(help=f"Step kernel: {', '.join(KERNELS)}.")] = "auto",
-    show: Annotated[bool | None, typer.Option(help="Print the grid in the terminal (default: "
-                                              f"when at most {SHOW_LIMIT} wide).")] = None,
+    show: Annotated[bool | None, typer.Option(help="Print the start and final grids in the "
+                                              "terminal (default: when a row fits the "
+                                              "terminal's width and at most "
+                                              f"{SHOW_LIMIT} rows).")] = None,
 ) -> None:
     """Run a rule on a random soup or a pattern; print populations, save RLE, PNG, GIF."""
     # the pattern is read first: its RLE header's rule is the default, as in 'life step'
@@ -191,18 +216,30 @@ def run(
     check_output(gif, "--gif", (".gif",))
     check_output(output, "--output", ())
     torus = topology is Topology.torus
+    if pad is not None and size is not None:
+        raise BadParameterError("give either --pad or --size, not both")
+    if pad is not None and pattern is None:
+        raise BadParameterError(f"--pad {pad} pads an --input pattern; expected --input FILE, "
+                                "or --size for a soup")
     if pattern is not None:
-        shape = pattern.cells.shape if size is None else parse_size(size)
+        if size is None:
+            pad = min(generations, DEFAULT_PAD) if pad is None else pad
+            height, width = pattern.cells.shape
+            check_cells(height + 2 * pad, width + 2 * pad, f"--pad {pad} round a "
+                        f"{width}x{height} pattern")
+            shape = (height + 2 * pad, width + 2 * pad)
+        else:
+            shape = parse_size(size)
     else:
         shape = parse_size(size if size is not None else "128x128")
     _check_pictures(shape, png, gif, frames, scale)
     if pattern is not None:
-        cells = pattern.cells if size is None else _embed(pattern.cells, shape)
+        cells = _pad(pattern.cells, pad or 0) if size is None else _embed(pattern.cells, shape)
     else:
         if colours is None:
             colours = 1 if _is_one_colour(the_rule) else 2
         cells = random_grid(*shape, density=density, seed=seed, colours=colours)
-    show = max(cells.shape) <= SHOW_LIMIT if show is None else show
+    show = fits_terminal(cells) if show is None else show
     if show:
         _show(cells, "start")
 
@@ -262,7 +299,6 @@ def run(
 
 
 PROGRESS_EVERY = 256  # generations between two redraws of a progress bar
-DEFAULT_PAD = 32  # 'life step' pads a bounded pattern by min(generations, this)
 CYCLE_WINDOW = 1_000_000  # generations whose digests 'life step' keeps to find a repeat
 
 

@@ -27,7 +27,7 @@ from lifearena.cli.terminal_play import (
     make_seats,
     replay_in_terminal,
 )
-from lifearena.core import Record, State
+from lifearena.core import Outcome, Record, State
 from lifearena.errors import BadParameterError
 from lifearena.games.life_for_two import (
     LIMIT_RESULTS,
@@ -73,14 +73,11 @@ class LifeForTwoDisplay(Display):
         assert isinstance(state, LifeForTwo)
         _show_turn(state, state.move_number())
 
-    def refused(self, message: str) -> None:
-        typer.echo(f"rejected: {message}", err=True)
-
     def abandoned(self, state: State) -> None:
         typer.echo("\ngame abandoned")
 
-    def end(self, state: State) -> None:
-        typer.echo(f"\nresult: {state.outcome() or 'unfinished'}")
+    def end(self, state: State, outcome: Outcome | None = None) -> None:
+        typer.echo(f"\nresult: {self.result(state, outcome)}")
 
     def saved(self, record: Record, path: Path) -> None:
         typer.echo(f"record saved to {path}")

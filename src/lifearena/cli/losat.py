@@ -27,7 +27,7 @@ from lifearena.cli.terminal_play import (
     make_seats,
     replay_in_terminal,
 )
-from lifearena.core import Record, State
+from lifearena.core import Outcome, Record, State
 from lifearena.games import losat
 
 app = typer.Typer(
@@ -79,11 +79,10 @@ class LosatDisplay(Display):
             typer.echo(f"{state.plies()}. {losat.SYMBOLS[player]} {text}")
             typer.echo(str(state))
 
-    def end(self, state: State) -> None:
+    def end(self, state: State, outcome: Outcome | None = None) -> None:
         if self.quiet:
             typer.echo(str(state))
-        outcome = state.outcome()
-        typer.echo(f"result: {outcome if outcome else 'unfinished'}")
+        typer.echo(f"result: {self.result(state, outcome)}")
 
 
 @app.command()
@@ -163,10 +162,10 @@ class LosatReplayDisplay(LosatDisplay):
             typer.echo(f"{state.plies()}. {text}")
             typer.echo(str(state))
 
-    def end(self, state: State) -> None:
+    def end(self, state: State, outcome: Outcome | None = None) -> None:
         if self.quiet:
             typer.echo(str(state))
-        typer.echo(f"{' vs '.join(self.players)}: {state.outcome() or 'unfinished'}")
+        typer.echo(f"{' vs '.join(self.players)}: {self.result(state, outcome)}")
 
 
 def _replay(path: Path, quiet: bool) -> None:

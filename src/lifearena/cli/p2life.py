@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -35,7 +36,7 @@ from lifearena.cli.terminal_play import (
     make_seats,
     replay_in_terminal,
 )
-from lifearena.core import Record, State
+from lifearena.core import Outcome, Record, State
 from lifearena.errors import BadParameterError
 
 app = typer.Typer(
@@ -399,8 +400,8 @@ class P2LifeDisplay(Display):
         console.print(" | ".join(f"{SYMBOLS[p]} ({self.names[p]}): {t}"
                                  for p, t in enumerate(texts)), highlight=False)
 
-    def end(self, state: State) -> None:
-        _show_end(state)
+    def end(self, state: State, outcome: Outcome | None = None) -> None:
+        _show_end(state, self.result(state, outcome))
 
     def saved(self, record: Record, path: Path) -> None:
         console.print(f"wrote {path}")
@@ -414,10 +415,10 @@ def _show_position(state) -> None:  # type: ignore[no-untyped-def]
     console.print(str(state), highlight=False)
 
 
-def _show_end(state) -> None:  # type: ignore[no-untyped-def]
+def _show_end(state, result: str) -> None:  # type: ignore[no-untyped-def]
     console.print(str(state), highlight=False)
     w, b = state.populations()
-    console.print(f"[bold]{state.outcome() or 'unfinished'}[/] after {state.generation} "
+    console.print(f"[bold]{escape(result)}[/] after {state.generation} "
                   f"generations; w {w}, b {b}")
 
 

@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -26,7 +27,7 @@ from lifearena.cli.terminal_play import (
     make_seats,
     replay_in_terminal,
 )
-from lifearena.core import Record, State
+from lifearena.core import Outcome, Record, State
 from lifearena.errors import BadParameterError
 from lifearena.games.blocking_queen_palace import check_k, p_positions, palace_numbers
 from lifearena.studies.palace_picture import Window, choose_block, fold_picture, render_png
@@ -244,8 +245,8 @@ class QueenDisplay(Display):
         console.print(_move_line(state, player, self._name(player), text, self.hints),
                       highlight=False)
 
-    def end(self, state: State) -> None:
-        console.print(f"[bold]{state.outcome() or 'unfinished'}[/]")
+    def end(self, state: State, outcome: Outcome | None = None) -> None:
+        console.print(f"[bold]{escape(self.result(state, outcome))}[/]")
         console.print(f"moves: {' '.join(state.history_strings())}")
 
 
@@ -271,8 +272,8 @@ class QueenReplayDisplay(QueenDisplay):
                       highlight=False)
         console.print(f"   {state}", highlight=False)
 
-    def end(self, state: State) -> None:
-        console.print(f"[bold]{state.outcome() or 'unfinished'}[/]")
+    def end(self, state: State, outcome: Outcome | None = None) -> None:
+        console.print(f"[bold]{escape(self.result(state, outcome))}[/]")
 
 
 def _replay(path: Path, hints: bool) -> None:

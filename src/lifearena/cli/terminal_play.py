@@ -31,9 +31,10 @@ chooses its seats and how the board and each move are shown (a :class:`Display`)
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -42,13 +43,16 @@ import typer
 from lifearena.agents import Agent, Limit
 from lifearena.agents.base import AgentTimeout, IllegalAction
 from lifearena.agents.bot import BotError
+from lifearena.cli.outcome_text import describe_outcome, player_name
 from lifearena.core import (
     CHANCE,
     SIMULTANEOUS,
     Action,
     Information,
+    Outcome,
     Record,
     State,
+    Termination,
     load_game,
     replay,
 )
@@ -79,8 +83,18 @@ class Display:
     """How a command shows the game. The defaults print the text board and one line per
     move; commands override what they draw differently (their transcripts are their own)."""
 
+    labels: Sequence[str] = ()
+    """The players' names (set by :class:`TerminalPlay` and :func:`replay_in_terminal`)."""
+
     def __init__(self, echo: Callable[[str], None] = typer.echo) -> None:
         self.echo = echo
+
+    def result(self, state: State, outcome: Outcome | None = None) -> str:
+        """Who won and why in words (``outcome``, else the state's), or ``unfinished``."""
+        outcome = outcome or state.outcome()
+        if outcome is None:
+            return "unfinished"
+        return describe_outcome(outcome, state.info.name, self.labels)
 
     def start(self, state: State) -> None:
         """Before the first move."""
@@ -116,9 +130,9 @@ class Display:
     def abandoned(self, state: State) -> None:
         self.echo("game abandoned")
 
-    def end(self, state: State) -> None:
-        """After the game (finished or abandoned)."""
-        self.echo(f"result: {state.outcome() or 'unfinished'}")
+    def end(self, state: State, outcome: Outcome | None = None) -> None:
+        """After the game (finished, forfeited: ``outcome``, or abandoned)."""
+        self.echo(f"result: {self.result(state, outcome)}")
 
     def saved(self, record: Record, path: Path) -> None:
         self.echo(f"saved {len(record.moves)} moves to {path}")
@@ -143,6 +157,10 @@ class TerminalPlay:
     record_extra: dict[str, object] = field(default_factory=dict)
     forfeited: int | None = field(default=None, init=False)
     """The player whose agent forfeited (failed, timed out, moved illegally), if one did."""
+    outcome: Outcome | None = field(default=None, init=False)
+    """How the game ended: the state's outcome, or the other side's win by forfeit."""
+    _forfeit_detail: str = field(default="", init=False, repr=False)
+    _forfeit_reason: str = field(default="", init=False, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.state.info.num_players:
@@ -150,6 +168,8 @@ class TerminalPlay:
                                     f"{self.state.info.num_players}-player game; expected one "
                                     "per player")
         self._chance = np.random.default_rng(self.seed)
+        if not self.display.labels:
+            self.display.labels = [seat.label for seat in self.seats]
 
     @property
     def hidden(self) -> bool:
@@ -204,15 +224,30 @@ class TerminalPlay:
         except InputEnded:
             self._save()
             raise
-        display.end(state)
+        self.outcome = self._forfeit_outcome() or state.outcome()
+        display.end(state, self.outcome)
         self._save()
         return state
+
+    def _forfeit_outcome(self) -> Outcome | None:
+        """The other side's win when an agent forfeited (as the arena's referee scores it)."""
+        if self.forfeited is None:
+            return None
+        info = self.state.info
+        winner = 1 - self.forfeited if info.num_players == 2 else None
+        return Outcome(Termination.FORFEIT, winner,
+                       None if winner is None else info.player_symbols[winner],
+                       self._forfeit_detail)
 
     def _save(self) -> None:
         if self.save is None:
             return
-        record = self.state.record(players=[seat.label for seat in self.seats],
-                                   **self.record_extra)
+        extra = dict(self.record_extra)
+        if self.forfeited is not None:
+            extra["forfeit"] = self._forfeit_reason  # as the arena's referee records it
+        record = self.state.record(players=[seat.label for seat in self.seats], **extra)
+        if self.outcome is not None and self.forfeited is not None:
+            record = replace(record, result=str(self.outcome))
         record.save(self.save)
         self.display.saved(record, self.save)
 
@@ -226,6 +261,10 @@ class TerminalPlay:
                 symbol = self.state.info.player_symbols[player]
                 typer.echo(f"{symbol} ({seat.label}) forfeits: {error}")
                 self.forfeited = player
+                self._forfeit_detail = str(error)
+                self._forfeit_reason = ("timeout" if isinstance(error, AgentTimeout) else
+                                        "illegal" if isinstance(error, IllegalAction) else
+                                        "crash")
                 return None
         return self._ask(player, seat)
 
@@ -247,15 +286,15 @@ class TerminalPlay:
     def _ask(self, player: int, seat: Seat) -> Action | None:
         """Prompt ``player`` until they type a legal move; ``None`` when they quit."""
         state, display = self.state, self.display
-        symbol = state.info.player_symbols[player]
+        name = player_name(state.info.name, player, self.display.labels)
         while True:
             display.before_prompt(state, player)
             try:
                 text = self._read(display.prompt(state, player, seat), self.hidden).strip()
             except EOFError:
                 display.echo("")
-                raise InputEnded(f"standard input ended while waiting for {symbol}'s move "
-                                 f"({seat.label}); expected a move or 'quit'") from None
+                raise InputEnded(f"standard input ended while waiting for {name}'s move; "
+                                 "expected a move or 'quit'") from None
             word = text.lower()
             if word in QUIT_WORDS:
                 return None
@@ -311,6 +350,8 @@ def replay_in_terminal(path: Path, game: str, display: Display) -> Record:
     except ParseError as error:
         raise ParseError(f"{path}: {error}") from None
     state = type(final).from_setup(record.setup, **record.params)
+    if not display.labels:
+        display.labels = list(record.players)
     display.start(state)
     for item in final.history():
         display.before_turn(state)
@@ -323,5 +364,24 @@ def replay_in_terminal(path: Path, game: str, display: Display) -> Record:
             text = state.action_to_string(item, None if player < 0 else player)
             state.apply_action(item, check=False)
             display.moved(state, player, text)
-    display.end(state)
+    display.end(state, recorded_forfeit(record, state.info.player_symbols))
     return record
+
+
+def recorded_forfeit(record: Record, symbols: Sequence[str]) -> Outcome | None:
+    """The forfeit a record ends with (``extra.forfeit`` and a result such as ``r wins
+    (forfeit, DETAIL)``), so that a replay ends as the game did; ``None`` for other records.
+
+    >>> r = Record("war_of_life", {}, "x", ["a", "b"], [], "r wins (forfeit, b crashed)",
+    ...            {"forfeit": "crash"})
+    >>> recorded_forfeit(r, ("b", "r"))
+    Outcome(termination=<Termination.FORFEIT: 'forfeit'>, winner=1, winner_symbol='r', \
+detail='b crashed')
+    """
+    if not record.extra.get("forfeit"):
+        return None
+    found = re.match(r"^(?:(\S+) wins|draw) \(forfeit(?:, (.*))?\)$", record.result, re.S)
+    if found is None or (found.group(1) is not None and found.group(1) not in symbols):
+        return None
+    winner = None if found.group(1) is None else list(symbols).index(found.group(1))
+    return Outcome(Termination.FORFEIT, winner, found.group(1), found.group(2) or "")

@@ -40,7 +40,13 @@ from lifearena.arena.tournament import (
     run_tournament,
 )
 from lifearena.cli import caps
-from lifearena.cli.checks import check_built, check_output, game_name, split_entrants
+from lifearena.cli.checks import (
+    check_bot_command,
+    check_built,
+    check_output,
+    game_name,
+    split_entrants,
+)
 from lifearena.errors import BadParameterError
 
 
@@ -55,11 +61,12 @@ def print_report(report: TournamentReport, console: Console) -> None:
                         f"(seed {cfg.seed})")
     for name in ("P1 strategy", "P2 strategy"):
         table.add_column(name)
-    for name in ("games", "P1 wins", "P2 wins", "draws", "avg length", "avg time (ms)"):
+    for name in ("games", "P1 wins", "P2 wins", "draws", "forfeits", "avg length",
+                 "avg time (ms)"):
         table.add_column(name, justify="right")
     for r in report.table:
         table.add_row(r.p1, r.p2, str(r.games), str(r.p1_wins), str(r.p2_wins), str(r.draws),
-                      f"{r.avg_length:.2f}", f"{1000 * r.avg_time:.3f}")
+                      str(r.forfeits), f"{r.avg_length:.2f}", f"{1000 * r.avg_time:.3f}")
     console.print(table)
 
     ranks = Table(title="Ranking (self-play excluded; score = wins + draws/2 per game)")
@@ -86,6 +93,8 @@ def print_report(report: TournamentReport, console: Console) -> None:
     wins, decisive, share, low, high = report.decisive
     console.print(f"The first player won {wins} of {decisive} decisive games: "
                   f"{_pct(share, low, high).strip()}.")
+    for row in report.forfeits:
+        console.print(row.describe(), markup=False, highlight=False)
 
 
 def _stop(progress: Progress) -> None:
@@ -189,6 +198,7 @@ def tournament(
     entrants = parse_agents(named) if named is not None else default_agents(game)
     for spec in bot or []:
         label, argv = parse_bot_spec(spec)
+        check_bot_command(label, argv)
         if any(e.label == label for e in entrants):
             raise BadParameterError(f"--bot {spec!r}: the name {label!r} is taken; give the "
                                     "bot another NAME=")

@@ -40,6 +40,7 @@ from rich.progress import (
 from rich.table import Table
 
 from lifearena import agents as agent_registry
+from lifearena.agents.bot import BotError
 from lifearena.arena.referee import play_game
 from lifearena.cli import caps
 from lifearena.cli.checks import check_output, check_seed
@@ -52,7 +53,7 @@ from lifearena.cli.terminal_play import (
     make_seats,
     replay_in_terminal,
 )
-from lifearena.core import Record, State, Termination
+from lifearena.core import Outcome, Record, State, Termination
 from lifearena.errors import BadParameterError
 from lifearena.games import war_of_life as wol
 
@@ -95,7 +96,13 @@ def _strategy(name: str, *, human: bool, prolog: str | None = None) -> str:
 def _make(name: str, seed: int, ties: str) -> agent_registry.Agent:
     """The agent for a player key of :func:`_strategy` (not human)."""
     if name.startswith(PROLOG + ":"):
-        return agent_registry.make(name, game="war_of_life", seed=seed)
+        agent = agent_registry.make(name, game="war_of_life", seed=seed)
+        try:
+            # a file that does not load or lacks the predicate is refused before any game
+            agent.check_loads()
+        except BotError as error:
+            raise BadParameterError(str(error)) from None
+        return agent
     return agent_registry.make(name, game="war_of_life", seed=seed, ties=ties)
 
 
@@ -163,13 +170,11 @@ class WarOfLifeDisplay(Display):
             typer.echo(f"\nmove {state.moves_played}:")
             _show(state, self.layout)
 
-    def end(self, state: State) -> None:
+    def end(self, state: State, outcome: Outcome | None = None) -> None:
         assert isinstance(state, wol.WarOfLifeState)
         if self.quiet:
             _show(state, self.layout, describe=False)
-        outcome = state.outcome()
-        typer.echo(f"result: {outcome if outcome else 'unfinished'} after {state.moves_played} "
-                   "moves")
+        typer.echo(f"result: {self.result(state, outcome)} after {state.moves_played} moves")
 
 
 @app.command()
@@ -281,9 +286,13 @@ def run_games(first: str, second: str, games: int, seed: int, *, ties: str = "fi
     setups = (wol.new_game(seed=seed + i).setup() for i in range(games))
     results: list[tuple[int, object, float]] = []
     chunk = CHUNK
+    fast = not protocol and ties == "first" and not prolog
+    # the agents are made (a Prolog file loaded and checked) before the bar appears, so that
+    # a strategy refused is one line, not a bar and a line
+    bots = [] if fast else [_make(name, seed + i, ties) for i, name in enumerate((first, second))]
     with _progress(console) if progress else Progress(disable=True) as bar:
         task = bar.add_task(f"{first} vs {second}", total=games)
-        if not protocol and ties == "first" and not prolog:
+        if fast:
             player = wol.FastPlayer((first, second), (seed, seed + 1))
             batch: list[str] = []
             for setup in setups:
@@ -295,7 +304,6 @@ def run_games(first: str, second: str, games: int, seed: int, *, ties: str = "fi
             results += [(len(m), o, s) for m, o, s in player.play(batch)]
             bar.advance(task, len(batch))
         else:
-            bots = [_make(name, seed + i, ties) for i, name in enumerate((first, second))]
             for setup in setups:
                 start = time.perf_counter()
                 if prolog:
@@ -339,7 +347,7 @@ def strategy_test(
         raise BadParameterError(f"--ties {ties!r}; expected first or random")
     wall = time.perf_counter()
     check_seed(seed)
-    if not protocol and ties == "first":
+    if not protocol and ties == "first" and PROLOG not in first + second:
         announce_compiling(*WAR_OF_LIFE_KERNELS)
     results = run_games(first, second, games, seed, ties=ties, protocol=protocol,
                         progress=True)

@@ -167,6 +167,20 @@ class PrologAgent(BotAgent):
             self._load_error = error
             self.close()
 
+    def check_loads(self) -> None:
+        """Start ``swipl`` now and raise :class:`PrologStrategyError` (a ``BotError``) when
+        the file does not load or does not define the predicate, so that a command can
+        refuse the strategy before a game; the session is kept for the games."""
+        if self._healthy and self._proc is not None and self._proc.poll() is None:
+            return
+        try:
+            self._start_process()
+            self._await_ready()
+        except BotError:
+            self.close()
+            raise
+        self._healthy = True
+
     def _await_ready(self) -> None:
         line = self._read_line(time.perf_counter() + STARTUP_TIMEOUT)
         try:
