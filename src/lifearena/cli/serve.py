@@ -62,6 +62,7 @@ def serve(
         raise BadParameterError(f"--db {db} cannot be used as a SQLite file: {error}") from None
     listener = bind(host, port)  # before anything is printed as if the server started
     try:
+        warm()
         shown = f"[{host}]" if ":" in host else host
         typer.echo(f"lifearena web: http://{shown}:{port}/")
         typer.echo(f"games stored in {db.resolve()}")
@@ -109,3 +110,12 @@ def bind(host: str, port: int) -> socket.socket:
                                 "and a port this user may open") from None
     return listener
 
+
+def warm() -> None:
+    """Compile (or load) what the pages and agents need before the URL is shown, saying
+    "compiling the engine (once)..." when numba's cache is cold."""
+    from lifearena.cli.compiling import announce_compiling
+    from lifearena.web.warmup import WEB_KERNELS, warm_up
+
+    announce_compiling(*WEB_KERNELS)
+    warm_up()

@@ -327,15 +327,18 @@ def start_agent_pool(settings: Settings) -> Executor:
     """The pool the agents think in: threads (tests) or ``settings.workers`` processes.
 
     Every worker process is started now, from the calling thread (the event loop's, which
-    lives as long as the server). A worker exits when the server's process dies, even by SIGKILL
+    lives as long as the server), and loads the engine at once, so the first agent move does
+    not wait for it. A worker exits when the server's process dies, even by SIGKILL
     (:func:`~lifearena.arena.executor.exit_with_parent`).
     """
     if settings.agent_workers == "thread":
         return ThreadPoolExecutor(settings.workers, thread_name_prefix="agent")
+    from lifearena.web.warmup import warm_up
+
     pool = ProcessPoolExecutor(settings.workers, mp_context=get_context("spawn"),
                                initializer=exit_with_parent, initargs=(os.getpid(),))
     for _ in range(settings.workers):
-        pool.submit(int)  # one per worker; its result does not matter
+        pool.submit(warm_up)  # one per worker; its result does not matter
     return pool
 
 
