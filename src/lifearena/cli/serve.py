@@ -53,27 +53,28 @@ def serve(
     from lifearena.web import Settings, create_app
     from lifearena.web.app import tournaments_folder
 
-    try:
-        app = create_app(Settings(db=db.resolve(), workers=workers,
-                                  creates_per_minute=creates_per_minute,
-                                  results=tuple(p.resolve() for p in results or ()),
-                                  tournaments_running=tournaments))
-    except sqlite3.Error as error:
-        raise BadParameterError(f"--db {db} cannot be used as a SQLite file: {error}") from None
-    listener = bind(host, port)  # before anything is printed as if the server started
-    try:
-        warm()
+    def ready() -> None:
         shown = f"[{host}]" if ":" in host else host
         typer.echo(f"lifearena web: http://{shown}:{port}/")
         typer.echo(f"games stored in {db.resolve()}")
         if tournaments:
             typer.echo("tournaments started in the lab stored in "
                        f"{tournaments_folder(db.resolve())}")
+
+    try:
+        app = create_app(Settings(db=db.resolve(), workers=workers,
+                                  creates_per_minute=creates_per_minute,
+                                  results=tuple(p.resolve() for p in results or ()),
+                                  tournaments_running=tournaments, on_ready=ready))
+    except sqlite3.Error as error:
+        raise BadParameterError(f"--db {db} cannot be used as a SQLite file: {error}") from None
+    listener = bind(host, port)  # before anything is printed as if the server started
+    try:
+        warm()  # the URL is printed once the agent workers are warm too (ready)
         config = uvicorn.Config(app, log_level="warning", ws_max_size=65_536)
         uvicorn.Server(config).run(sockets=[listener])
     finally:
         listener.close()
-
 
 def bind(host: str, port: int) -> socket.socket:
     """A socket listening on ``host:port``, or a :class:`BadParameterError` naming them
@@ -112,10 +113,14 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def warm() -> None:
-    """Compile (or load) what the pages and agents need before the URL is shown, saying
-    "compiling the engine (once)..." when numba's cache is cold."""
+    """Build the home page's pictures; when numba's cache is cold, say "compiling the engine
+    (once)..." and compile every kernel the pages and agents call here, once, for the agent
+    workers to load from the cache as they start."""
     from lifearena.cli.compiling import announce_compiling
+    from lifearena.web.app import catalog_pictures
     from lifearena.web.warmup import WEB_KERNELS, warm_up
 
-    announce_compiling(*WEB_KERNELS)
-    warm_up()
+    if announce_compiling(*WEB_KERNELS):
+        warm_up()
+    else:
+        catalog_pictures()

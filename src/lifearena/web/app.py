@@ -124,6 +124,8 @@ class Settings:
     max_cached: int = 5_000
     results: tuple[Path, ...] = ()
     tournaments_running: int = 2
+    on_ready: Callable[[], None] | None = None
+    """Called once the server is about to answer requests (its agent workers warm)."""
     """Tournaments started from the lab's page that may run at once (0: none can be
     started)."""
 
@@ -323,12 +325,13 @@ class Server:
         await self.broadcast(live)
 
 
-def start_agent_pool(settings: Settings) -> Executor:
+async def start_agent_pool(settings: Settings) -> Executor:
     """The pool the agents think in: threads (tests) or ``settings.workers`` processes.
 
     Every worker process is started now, from the calling thread (the event loop's, which
-    lives as long as the server), and loads the engine at once, so the first agent move does
-    not wait for it. A worker exits when the server's process dies, even by SIGKILL
+    lives as long as the server), and has loaded the engine when this returns
+    (:func:`lifearena.web.warmup.warm_up` once per worker), so the first agent move does not
+    wait for it. A worker exits when the server's process dies, even by SIGKILL
     (:func:`~lifearena.arena.executor.exit_with_parent`).
     """
     if settings.agent_workers == "thread":
@@ -337,8 +340,12 @@ def start_agent_pool(settings: Settings) -> Executor:
 
     pool = ProcessPoolExecutor(settings.workers, mp_context=get_context("spawn"),
                                initializer=exit_with_parent, initargs=(os.getpid(),))
-    for _ in range(settings.workers):
-        pool.submit(warm_up)  # one per worker; its result does not matter
+    loop = asyncio.get_running_loop()
+    warmed = await asyncio.gather(*(loop.run_in_executor(pool, warm_up)
+                                    for _ in range(settings.workers)), return_exceptions=True)
+    for outcome in warmed:
+        if isinstance(outcome, BaseException):  # the first move will say what is wrong
+            log.warning("an agent worker's warm-up failed: %s", outcome)
     return pool
 
 
@@ -380,7 +387,9 @@ def create_app(settings: Settings) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        server.pool = start_agent_pool(settings)
+        server.pool = await start_agent_pool(settings)
+        if settings.on_ready is not None:
+            settings.on_ready()
         try:
             yield
         finally:
