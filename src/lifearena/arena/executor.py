@@ -54,7 +54,7 @@ def _noop() -> None:
 _PR_SET_PDEATHSIG = 1
 
 
-def _exit_with_parent(parent: int) -> None:
+def exit_with_parent(parent: int) -> None:
     """Worker initializer: die when ``parent`` dies.
 
     On Linux the kernel sends SIGKILL (``prctl(PR_SET_PDEATHSIG)``); elsewhere, and as a
@@ -164,7 +164,7 @@ class Executor:
         elif self.kind == "processes":
             context = multiprocessing.get_context(self.mp_context)
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
-                                             initializer=_exit_with_parent,
+                                             initializer=exit_with_parent,
                                              initargs=(os.getpid(),))
             for future in [self._pool.submit(_noop) for _ in range(self.workers)]:
                 future.result()

@@ -6,6 +6,8 @@ proxy that terminates TLS; the seat tokens in the private links are the only aut
 
 from __future__ import annotations
 
+import errno
+import socket
 import sqlite3
 from pathlib import Path
 from typing import Annotated
@@ -51,16 +53,74 @@ def serve(
     from lifearena.web import Settings, create_app
     from lifearena.web.app import tournaments_folder
 
+    def ready() -> None:
+        shown = f"[{host}]" if ":" in host else host
+        typer.echo(f"lifearena web: http://{shown}:{port}/")
+        typer.echo(f"games stored in {db.resolve()}")
+        if tournaments:
+            typer.echo("tournaments started in the lab stored in "
+                       f"{tournaments_folder(db.resolve())}")
+
     try:
         app = create_app(Settings(db=db.resolve(), workers=workers,
                                   creates_per_minute=creates_per_minute,
                                   results=tuple(p.resolve() for p in results or ()),
-                                  tournaments_running=tournaments))
+                                  tournaments_running=tournaments, on_ready=ready))
     except sqlite3.Error as error:
         raise BadParameterError(f"--db {db} cannot be used as a SQLite file: {error}") from None
-    shown = f"[{host}]" if ":" in host else host
-    typer.echo(f"lifearena web: http://{shown}:{port}/")
-    typer.echo(f"games stored in {db.resolve()}")
-    if tournaments:
-        typer.echo(f"tournaments started in the lab stored in {tournaments_folder(db.resolve())}")
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65_536)
+    listener = bind(host, port)  # before anything is printed as if the server started
+    try:
+        warm()  # the URL is printed once the agent workers are warm too (ready)
+        config = uvicorn.Config(app, log_level="warning", ws_max_size=65_536)
+        uvicorn.Server(config).run(sockets=[listener])
+    finally:
+        listener.close()
+
+def bind(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host:port``, or a :class:`BadParameterError` naming them
+    (the port taken, the address not this machine's).
+
+    >>> listener = bind("127.0.0.1", 0)
+    >>> listener.getsockname()[1] > 0
+    True
+    >>> bind("127.0.0.1", listener.getsockname()[1])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: --port ...: 127.0.0.1:... is already in use; ...
+    >>> listener.close()
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as error:
+        raise BadParameterError(f"--host {host!r}: {error.strerror}; expected an address of "
+                                "this machine such as 127.0.0.1 or 0.0.0.0") from None
+    listener = socket.socket(family, kind, proto)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        listener.bind(address)
+        listener.listen(2048)
+    except OSError as error:
+        listener.close()
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        if error.errno == errno.EADDRINUSE:
+            raise BadParameterError(f"--port {port}: {where} is already in use; expected a "
+                                    "free port (or stop the server using it)") from None
+        raise BadParameterError(f"--host {host} --port {port}: cannot listen on {where} "
+                                f"({error.strerror}); expected an address of this machine "
+                                "and a port this user may open") from None
+    return listener
+
+
+def warm() -> None:
+    """Build the home page's pictures; when numba's cache is cold, say "compiling the engine
+    (once)..." and compile every kernel the pages and agents call here, once, for the agent
+    workers to load from the cache as they start."""
+    from lifearena.cli.compiling import announce_compiling
+    from lifearena.web.app import catalog_pictures
+    from lifearena.web.warmup import WEB_KERNELS, warm_up
+
+    if announce_compiling(*WEB_KERNELS):
+        warm_up()
+    else:
+        catalog_pictures()

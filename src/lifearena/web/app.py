@@ -26,6 +26,7 @@ import collections
 import contextlib
 import json
 import logging
+import os
 import re
 import secrets
 import time
@@ -43,6 +44,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from lifearena.agents import Limit
+from lifearena.arena.executor import exit_with_parent
 from lifearena.core import Record, replay
 from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
 from lifearena.web import catalog
@@ -122,6 +124,8 @@ class Settings:
     max_cached: int = 5_000
     results: tuple[Path, ...] = ()
     tournaments_running: int = 2
+    on_ready: Callable[[], None] | None = None
+    """Called once the server is about to answer requests (its agent workers warm)."""
     """Tournaments started from the lab's page that may run at once (0: none can be
     started)."""
 
@@ -321,6 +325,49 @@ class Server:
         await self.broadcast(live)
 
 
+async def start_agent_pool(settings: Settings) -> Executor:
+    """The pool the agents think in: threads (tests) or ``settings.workers`` processes.
+
+    Every worker process is started now, from the calling thread (the event loop's, which
+    lives as long as the server), and has loaded the engine when this returns
+    (:func:`lifearena.web.warmup.warm_up` once per worker), so the first agent move does not
+    wait for it. A worker exits when the server's process dies, even by SIGKILL
+    (:func:`~lifearena.arena.executor.exit_with_parent`).
+    """
+    if settings.agent_workers == "thread":
+        return ThreadPoolExecutor(settings.workers, thread_name_prefix="agent")
+    from lifearena.web.warmup import warm_up
+
+    pool = ProcessPoolExecutor(settings.workers, mp_context=get_context("spawn"),
+                               initializer=exit_with_parent, initargs=(os.getpid(),))
+    loop = asyncio.get_running_loop()
+    warmed = await asyncio.gather(*(loop.run_in_executor(pool, warm_up)
+                                    for _ in range(settings.workers)), return_exceptions=True)
+    for outcome in warmed:
+        if isinstance(outcome, BaseException):  # the first move will say what is wrong
+            log.warning("an agent worker's warm-up failed: %s", outcome)
+    return pool
+
+
+def stop_agent_pool(pool: Executor) -> None:
+    """End the agent workers now, thinking or not, and wait until they are gone.
+
+    Waiting matters: ``uvicorn`` ends a server stopped by SIGTERM by raising SIGTERM again
+    once the app has shut down, and a process ended that way runs no exit handlers, so
+    workers left to end by themselves outlived the server.
+    """
+    if isinstance(pool, ProcessPoolExecutor):
+        terminate = getattr(pool, "terminate_workers", None)  # Python 3.14 and later
+        if terminate is not None:
+            terminate()
+        else:
+            # no public way before 3.14: the pool's own table of its worker processes
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                with contextlib.suppress(Exception):
+                    process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
 def tournaments_folder(db: Path) -> Path:
     """Where the tournaments started from the lab keep their results files: a folder beside
     the games database ``db``.
@@ -340,16 +387,15 @@ def create_app(settings: Settings) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if settings.agent_workers == "thread":
-            server.pool = ThreadPoolExecutor(settings.workers, thread_name_prefix="agent")
-        else:
-            server.pool = ProcessPoolExecutor(settings.workers, mp_context=get_context("spawn"))
+        server.pool = await start_agent_pool(settings)
+        if settings.on_ready is not None:
+            settings.on_ready()
         try:
             yield
         finally:
             for task in list(server.tasks):
                 task.cancel()
-            server.pool.shutdown(wait=False, cancel_futures=True)
+            stop_agent_pool(server.pool)
             if launcher is not None:
                 launcher.close()
 
@@ -408,7 +454,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/api/catalog")
     async def game_catalog() -> dict[str, Any]:
-        return {"games": [{**catalog.CATALOG[g].to_json(), "picture": _picture(g)}
+        pictures = catalog_pictures()
+        return {"games": [{**catalog.CATALOG[g].to_json(), "picture": pictures[g]}
                           for g in catalog.GAMES]}
 
     @app.post("/api/games")
@@ -539,7 +586,10 @@ def _error(error: Exception) -> JSONResponse:
 _PICTURES: dict[str, dict[str, Any]] = {}
 
 
-def _picture(game: str) -> dict[str, Any]:
-    if game not in _PICTURES:
-        _PICTURES[game] = catalog.sample_display(game)
-    return _PICTURES[game]
+def catalog_pictures() -> dict[str, dict[str, Any]]:
+    """The home page's picture of every game, built once per process (building them runs
+    the engine: :func:`lifearena.web.warmup.warm_up` does it before the server starts)."""
+    for game in catalog.GAMES:
+        if game not in _PICTURES:
+            _PICTURES[game] = catalog.sample_display(game)
+    return _PICTURES

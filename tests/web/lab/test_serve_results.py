@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import sqlite3
 from pathlib import Path
 
@@ -42,13 +43,19 @@ def test_tournaments_reach_the_server(tmp_path: Path, monkeypatch: pytest.Monkey
     import uvicorn
 
     served: list[object] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **_: served.append(app))
+    monkeypatch.setattr(uvicorn.Server, "run",
+                        lambda self, sockets=None: served.append(self.config.app))
     from fastapi.testclient import TestClient
 
     def serve(*args: str) -> None:
         with pytest.raises(SystemExit) as exit_info:
-            main(["serve", "--db", str(tmp_path / "games.sqlite"), *args])
+            main(["serve", "--db", str(tmp_path / "games.sqlite"), "--port", str(port),
+                  "--workers", "1", *args])
         assert exit_info.value.code == 0
+
+    with socket.socket() as probe:  # a free port: serve binds it before serving
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
 
     serve("--tournaments", "0")
     with TestClient(served[0]) as client:  # type: ignore[arg-type]

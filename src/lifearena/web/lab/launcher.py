@@ -1,7 +1,8 @@
 """Tournaments started from the lab's page: ``lifearena tournament`` run by the server.
 
 Each start is a child process ``lifearena tournament GAME -n N -a A,B --seed S -w 1 --db
-FILE`` whose results file the server owns: it lives in a folder beside the server's games
+FILE`` (which ends when the server is gone, even killed: :mod:`lifearena.web.lab.child`)
+whose results file the server owns: it lives in a folder beside the server's games
 database (``<db stem>-tournaments/``), named by the launch's id (``lab-1``, ``lab-2``, ...)
 and addressed by that id, never by a path a client sends. The process runs in its own
 process group, off the event loop; *Stop* sends it SIGINT (the CLI marks the run
@@ -119,8 +120,10 @@ class LaunchSpec:
         return f"tournament-{self.config().game}"
 
     def argv(self, db: Path) -> list[str]:
-        """The command line of the child process."""
-        return [sys.executable, "-m", "lifearena", "tournament", self.game,
+        """The command line of the child process: the tournament command, run by
+        :mod:`lifearena.web.lab.child` so that it ends when this server is gone."""
+        return [sys.executable, "-m", "lifearena.web.lab.child", str(os.getpid()),
+                "tournament", self.game,
                 "--games", str(self.games), "--agents", ",".join(self.agents),
                 "--seed", str(self.seed), "--workers", "1", "--name", self.run_name(),
                 "--db", str(db)]

@@ -1,0 +1,66 @@
+"""Warm what the pages of ``lifearena serve`` need before the server answers its first
+request.
+
+On a fresh install the first call of each numba kernel compiles it (10-30 s of silence, more
+for all the games together); a server that compiled on demand showed an empty home page for
+that long and made the first agent move wait. :func:`warm_up` builds the home page's
+pictures (the catalog's ``/api/catalog`` answers from them) and has every level's agent of
+every game choose one move from the start, so each kernel the pages and agents call is
+compiled now and written to numba's on-disk cache, from which the agent worker processes
+load it in a fraction of a second. :data:`WEB_KERNELS` names some of those kernels, so that
+``serve`` can say "compiling the engine (once)..." only when the cache is cold.
+
+>>> from lifearena.web import catalog
+>>> sorted(warm_agents()) == sorted({(g, a) for g in catalog.GAMES
+...                                  for a, _ in catalog.CATALOG[g].levels.values()})
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from lifearena.agents import Limit
+from lifearena.web import catalog
+from lifearena.web.app import catalog_pictures, choose_move
+
+WEB_KERNELS = ("lifearena.life.kernels.bitwise:evolve_planes",
+               "lifearena.life.kernels.bitplanes:fill_ghosts",
+               "lifearena.life.kernels.bitlogic:eval_terms",
+               "lifearena.life.kernels.batch:evolve_boards",
+               "lifearena.games.losat:_shift",
+               "lifearena.games.losat_eval:_features",
+               "lifearena.games.blocking_queen_palace_kernels:sparse_fill")
+"""Entry kernels the web's pages and agents call (as :func:`~lifearena.cli.compiling.
+cold_kernels` takes them): when one is cold, the warm-up compiles."""
+
+WARM_LIMIT = Limit(time=0.05)
+"""How long an agent thinks during the warm-up: enough to call each of its kernels once."""
+
+
+def warm_agents() -> list[tuple[str, str]]:
+    """Every (game, agent) pair the new-game form offers through its levels."""
+    pairs: dict[tuple[str, str], None] = {}
+    for game in catalog.GAMES:
+        for agent, _ in catalog.CATALOG[game].levels.values():
+            pairs[game, agent] = None
+    return list(pairs)
+
+
+def warm_up(progress: Callable[[str], None] | None = None) -> None:
+    """Compile (or load from numba's cache) what the pages and agents call: the home page's
+    pictures, and one move of each level's agent from each game's default start.
+
+    ``progress`` is told each game as its agents' warm-up begins.
+    """
+    catalog_pictures()  # built once and kept: /api/catalog answers from them
+    for game in catalog.GAMES:
+        if progress is not None:
+            progress(game)
+        entry = catalog.CATALOG[game]
+        start = catalog.new_state(game, {p.name: p.default for p in entry.params})
+        current = start.current_player()
+        seat = current if current >= 0 else 0  # a simultaneous start: seat 0 moves too
+        for warm_game, agent in warm_agents():
+            if warm_game == game:
+                choose_move(start.view(seat), seat, agent, WARM_LIMIT, seed=1)
