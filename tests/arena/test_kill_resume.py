@@ -125,6 +125,7 @@ def test_a_killed_ladder_resumes_to_the_uninterrupted_ladder(tmp_path: Path, fau
 
 SWEEP = dict(rules=("p2life",), ps=(0.3, 0.5), sizes=((64, 64),), boundaries=("torus",),
              runs=40, max_generations=1500, master_seed=3)
+RUN_DELAY = 0.02  # seconds added to each run of the killed sweep
 
 
 def without_seconds(rows: list[RunRow]) -> list[tuple]:
@@ -134,9 +135,17 @@ def without_seconds(rows: list[RunRow]) -> list[tuple]:
 def test_a_killed_density_sweep_resumes_to_the_uninterrupted_runs(tmp_path: Path,
                                                                   faults) -> None:
     path = tmp_path / "density.sqlite"
+    # each run also sleeps a moment, so that a machine with warm kernels does not finish the
+    # whole sweep before the kills land (the forked workers inherit the slowed run_task)
     code = f"""
-        from lifearena.studies.p2life_density import SweepSpec, sweep
-        sweep(SweepSpec(**{SWEEP!r}), {str(path)!r}, workers=2, chunk_size=2)
+        import time
+        from lifearena.studies import p2life_density as density
+        fast_run = density.run_task
+        def slow_run(task, colours=2):
+            time.sleep({RUN_DELAY})
+            return fast_run(task, colours)
+        density.run_task = slow_run
+        density.sweep(density.SweepSpec(**{SWEEP!r}), {str(path)!r}, workers=2, chunk_size=2)
     """
     faults.injected("sigkill", KILLS)
     done = run_with_kills(driver(code), db=path, count_sql="SELECT COUNT(*) FROM runs",

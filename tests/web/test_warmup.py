@@ -34,7 +34,7 @@ def test_after_the_warm_up_the_catalog_runs_no_engine(tmp_path: Path,
     assert answer.status_code == 200
     assert [g["name"] for g in answer.json()["games"]] == list(catalog.GAMES)
     pictures = {g["name"]: g["picture"] for g in answer.json()["games"]}
-    assert pictures == {game: warmup.catalog_pictures()[game] for game in catalog.GAMES}
+    assert pictures == {game: catalog.home_pictures()[game] for game in catalog.GAMES}
 
 
 def test_serve_announces_and_warms_before_it_shows_its_url(

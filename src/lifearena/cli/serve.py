@@ -117,10 +117,10 @@ def warm() -> None:
     (once)..." and compile every kernel the pages and agents call here, once, for the agent
     workers to load from the cache as they start."""
     from lifearena.cli.compiling import announce_compiling
-    from lifearena.web.app import catalog_pictures
+    from lifearena.web.catalog import home_pictures
     from lifearena.web.warmup import WEB_KERNELS, warm_up
 
     if announce_compiling(*WEB_KERNELS):
         warm_up()
     else:
-        catalog_pictures()
+        home_pictures()

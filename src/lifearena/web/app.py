@@ -43,7 +43,6 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from lifearena.agents import Limit
 from lifearena.arena.executor import exit_with_parent
 from lifearena.core import Record, replay
 from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
@@ -101,17 +100,6 @@ def status_of(error: Exception) -> int:
     return 400
 
 
-def choose_move(state: Any, seat: int, agent_name: str, limit: Limit | None,
-                seed: int) -> str:
-    """Run in a worker: the agent's move for ``seat`` in ``state`` (already that seat's view),
-    in the game's notation."""
-    from lifearena import agents
-
-    agent = agents.make(agent_name, game=state.info.name, seed=seed)
-    action = agent.act(state, seat, limit)
-    return state.action_to_string(action, seat)
-
-
 @dataclass
 class Settings:
     """What a server instance is configured with."""
@@ -124,10 +112,10 @@ class Settings:
     max_cached: int = 5_000
     results: tuple[Path, ...] = ()
     tournaments_running: int = 2
-    on_ready: Callable[[], None] | None = None
-    """Called once the server is about to answer requests (its agent workers warm)."""
     """Tournaments started from the lab's page that may run at once (0: none can be
     started)."""
+    on_ready: Callable[[], None] | None = None
+    """Called once the server is about to answer requests (its agent workers warm)."""
 
 
 @dataclass
@@ -308,7 +296,7 @@ class Server:
         assert self.pool is not None
         try:
             text = await asyncio.get_running_loop().run_in_executor(
-                self.pool, choose_move, view, seat, name, limit, seed)
+                self.pool, catalog.choose_move, view, seat, name, limit, seed)
             if len(live.row.moves) == number and seat in live.awaiting():
                 live.play(text, seat)
                 self.store.save_progress(live.row.id, live.row.moves, live.row.pending)
@@ -454,7 +442,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/api/catalog")
     async def game_catalog() -> dict[str, Any]:
-        pictures = catalog_pictures()
+        pictures = catalog.home_pictures()
         return {"games": [{**catalog.CATALOG[g].to_json(), "picture": pictures[g]}
                           for g in catalog.GAMES]}
 
@@ -583,13 +571,3 @@ def _error(error: Exception) -> JSONResponse:
     return JSONResponse({"error": str(error)}, status_code=status_of(error))
 
 
-_PICTURES: dict[str, dict[str, Any]] = {}
-
-
-def catalog_pictures() -> dict[str, dict[str, Any]]:
-    """The home page's picture of every game, built once per process (building them runs
-    the engine: :func:`lifearena.web.warmup.warm_up` does it before the server starts)."""
-    for game in catalog.GAMES:
-        if game not in _PICTURES:
-            _PICTURES[game] = catalog.sample_display(game)
-    return _PICTURES

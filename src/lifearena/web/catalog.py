@@ -309,3 +309,26 @@ def sample_display(game: str) -> dict[str, Any]:
     entry = entry_of(game)
     values = {p.name: p.default for p in entry.params}
     return new_state(game, values).display(None)
+
+
+def choose_move(state: Any, seat: int, agent_name: str, limit: Limit | None,
+                seed: int) -> str:
+    """Run in a worker: the agent's move for ``seat`` in ``state`` (already that seat's view),
+    in the game's notation."""
+    from lifearena import agents
+
+    agent = agents.make(agent_name, game=state.info.name, seed=seed)
+    action = agent.act(state, seat, limit)
+    return state.action_to_string(action, seat)
+
+
+_PICTURES: dict[str, dict[str, Any]] = {}
+
+
+def home_pictures() -> dict[str, dict[str, Any]]:
+    """The home page's picture of every game, built once per process (building them runs
+    the engine: :func:`lifearena.web.warmup.warm_up` does it before the server starts)."""
+    for game in GAMES:
+        if game not in _PICTURES:
+            _PICTURES[game] = sample_display(game)
+    return _PICTURES

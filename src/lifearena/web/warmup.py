@@ -22,7 +22,6 @@ from collections.abc import Callable
 
 from lifearena.agents import Limit
 from lifearena.web import catalog
-from lifearena.web.app import catalog_pictures, choose_move
 
 WEB_KERNELS = ("lifearena.life.kernels.bitwise:evolve_planes",
                "lifearena.life.kernels.bitplanes:fill_ghosts",
@@ -53,7 +52,7 @@ def warm_up(progress: Callable[[str], None] | None = None) -> None:
 
     ``progress`` is told each game as its agents' warm-up begins.
     """
-    catalog_pictures()  # built once and kept: /api/catalog answers from them
+    catalog.home_pictures()  # built once and kept: /api/catalog answers from them
     for game in catalog.GAMES:
         if progress is not None:
             progress(game)
@@ -63,4 +62,4 @@ def warm_up(progress: Callable[[str], None] | None = None) -> None:
         seat = current if current >= 0 else 0  # a simultaneous start: seat 0 moves too
         for warm_game, agent in warm_agents():
             if warm_game == game:
-                choose_move(start.view(seat), seat, agent, WARM_LIMIT, seed=1)
+                catalog.choose_move(start.view(seat), seat, agent, WARM_LIMIT, seed=1)
