@@ -104,6 +104,18 @@ def test_tournament_and_ladder_take_prolog_entrants(capsys, tmp_path) -> None:
     assert code == 0 and "mine" in out
 
 
+@needs_swipl
+@pytest.mark.parametrize("command", ["tournament", "ladder"])
+def test_a_tournament_refuses_a_prolog_entrant_that_does_not_load(command, capsys,
+                                                                   tmp_path) -> None:
+    db = tmp_path / "results.sqlite"
+    code, out, err = run_cli(capsys, command, "war-of-life", "-n", "2", "-a", "random", "-a",
+                             f"mine=prolog:{EXAMPLES}:nosuch", "--db", str(db))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "'mine'" in err and "does not define nosuch/4" in err, err
+    assert not db.exists()  # refused before the results file was made
+
+
 def test_prolog_player_without_a_file_is_one_line(capsys) -> None:
     code, _, err = run_cli(capsys, "war-of-life", "play", "--blue", "prolog")
     assert code == 2

@@ -28,6 +28,7 @@ import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from lifearena.agents.bot import BotError
 from lifearena.errors import BadParameterError, LifeArenaError
 
 
@@ -108,12 +109,25 @@ def split_entrants(values: Sequence[str] | None) -> list[str] | None:
 
 def check_built(text: str, build: Callable[[], object], option: str = "--agents") -> None:
     """Build an agent once, now, so that a bad option of an entrant is refused before the
-    games start, naming the entrant (the factories raise TypeError for unknown keywords)."""
+    games start, naming the entrant (the factories raise TypeError for unknown keywords).
+
+    An agent that can check its program up front (``check_loads``: a Prolog strategy file
+    that does not load or lacks its predicate) is checked too, instead of forfeiting every
+    game it is given.
+    """
     try:
-        build()
+        agent = build()
+        check_loads = getattr(agent, "check_loads", None)
+        if callable(check_loads):
+            try:
+                check_loads()
+            finally:
+                close = getattr(agent, "close", None)
+                if callable(close):
+                    close()
     except LifeArenaError:
         raise
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, BotError) as error:
         raise BadParameterError(f"{option} {text!r}: {error}") from None
 
 

@@ -227,6 +227,10 @@ def test_the_page_pages_a_pairings_games_and_fits_its_width(
         page.wait_for_selector("#games-table")
         assert page.locator("#games-table tbody tr").count() == 100
         assert page.inner_text("#games-range") == "1–100 of 244"
+        # each game's ending in words, not the stored code ("win", "exhaust")
+        endings = set(page.locator("#games-table tbody td:nth-child(5)").all_inner_texts())
+        assert endings and endings <= {"no pieces left", "both died out", "move limit",
+                                       "stalemate"}, endings
         assert page.is_disabled("#games-prev")
         page.click("#games-next")
         page.wait_for_selector("#games-range:text('101–200 of 244')")

@@ -52,6 +52,13 @@ function base() { return `/api/lab/tournaments/${encodeURIComponent(V.file)}/${e
 
 const GAMES_PAGE = 100;
 
+// How each stored game ended, in words (the Termination codes of lifearena.core).
+const ENDINGS = {
+  win: "no pieces left", draw: "both died out", exhaust: "move limit", stalemate: "stalemate",
+  goal: "goal line reached", captures: "captures", passes: "two passes", no_moves: "cannot move",
+  limit: "generation cap", forfeit: "forfeit",
+};
+
 // One page of a pairing's games (GAMES_PAGE at a time), with previous / next.
 async function showGames(pairing, offset = 0) {
   const q = new URLSearchParams({ pairing, offset, limit: GAMES_PAGE });
@@ -68,7 +75,8 @@ async function showGames(pairing, offset = 0) {
   const rows = data.games.map((g) => {
     const q = new URLSearchParams({ file: V.file, run: V.run, pairing, index: g.game_index, seat: g.seat });
     const result = g.winner === null ? "draw" : `${g[`player${g.winner}`]} won`;
-    return [g.game_index, g.player0, g.player1, result, g.termination, g.length,
+    const ending = ENDINGS[g.termination] || g.termination;
+    return [g.game_index, g.player0, g.player1, result, ending, g.length,
       link("replay", `/lab/replay#${q.toString()}`)];
   });
   $("games").replaceChildren(table([["start", true], ["first", false], ["second", false],
