@@ -4,11 +4,12 @@ request.
 On a fresh install the first call of each numba kernel compiles it (10-30 s of silence, more
 for all the games together); a server that compiled on demand showed an empty home page for
 that long and made the first agent move wait. :func:`warm_up` builds the home page's
-pictures (the catalog's ``/api/catalog`` answers from them) and has every level's agent of
-every game choose one move from the start, so each kernel the pages and agents call is
-compiled now and written to numba's on-disk cache, from which the agent worker processes
-load it in a fraction of a second. :data:`WEB_KERNELS` names some of those kernels, so that
-``serve`` can say "compiling the engine (once)..." only when the cache is cold.
+pictures (the catalog's ``/api/catalog`` answers from them), the lab's first palace tiles,
+and has every level's agent of every game choose one move from the start, so each kernel
+the pages and agents call is compiled now and written to numba's on-disk cache, from which
+the agent worker processes load it in a fraction of a second. :data:`WEB_KERNELS` names
+some of those kernels, so that ``serve`` can say "compiling the engine (once)..." only
+when the cache is cold.
 
 >>> from lifearena.web import catalog
 >>> sorted(warm_agents()) == sorted({(g, a) for g in catalog.GAMES
@@ -22,6 +23,7 @@ from collections.abc import Callable
 
 from lifearena.agents import Limit
 from lifearena.web import catalog
+from lifearena.web.lab.palace import compute_tile
 
 WEB_KERNELS = ("lifearena.life.kernels.bitwise:evolve_planes",
                "lifearena.life.kernels.bitplanes:fill_ghosts",
@@ -29,7 +31,8 @@ WEB_KERNELS = ("lifearena.life.kernels.bitwise:evolve_planes",
                "lifearena.life.kernels.batch:evolve_boards",
                "lifearena.games.losat:_shift",
                "lifearena.games.losat_eval:_features",
-               "lifearena.games.blocking_queen_palace_kernels:sparse_fill")
+               "lifearena.games.blocking_queen_palace_kernels:sparse_fill",
+               "lifearena.games.blocking_queen_palace_kernels:fold_rows_sum")
 """Entry kernels the web's pages and agents call (as :func:`~lifearena.cli.compiling.
 cold_kernels` takes them): when one is cold, the warm-up compiles."""
 
@@ -48,11 +51,14 @@ def warm_agents() -> list[tuple[str, str]]:
 
 def warm_up(progress: Callable[[str], None] | None = None) -> None:
     """Compile (or load from numba's cache) what the pages and agents call: the home page's
-    pictures, and one move of each level's agent from each game's default start.
+    pictures, a tile of the lab's palace map at each kind of zoom, and one move of each
+    level's agent from each game's default start.
 
     ``progress`` is told each game as its agents' warm-up begins.
     """
     catalog.home_pictures()  # built once and kept: /api/catalog answers from them
+    compute_tile(1, 0, 0, 0)  # the palace map's kernels (exact values and block means)
+    compute_tile(1, 1, 0, 0)
     for game in catalog.GAMES:
         if progress is not None:
             progress(game)
