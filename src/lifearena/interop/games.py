@@ -30,12 +30,14 @@ from typing import Any
 import numpy as np
 
 from lifearena.arena.referee import initial_state
-from lifearena.core import CHANCE, State, available_games, load_game
+from lifearena.core import CHANCE, SIMULTANEOUS, State, available_games, load_game
 from lifearena.errors import BadParameterError
 
 ParamValue = int | float | bool | str
 NONE_VALUE = 0
 """How a parameter whose lifearena default is ``None`` reads outside: the integer 0."""
+RENDER_MODES = ("ansi", "rgb_array")
+"""The render modes of the PettingZoo and Gymnasium environments (fixed at construction)."""
 
 
 def lifearena_games() -> list[str]:
@@ -136,6 +138,77 @@ def resolve_chance(state: State, rng: np.random.Generator) -> None:
         actions = [a for a, _ in outcomes]
         weights = np.array([p for _, p in outcomes], dtype=float)
         state.apply_action(int(rng.choice(actions, p=weights / weights.sum())))
+
+
+def start_episode(game: str, params: Mapping[str, Any], rng: np.random.Generator, *,
+                  draw_seed: bool) -> State:
+    """The start of an environment's episode: ``new_state(game, params)`` with its ``seed``
+    drawn from ``rng`` when ``draw_seed`` (the user did not fix it), chance nodes played from
+    ``rng``.
+
+    >>> rng = np.random.default_rng(5)
+    >>> a = start_episode("war_of_life", {"seed": 0}, rng, draw_seed=True)
+    >>> b = start_episode("war_of_life", {"seed": 0}, np.random.default_rng(5), draw_seed=True)
+    >>> a.setup() == b.setup() != new_state("war_of_life").setup()
+    True
+    """
+    if draw_seed:
+        params = {**params, "seed": int(rng.integers(2**31))}
+    state = new_state(game, params)
+    resolve_chance(state, rng)
+    return state
+
+
+def observe(state: State, player: int) -> dict[str, np.ndarray]:
+    """What an environment shows ``player``: ``{"observation": int8 planes, "action_mask":
+    int8 vector over all actions}``, the mask all zeros when ``player`` is not to act.
+
+    >>> seen = observe(new_state("war_of_life"), 1)
+    >>> seen["observation"].shape, int(seen["action_mask"].sum())
+    ((3, 8, 8), 0)
+    """
+    acting = state.current_player() in (SIMULTANEOUS, player)
+    mask = (state.legal_actions_mask(player) if acting
+            else np.zeros(state.info.num_distinct_actions, np.int8))
+    return {"observation": state.observation(player), "action_mask": mask}
+
+
+def spaces_of(state: State, player: int = 0) -> tuple[Any, Any]:
+    """The Gymnasium observation space (a ``Dict`` of what :func:`observe` returns) and
+    action space (``Discrete``) of ``state``'s game for ``player``."""
+    from gymnasium import spaces  # here: this module stays importable without the extra
+
+    n = state.info.num_distinct_actions
+    observation = spaces.Dict({
+        "observation": spaces.Box(0, 1, state.observation(player).shape, np.int8),
+        "action_mask": spaces.Box(0, 1, (n,), np.int8),
+    })
+    return observation, spaces.Discrete(n)
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    """``render_mode`` when it is one of :data:`RENDER_MODES` or ``None``.
+
+    >>> try:
+    ...     check_render_mode("human")
+    ... except ValueError as error:
+    ...     print(error)
+    render_mode 'human'; expected one of ansi, rgb_array or None
+    """
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise BadParameterError(f"render_mode {render_mode!r}; expected one of "
+                                f"{', '.join(RENDER_MODES)} or None")
+    return render_mode
+
+
+def render(state: State, render_mode: str | None) -> str | np.ndarray | None:
+    """``state`` in ``render_mode``: the board as text (``"ansi"``), a picture
+    (``"rgb_array"``, :func:`board_picture`) or nothing (``None``)."""
+    if render_mode == "ansi":
+        return str(state)
+    if render_mode == "rgb_array":
+        return board_picture(state)
+    return None
 
 
 def board_picture(state: State, *, target: int = 256) -> np.ndarray:

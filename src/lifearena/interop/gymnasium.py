@@ -41,22 +41,25 @@ from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 
 from lifearena.agents.base import Agent, Limit
 from lifearena.agents.registry import make
 from lifearena.core import SIMULTANEOUS, TERMINAL, State
 from lifearena.errors import BadParameterError, IllegalMoveError
 from lifearena.interop.games import (
-    board_picture,
+    RENDER_MODES,
     canonical_name,
+    check_render_mode,
     game_params,
     lifearena_games,
     new_state,
+    observe,
+    render,
     resolve_chance,
+    spaces_of,
+    start_episode,
 )
 
-RENDER_MODES = ("ansi", "rgb_array")
 ILLEGAL_POLICIES = ("lose", "raise")
 
 
@@ -79,25 +82,16 @@ class LifeArenaEnv(gymnasium.Env):
         self._pending_end = False
         self.params = game_params(self.game, params)
         self._draws_seed = "seed" in self.params and "seed" not in (params or {})
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise BadParameterError(f"render_mode {render_mode!r}; expected one of "
-                                    f"{', '.join(RENDER_MODES)} or None")
+        self.render_mode = check_render_mode(render_mode)
         if player not in (0, 1):
             raise BadParameterError(f"player {player!r}; expected 0 or 1 (the learner's seat)")
-        self.render_mode = render_mode
         self.player = player
         self.opponent_name = opponent
         self.opponent_options = dict(opponent_options or {})
         self.level = Limit.from_text(level) if isinstance(level, str) else level
         self.opponent: Agent = make(opponent, game=self.game, seed=0, **self.opponent_options)
         self.game_state: State = new_state(self.game, self.params)
-        shape = self.game_state.observation(player).shape
-        n = self.game_state.info.num_distinct_actions
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0, 1, shape, np.int8),
-            "action_mask": spaces.Box(0, 1, (n,), np.int8),
-        })
-        self.action_space = spaces.Discrete(n)
+        self.observation_space, self.action_space = spaces_of(self.game_state, player)
         self._rng = np.random.default_rng()
 
     # -- Gymnasium API ------------------------------------------------------------------------
@@ -111,12 +105,9 @@ class LifeArenaEnv(gymnasium.Env):
                                  seed=int(self._rng.integers(2**31)), **self.opponent_options)
         else:
             self.opponent.reset()
-        params = dict(self.params)
-        if self._draws_seed:
-            params["seed"] = int(self._rng.integers(2**31))
-        self.game_state = new_state(self.game, params)
+        self.game_state = start_episode(self.game, self.params, self._rng,
+                                        draw_seed=self._draws_seed)
         self._forfeited = None
-        resolve_chance(self.game_state, self._rng)
         self._opponent_turns()
         self._pending_end = self.game_state.is_terminal()
         return self._observation(), self._info()
@@ -148,11 +139,7 @@ class LifeArenaEnv(gymnasium.Env):
         return self._observation(), reward, done, False, self._info()
 
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode == "ansi":
-            return str(self.game_state)
-        if self.render_mode == "rgb_array":
-            return board_picture(self.game_state)
-        return None
+        return render(self.game_state, self.render_mode)
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -182,11 +169,7 @@ class LifeArenaEnv(gymnasium.Env):
             resolve_chance(state, self._rng)
 
     def _observation(self) -> dict[str, np.ndarray]:
-        state = self.game_state
-        acting = state.current_player() in (SIMULTANEOUS, self.player)
-        mask = (state.legal_actions_mask(self.player) if acting
-                else np.zeros(state.info.num_distinct_actions, np.int8))
-        return {"observation": state.observation(self.player), "action_mask": mask}
+        return observe(self.game_state, self.player)
 
     def _info(self) -> dict[str, Any]:
         outcome = self.game_state.outcome()

@@ -36,68 +36,64 @@ from pettingzoo.utils.conversions import parallel_to_aec
 from lifearena.core import SIMULTANEOUS, TERMINAL, Dynamics, State
 from lifearena.errors import BadParameterError
 from lifearena.interop.games import (
-    board_picture,
+    RENDER_MODES,
     canonical_name,
+    check_render_mode,
     game_params,
     new_state,
+    observe,
+    render,
     resolve_chance,
+    spaces_of,
+    start_episode,
 )
 
-RENDER_MODES = ("ansi", "rgb_array")
 
+class _LifeArenaEnv:
+    """What both kinds of environment share: the game, its start, spaces and pictures;
+    ``game_state`` is the lifearena state being played (for inspection; do not modify)."""
 
-class _Game:
-    """What both kinds of environment share: the game, its start, spaces and pictures."""
+    metadata: ClassVar[dict[str, Any]]
 
-    def __init__(self, game: str, params: Mapping[str, Any] | None,
-                 render_mode: str | None, dynamics: Dynamics) -> None:
+    def _setup(self, game: str, params: Mapping[str, Any] | None, render_mode: str | None,
+               dynamics: Dynamics) -> None:
         self.game = canonical_name(game)
         self.params = game_params(self.game, params)
         self._draws_seed = "seed" in self.params and "seed" not in (params or {})
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise BadParameterError(f"render_mode {render_mode!r}; expected one of "
-                                    f"{', '.join(RENDER_MODES)} or None")
-        self.render_mode = render_mode
-        self.state: State = new_state(self.game, self.params)
-        info = self.state.info
+        self.render_mode = check_render_mode(render_mode)
+        self.game_state: State = new_state(self.game, self.params)
+        info = self.game_state.info
         if info.dynamics is not dynamics:
             other = "parallel_env" if info.dynamics is Dynamics.SIMULTANEOUS else "env"
             raise BadParameterError(f"{self.game} is {info.dynamics.value}; expected a "
                                     f"{dynamics.value} game here (use {other}({self.game!r}))")
+        self.metadata = {**type(self).metadata, "name": f"lifearena_{self.game}_v0"}
         self.possible_agents = list(info.player_names)
-        shape = self.state.observation(0).shape
-        n = info.num_distinct_actions
-        space = spaces.Dict({
-            "observation": spaces.Box(0, 1, shape, np.int8),
-            "action_mask": spaces.Box(0, 1, (n,), np.int8),
-        })
-        self.observation_spaces = {a: space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        observation_space, action_space = spaces_of(self.game_state)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self._rng = np.random.default_rng()
 
     def _start(self, seed: int | None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        params = dict(self.params)
-        if self._draws_seed:
-            params["seed"] = int(self._rng.integers(2**31))
-        self.state = new_state(self.game, params)
-        resolve_chance(self.state, self._rng)
+        self.game_state = start_episode(self.game, self.params, self._rng,
+                                        draw_seed=self._draws_seed)
 
-    def _observe(self, player: int, acting: bool) -> dict[str, np.ndarray]:
-        mask = (self.state.legal_actions_mask(player) if acting
-                else np.zeros(self.state.info.num_distinct_actions, np.int8))
-        return {"observation": self.state.observation(player), "action_mask": mask}
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
 
-    def _render(self) -> str | np.ndarray | None:
-        if self.render_mode == "ansi":
-            return str(self.state)
-        if self.render_mode == "rgb_array":
-            return board_picture(self.state)
-        return None
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def render(self) -> str | np.ndarray | None:
+        return render(self.game_state, self.render_mode)
+
+    def close(self) -> None:
+        pass
 
 
-class LifeArenaAECEnv(AECEnv):
+class LifeArenaAECEnv(_LifeArenaEnv, AECEnv):
     """A turn-based lifearena game as a PettingZoo AEC environment (see the module doc)."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -106,26 +102,10 @@ class LifeArenaAECEnv(AECEnv):
     def __init__(self, game: str, *, params: Mapping[str, Any] | None = None,
                  render_mode: str | None = None) -> None:
         super().__init__()
-        self._game = _Game(game, params, render_mode, Dynamics.SEQUENTIAL)
-        self.metadata = {**type(self).metadata, "name": f"lifearena_{self._game.game}_v0"}
-        self.render_mode = render_mode
-        self.possible_agents = list(self._game.possible_agents)
-        self.observation_spaces = self._game.observation_spaces
-        self.action_spaces = self._game.action_spaces
-
-    @property
-    def game_state(self) -> State:
-        """The lifearena state being played (for inspection; do not modify)."""
-        return self._game.state
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        self._setup(game, params, render_mode, Dynamics.SEQUENTIAL)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self._game._start(seed)
+        self._start(seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -136,7 +116,7 @@ class LifeArenaAECEnv(AECEnv):
 
     def _settle(self, last: int) -> None:
         """Select the agent to act, or end the game for everybody."""
-        state = self._game.state
+        state = self.game_state
         player = state.current_player()
         if player == TERMINAL:
             for agent, value in zip(self.agents, state.returns(), strict=True):
@@ -149,8 +129,7 @@ class LifeArenaAECEnv(AECEnv):
             self.agent_selection = self.possible_agents[player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        player = self.possible_agents.index(agent)
-        return self._game._observe(player, self._game.state.current_player() == player)
+        return observe(self.game_state, self.possible_agents.index(agent))
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -161,58 +140,34 @@ class LifeArenaAECEnv(AECEnv):
             raise BadParameterError(f"{agent} must act; got no action")
         player = self.possible_agents.index(agent)
         self._cumulative_rewards[agent] = 0.0
-        self._game.state.apply_action(int(action))
-        resolve_chance(self._game.state, self._game._rng)
+        self.game_state.apply_action(int(action))
+        resolve_chance(self.game_state, self._rng)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._settle(last=player)
         self._accumulate_rewards()
 
-    def render(self) -> str | np.ndarray | None:
-        return self._game._render()
 
-    def close(self) -> None:
-        pass
-
-
-class LifeArenaParallelEnv(ParallelEnv):
+class LifeArenaParallelEnv(_LifeArenaEnv, ParallelEnv):
     """A simultaneous lifearena game as a PettingZoo ``ParallelEnv`` (see the module doc)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
     def __init__(self, game: str, *, params: Mapping[str, Any] | None = None,
                  render_mode: str | None = None) -> None:
-        self._game = _Game(game, params, render_mode, Dynamics.SIMULTANEOUS)
-        self.metadata = {**type(self).metadata, "name": f"lifearena_{self._game.game}_v0"}
-        self.render_mode = render_mode
-        self.possible_agents = list(self._game.possible_agents)
+        self._setup(game, params, render_mode, Dynamics.SIMULTANEOUS)
         self.agents: list[str] = []
-        self.observation_spaces = self._game.observation_spaces
-        self.action_spaces = self._game.action_spaces
-
-    @property
-    def game_state(self) -> State:
-        """The lifearena state being played (for inspection; do not modify)."""
-        return self._game.state
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
-        current = self._game.state.current_player()
-        return {agent: self._game._observe(p, current in (SIMULTANEOUS, p))
-                for p, agent in enumerate(self.possible_agents)}
+        return {agent: observe(self.game_state, p) for p, agent in enumerate(self.possible_agents)}
 
     def reset(self, seed: int | None = None, options: dict | None = None
               ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        self._game._start(seed)
+        self._start(seed)
         self.agents = list(self.possible_agents)
         return self._observations(), {a: {} for a in self.agents}
 
     def step(self, actions: Mapping[str, int]) -> tuple[dict, dict, dict, dict, dict]:
-        state = self._game.state
+        state = self.game_state
         current = state.current_player()
         if current == SIMULTANEOUS:
             missing = [a for a in self.agents if a not in actions]
@@ -222,7 +177,7 @@ class LifeArenaParallelEnv(ParallelEnv):
             state.apply_actions([int(actions[a]) for a in self.possible_agents])
         elif current != TERMINAL:  # a turn-based node inside a simultaneous game
             state.apply_action(int(actions[self.possible_agents[current]]))
-        resolve_chance(state, self._game._rng)
+        resolve_chance(state, self._rng)
         observations = self._observations()
         done = state.is_terminal()
         returns = state.returns() if done else (0.0,) * len(self.possible_agents)
@@ -234,12 +189,6 @@ class LifeArenaParallelEnv(ParallelEnv):
         if done:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
-
-    def render(self) -> str | np.ndarray | None:
-        return self._game._render()
-
-    def close(self) -> None:
-        pass
 
 
 def env(game: str, *, params: Mapping[str, Any] | None = None,
