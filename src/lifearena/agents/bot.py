@@ -317,9 +317,23 @@ class BotAgent(Agent):
         if self._proc is None or self._seat != player:
             self.start_game(state, player, self.time_control)
         assert self._proc is not None
+        return self._turn(state, player, limit)
+
+    def _turn(self, state: State, player: int, limit: Limit | None) -> Action:
+        """One turn of the protocol: send the position, read the answer within the time
+        allowed (charged to the bot's clock), check it."""
         start = time.perf_counter()
         allowance = self._allowance(limit)
         legal = state.legal_actions(player)
+        self._send(self._turn_message(state, player, legal, allowance))
+        line = self._read_line(None if allowance is None else start + allowance)
+        self._used += time.perf_counter() - start
+        self._moves += 1
+        return self._parse_answer(state, player, legal, line)
+
+    def _turn_message(self, state: State, player: int, legal: list[Action],
+                      allowance: float | None) -> dict[str, Any]:
+        """The ``turn`` message of the protocol (see the module doc)."""
         message: dict[str, Any] = {
             "type": "turn", "seat": player, "move_number": state.move_number(),
             "simultaneous": state.current_player() == SIMULTANEOUS,
@@ -330,12 +344,7 @@ class BotAgent(Agent):
         }
         if self.send_observation:
             message["observation"] = state.observation(player).tolist()
-        self._send(message)
-        deadline = None if allowance is None else start + allowance
-        line = self._read_line(deadline)
-        self._used += time.perf_counter() - start
-        self._moves += 1
-        return self._parse_answer(state, player, legal, line)
+        return message
 
     def _parse_answer(self, state: State, player: int, legal: list[Action],
                       line: bytes) -> Action:

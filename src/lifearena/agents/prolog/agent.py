@@ -35,7 +35,13 @@ from typing import Any
 import numpy as np
 
 from lifearena.agents.base import Agent, Limit, TimeControl
-from lifearena.agents.bot import BotAgent, BotError, BotGarbage, BotIllegalMove
+from lifearena.agents.bot import (
+    PROTOCOL_VERSION,
+    BotAgent,
+    BotError,
+    BotGarbage,
+    BotIllegalMove,
+)
 from lifearena.agents.registry import register_spec
 from lifearena.core import Action, State
 from lifearena.errors import BadParameterError
@@ -147,21 +153,16 @@ class PrologAgent(BotAgent):
             self.time_control = time_control
         self._seat = player
         self._load_error = None
-        if not (self._healthy and self._proc is not None and self._proc.poll() is None):
-            self._healthy = False
-            try:
-                self._start_process()
-                self._await_ready()
-            except BotError as error:
-                self._load_error = error
-                self.close()
-                return
-            self._healthy = True
+        try:
+            self.check_loads()
+        except BotError as error:
+            self._load_error = error
+            return
         self._used = 0.0
         self._moves = 0
         symbol = state.info.player_symbols[player]
         try:
-            self._send({"type": "start", "protocol": 1, "game": state.info.name,
+            self._send({"type": "start", "protocol": PROTOCOL_VERSION, "game": state.info.name,
                         "setup": state.setup(), "seat": player, "symbol": symbol})
         except BotError as error:
             self._load_error = error
@@ -173,6 +174,7 @@ class PrologAgent(BotAgent):
         refuse the strategy before a game; the session is kept for the games."""
         if self._healthy and self._proc is not None and self._proc.poll() is None:
             return
+        self._healthy = False
         try:
             self._start_process()
             self._await_ready()
@@ -223,18 +225,12 @@ class PrologAgent(BotAgent):
             self.close()
             raise
 
-    def _turn(self, state: State, player: int, limit: Limit | None) -> Action:
-        """One turn of the protocol with only what the driver reads (the position): the
-        history and the legal moves of a full bot turn cost more than the Prolog call."""
-        start = time.perf_counter()
-        allowance = self._allowance(limit)
-        legal = state.legal_actions(player)
-        self._send({"type": "turn", "seat": player, "position": state.to_prolog(),  # type: ignore[attr-defined]
-                    "time_left": allowance})
-        line = self._read_line(None if allowance is None else start + allowance)
-        self._used += time.perf_counter() - start
-        self._moves += 1
-        return self._parse_answer(state, player, legal, line)
+    def _turn_message(self, state: State, player: int, legal: list[Action],
+                      allowance: float | None) -> dict[str, Any]:
+        """Only what the driver reads (the position): the history and the legal moves of a
+        full bot turn cost more than the Prolog call."""
+        return {"type": "turn", "seat": player, "position": state.to_prolog(),  # type: ignore[attr-defined]
+                "time_left": allowance}
 
     def _parse_answer(self, state: State, player: int, legal: list[Action],
                       line: bytes) -> Action:
