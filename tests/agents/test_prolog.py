@@ -277,6 +277,17 @@ def test_arena_specs_keep_the_file_and_predicate_together() -> None:
         ("bl", "prolog:dir/s.pl:bloodlust", 1)
 
 
+def test_spec_prefixes_come_from_the_registry_not_a_list_of_their_own(monkeypatch) -> None:
+    from lifearena.agents import registry
+
+    assert not registry.is_python_spec(f"prolog:{EXAMPLES}:bloodlust")
+    monkeypatch.setitem(registry._SPECS, "toy:", lambda rest, **options: rest)
+    assert not registry.is_python_spec("toy:thing")
+    assert registry.is_spec_name("toy:thing")
+    assert registry.make("toy:thing") == "thing"
+    assert registry.is_python_spec("mypkg.policies:greedy")
+
+
 def test_a_missing_swipl_is_one_line_naming_the_package(monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("LIFEARENA_SWIPL", str(tmp_path / "no-swipl-here"))
     with pytest.raises(SwiplNotFound, match=SWIPL_PACKAGE) as caught:

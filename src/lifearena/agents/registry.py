@@ -77,12 +77,17 @@ def available_agents(game: str | None = None) -> list[str]:
 
 def is_python_spec(name: str) -> bool:
     """True for ``module:callable`` / ``file.py:callable`` agent names (an OpenSpiel bot or a
-    PettingZoo-style policy, see :mod:`lifearena.interop.agents`).
+    PettingZoo-style policy, see :mod:`lifearena.interop.agents`): a name with a colon that
+    starts with no prefix of :func:`register_spec`.
 
     >>> is_python_spec("mypkg.policies:greedy"), is_python_spec("minimax")
     (True, False)
+    >>> is_python_spec("prolog:my.pl:bloodlust")
+    False
     """
-    return ":" in name and not name.strip().lower().startswith("prolog:")
+    _load(None)
+    text = name.strip()
+    return ":" in text and not any(text.startswith(prefix) for prefix in _SPECS)
 
 
 def is_spec_name(name: str) -> bool:
@@ -92,7 +97,6 @@ def is_spec_name(name: str) -> bool:
     >>> is_spec_name("prolog:my.pl:bloodlust"), is_spec_name("random")
     (True, False)
     """
-    _load(None)
     text = name.strip()
     return any(text.startswith(prefix) for prefix in _SPECS) or is_python_spec(text)
 

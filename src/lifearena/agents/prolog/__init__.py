@@ -10,6 +10,7 @@ are in ``war_of_life.pl`` next to this file; ``docs/prolog.md`` lists them.
 from lifearena.agents.prolog.agent import (
     BOARD_PREDICATES,
     DRIVER,
+    SPEC_PREFIX,
     SWIPL_PACKAGE,
     PrologAgent,
     PrologBoardMismatch,
@@ -20,9 +21,6 @@ from lifearena.agents.prolog.agent import (
     make_prolog_agent,
     parse_prolog_spec,
 )
-
-SPEC_PREFIX = "prolog:"
-"""Agent names starting with this are Prolog strategies: ``prolog:FILE:PREDICATE``."""
 
 __all__ = [
     "BOARD_PREDICATES",

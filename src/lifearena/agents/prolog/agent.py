@@ -63,6 +63,9 @@ STACK_LIMIT = "512m"
 """SWI-Prolog's stack limit: a runaway recursion throws a resource error instead of eating
 the machine's memory."""
 
+SPEC_PREFIX = "prolog:"
+"""Agent names starting with this are Prolog strategies: ``prolog:FILE:PREDICATE``."""
+
 _ATOM = re.compile(r"[a-z][A-Za-z0-9_]*")
 
 
@@ -265,7 +268,7 @@ class PrologAgent(BotAgent):
                 f"{wol.board_to_prolog(expected)}")
 
 
-@register_spec("prolog:")
+@register_spec(SPEC_PREFIX)
 def make_prolog_agent(spec: str, game: str | None = None, seed: int | None = 0,
                       per_move: float | None = None, total: float | None = None,
                       name: str | None = None, **options: Any) -> Agent:
