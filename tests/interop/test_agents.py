@@ -76,6 +76,21 @@ def test_bad_specs_raise_the_librarys_errors(policy_file: Path) -> None:
         load_object("module:")
 
 
+def test_a_broken_module_is_one_error_naming_it(tmp_path: Path, monkeypatch) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("def policy(:\n")
+    for _ in range(2):  # the second try must not find a half-imported module
+        with pytest.raises(BadParameterError, match="broken.py did not import: SyntaxError"):
+            make(f"{broken}:policy", game="war_of_life")
+    broken.write_text(POLICY)
+    assert isinstance(make(f"{broken}:last_legal", game="war_of_life"), PolicyAgent)
+    (tmp_path / "needs_dep.py").write_text("import no_such_dependency\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(BadParameterError, match="needs_dep did not import: "
+                                                "ModuleNotFoundError.*no_such_dependency"):
+        make("needs_dep:policy", game="war_of_life")
+
+
 def test_tournament_and_ladder_take_module_callable(policy_file: Path, tmp_path: Path,
                                                     capsys) -> None:
     spec = f"mine={policy_file}:last_legal"

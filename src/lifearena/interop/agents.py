@@ -84,20 +84,27 @@ def _load_module(where: str, spec: str) -> Any:
         if not path.is_file():
             raise BadParameterError(f"agent {spec!r}: no file {where!r}; expected "
                                     "file.py:callable")
-        return _module_from_file(path)
+        return _module_from_file(path, spec)
     try:
         return importlib.import_module(where)
     except ModuleNotFoundError as error:
         if error.name != where.split(".")[0] and error.name != where:
-            raise
+            raise _import_failed(spec, where, error) from error
         local = Path.cwd() / (where.replace(".", "/") + ".py")
         if local.is_file():
-            return _module_from_file(local)
+            return _module_from_file(local, spec)
         raise BadParameterError(f"agent {spec!r}: no module {where!r}; expected "
                                 "module:callable with the module importable") from None
+    except Exception as error:  # the user's module itself is broken
+        raise _import_failed(spec, where, error) from error
 
 
-def _module_from_file(path: Path) -> Any:
+def _import_failed(spec: str, where: object, error: Exception) -> BadParameterError:
+    return BadParameterError(f"agent {spec!r}: {where} did not import: "
+                             f"{type(error).__name__}: {error}")
+
+
+def _module_from_file(path: Path, spec: str) -> Any:
     name = f"lifearena_user_{abs(hash(str(path.resolve())))}"
     if name in sys.modules:
         return sys.modules[name]
@@ -106,7 +113,11 @@ def _module_from_file(path: Path) -> Any:
         raise BadParameterError(f"cannot load {path}; expected a Python file")
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module
-    module_spec.loader.exec_module(module)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as error:
+        del sys.modules[name]  # a later try runs the fixed file, not this half module
+        raise _import_failed(spec, path, error) from error
     return module
 
 
