@@ -101,3 +101,14 @@ def test_bad_use_raises_the_librarys_errors() -> None:
         adapter.load("war_of_life", size=4)
     with pytest.raises(BadParameterError, match="seed -1"):
         pyspiel.load_game("python_war_of_life(seed=-1)")
+
+
+def test_load_gives_values_the_type_of_their_defaults() -> None:
+    game = adapter.load("p2life", density=1, seed=np.int64(2), size=np.int32(6))
+    assert game.get_parameters()["density"] == 1.0
+    assert game.new_initial_state().inner.setup() == \
+        adapter.load("p2life", density=1.0, seed=2, size=6).new_initial_state().inner.setup()
+    with pytest.raises(BadParameterError, match="torus=1 of 'p2life'; expected type bool"):
+        adapter.load("p2life", torus=1)
+    with pytest.raises(BadParameterError, match="seed='x' of 'war_of_life'; expected type int"):
+        adapter.load("war_of_life", seed="x")

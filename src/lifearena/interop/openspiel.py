@@ -251,9 +251,37 @@ def load(game: str, **params: Any) -> LifeArenaGame:
     ... except ValueError as error:
     ...     print(error)
     unknown parameter 'size' of 'war_of_life'; expected some of: seed
+
+    A value is given the type of the parameter's default where that loses nothing
+    (``density=1`` is ``1.0``, a numpy integer an ``int``), as OpenSpiel checks types exactly:
+
+    >>> load("p2life", density=1, seed=np.int64(2)).get_parameters()["density"]
+    1.0
+    >>> try:
+    ...     load("p2life", torus=1)
+    ... except ValueError as error:
+    ...     print(error)
+    parameter torus=1 of 'p2life'; expected type bool, like its default True
     """
     game_class(game)
-    return pyspiel.load_game(short_name(game), game_params(game, params))
+    chosen = game_params(game, params)
+    for name, default in parameter_defaults(game).items():
+        chosen[name] = _as_type_of(default, chosen[name], name, game)
+    return pyspiel.load_game(short_name(game), chosen)
+
+
+def _as_type_of(default: Any, value: Any, name: str, game: str) -> Any:
+    """``value`` with the type of ``default`` (int, float, bool or str), or an error."""
+    if not isinstance(value, bool | np.bool_):
+        if isinstance(default, float) and isinstance(value, int | float | np.number):
+            return float(value)
+        if isinstance(default, int) and not isinstance(default, bool) and \
+                isinstance(value, int | np.integer):
+            return int(value)
+    if isinstance(value, type(default)):
+        return value
+    raise BadParameterError(f"parameter {name}={value!r} of {canonical_name(game)!r}; "
+                            f"expected type {type(default).__name__}, like its default {default!r}")
 
 
 def register_all() -> list[str]:
