@@ -155,10 +155,11 @@ class OpenSpielBotAgent(Agent):
 
     def _pyspiel_game(self, state: State) -> Any:
         from lifearena.interop import openspiel
-        from lifearena.interop.games import parameter_defaults
+        from lifearena.interop.games import NONE_VALUE, parameter_defaults
 
         known = parameter_defaults(state.info.name)
-        params = {k: (0 if v is None else v) for k, v in state.params.items() if k in known}
+        params = {k: (NONE_VALUE if v is None else v) for k, v in state.params.items()
+                  if k in known}
         key = tuple(sorted(params.items()))
         if key not in self._games:
             self._games[key] = openspiel.load(state.info.name, **params)
