@@ -33,7 +33,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import parallel_to_aec
 
-from lifearena.core import SIMULTANEOUS, TERMINAL, Dynamics, State
+from lifearena.core import SIMULTANEOUS, TERMINAL, Dynamics, State, load_game
 from lifearena.errors import BadParameterError
 from lifearena.interop.games import (
     RENDER_MODES,
@@ -195,7 +195,7 @@ def env(game: str, *, params: Mapping[str, Any] | None = None,
         render_mode: str | None = None) -> AECEnv:
     """An AEC environment for any lifearena game: turn-based games natively (with
     PettingZoo's order-enforcing wrapper), simultaneous ones through ``parallel_to_aec``."""
-    if new_state(game, params).info.dynamics is Dynamics.SIMULTANEOUS:
+    if load_game(game).info.dynamics is Dynamics.SIMULTANEOUS:
         return parallel_to_aec(parallel_env(game, params=params, render_mode=render_mode))
     return wrappers.OrderEnforcingWrapper(
         LifeArenaAECEnv(game, params=params, render_mode=render_mode))
