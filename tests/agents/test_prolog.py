@@ -285,6 +285,8 @@ def test_spec_prefixes_come_from_the_registry_not_a_list_of_their_own(monkeypatc
     assert not registry.is_python_spec("toy:thing")
     assert registry.is_spec_name("toy:thing")
     assert registry.make("toy:thing") == "thing"
+    assert registry.make(" TOY:thing") == "thing"  # in any case, as agent names are
+    assert not registry.is_python_spec("Prolog:my.pl:bloodlust")
     assert registry.is_python_spec("mypkg.policies:greedy")
 
 

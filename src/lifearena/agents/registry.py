@@ -75,6 +75,17 @@ def available_agents(game: str | None = None) -> list[str]:
     return sorted(names)
 
 
+def _spec_of(name: str) -> tuple[str, Factory] | None:
+    """``(rest, factory)`` when ``name`` starts with a prefix of :func:`register_spec` (in
+    any case, as agent names are), else ``None``."""
+    _load(None)
+    text = name.strip()
+    for prefix, factory in _SPECS.items():
+        if text.lower().startswith(prefix.lower()):
+            return text[len(prefix):], factory
+    return None
+
+
 def is_python_spec(name: str) -> bool:
     """True for ``module:callable`` / ``file.py:callable`` agent names (an OpenSpiel bot or a
     PettingZoo-style policy, see :mod:`lifearena.interop.agents`): a name with a colon that
@@ -85,9 +96,7 @@ def is_python_spec(name: str) -> bool:
     >>> is_python_spec("prolog:my.pl:bloodlust")
     False
     """
-    _load(None)
-    text = name.strip()
-    return ":" in text and not any(text.startswith(prefix) for prefix in _SPECS)
+    return ":" in name and _spec_of(name) is None
 
 
 def is_spec_name(name: str) -> bool:
@@ -97,8 +106,7 @@ def is_spec_name(name: str) -> bool:
     >>> is_spec_name("prolog:my.pl:bloodlust"), is_spec_name("random")
     (True, False)
     """
-    text = name.strip()
-    return any(text.startswith(prefix) for prefix in _SPECS) or is_python_spec(text)
+    return _spec_of(name) is not None or is_python_spec(name)
 
 
 def split_name(text: str) -> tuple[str, str]:
@@ -129,10 +137,10 @@ def make(name: str, game: str | None = None, seed: int | None = 0, **options: An
       only when such a name is used).
     """
     _load(game)
-    for prefix, spec_factory in _SPECS.items():
-        if name.strip().startswith(prefix):
-            return spec_factory(name.strip().removeprefix(prefix), game=game, seed=seed,
-                                **options)
+    spec = _spec_of(name)
+    if spec is not None:
+        rest, spec_factory = spec
+        return spec_factory(rest, game=game, seed=seed, **options)
     if is_python_spec(name):
         # the one import of a higher layer: the adapter of an outside library's agent
         from lifearena.interop.agents import make_agent
