@@ -43,7 +43,7 @@ from lifearena.agents.bot import (
     BotIllegalMove,
 )
 from lifearena.agents.registry import register_spec
-from lifearena.core import Action, State
+from lifearena.core import Action, State, load_game
 from lifearena.errors import BadParameterError
 
 HERE = Path(__file__).resolve().parent
@@ -274,7 +274,7 @@ def make_prolog_agent(spec: str, game: str | None = None, seed: int | None = 0,
                       name: str | None = None, **options: Any) -> Agent:
     """The agent for ``make("prolog:FILE:PREDICATE", ...)`` (``spec`` is ``FILE:PREDICATE``);
     ``per_move``/``total`` seconds set its time control. War of Life only."""
-    if game is not None and game.strip().lower().replace("-", "_") != "war_of_life":
+    if game is not None and load_game(game).info.name != "war_of_life":
         raise BadParameterError(f"Prolog strategies play War of Life; got game {game!r}")
     if options:
         raise BadParameterError(f"a Prolog strategy takes only per_move, total and name; got "
