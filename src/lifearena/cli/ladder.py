@@ -17,7 +17,6 @@ from lifearena.cli.checks import (
     check_bot_command,
     check_built,
     check_output,
-    check_seed,
     game_name,
     split_entrants,
 )
@@ -93,7 +92,6 @@ def ladder(
     from lifearena.arena.executor import Executor
     from lifearena.core import load_game
 
-    check_seed(seed)
     check_output(chart, "--chart", (".png",))
     name = load_game(game_name(game)).info.name
     named = split_entrants(agent)

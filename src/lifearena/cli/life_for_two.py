@@ -19,7 +19,7 @@ import typer
 
 from lifearena import agents
 from lifearena.cli import caps
-from lifearena.cli.checks import check_output, check_seed
+from lifearena.cli.checks import check_output
 from lifearena.cli.terminal_play import (
     Display,
     Seat,
@@ -151,7 +151,6 @@ def play(
                                 f"{', '.join(LIMIT_RESULTS)}")
     params = {"max_turns": max_turns or None, "limit_result": limit_result}
     state = (LifeForTwo.from_setup(setup, **params) if setup else LifeForTwo(**params))
-    check_seed(seed)
     seats = make_seats((player1, player2), lambda name, player: agents.make(
         name, game="life_for_two", seed=seed + player))
     typer.echo(f"Life for Two: player 1 (*) {player1}, player 2 (#) {player2}")

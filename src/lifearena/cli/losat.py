@@ -18,7 +18,7 @@ import typer
 
 from lifearena.agents import Limit, make
 from lifearena.cli import caps
-from lifearena.cli.checks import check_output, check_seed
+from lifearena.cli.checks import check_output
 from lifearena.cli.terminal_play import (
     HUMAN,
     Display,
@@ -136,7 +136,6 @@ def play(
     think = Limit.from_text(limit)
     state = losat.from_setup(setup, **params) if setup else losat.new_game(**params)
     names = (black.strip().lower(), white.strip().lower())
-    check_seed(seed)
     seats = make_seats(names, lambda name, i: make(name, game="losat", seed=seed + i), think)
     if HUMAN in names:
         typer.echo(f"moves: +bD4 / +wD4 add, -D4 remove, xD4 capture, pass; commands: "

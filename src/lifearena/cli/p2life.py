@@ -28,7 +28,7 @@ from rich.table import Table
 
 from lifearena.cli import caps
 from lifearena.cli.caps import check_cells
-from lifearena.cli.checks import check_output, check_seed
+from lifearena.cli.checks import check_output
 from lifearena.cli.terminal_play import (
     Display,
     Seat,
@@ -369,7 +369,7 @@ def play(
         _replay(replay_file)
         return
     check_output(record, "--record")
-    state = new_game(size=size, density=density_, seed=check_seed(seed), torus=not bounded,
+    state = new_game(size=size, density=density_, seed=seed, torus=not bounded,
                      max_generations=max_generations, moves=moves)
     names = (white, black)
     seats = make_seats(names, lambda name, p: make(name, game="p2life", seed=seed + p))

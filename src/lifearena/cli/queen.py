@@ -18,7 +18,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 from rich.table import Table
 
 from lifearena.cli import caps
-from lifearena.cli.checks import check_output, check_seed
+from lifearena.cli.checks import check_output
 from lifearena.cli.compiling import PALACE_KERNELS, announce_compiling
 from lifearena.cli.terminal_play import (
     Display,
@@ -214,7 +214,6 @@ def play(
         return
     check_output(save, "--save")
     state = BlockingQueen.from_setup(start, k=check_k(k))
-    check_seed(seed)
     seats = make_seats((first, second),
                        lambda who, _: make(who, game="blocking_queen", seed=seed))
     names = [who if who != "human" else "you" for who in (first, second)]

@@ -43,7 +43,7 @@ from lifearena import agents as agent_registry
 from lifearena.agents.bot import BotError
 from lifearena.arena.referee import play_game
 from lifearena.cli import caps
-from lifearena.cli.checks import check_output, check_seed
+from lifearena.cli.checks import check_output
 from lifearena.cli.compiling import WAR_OF_LIFE_KERNELS, announce_compiling
 from lifearena.cli.terminal_play import (
     HUMAN,
@@ -213,7 +213,6 @@ def play(
     check_output(save, "--save")
     names = (_strategy(blue, human=True, prolog=prolog),
              _strategy(red, human=True, prolog=prolog))
-    check_seed(agent_seed, "--agent-seed")
     seats = make_seats(names, lambda name, i: _make(name, agent_seed + i, ties))
     state = _start(seed, position, to_move)
     typer.echo(f"War of Life: b = {names[0]}, r = {names[1]}; start {state.setup()}")
@@ -346,7 +345,6 @@ def strategy_test(
     if ties not in ("first", "random"):
         raise BadParameterError(f"--ties {ties!r}; expected first or random")
     wall = time.perf_counter()
-    check_seed(seed)
     if not protocol and ties == "first" and PROLOG not in first + second:
         announce_compiling(*WAR_OF_LIFE_KERNELS)
     results = run_games(first, second, games, seed, ties=ties, protocol=protocol,
