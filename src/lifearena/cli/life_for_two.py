@@ -21,6 +21,7 @@ from lifearena import agents
 from lifearena.cli import caps
 from lifearena.cli.checks import check_output
 from lifearena.cli.terminal_play import (
+    HUMAN,
     Display,
     Seat,
     TerminalPlay,
@@ -42,8 +43,6 @@ app = typer.Typer(
     help="Life for Two (5x5, simultaneous hidden placement).",
     no_args_is_help=True,
 )
-
-HUMAN = "human"
 
 
 def _show_turn(state: LifeForTwo, number: int) -> None:
@@ -143,9 +142,6 @@ def play(
                                     f"{', '.join(given)}")
         play_classic(sys.stdin, sys.stdout, echo=not sys.stdin.isatty())
         return
-    if max_turns < 0:
-        raise BadParameterError(f"--max-turns {max_turns} is negative; expected 0 (no limit) "
-                                "or more")
     if limit_result not in LIMIT_RESULTS:
         raise BadParameterError(f"--limit-result {limit_result!r}; expected one of "
                                 f"{', '.join(LIMIT_RESULTS)}")

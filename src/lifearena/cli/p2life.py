@@ -220,11 +220,7 @@ def density(
 
     if what not in ("summary", "runs"):
         raise BadParameterError(f"bad --what {what!r}; expected summary or runs")
-    fmt = export_path.suffix.lstrip(".").lower() if export_path is not None else "csv"
-    if fmt not in ("csv", "json"):
-        # refused before the sweep, not after hours of runs
-        raise BadParameterError(f"--export {export_path}: unknown format {fmt!r}; expected a "
-                                ".csv or .json file")
+    # refused before the sweep, not after hours of runs
     check_output(export_path, "--export", (".csv", ".json"))
     check_output(results, "--results")
     spec = SweepSpec(rules=_list(rules, "--rule"), ps=_floats(ps, "densities"),
@@ -237,7 +233,8 @@ def density(
     summaries = summarise(rows)
     console.print(_summary_table(summaries))
     if export_path is not None:
-        export_path.write_text(export(rows if what == "runs" else summaries, fmt),
+        export_path.write_text(export(rows if what == "runs" else summaries,
+                                      export_path.suffix.lstrip(".").lower()),
                                encoding="utf-8")
         console.print(f"wrote {export_path}")
 

@@ -67,7 +67,7 @@ LAYOUTS = ("clear", "coursework", "both")
 COMMANDS = "moves, hint, board, coursework, help, quit"
 # test-strategy keeps every game's result in memory and Wilson intervals are already
 # +-0.1% at a million games; more is a typo, not an experiment
-MAX_GAMES = 1_000_000
+MAX_GAMES = caps.MAX_GAMES
 CHUNK = 1000  # games per call of the compiled path between progress updates
 
 
@@ -273,6 +273,13 @@ def _progress(console: Console | None) -> Progress:
                     console=console or Console(stderr=True), transient=True)
 
 
+def _compiled(first: str, second: str, *, ties: str, protocol: bool) -> bool:
+    """Whether :func:`run_games` plays these strategies on the compiled bitboard path: the
+    coursework's tie order, no Prolog strategy, and ``--protocol`` not asked for."""
+    return not protocol and ties == "first" and not any(
+        name.startswith(PROLOG + ":") for name in (first, second))
+
+
 def run_games(first: str, second: str, games: int, seed: int, *, ties: str = "first",
               protocol: bool = False, progress: bool = False, console: Console | None = None
               ) -> list[tuple[int, object, float]]:
@@ -285,7 +292,7 @@ def run_games(first: str, second: str, games: int, seed: int, *, ties: str = "fi
     setups = (wol.new_game(seed=seed + i).setup() for i in range(games))
     results: list[tuple[int, object, float]] = []
     chunk = CHUNK
-    fast = not protocol and ties == "first" and not prolog
+    fast = _compiled(first, second, ties=ties, protocol=protocol)
     # the agents are made (a Prolog file loaded and checked) before the bar appears, so that
     # a strategy refused is one line, not a bar and a line
     bots = [] if fast else [_make(name, seed + i, ties) for i, name in enumerate((first, second))]
@@ -337,15 +344,11 @@ def strategy_test(
     """What the coursework's test_strategy/3 prints, with 95% Wilson intervals."""
     first = _strategy(first, human=False, prolog=prolog)
     second = _strategy(second, human=False, prolog=prolog)
-    if games < 1:
-        raise BadParameterError(f"-n {games}; expected at least 1 game")
-    if games > MAX_GAMES:
-        raise BadParameterError(f"-n {games:,} is too many games; expected at most "
-                                f"{MAX_GAMES:,} (run several seeds for more)")
     if ties not in ("first", "random"):
         raise BadParameterError(f"--ties {ties!r}; expected first or random")
     wall = time.perf_counter()
-    if not protocol and ties == "first" and PROLOG not in first + second:
+    compiled = _compiled(first, second, ties=ties, protocol=protocol)
+    if compiled:
         announce_compiling(*WAR_OF_LIFE_KERNELS)
     results = run_games(first, second, games, seed, ties=ties, protocol=protocol,
                         progress=True)
@@ -376,7 +379,6 @@ def strategy_test(
                   f"{max(not_exhausted) if not_exhausted else 'none'}")
     console.print(f"shortest game: {min(lengths)}")
     console.print(f"average game length (including exhaustives): {sum(lengths) / games:.2f}")
-    compiled = not protocol and ties == "first" and PROLOG not in first + second
     console.print(f"average game time: {mean_time * 1000:.4f} ms "
                   f"({'compiled' if compiled else 'protocol'} path; "
                   f"{wall:.2f} s in all)")
