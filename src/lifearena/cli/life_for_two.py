@@ -83,18 +83,15 @@ class LifeForTwoDisplay(Display):
 
 
 class LifeForTwoReplayDisplay(LifeForTwoDisplay):
-    """A saved game: the players, the start, then every turn as ``play`` shows it."""
-
-    def __init__(self, players: list[str]) -> None:
-        super().__init__()
-        self.players = players
+    """A saved game: the players (:attr:`labels`, the record's), the start, then every turn
+    as ``play`` shows it."""
 
     def start(self, state: State) -> None:
-        typer.echo(f"{' vs '.join(self.players)}\nstart:\n{state}")
+        typer.echo(f"{' vs '.join(self.labels)}\nstart:\n{state}")
 
 
 def _replay(path: Path) -> None:
-    replay_in_terminal(path, "life_for_two", LifeForTwoReplayDisplay(Record.read(path).players))
+    replay_in_terminal(path, "life_for_two", LifeForTwoReplayDisplay())
 
 
 @app.command()

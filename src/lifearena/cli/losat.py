@@ -27,7 +27,7 @@ from lifearena.cli.terminal_play import (
     make_seats,
     replay_in_terminal,
 )
-from lifearena.core import Outcome, Record, State
+from lifearena.core import Outcome, State
 from lifearena.games import losat
 
 app = typer.Typer(
@@ -149,11 +149,8 @@ def play(
 
 
 class LosatReplayDisplay(LosatDisplay):
-    """A saved game: numbered moves as recorded, the players and the result at the end."""
-
-    def __init__(self, quiet: bool, players: list[str]) -> None:
-        super().__init__(quiet)
-        self.players = players
+    """A saved game: numbered moves as recorded, the players (:attr:`labels`, the record's)
+    and the result at the end."""
 
     def moved(self, state: State, player: int, text: str) -> None:
         assert isinstance(state, losat.LosatState)
@@ -164,8 +161,8 @@ class LosatReplayDisplay(LosatDisplay):
     def end(self, state: State, outcome: Outcome | None = None) -> None:
         if self.quiet:
             typer.echo(str(state))
-        typer.echo(f"{' vs '.join(self.players)}: {self.result(state, outcome)}")
+        typer.echo(f"{' vs '.join(self.labels)}: {self.result(state, outcome)}")
 
 
 def _replay(path: Path, quiet: bool) -> None:
-    replay_in_terminal(path, "losat", LosatReplayDisplay(quiet, Record.read(path).players))
+    replay_in_terminal(path, "losat", LosatReplayDisplay(quiet))
