@@ -162,3 +162,17 @@ def test_losat_names_superko() -> None:
     for text in SUPERKO_GAME:
         state.apply_move_text(text)
     assert "superko" in state.explain_illegal(state.string_to_action("xE6"))
+
+
+def test_the_end_of_a_game_names_the_sides_as_the_game_declares_them() -> None:
+    from dataclasses import replace
+
+    from lifearena.cli.outcome_text import describe_outcome
+    from lifearena.core import Outcome, Termination
+
+    info = replace(toy_games.Nim.info, side_names=("north", "south"))
+    assert describe_outcome(Outcome(Termination.WIN, 1, "b"), info, ["first", "crash"]) == (
+        "south (crash) wins: north (first) has no pieces left")
+    # a game that declares no names says player 1 and player 2
+    assert describe_outcome(Outcome(Termination.WIN, 0, "a"), toy_games.Nim.info) == (
+        "player 1 wins: player 2 has no pieces left")

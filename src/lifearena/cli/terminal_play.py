@@ -94,7 +94,7 @@ class Display:
         outcome = outcome or state.outcome()
         if outcome is None:
             return "unfinished"
-        return describe_outcome(outcome, state.info.name, self.labels)
+        return describe_outcome(outcome, state.info, self.labels)
 
     def start(self, state: State) -> None:
         """Before the first move."""
@@ -286,7 +286,7 @@ class TerminalPlay:
     def _ask(self, player: int, seat: Seat) -> Action | None:
         """Prompt ``player`` until they type a legal move; ``None`` when they quit."""
         state, display = self.state, self.display
-        name = player_name(state.info.name, player, self.display.labels)
+        name = player_name(state.info, player, self.display.labels)
         while True:
             display.before_prompt(state, player)
             try:
