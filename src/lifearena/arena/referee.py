@@ -41,6 +41,7 @@ from lifearena.core import (
     CHANCE,
     SIMULTANEOUS,
     Action,
+    GameInfo,
     Outcome,
     Record,
     State,
@@ -171,17 +172,27 @@ class _Forfeit(Exception):
         self.player, self.reason, self.detail = player, reason, detail
 
 
-def _forfeit_outcome(failures: Sequence[_Forfeit], info: Any) -> tuple[Outcome, str]:
-    """The outcome when ``failures`` ended the game: the other side wins a single forfeit;
-    when both sides failed at once nobody does."""
+def forfeit_outcome(info: GameInfo, player: int | None, detail: str = "") -> Outcome:
+    """The outcome of a game that ``player`` forfeited (``None``: both sides at once): the
+    other side of a two-player game wins; otherwise nobody does.
+
+    >>> from lifearena.core import load_game
+    >>> forfeit_outcome(load_game("war_of_life").info, 0, "blue crashed")
+    Outcome(termination=<Termination.FORFEIT: 'forfeit'>, winner=1, winner_symbol='r', \
+detail='blue crashed')
+    """
+    winner = 1 - player if player is not None and info.num_players == 2 else None
+    symbol = info.player_symbols[winner] if winner is not None else None
+    return Outcome(Termination.FORFEIT, winner, symbol, detail)
+
+
+def _forfeit_outcome(failures: Sequence[_Forfeit], info: GameInfo) -> tuple[Outcome, str]:
+    """The outcome when ``failures`` ended the game, and the reason to record."""
     if len(failures) > 1:
         failures = [_Forfeit(-1, "both", "; ".join(f.detail for f in failures))]
     failure = failures[0]
-    if failure.player < 0:
-        return Outcome(Termination.FORFEIT, None, None, failure.detail), failure.reason
-    winner = 1 - failure.player if info.num_players == 2 else None
-    symbol = info.player_symbols[winner] if winner is not None else None
-    return Outcome(Termination.FORFEIT, winner, symbol, failure.detail), failure.reason
+    player = None if failure.player < 0 else failure.player
+    return forfeit_outcome(info, player, failure.detail), failure.reason
 
 
 def _ask(state: State, player: int, agent: Agent, name: str, limit: Limit | None,

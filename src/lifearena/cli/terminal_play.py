@@ -43,6 +43,7 @@ import typer
 from lifearena.agents import Agent, Limit
 from lifearena.agents.base import AgentTimeout, IllegalAction
 from lifearena.agents.bot import BotError
+from lifearena.arena.referee import forfeit_outcome
 from lifearena.cli.outcome_text import describe_outcome, player_name
 from lifearena.core import (
     CHANCE,
@@ -233,11 +234,7 @@ class TerminalPlay:
         """The other side's win when an agent forfeited (as the arena's referee scores it)."""
         if self.forfeited is None:
             return None
-        info = self.state.info
-        winner = 1 - self.forfeited if info.num_players == 2 else None
-        return Outcome(Termination.FORFEIT, winner,
-                       None if winner is None else info.player_symbols[winner],
-                       self._forfeit_detail)
+        return forfeit_outcome(self.state.info, self.forfeited, self._forfeit_detail)
 
     def _save(self) -> None:
         if self.save is None:
