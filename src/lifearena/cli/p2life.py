@@ -152,8 +152,6 @@ def meanfield(
     from lifearena.studies.p2life import describe, mean_field, simulated_one_step_density
 
     check_output(png, "--png", (".png",))
-    if png is not None and sim_size < 3:
-        raise BadParameterError(f"--sim-size {sim_size} is too small; expected at least 3")
     info = describe(rule, colours=colours)
     console.print(f"[bold]{info['rule']}[/] (colours={colours}): rho(p) =", highlight=False)
     for term in polynomial_lines(str(info["polynomial"])):
