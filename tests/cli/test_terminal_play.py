@@ -176,3 +176,19 @@ def test_the_end_of_a_game_names_the_sides_as_the_game_declares_them() -> None:
     # a game that declares no names says player 1 and player 2
     assert describe_outcome(Outcome(Termination.WIN, 0, "a"), toy_games.Nim.info) == (
         "player 1 wins: player 2 has no pieces left")
+
+
+@pytest.mark.parametrize(("argv", "game", "commands"), [
+    (PLAY_COMMANDS["war-of-life"], "war_of_life", "moves, help, board, hint, coursework, quit"),
+    (PLAY_COMMANDS["losat"], "losat", "moves, help, board, hint, quit"),
+])
+def test_a_person_is_told_the_game_notation_and_the_loop_commands(argv, game, commands, capsys,
+                                                                  monkeypatch) -> None:
+    from lifearena.core import load_game
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    out = capsys.readouterr().out
+    assert exit_info.value.code == 0
+    assert f"moves: {load_game(game).move_help}; commands: {commands}\n" in out

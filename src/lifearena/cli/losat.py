@@ -35,8 +35,6 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-COMMANDS = "moves, hint, board, help, quit"
-
 
 def board(state: losat.LosatState) -> str:
     """The board as the game draws it (coordinates on every edge, goal lines marked).
@@ -137,15 +135,15 @@ def play(
     state = losat.from_setup(setup, **params) if setup else losat.new_game(**params)
     names = (black.strip().lower(), white.strip().lower())
     seats = make_seats(names, lambda name, i: make(name, game="losat", seed=seed + i), think)
-    if HUMAN in names:
-        typer.echo(f"moves: +bD4 / +wD4 add, -D4 remove, xD4 capture, pass; commands: "
-                   f"{COMMANDS}")
 
     def hint(state: State, player: int) -> str:
         agent = make("alphabeta", game="losat", seed=0)
         return f"hint: {state.action_to_string(agent.act(state.view(player), player, think))}"
 
-    TerminalPlay(state, seats, LosatDisplay(quiet), save=save, hint=hint).run()
+    game = TerminalPlay(state, seats, LosatDisplay(quiet), save=save, hint=hint)
+    if HUMAN in names:
+        typer.echo(f"moves: {state.move_help}; commands: {game.command_words()}")
+    game.run()
 
 
 class LosatReplayDisplay(LosatDisplay):

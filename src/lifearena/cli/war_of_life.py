@@ -64,7 +64,6 @@ app = typer.Typer(
 
 STRATEGIES = ("random", "bloodlust", "self_preservation", "land_grab", "minimax")
 LAYOUTS = ("clear", "coursework", "both")
-COMMANDS = "moves, hint, board, coursework, help, quit"
 # test-strategy keeps every game's result in memory and Wilson intervals are already
 # +-0.1% at a million games; more is a typo, not an experiment
 MAX_GAMES = caps.MAX_GAMES
@@ -216,16 +215,18 @@ def play(
     seats = make_seats(names, lambda name, i: _make(name, agent_seed + i, ties))
     state = _start(seed, position, to_move)
     typer.echo(f"War of Life: b = {names[0]}, r = {names[1]}; start {state.setup()}")
-    if HUMAN in names:
-        typer.echo(f"moves: r1,c1,r2,c2 (also [r1,c1,r2,c2] or r1c1r2c2); commands: {COMMANDS}")
 
     def hint(state: State, player: int) -> str:
         bot = agent_registry.make("minimax", game="war_of_life")
         return f"minimax suggests {state.action_to_string(bot.act(state.view(player), player))}"
 
-    TerminalPlay(state, seats, WarOfLifeDisplay(layout, quiet), save=save, hint=hint,
-                 commands={"coursework": lambda s, _: typer.echo(s.board_text("coursework"))},
-                 record_extra={"seed": state.seed} if state.seed is not None else {}).run()
+    game = TerminalPlay(state, seats, WarOfLifeDisplay(layout, quiet), save=save, hint=hint,
+                        commands={"coursework": lambda s, _: typer.echo(
+                            s.board_text("coursework"))},
+                        record_extra={"seed": state.seed} if state.seed is not None else {})
+    if HUMAN in names:
+        typer.echo(f"moves: {state.move_help}; commands: {game.command_words()}")
+    game.run()
 
 
 def _replay(path: Path, layout: str, quiet: bool) -> None:
