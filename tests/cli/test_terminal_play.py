@@ -192,3 +192,23 @@ def test_a_person_is_told_the_game_notation_and_the_loop_commands(argv, game, co
     out = capsys.readouterr().out
     assert exit_info.value.code == 0
     assert f"moves: {load_game(game).move_help}; commands: {commands}\n" in out
+
+
+@pytest.mark.parametrize(("agent", "reason", "detail"), [
+    (toy_games.CrashAgent(), "crash", "crash crashed: RuntimeError: boom"),
+    (toy_games.IllegalAgent(), "illegal", "illegal played an illegal move 'take100'"),
+])
+def test_an_agent_that_crashes_or_moves_illegally_forfeits_as_in_the_arena(
+        agent, reason, detail, tmp_path) -> None:
+    from lifearena.core import Record, Termination
+
+    path = tmp_path / "nim.json"
+    typed = Typed("take1")
+    final, shown = _play(toy_games.Nim(9), [Seat("human"), Seat(agent.name, agent)], typed,
+                         save=path)
+    assert final.history() == [0]
+    record = Record.load(path.read_text())
+    assert record.extra["forfeit"] == reason and detail in record.result
+    assert record.result.startswith("a wins (forfeit, ")
+    assert any(line.startswith("result: ") and "forfeits" in line for line in shown)
+    assert Termination.FORFEIT.value in record.result
