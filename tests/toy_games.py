@@ -42,6 +42,17 @@ from lifearena.core import (
 from lifearena.errors import ParseError
 
 
+class FixedStart:
+    """A toy game with one start: its setup is ``"start"``; parameters go to the constructor."""
+
+    def setup(self) -> str:
+        return "start"
+
+    @classmethod
+    def from_setup(cls, setup: str, **params: Any) -> Self:
+        return cls(**params)
+
+
 @register_game
 class Nim(State):
     """One heap, take 1..3; whoever takes the last stone wins. Losing heaps: multiples of 4.
@@ -173,7 +184,7 @@ class TicTacToe(State):
 
 
 @register_game
-class Pennies(State):
+class Pennies(FixedStart, State):
     """Matching pennies with a third, dominated choice for each player.
 
     Player 0 wins when the coins match (H/H or T/T), player 1 when they differ; choosing
@@ -217,19 +228,12 @@ class Pennies(State):
     def observation(self, player: int) -> np.ndarray:
         return np.zeros((1, 1, 1), dtype=np.int8)
 
-    def setup(self) -> str:
-        return "start"
-
-    @classmethod
-    def from_setup(cls, setup: str, **params: Any) -> Self:
-        return cls()
-
     def __str__(self) -> str:
         return "pennies" if self.joint is None else f"pennies {self.joint}"
 
 
 @register_game
-class Gamble(State):
+class Gamble(FixedStart, State):
     """Player 0 chooses ``safe`` (a draw) or ``bet`` (then a chance node: win with
     probability ``p``, else lose). With p = 0.8 betting is right; with p = 0.2, safe is."""
 
@@ -287,19 +291,12 @@ class Gamble(State):
         obs[0, 0, 1] = -1 if self.coin is None else self.coin
         return obs
 
-    def setup(self) -> str:
-        return "start"
-
-    @classmethod
-    def from_setup(cls, setup: str, **params: Any) -> Self:
-        return cls(**params)
-
     def __str__(self) -> str:
         return f"gamble choice={self.choice} coin={self.coin}"
 
 
 @register_game
-class PenniesRounds(State):
+class PenniesRounds(FixedStart, State):
     """Rounds of matching pennies; a fair coin picks the matcher before each round."""
 
     info: ClassVar[GameInfo] = GameInfo(
@@ -362,13 +359,6 @@ class PenniesRounds(State):
 
     def observation(self, player: int) -> np.ndarray:
         return np.array([[[*self.scores, self.played]]], dtype=np.int8)
-
-    def setup(self) -> str:
-        return "start"
-
-    @classmethod
-    def from_setup(cls, setup: str, **params: Any) -> Self:
-        return cls(**params)
 
     def __str__(self) -> str:
         return f"{self.scores} after {self.played}"

@@ -154,6 +154,9 @@ class GameInfo:
     zero_sum: bool = True
     parameters: Mapping[str, Any] = field(default_factory=dict)
     """Parameter names and their defaults; records store the values a game was played with."""
+    side_names: tuple[str, ...] = ()
+    """What people call each side in a sentence (``("blue", "red")``); empty: ``player 1``,
+    ``player 2``."""
 
     @property
     def player_names(self) -> tuple[str, ...]:

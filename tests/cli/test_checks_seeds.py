@@ -33,3 +33,21 @@ def test_negative_seed_is_a_one_line_error(capsys, argv, option) -> None:
     assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
     assert option in err and "expected a whole number from 0 to" in err
     assert out == ""
+
+
+def test_every_seed_option_takes_the_seed_range() -> None:
+    # click's range is the only check of a seed now, so every seed option must carry it
+    from lifearena.cli import build_command
+    from lifearena.cli.caps import MAX_SEED
+
+    def seeds(command, path=()):  # type: ignore[no-untyped-def]
+        for param in command.params:
+            if param.name and param.name.endswith("seed"):
+                yield " ".join(path), param
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from seeds(sub, (*path, name))
+
+    found = list(seeds(build_command()))
+    assert len(found) >= 12
+    for path, param in found:
+        assert (param.min, param.max) == (0, MAX_SEED), f"lifearena {path} {param.opts[0]}"

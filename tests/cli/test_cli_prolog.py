@@ -56,7 +56,7 @@ def test_play_reports_a_forfeit(capsys, tmp_path) -> None:
     code, out, _ = run_cli(capsys, "war-of-life", "play", "--prolog", f"{file}:s", "--blue",
                            "prolog", "--red", "random", "--quiet", "--save", str(record))
     assert code == 0
-    assert "b (prolog:" in out and "forfeits: prolog strategy 'bad:s':" in out
+    assert "b (prolog:" in out and "forfeits: " in out and "prolog strategy 'bad:s':" in out
     assert "failed" in out
     # as docs/prolog.md says: the other side wins, and the result says why
     result = out.splitlines()[-2]  # the last line says where the record went

@@ -94,6 +94,7 @@ def test_two_agents_save_json_and_replay(tmp_path: Path) -> None:
     assert data["players"] == ["nash", "random"] and data["params"]["max_turns"] == 40
     state = replay(Record.load(path.read_text()))
     shown = _invoke(["--replay", str(path)])
+    assert shown.startswith("nash vs random\nstart:\n")
     assert shown.rstrip().endswith(
         f"result: {describe_outcome(state.outcome(), 'life_for_two', ['nash', 'random'])}")
     assert shown.count("\nTurn ") == len(data["moves"])

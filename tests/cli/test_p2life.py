@@ -61,7 +61,7 @@ def test_bad_export_format_refused_before_the_sweep(capsys: pytest.CaptureFixtur
     code, _, err = _run(["p2life", "density", "--p", "0.5", "--size", "8", "--runs", "1",
                          "--results", str(tmp_path / "r.sqlite"),
                          "--export", str(tmp_path / "out.xlsx")], capsys)
-    assert code == 2 and "unknown format 'xlsx'" in err
+    assert code == 2 and "has the wrong file type; expected a name ending in .csv or .json" in err
     assert not (tmp_path / "r.sqlite").exists()
 
 

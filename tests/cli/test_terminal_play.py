@@ -162,3 +162,53 @@ def test_losat_names_superko() -> None:
     for text in SUPERKO_GAME:
         state.apply_move_text(text)
     assert "superko" in state.explain_illegal(state.string_to_action("xE6"))
+
+
+def test_the_end_of_a_game_names_the_sides_as_the_game_declares_them() -> None:
+    from dataclasses import replace
+
+    from lifearena.cli.outcome_text import describe_outcome
+    from lifearena.core import Outcome, Termination
+
+    info = replace(toy_games.Nim.info, side_names=("north", "south"))
+    assert describe_outcome(Outcome(Termination.WIN, 1, "b"), info, ["first", "crash"]) == (
+        "south (crash) wins: north (first) has no pieces left")
+    # a game that declares no names says player 1 and player 2
+    assert describe_outcome(Outcome(Termination.WIN, 0, "a"), toy_games.Nim.info) == (
+        "player 1 wins: player 2 has no pieces left")
+
+
+@pytest.mark.parametrize(("argv", "game", "commands"), [
+    (PLAY_COMMANDS["war-of-life"], "war_of_life", "moves, help, board, hint, coursework, quit"),
+    (PLAY_COMMANDS["losat"], "losat", "moves, help, board, hint, quit"),
+])
+def test_a_person_is_told_the_game_notation_and_the_loop_commands(argv, game, commands, capsys,
+                                                                  monkeypatch) -> None:
+    from lifearena.core import load_game
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    out = capsys.readouterr().out
+    assert exit_info.value.code == 0
+    assert f"moves: {load_game(game).move_help}; commands: {commands}\n" in out
+
+
+@pytest.mark.parametrize(("agent", "reason", "detail"), [
+    (toy_games.CrashAgent(), "crash", "crash crashed: RuntimeError: boom"),
+    (toy_games.IllegalAgent(), "illegal", "illegal played an illegal move 'take100'"),
+])
+def test_an_agent_that_crashes_or_moves_illegally_forfeits_as_in_the_arena(
+        agent, reason, detail, tmp_path) -> None:
+    from lifearena.core import Record, Termination
+
+    path = tmp_path / "nim.json"
+    typed = Typed("take1")
+    final, shown = _play(toy_games.Nim(9), [Seat("human"), Seat(agent.name, agent)], typed,
+                         save=path)
+    assert final.history() == [0]
+    record = Record.load(path.read_text())
+    assert record.extra["forfeit"] == reason and detail in record.result
+    assert record.result.startswith("a wins (forfeit, ")
+    assert any(line.startswith("result: ") and "forfeits" in line for line in shown)
+    assert Termination.FORFEIT.value in record.result

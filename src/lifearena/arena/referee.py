@@ -41,6 +41,7 @@ from lifearena.core import (
     CHANCE,
     SIMULTANEOUS,
     Action,
+    GameInfo,
     Outcome,
     Record,
     State,
@@ -165,42 +166,63 @@ def _limit_for(base: Limit | None, allowance: float | None) -> Limit | None:
                  depth=base.depth)
 
 
-class _Forfeit(Exception):
+class Forfeit(Exception):
+    """An agent lost the game by failing: ``player`` (-1: both sides at once), ``reason``
+    (``crash``, ``timeout``, ``illegal`` or ``both``) and the ``detail`` in words."""
+
     def __init__(self, player: int, reason: str, detail: str) -> None:
         super().__init__(detail)
         self.player, self.reason, self.detail = player, reason, detail
 
 
-def _forfeit_outcome(failures: Sequence[_Forfeit], info: Any) -> tuple[Outcome, str]:
-    """The outcome when ``failures`` ended the game: the other side wins a single forfeit;
-    when both sides failed at once nobody does."""
-    if len(failures) > 1:
-        failures = [_Forfeit(-1, "both", "; ".join(f.detail for f in failures))]
-    failure = failures[0]
-    if failure.player < 0:
-        return Outcome(Termination.FORFEIT, None, None, failure.detail), failure.reason
-    winner = 1 - failure.player if info.num_players == 2 else None
+def forfeit_outcome(info: GameInfo, player: int | None, detail: str = "") -> Outcome:
+    """The outcome of a game that ``player`` forfeited (``None``: both sides at once): the
+    other side of a two-player game wins; otherwise nobody does.
+
+    >>> from lifearena.core import load_game
+    >>> forfeit_outcome(load_game("war_of_life").info, 0, "blue crashed")
+    Outcome(termination=<Termination.FORFEIT: 'forfeit'>, winner=1, winner_symbol='r', \
+detail='blue crashed')
+    """
+    winner = 1 - player if player is not None and info.num_players == 2 else None
     symbol = info.player_symbols[winner] if winner is not None else None
-    return Outcome(Termination.FORFEIT, winner, symbol, failure.detail), failure.reason
+    return Outcome(Termination.FORFEIT, winner, symbol, detail)
+
+
+def _forfeit_outcome(failures: Sequence[Forfeit], info: GameInfo) -> tuple[Outcome, str]:
+    """The outcome when ``failures`` ended the game, and the reason to record."""
+    if len(failures) > 1:
+        failures = [Forfeit(-1, "both", "; ".join(f.detail for f in failures))]
+    failure = failures[0]
+    player = None if failure.player < 0 else failure.player
+    return forfeit_outcome(info, player, failure.detail), failure.reason
+
+
+def ask_agent(state: State, player: int, agent: Agent, name: str,
+              limit: Limit | None = None) -> Action:
+    """One legal move of ``agent`` (called ``name``) as ``player`` on ``state``'s view, or
+    :class:`Forfeit` when the agent crashes, runs out of time or plays an illegal move: the
+    referee's judgement of one move, for other loops that seat agents (terminal play)."""
+    return _ask(state, player, agent, name, limit, None, 0.0)[0]
 
 
 def _ask(state: State, player: int, agent: Agent, name: str, limit: Limit | None,
          allowance: float | None, grace: float) -> tuple[Action, float]:
-    """One move of ``agent``: its action and the seconds it took; raises _Forfeit."""
+    """One move of ``agent``: its action and the seconds it took; raises Forfeit."""
     view = state.view(player)
     start = time.perf_counter()
     try:
         action = agent.act(view, player, _limit_for(limit, allowance))
     except AgentTimeout as error:
-        raise _Forfeit(player, "timeout", f"{name} ran out of time ({error})") from None
+        raise Forfeit(player, "timeout", f"{name} ran out of time ({error})") from None
     except IllegalAction as error:
-        raise _Forfeit(player, "illegal", f"{name} played an illegal move ({error})") from None
+        raise Forfeit(player, "illegal", f"{name} played an illegal move ({error})") from None
     except Exception as error:  # any crash of an agent forfeits; the arena goes on
-        raise _Forfeit(player, "crash",
+        raise Forfeit(player, "crash",
                        f"{name} crashed: {type(error).__name__}: {error}") from None
     elapsed = time.perf_counter() - start
     if allowance is not None and elapsed > allowance + grace:
-        raise _Forfeit(player, "timeout",
+        raise Forfeit(player, "timeout",
                        f"{name} took {elapsed:.3f} s; it had {allowance:.3f} s")
     try:
         legal = action in state.legal_actions(player)
@@ -208,7 +230,7 @@ def _ask(state: State, player: int, agent: Agent, name: str, limit: Limit | None
         legal = False
     if not legal or isinstance(action, bool):
         shown = _show(state, action, player)
-        raise _Forfeit(player, "illegal", f"{name} played an illegal move {shown}")
+        raise Forfeit(player, "illegal", f"{name} played an illegal move {shown}")
     return int(action), elapsed
 
 
@@ -258,7 +280,7 @@ def play_game(
 
     outcome: Outcome | None = None
     forfeit_reason = ""
-    unstarted: list[_Forfeit] = []
+    unstarted: list[Forfeit] = []
     for player, agent in enumerate(agents):
         try:
             agent.reset()
@@ -266,7 +288,7 @@ def play_game(
             if hook is not None:
                 hook(state.view(player), player, time_control)
         except Exception as error:  # a bot that cannot start forfeits like one that crashes
-            unstarted.append(_Forfeit(player, "crash", f"{names[player]} could not start: "
+            unstarted.append(Forfeit(player, "crash", f"{names[player]} could not start: "
                                       f"{type(error).__name__}: {error}"))
     if unstarted:
         outcome, forfeit_reason = _forfeit_outcome(unstarted, info)
@@ -288,14 +310,14 @@ def play_game(
                 continue
             movers = range(info.num_players) if current == SIMULTANEOUS else [current]
             chosen: list[Action] = []
-            failures: list[_Forfeit] = []
+            failures: list[Forfeit] = []
             for player in movers:
                 allowance = (time_control.allowance(used[player], moves_made[player])
                              if time_control else None)
                 try:
                     action, elapsed = _ask(state, player, agents[player], names[player],
                                            limits[player], allowance, grace)
-                except _Forfeit as failure:
+                except Forfeit as failure:
                     failures.append(failure)
                     continue
                 used[player] += elapsed
@@ -309,7 +331,7 @@ def play_game(
             else:
                 state.apply_action(chosen[0], check=False)
             length += 1
-        except _Forfeit as failure:
+        except Forfeit as failure:
             outcome, forfeit_reason = _forfeit_outcome([failure], info)
     duration = time.perf_counter() - wall
 

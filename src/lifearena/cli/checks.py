@@ -1,16 +1,10 @@
 """Checks of option values shared by the command groups, raising the library's errors.
 
-numpy's generators refuse negative seeds with a bare ``ValueError`` deep inside an agent or a
-soup, so the commands check seeds up front and name the option that was wrong. Output paths
-are checked the same way before any work (a missing folder or a wrong file type found after
-an hour of runs loses the hour).
+Numbers are checked by click while parsing (every numeric option takes a closed range from
+:mod:`lifearena.cli.caps`; a negative seed never reaches numpy). What a range cannot say is
+checked here, before any work: an output path of the wrong type or in a missing folder (found
+after an hour of runs it would lose the hour), entrants, bot programs.
 
->>> check_seed(7)
-7
->>> check_seed(-1, "--agent-seed")
-Traceback (most recent call last):
-...
-lifearena.errors.BadParameterError: --agent-seed -1 is negative; expected a non-negative integer
 >>> check_output(Path("/nope/x.png"), "--png", (".png",))
 Traceback (most recent call last):
 ...
@@ -30,13 +24,6 @@ from pathlib import Path
 
 from lifearena.agents.bot import BotError
 from lifearena.errors import BadParameterError, LifeArenaError
-
-
-def check_seed(value: int, option: str = "--seed") -> int:
-    """``value`` if it can seed ``numpy.random.default_rng``; else a BadParameterError."""
-    if value < 0:
-        raise BadParameterError(f"{option} {value} is negative; expected a non-negative integer")
-    return value
 
 
 def check_output(path: Path | None, option: str, suffixes: tuple[str, ...] = ()) -> None:

@@ -17,7 +17,6 @@ from lifearena.cli.checks import (
     check_bot_command,
     check_built,
     check_output,
-    check_seed,
     game_name,
     split_entrants,
 )
@@ -93,7 +92,6 @@ def ladder(
     from lifearena.arena.executor import Executor
     from lifearena.core import load_game
 
-    check_seed(seed)
     check_output(chart, "--chart", (".png",))
     name = load_game(game_name(game)).info.name
     named = split_entrants(agent)
@@ -105,7 +103,8 @@ def ladder(
         entrants.append(lad.Entrant.bot(label, argv, per_move=time))
     if named is not None and not any(e.label == "random" for e in entrants):
         entrants.insert(0, lad.Entrant("random", "random"))
-    planned = lad.ladder_plan(len(entrants), games)["total"]
+    plan = lad.ladder_plan(len(entrants), games)
+    planned = plan["total"]
     if planned > caps.MAX_TOTAL_GAMES:
         raise BadParameterError(f"--games {games:,} with {len(entrants)} entrants is "
                                 f"{planned:,} games; expected at most {caps.MAX_TOTAL_GAMES:,}")
@@ -124,14 +123,13 @@ def ladder(
         # the plan is stored for the readers of the file (the lab shows games done / total);
         # it may grow: a ladder run again with more starts goes on from the stored games
         run = ResultsDB(db).open_run(run_name or f"ladder-{name}", "ladder", config,
-                                     fresh=fresh, plan=lad.ladder_plan(len(entrants), games))
+                                     fresh=fresh, plan=plan)
     console = Console()
-    total = len(lad.schedule(name, [e.label for e in entrants], games))
     started = perf_counter()
     # the bar appears with the first finished game, so that an error found before any game
     # is one line on stderr, not an empty bar and then the line
     progress = Progress(console=Console(stderr=True), transient=True)
-    task = progress.add_task(f"{name} ladder", total=total,
+    task = progress.add_task(f"{name} ladder", total=planned,
                              completed=0 if run is None else run.count_games())
 
     def finished(key: str, result: Any) -> None:
@@ -140,7 +138,7 @@ def ladder(
         progress.advance(task)
 
     try:
-        with Executor(workers=workers, tasks=total) as executor:
+        with Executor(workers=workers, tasks=planned) as executor:
             result = lad.run_ladder(name, entrants, games, executor=executor,
                                     on_result=finished, max_moves=max_moves,
                                     samples=samples, seed=seed, store=run)

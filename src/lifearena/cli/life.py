@@ -147,9 +147,8 @@ def _check_pictures(shape: tuple[int, int], png: Path | None, gif: Path | None,
     if png is None and gif is None:
         return
     height, width = shape
-    factor = max(1, -(-max(shape) // 2048))  # picture.to_image draws at most 2048 cells a side
     side = scale or picture.auto_scale(shape)
-    pixels = -(-height // factor) * -(-width // factor) * side * side
+    pixels = math.prod(picture.image_size(shape, scale))
     if pixels > caps.MAX_PICTURE_PIXELS:
         raise BadParameterError(f"--scale {side} draws a {width}x{height} grid as {pixels:,} "
                                 f"pixels; expected at most {caps.MAX_PICTURE_PIXELS:,} (a "

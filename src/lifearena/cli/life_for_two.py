@@ -19,8 +19,9 @@ import typer
 
 from lifearena import agents
 from lifearena.cli import caps
-from lifearena.cli.checks import check_output, check_seed
+from lifearena.cli.checks import check_output
 from lifearena.cli.terminal_play import (
+    HUMAN,
     Display,
     Seat,
     TerminalPlay,
@@ -42,8 +43,6 @@ app = typer.Typer(
     help="Life for Two (5x5, simultaneous hidden placement).",
     no_args_is_help=True,
 )
-
-HUMAN = "human"
 
 
 def _show_turn(state: LifeForTwo, number: int) -> None:
@@ -84,18 +83,15 @@ class LifeForTwoDisplay(Display):
 
 
 class LifeForTwoReplayDisplay(LifeForTwoDisplay):
-    """A saved game: the players, the start, then every turn as ``play`` shows it."""
-
-    def __init__(self, players: list[str]) -> None:
-        super().__init__()
-        self.players = players
+    """A saved game: the players (:attr:`labels`, the record's), the start, then every turn
+    as ``play`` shows it."""
 
     def start(self, state: State) -> None:
-        typer.echo(f"{' vs '.join(self.players)}\nstart:\n{state}")
+        typer.echo(f"{' vs '.join(self.labels)}\nstart:\n{state}")
 
 
 def _replay(path: Path) -> None:
-    replay_in_terminal(path, "life_for_two", LifeForTwoReplayDisplay(Record.read(path).players))
+    replay_in_terminal(path, "life_for_two", LifeForTwoReplayDisplay())
 
 
 @app.command()
@@ -143,15 +139,11 @@ def play(
                                     f"{', '.join(given)}")
         play_classic(sys.stdin, sys.stdout, echo=not sys.stdin.isatty())
         return
-    if max_turns < 0:
-        raise BadParameterError(f"--max-turns {max_turns} is negative; expected 0 (no limit) "
-                                "or more")
     if limit_result not in LIMIT_RESULTS:
         raise BadParameterError(f"--limit-result {limit_result!r}; expected one of "
                                 f"{', '.join(LIMIT_RESULTS)}")
     params = {"max_turns": max_turns or None, "limit_result": limit_result}
     state = (LifeForTwo.from_setup(setup, **params) if setup else LifeForTwo(**params))
-    check_seed(seed)
     seats = make_seats((player1, player2), lambda name, player: agents.make(
         name, game="life_for_two", seed=seed + player))
     typer.echo(f"Life for Two: player 1 (*) {player1}, player 2 (#) {player2}")

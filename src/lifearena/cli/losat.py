@@ -18,7 +18,7 @@ import typer
 
 from lifearena.agents import Limit, make
 from lifearena.cli import caps
-from lifearena.cli.checks import check_output, check_seed
+from lifearena.cli.checks import check_output
 from lifearena.cli.terminal_play import (
     HUMAN,
     Display,
@@ -27,15 +27,13 @@ from lifearena.cli.terminal_play import (
     make_seats,
     replay_in_terminal,
 )
-from lifearena.core import Outcome, Record, State
+from lifearena.core import Outcome, State
 from lifearena.games import losat
 
 app = typer.Typer(
     help="Losat, Life One Step at a Time (19x19 Go board).",
     no_args_is_help=True,
 )
-
-COMMANDS = "moves, hint, board, help, quit"
 
 
 def board(state: losat.LosatState) -> str:
@@ -136,25 +134,21 @@ def play(
     think = Limit.from_text(limit)
     state = losat.from_setup(setup, **params) if setup else losat.new_game(**params)
     names = (black.strip().lower(), white.strip().lower())
-    check_seed(seed)
     seats = make_seats(names, lambda name, i: make(name, game="losat", seed=seed + i), think)
-    if HUMAN in names:
-        typer.echo(f"moves: +bD4 / +wD4 add, -D4 remove, xD4 capture, pass; commands: "
-                   f"{COMMANDS}")
 
     def hint(state: State, player: int) -> str:
         agent = make("alphabeta", game="losat", seed=0)
         return f"hint: {state.action_to_string(agent.act(state.view(player), player, think))}"
 
-    TerminalPlay(state, seats, LosatDisplay(quiet), save=save, hint=hint).run()
+    game = TerminalPlay(state, seats, LosatDisplay(quiet), save=save, hint=hint)
+    if HUMAN in names:
+        typer.echo(f"moves: {state.move_help}; commands: {game.command_words()}")
+    game.run()
 
 
 class LosatReplayDisplay(LosatDisplay):
-    """A saved game: numbered moves as recorded, the players and the result at the end."""
-
-    def __init__(self, quiet: bool, players: list[str]) -> None:
-        super().__init__(quiet)
-        self.players = players
+    """A saved game: numbered moves as recorded, the players (:attr:`labels`, the record's)
+    and the result at the end."""
 
     def moved(self, state: State, player: int, text: str) -> None:
         assert isinstance(state, losat.LosatState)
@@ -165,8 +159,8 @@ class LosatReplayDisplay(LosatDisplay):
     def end(self, state: State, outcome: Outcome | None = None) -> None:
         if self.quiet:
             typer.echo(str(state))
-        typer.echo(f"{' vs '.join(self.players)}: {self.result(state, outcome)}")
+        typer.echo(f"{' vs '.join(self.labels)}: {self.result(state, outcome)}")
 
 
 def _replay(path: Path, quiet: bool) -> None:
-    replay_in_terminal(path, "losat", LosatReplayDisplay(quiet, Record.read(path).players))
+    replay_in_terminal(path, "losat", LosatReplayDisplay(quiet))

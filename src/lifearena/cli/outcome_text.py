@@ -1,8 +1,10 @@
 """How the terminal commands say who won and why, in words rather than symbols.
 
 ``str(Outcome)`` is the compact form the records and tables use (``b wins (win)``); at the
-end of a game the terminal says it in full: the side by its colour (or ``player 1``), the
-player's name where one was given, and the reason in a sentence.
+end of a game the terminal says it in full: the side by the name its game gives it
+(:attr:`GameInfo.side_names <lifearena.core.GameInfo.side_names>`, else ``player 1``), the
+player's name where one was given, and the reason in a sentence. ``game`` is a game's
+:class:`~lifearena.core.GameInfo` or its name.
 
 >>> from lifearena.core import Outcome, Termination
 >>> describe_outcome(Outcome(Termination.WIN, 0, "b"), "war_of_life", ["minimax", "random"])
@@ -18,16 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lifearena.core import Outcome, Termination
-
-COLOURS: dict[str, tuple[str, str]] = {
-    "war_of_life": ("blue", "red"),
-    "losat": ("black", "white"),
-    "p2life": ("white", "black"),
-    "life_for_two": ("player *", "player #"),
-    "blocking_queen": ("player 1", "player 2"),
-}
-"""The words for each side of a game; other games say ``player 1`` and ``player 2``."""
+from lifearena.core import GameInfo, Outcome, Termination, load_game
+from lifearena.errors import LifeArenaError
 
 _DRAWS = {
     Termination.DRAW: "both sides died out at once",
@@ -39,7 +33,17 @@ _DRAWS = {
 }
 
 
-def player_name(game: str, player: int, labels: Sequence[str] = ()) -> str:
+def _side_names(game: str | GameInfo) -> tuple[str, ...]:
+    """The game's words for its sides; ``()`` for a game it does not know."""
+    if isinstance(game, str):
+        try:
+            game = load_game(game).info
+        except LifeArenaError:
+            return ()
+    return game.side_names
+
+
+def player_name(game: str | GameInfo, player: int, labels: Sequence[str] = ()) -> str:
     """``blue (minimax)``: the side's colour and, when given and different, its label.
 
     >>> player_name("war_of_life", 1, ["human", "random"])
@@ -47,13 +51,14 @@ def player_name(game: str, player: int, labels: Sequence[str] = ()) -> str:
     >>> player_name("unknown_game", 0)
     'player 1'
     """
-    colours = COLOURS.get(game, ("player 1", "player 2"))
-    colour = colours[player] if player < len(colours) else f"player {player + 1}"
+    names = _side_names(game)
+    colour = names[player] if player < len(names) else f"player {player + 1}"
     label = labels[player] if player < len(labels) else ""
     return f"{colour} ({label})" if label and label != colour else colour
 
 
-def describe_outcome(outcome: Outcome, game: str, labels: Sequence[str] = ()) -> str:
+def describe_outcome(outcome: Outcome, game: str | GameInfo, labels: Sequence[str] = ()
+                     ) -> str:
     """One sentence: who won (or that it is a draw) and why."""
     detail = outcome.detail
     if outcome.winner is None:

@@ -1,8 +1,10 @@
 """The one terminal play loop behind every ``play`` command: people and agents, turn-based
 and simultaneous games.
 
-The loop asks each seat in turn: an agent acts on ``state.view(player)``; a person is
-prompted and types a move in the game's own notation or a command:
+The loop asks each seat in turn: an agent acts on ``state.view(player)``, judged as the
+arena's referee judges it (:func:`~lifearena.arena.referee.ask_agent`: an agent that
+crashes, runs out of time or moves illegally forfeits the game); a person is prompted and
+types a move in the game's own notation or a command:
 
 ========================  ===============================================================
 ``moves`` / ``legal``     the legal moves (:meth:`State.legal_moves_text`)
@@ -41,8 +43,7 @@ import numpy as np
 import typer
 
 from lifearena.agents import Agent, Limit
-from lifearena.agents.base import AgentTimeout, IllegalAction
-from lifearena.agents.bot import BotError
+from lifearena.arena.referee import Forfeit, ask_agent, forfeit_outcome
 from lifearena.cli.outcome_text import describe_outcome, player_name
 from lifearena.core import (
     CHANCE,
@@ -94,7 +95,7 @@ class Display:
         outcome = outcome or state.outcome()
         if outcome is None:
             return "unfinished"
-        return describe_outcome(outcome, state.info.name, self.labels)
+        return describe_outcome(outcome, state.info, self.labels)
 
     def start(self, state: State) -> None:
         """Before the first move."""
@@ -233,11 +234,7 @@ class TerminalPlay:
         """The other side's win when an agent forfeited (as the arena's referee scores it)."""
         if self.forfeited is None:
             return None
-        info = self.state.info
-        winner = 1 - self.forfeited if info.num_players == 2 else None
-        return Outcome(Termination.FORFEIT, winner,
-                       None if winner is None else info.player_symbols[winner],
-                       self._forfeit_detail)
+        return forfeit_outcome(self.state.info, self.forfeited, self._forfeit_detail)
 
     def _save(self) -> None:
         if self.save is None:
@@ -255,16 +252,14 @@ class TerminalPlay:
         seat = self.seats[player]
         if seat.agent is not None:
             try:
-                return seat.agent.act(self.state.view(player), player, seat.limit)
-            except (AgentTimeout, IllegalAction, BotError) as error:
-                # a bot (or a Prolog strategy) that fails forfeits, as in the arena
+                return ask_agent(self.state, player, seat.agent, seat.label, seat.limit)
+            except Forfeit as failure:
+                # an agent that crashes, times out or moves illegally forfeits, as in the arena
                 symbol = self.state.info.player_symbols[player]
-                typer.echo(f"{symbol} ({seat.label}) forfeits: {error}")
+                typer.echo(f"{symbol} ({seat.label}) forfeits: {failure.detail}")
                 self.forfeited = player
-                self._forfeit_detail = str(error)
-                self._forfeit_reason = ("timeout" if isinstance(error, AgentTimeout) else
-                                        "illegal" if isinstance(error, IllegalAction) else
-                                        "crash")
+                self._forfeit_detail = failure.detail
+                self._forfeit_reason = failure.reason
                 return None
         return self._ask(player, seat)
 
@@ -286,7 +281,7 @@ class TerminalPlay:
     def _ask(self, player: int, seat: Seat) -> Action | None:
         """Prompt ``player`` until they type a legal move; ``None`` when they quit."""
         state, display = self.state, self.display
-        name = player_name(state.info.name, player, self.display.labels)
+        name = player_name(state.info, player, self.display.labels)
         while True:
             display.before_prompt(state, player)
             try:

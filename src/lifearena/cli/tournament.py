@@ -187,10 +187,7 @@ def tournament(
     console = Console()
     export = export or []
     for path in export:
-        if path.suffix.lower() not in (".md", ".markdown", ".csv", ".json"):
-            raise BadParameterError(f"--export {str(path)!r}; expected a file name ending in "
-                                    ".md, .csv or .json")
-        check_output(path, "--export")
+        check_output(path, "--export", (".md", ".markdown", ".csv", ".json"))
     if scheduler is not None and workers is not None:
         raise BadParameterError("give either --workers or --scheduler, not both")
     game = game_name(game)

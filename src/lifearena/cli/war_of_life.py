@@ -43,7 +43,7 @@ from lifearena import agents as agent_registry
 from lifearena.agents.bot import BotError
 from lifearena.arena.referee import play_game
 from lifearena.cli import caps
-from lifearena.cli.checks import check_output, check_seed
+from lifearena.cli.checks import check_output
 from lifearena.cli.compiling import WAR_OF_LIFE_KERNELS, announce_compiling
 from lifearena.cli.terminal_play import (
     HUMAN,
@@ -64,10 +64,9 @@ app = typer.Typer(
 
 STRATEGIES = ("random", "bloodlust", "self_preservation", "land_grab", "minimax")
 LAYOUTS = ("clear", "coursework", "both")
-COMMANDS = "moves, hint, board, coursework, help, quit"
 # test-strategy keeps every game's result in memory and Wilson intervals are already
 # +-0.1% at a million games; more is a typo, not an experiment
-MAX_GAMES = 1_000_000
+MAX_GAMES = caps.MAX_GAMES
 CHUNK = 1000  # games per call of the compiled path between progress updates
 
 
@@ -213,20 +212,21 @@ def play(
     check_output(save, "--save")
     names = (_strategy(blue, human=True, prolog=prolog),
              _strategy(red, human=True, prolog=prolog))
-    check_seed(agent_seed, "--agent-seed")
     seats = make_seats(names, lambda name, i: _make(name, agent_seed + i, ties))
     state = _start(seed, position, to_move)
     typer.echo(f"War of Life: b = {names[0]}, r = {names[1]}; start {state.setup()}")
-    if HUMAN in names:
-        typer.echo(f"moves: r1,c1,r2,c2 (also [r1,c1,r2,c2] or r1c1r2c2); commands: {COMMANDS}")
 
     def hint(state: State, player: int) -> str:
         bot = agent_registry.make("minimax", game="war_of_life")
         return f"minimax suggests {state.action_to_string(bot.act(state.view(player), player))}"
 
-    TerminalPlay(state, seats, WarOfLifeDisplay(layout, quiet), save=save, hint=hint,
-                 commands={"coursework": lambda s, _: typer.echo(s.board_text("coursework"))},
-                 record_extra={"seed": state.seed} if state.seed is not None else {}).run()
+    game = TerminalPlay(state, seats, WarOfLifeDisplay(layout, quiet), save=save, hint=hint,
+                        commands={"coursework": lambda s, _: typer.echo(
+                            s.board_text("coursework"))},
+                        record_extra={"seed": state.seed} if state.seed is not None else {})
+    if HUMAN in names:
+        typer.echo(f"moves: {state.move_help}; commands: {game.command_words()}")
+    game.run()
 
 
 def _replay(path: Path, layout: str, quiet: bool) -> None:
@@ -274,6 +274,13 @@ def _progress(console: Console | None) -> Progress:
                     console=console or Console(stderr=True), transient=True)
 
 
+def _compiled(first: str, second: str, *, ties: str, protocol: bool) -> bool:
+    """Whether :func:`run_games` plays these strategies on the compiled bitboard path: the
+    coursework's tie order, no Prolog strategy, and ``--protocol`` not asked for."""
+    return not protocol and ties == "first" and not any(
+        name.startswith(PROLOG + ":") for name in (first, second))
+
+
 def run_games(first: str, second: str, games: int, seed: int, *, ties: str = "first",
               protocol: bool = False, progress: bool = False, console: Console | None = None
               ) -> list[tuple[int, object, float]]:
@@ -286,7 +293,7 @@ def run_games(first: str, second: str, games: int, seed: int, *, ties: str = "fi
     setups = (wol.new_game(seed=seed + i).setup() for i in range(games))
     results: list[tuple[int, object, float]] = []
     chunk = CHUNK
-    fast = not protocol and ties == "first" and not prolog
+    fast = _compiled(first, second, ties=ties, protocol=protocol)
     # the agents are made (a Prolog file loaded and checked) before the bar appears, so that
     # a strategy refused is one line, not a bar and a line
     bots = [] if fast else [_make(name, seed + i, ties) for i, name in enumerate((first, second))]
@@ -338,16 +345,11 @@ def strategy_test(
     """What the coursework's test_strategy/3 prints, with 95% Wilson intervals."""
     first = _strategy(first, human=False, prolog=prolog)
     second = _strategy(second, human=False, prolog=prolog)
-    if games < 1:
-        raise BadParameterError(f"-n {games}; expected at least 1 game")
-    if games > MAX_GAMES:
-        raise BadParameterError(f"-n {games:,} is too many games; expected at most "
-                                f"{MAX_GAMES:,} (run several seeds for more)")
     if ties not in ("first", "random"):
         raise BadParameterError(f"--ties {ties!r}; expected first or random")
     wall = time.perf_counter()
-    check_seed(seed)
-    if not protocol and ties == "first" and PROLOG not in first + second:
+    compiled = _compiled(first, second, ties=ties, protocol=protocol)
+    if compiled:
         announce_compiling(*WAR_OF_LIFE_KERNELS)
     results = run_games(first, second, games, seed, ties=ties, protocol=protocol,
                         progress=True)
@@ -378,7 +380,6 @@ def strategy_test(
                   f"{max(not_exhausted) if not_exhausted else 'none'}")
     console.print(f"shortest game: {min(lengths)}")
     console.print(f"average game length (including exhaustives): {sum(lengths) / games:.2f}")
-    compiled = not protocol and ties == "first" and PROLOG not in first + second
     console.print(f"average game time: {mean_time * 1000:.4f} ms "
                   f"({'compiled' if compiled else 'protocol'} path; "
                   f"{wall:.2f} s in all)")

@@ -240,6 +240,7 @@ class LifeForTwo(State):
         # Unbounded without max_turns; this bound is only a nominal cap for tools.
         max_game_length=1_000_000,
         player_symbols=SYMBOLS,
+        side_names=("player *", "player #"),
         parameters={"max_turns": None, "limit_result": "draw"},
     )
 

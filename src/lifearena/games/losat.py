@@ -404,6 +404,7 @@ class LosatState(State):
         num_distinct_actions=4 * 19 * 19 + 1,
         max_game_length=DEFAULTS["max_moves"],
         player_symbols=SYMBOLS,
+        side_names=("black", "white"),
         parameters=dict(DEFAULTS),
     )
 

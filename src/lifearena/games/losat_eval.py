@@ -20,8 +20,11 @@ This module knows nothing of the state class: it reads a flat board (0 empty, 1 
 game's parameters, so that :mod:`lifearena.games.losat` calls it and never the other way.
 
 >>> import numpy as np
+>>> from lifearena.life.kernels.numpy_step import neighbour_counts
 >>> board = np.zeros(25, dtype=np.int8); board[[6, 7, 8]] = 1; board[[16, 17, 18]] = 2
->>> counts = neighbour_counts(board, 5)
+>>> grid = board.reshape(5, 5)
+>>> counts = np.stack([neighbour_counts(grid == c, torus=False).ravel() for c in (1, 2)])
+>>> counts = counts.astype(np.int16)  # as the state keeps them
 >>> f = board_features(board, counts, 5, or_more=False)
 >>> f.tolist()  # top black row, bottom white row, stones, growth, liveness
 [1, 3, 3, 3, 2, 2, 4, 4]
@@ -88,22 +91,6 @@ def _features(board: np.ndarray, counts: np.ndarray, width: int, or_more: bool,
                 live_b += 1
     out[0], out[1], out[2], out[3] = top, bottom, n_b, n_w
     out[4], out[5], out[6], out[7] = grow_b, grow_w, live_b, live_w
-
-
-def neighbour_counts(board: np.ndarray, width: int) -> np.ndarray:
-    """The ``(2, points)`` Moore-neighbour counts of each colour on a flat bounded board (the
-    state keeps these up to date itself; this is for callers holding only a board)."""
-    grid = board.reshape(-1, width)
-    out = np.zeros((2, *grid.shape), dtype=np.int16)
-    padded = np.pad(grid, 1)
-    height = grid.shape[0]
-    for dy in (0, 1, 2):
-        for dx in (0, 1, 2):
-            if dy != 1 or dx != 1:
-                window = padded[dy:dy + height, dx:dx + width]
-                out[0] += window == 1
-                out[1] += window == 2
-    return out.reshape(2, -1)
 
 
 def board_features(board: np.ndarray, counts: np.ndarray, width: int, *, or_more: bool

@@ -217,6 +217,7 @@ class P2Life(State):
         num_distinct_actions=2 * MAX_SIDE * MAX_SIDE + 1,
         max_game_length=10_000,
         player_symbols=SYMBOLS,
+        side_names=("white", "black"),
         parameters=dict(DEFAULTS),
     )
 

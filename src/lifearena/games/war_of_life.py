@@ -320,6 +320,7 @@ class WarOfLifeState(State):
         num_distinct_actions=NUM_ACTIONS,
         max_game_length=MAX_MOVES,
         player_symbols=SYMBOLS,
+        side_names=("blue", "red"),
     )
 
     def __init__(self, board: np.ndarray, to_move: int = 0, moves_played: int = 0,

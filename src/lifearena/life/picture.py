@@ -20,6 +20,8 @@ import numpy as np
 from PIL import Image
 
 PALETTE = np.array([(12, 12, 20), (64, 140, 255), (240, 70, 60)], dtype=np.uint8)
+MAX_SIDE = 2048
+"""Cells drawn along a side at most; a larger grid is shrunk (:func:`downsample`) first."""
 
 
 def downsample(cells: np.ndarray, factor: int) -> np.ndarray:
@@ -37,7 +39,7 @@ def downsample(cells: np.ndarray, factor: int) -> np.ndarray:
     return np.where(ones + twos == 0, 0, np.where(ones >= twos, 1, 2)).astype(np.int8)
 
 
-def to_image(cells: np.ndarray, *, scale: int = 1, max_side: int = 2048) -> Image.Image:
+def to_image(cells: np.ndarray, *, scale: int = 1, max_side: int = MAX_SIDE) -> Image.Image:
     """An RGB image of a 2-D grid."""
     grid = np.asarray(cells, dtype=np.int8)
     factor = max(1, -(-max(grid.shape) // max_side))
@@ -51,6 +53,20 @@ def to_image(cells: np.ndarray, *, scale: int = 1, max_side: int = 2048) -> Imag
 def auto_scale(shape: tuple[int, int], target: int = 512) -> int:
     """A whole-number scale that makes a small grid about ``target`` pixels across."""
     return max(1, min(16, target // max(shape)))
+
+
+def image_size(shape: tuple[int, int], scale: int | None = None) -> tuple[int, int]:
+    """``(height, width)`` in pixels of the picture :func:`save_png` and :func:`save_gif`
+    draw of a grid of ``shape`` (known before the grid exists, to refuse a huge picture).
+
+    >>> cells = np.zeros((3000, 10), dtype=np.int8)
+    >>> image_size(cells.shape, 2), to_image(cells, scale=2).size[::-1]
+    ((3000, 10), (3000, 10))
+    """
+    height, width = shape
+    factor = max(1, -(-max(shape) // MAX_SIDE))
+    side = scale or auto_scale(shape)
+    return -(-height // factor) * side, -(-width // factor) * side
 
 
 def save_png(path: str | Path, cells: np.ndarray, *, scale: int | None = None) -> None:
