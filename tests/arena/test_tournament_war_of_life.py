@@ -53,7 +53,7 @@ def test_cli_bad_options(tmp_path: Path, capsys) -> None:
                  "-w", "1"]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err
     assert _cli(["tournament", "war-of-life", "-n", "1", "--export", "t.xlsx"]) == 2
-    assert "expected a file name ending in .md, .csv or .json" in capsys.readouterr().err
+    assert "expected a name ending in .md or .markdown or .csv or .json" in capsys.readouterr().err
     assert _cli(["tournament", "no-such-game", "-n", "1"]) == 2
     assert _cli(["tournament", "war-of-life", "-n", "1", "-p", "size=9"]) == 2
     assert "unknown war_of_life parameter(s) size" in capsys.readouterr().err
