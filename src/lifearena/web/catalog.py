@@ -220,9 +220,17 @@ def check_values(game: str, values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def entry_of(game: str) -> GameEntry:
-    """The catalog entry of ``game``, or :class:`BadParameterError`."""
+    """The catalog entry of ``game``, or :class:`BadParameterError` (naming at most 40
+    characters of it: the name comes from a client).
+
+    >>> entry_of("x" * 1000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: unknown game 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'; ...
+    """
     if game not in CATALOG:
-        raise BadParameterError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+        raise BadParameterError(f"unknown game {game[:40]!r}; expected one of "
+                                f"{', '.join(GAMES)}")
     return CATALOG[game]
 
 

@@ -86,7 +86,7 @@ def test_start_stop_resume_reaches_the_uninterrupted_tournament(lab: TestClient)
 
 
 @pytest.mark.parametrize(("change", "named"), [
-    ({"game": "chess"}, "game 'chess'"),
+    ({"game": "chess"}, "unknown game 'chess'"),
     ({"agents": []}, "agents []"),
     ({"agents": ["random", "bot"]}, "agent 'bot'"),
     ({"agents": ["random", "random"]}, "name one twice"),

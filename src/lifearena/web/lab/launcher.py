@@ -79,12 +79,9 @@ class LaunchSpec:
         ...                       "seed": 0})  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        lifearena.errors.BadParameterError: game 'chess'; expected one of war_of_life, ...
+        lifearena.errors.BadParameterError: unknown game 'chess'; expected one of war_of_life, ...
         """
-        game = str(data.get("game", ""))
-        if game not in catalog.GAMES:
-            raise BadParameterError(f"game {game[:40]!r}; expected one of "
-                                    f"{', '.join(catalog.GAMES)}")
+        game = catalog.entry_of(str(data.get("game", ""))).name
         offered = entrants_of(game)
         agents = data.get("agents")
         if (not isinstance(agents, list) or not 1 <= len(agents) <= MAX_ENTRANTS
