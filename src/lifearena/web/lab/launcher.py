@@ -81,6 +81,8 @@ class LaunchSpec:
         ...
         lifearena.errors.BadParameterError: unknown game 'chess'; expected one of war_of_life, ...
         """
+        if not isinstance(data, dict):
+            raise BadParameterError(f"tournament {str(data)[:40]}; expected a JSON object")
         game = catalog.entry_of(str(data.get("game", ""))).name
         offered = entrants_of(game)
         agents = data.get("agents")
