@@ -182,10 +182,14 @@ class Server:
         if not isinstance(params, dict):
             raise BadParameterError("params: expected an object of the game's parameters")
         opponent = body.get("opponent", "hotseat")
-        if game == "life_for_two" and catalog.check_values(game, params)["rules"] == "classic":
-            if opponent != "hotseat":
-                raise BadParameterError("Life for Two's classic rules are the 1978 program, "
-                                        "played at one screen; choose 'at this screen'")
+        values = catalog.check_values(game, params)
+        # the catalog says which settings are played at one screen only (the form reads it)
+        only = catalog.entry_of(game).hotseat_only_when
+        if only is not None and values[only[0]] == only[1] and opponent != "hotseat":
+            raise BadParameterError(f"{catalog.entry_of(game).title} with {only[0]} "
+                                    f"{only[1]!r} is played at one screen only; choose "
+                                    "'at this screen'")
+        if game == "life_for_two" and values["rules"] == "classic":  # the 1978 program
             token = secrets.token_urlsafe(18)
             return self._start(GameRow(secrets.token_urlsafe(9), CLASSIC, {}, "",
                                        {"kind": "hotseat"}, [token, token]),
