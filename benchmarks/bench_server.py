@@ -6,7 +6,8 @@ Starts ``lifearena serve`` in its own process on a free port with a fresh databa
 and waits for the server's push that shows it played. A move's latency is that WebSocket
 round trip. Each game stops at its end or after ``--moves`` moves; the whole run after
 ``--seconds``. No agent is involved. Prints moves per second, p50/p99/max latency, errors,
-and the server's resident memory (from ``/proc``) before and after.
+and the server's resident memory (from ``/proc``) after the run. The clock starts once the
+server prints its URL (after its warm-up).
 
     .venv/bin/python benchmarks/bench_server.py --games 200 --moves 30
 """
@@ -18,6 +19,7 @@ import asyncio
 import json
 import os
 import random
+import select
 import socket
 import subprocess
 import sys
@@ -87,12 +89,6 @@ async def play(ws_base: str, created: dict, rng: random.Random, max_moves: int,
 async def run(args: argparse.Namespace, port: int) -> dict[str, Any]:
     base = f"http://127.0.0.1:{port}"
     async with httpx.AsyncClient(base_url=base, timeout=30) as client:
-        for _ in range(200):
-            try:
-                if (await client.get("/api/catalog")).status_code == 200:
-                    break
-            except httpx.TransportError:
-                await asyncio.sleep(0.1)
         created = []
         for index in range(args.games):
             response = await client.post("/api/games", json={
@@ -115,6 +111,22 @@ async def run(args: argparse.Namespace, port: int) -> dict[str, Any]:
             "moves": sum(r for r in results if isinstance(r, int))}
 
 
+def wait_ready(server: subprocess.Popen[str], seconds: float = 600) -> None:
+    """Return once ``lifearena serve`` prints its URL, which it does when it answers (after
+    its warm-up: minutes when numba's cache is cold); exit naming what went wrong else."""
+    assert server.stdout is not None
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if select.select([server.stdout], [], [], 1.0)[0]:
+            line = server.stdout.readline()
+            if not line:
+                sys.exit(f"lifearena serve exited with status {server.wait()} before it was "
+                         "ready")
+            if line.startswith("lifearena web:"):
+                return
+    sys.exit(f"lifearena serve was not ready after {seconds:.0f} s")
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -134,9 +146,9 @@ def main() -> None:
         server = subprocess.Popen(
             [sys.executable, "-m", "lifearena", "serve", "--port", str(port), "--db",
              os.path.join(folder, "bench.sqlite"), "--creates-per-minute", "100000"],
-            stdout=subprocess.DEVNULL)
+            stdout=subprocess.PIPE, text=True)
         try:
-            time.sleep(0.5)
+            wait_ready(server)
             result = asyncio.run(run(args, port))
             rss_after = rss_mib(server.pid)
         finally:

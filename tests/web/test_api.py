@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
 from lifearena.core import Record, replay
 from lifearena.web.app import MAX_BODY
+from lifearena.web.lab.common import MAX_LAB_BODY
 
 from .conftest import QUICK_WAR, create, move, tokens_of, view
 
@@ -208,3 +210,18 @@ def test_classic_life_for_two_runs_the_1978_program_at_one_screen(client: TestCl
     assert move(client, created["id"], token, "1,1").status_code == 409
     transcript = client.get(f"/api/games/{created['id']}/record?format=text").text
     assert transcript.rstrip().endswith("PLAYER 1 IS THE WINNER")
+
+
+@pytest.mark.parametrize(("path", "bound"), [("/api/games", MAX_BODY),
+                                              ("/api/lab/rle/read", MAX_LAB_BODY)])
+def test_an_oversize_body_sent_in_chunks_is_refused_as_too_large(client: TestClient, path: str,
+                                                                 bound: int) -> None:
+    # no Content-Length: the body's own reader finds it too large, with the same status
+    def chunks() -> Iterator[bytes]:
+        yield b"{"
+        yield b" " * bound
+        yield b"}"
+
+    response = client.post(path, content=chunks(), headers={"Content-Type": "application/json"})
+    assert response.status_code == 413
+    assert f"expected at most {bound}" in response.json()["error"]

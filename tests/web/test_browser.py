@@ -104,11 +104,16 @@ def _page(browser: Any, errors: list[str]) -> Any:
     return page
 
 
-def _new_game(page: Any, base_url: str, game: str, opponent: str,
-              params: dict[str, str] | None = None, level: str | None = None) -> None:
+def _open_form(page: Any, base_url: str, game: str) -> None:
+    """The home page with ``game``'s new-game form open."""
     page.goto(base_url + "/")
     page.wait_for_selector(f".game-card[data-game={game}]")
     page.click(f".game-card[data-game={game}] button")
+
+
+def _new_game(page: Any, base_url: str, game: str, opponent: str,
+              params: dict[str, str] | None = None, level: str | None = None) -> None:
+    _open_form(page, base_url, game)
     for name, value in (params or {}).items():
         control = page.locator(f"#param-{name}")
         if control.evaluate("e => e.tagName") == "SELECT":
@@ -274,9 +279,7 @@ def test_life_for_two_classic_offers_only_this_screen(browser: Any, base_url: st
                                                       shots: Path) -> None:
     errors: list[str] = []
     page = _page(browser, errors)
-    page.goto(base_url + "/")
-    page.wait_for_selector(".game-card[data-game=life_for_two]")
-    page.click(".game-card[data-game=life_for_two] button")
+    _open_form(page, base_url, "life_for_two")
     page.check("input[name=opponent][value=agent]")
     page.select_option("#param-rules", "classic")
     assert page.is_checked("input[name=opponent][value=hotseat]")
@@ -288,8 +291,7 @@ def test_life_for_two_classic_offers_only_this_screen(browser: Any, base_url: st
     page.click("#start")
     page.wait_for_url("**/play/**")
     # back to the written rules: every opponent is offered again
-    page.goto(base_url + "/")
-    page.click(".game-card[data-game=life_for_two] button")
+    _open_form(page, base_url, "life_for_two")
     page.select_option("#param-rules", "classic")
     page.select_option("#param-rules", "instructed")
     assert not page.is_disabled("input[name=opponent][value=agent]")

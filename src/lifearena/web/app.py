@@ -49,7 +49,9 @@ from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError
 from lifearena.web import catalog
 from lifearena.web.classic import CLASSIC, ClassicGame
 from lifearena.web.lab import install as install_lab
-from lifearena.web.lab.launcher import Launcher
+from lifearena.web.lab.common import LabTooLarge, read_json
+from lifearena.web.lab.launcher import Launcher, TooManyRunning
+from lifearena.web.lab.results import UnknownResults
 from lifearena.web.live import LiveGame, SeatError, TurnError
 from lifearena.web.store import GameRow, Store
 
@@ -71,7 +73,9 @@ NO_SUCH_GAME = ("<!doctype html><html lang=en><head><meta charset=utf-8><title>l
                 "</p><p><a class=button href=/>Start a new game</a></p></main></body></html>")
 _ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
 _STATUS: dict[type[Exception], int] = {SeatError: 403, TurnError: 409, IllegalMoveError: 422,
-                                       ParseError: 400, BadParameterError: 400}
+                                       ParseError: 400, BadParameterError: 400,
+                                       UnknownResults: 404, TooManyRunning: 429,
+                                       LabTooLarge: 413}
 
 
 class NotFound(LifeArenaError):
@@ -178,10 +182,14 @@ class Server:
         if not isinstance(params, dict):
             raise BadParameterError("params: expected an object of the game's parameters")
         opponent = body.get("opponent", "hotseat")
-        if game == "life_for_two" and catalog.check_values(game, params)["rules"] == "classic":
-            if opponent != "hotseat":
-                raise BadParameterError("Life for Two's classic rules are the 1978 program, "
-                                        "played at one screen; choose 'at this screen'")
+        values = catalog.check_values(game, params)
+        # the catalog says which settings are played at one screen only (the form reads it)
+        only = catalog.entry_of(game).hotseat_only_when
+        if only is not None and values[only[0]] == only[1] and opponent != "hotseat":
+            raise BadParameterError(f"{catalog.entry_of(game).title} with {only[0]} "
+                                    f"{only[1]!r} is played at one screen only; choose "
+                                    "'at this screen'")
+        if game == "life_for_two" and values["rules"] == "classic":  # the 1978 program
             token = secrets.token_urlsafe(18)
             return self._start(GameRow(secrets.token_urlsafe(9), CLASSIC, {}, "",
                                        {"kind": "hotseat"}, [token, token]),
@@ -448,13 +456,13 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post("/api/games")
     async def create(request: Request) -> Response:
-        body = await _json(request, MAX_BODY)
+        body = await read_json(request, MAX_BODY)
         server.check_rate(request.client.host if request.client else "?")
         return JSONResponse(server.create(body), status_code=201)
 
     @app.post("/api/records")
     async def open_record(request: Request) -> Response:
-        body = await _json(request, MAX_RECORD)
+        body = await read_json(request, MAX_RECORD)
         text = body.get("record")
         if not isinstance(text, str):
             raise ParseError("record: expected the record's text (JSON or PGN-like)")
@@ -470,7 +478,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def make_move(game_id: str, request: Request) -> dict[str, Any]:
         live = server.game(game_id)
         seats = live.seats_of(_token(request))
-        body = await _json(request, MAX_BODY)
+        body = await read_json(request, MAX_BODY)
         await server.move(live, seats, body.get("seat"), body.get("move"))
         return live.view(seats)
 
@@ -543,19 +551,6 @@ async def _on_message(server: Server, live: LiveGame | ClassicGame, seats: list[
         await server.move(live, seats, message.get("seat"), message.get("move"))
     elif kind != "ping":
         raise ParseError(f"message type {str(kind)[:20]!r}; expected move or ping")
-
-
-async def _json(request: Request, bound: int) -> dict[str, Any]:
-    body = await request.body()
-    if len(body) > bound:
-        raise TooLarge(f"request body over {bound} bytes")
-    try:
-        data = json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise ParseError("request body is not JSON") from None
-    if not isinstance(data, dict):
-        raise ParseError("request body must be a JSON object")
-    return data
 
 
 def _rebuild(row: GameRow) -> LiveGame | ClassicGame:

@@ -24,6 +24,7 @@ from typing import Any
 from lifearena.agents import Limit
 from lifearena.core import Outcome, State, load_game
 from lifearena.errors import BadParameterError
+from lifearena.games.blocking_queen import SIDE as QUEEN_SIDE
 
 GAMES = ("war_of_life", "life_for_two", "losat", "p2life", "blocking_queen")
 """The games the web application plays, in the home page's order."""
@@ -36,9 +37,9 @@ MAX_SEED = 2**31 - 1
 QUEEN_MAX_K = 64
 """Largest k of the web's queen game, the palace explorer's too: the perfect player's palace
 table of the 128 x 128 board takes well under a millisecond for any k."""
-QUEEN_MAX_SQUARE = 127
-"""Largest start coordinate of the web's queen game: the game's board (its dense action
-space) is 128 x 128, ``lifearena.games.blocking_queen.SIDE``."""
+QUEEN_MAX_SQUARE = QUEEN_SIDE - 1
+"""Largest start coordinate of the web's queen game: the last square of the game's board
+(its dense action space), ``lifearena.games.blocking_queen.SIDE`` squares a side."""
 
 
 @dataclass(frozen=True)
@@ -220,9 +221,17 @@ def check_values(game: str, values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def entry_of(game: str) -> GameEntry:
-    """The catalog entry of ``game``, or :class:`BadParameterError`."""
+    """The catalog entry of ``game``, or :class:`BadParameterError` (naming at most 40
+    characters of it: the name comes from a client).
+
+    >>> entry_of("x" * 1000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: unknown game 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'; ...
+    """
     if game not in CATALOG:
-        raise BadParameterError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+        raise BadParameterError(f"unknown game {game[:40]!r}; expected one of "
+                                f"{', '.join(GAMES)}")
     return CATALOG[game]
 
 

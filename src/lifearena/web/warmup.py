@@ -10,16 +10,9 @@ the pages and agents call is compiled now and written to numba's on-disk cache, 
 the agent worker processes load it in a fraction of a second. :data:`WEB_KERNELS` names
 some of those kernels, so that ``serve`` can say "compiling the engine (once)..." only
 when the cache is cold.
-
->>> from lifearena.web import catalog
->>> sorted(warm_agents()) == sorted({(g, a) for g in catalog.GAMES
-...                                  for a, _ in catalog.CATALOG[g].levels.values()})
-True
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from lifearena.agents import Limit
 from lifearena.web import catalog
@@ -40,32 +33,19 @@ WARM_LIMIT = Limit(time=0.05)
 """How long an agent thinks during the warm-up: enough to call each of its kernels once."""
 
 
-def warm_agents() -> list[tuple[str, str]]:
-    """Every (game, agent) pair the new-game form offers through its levels."""
-    pairs: dict[tuple[str, str], None] = {}
-    for game in catalog.GAMES:
-        for agent, _ in catalog.CATALOG[game].levels.values():
-            pairs[game, agent] = None
-    return list(pairs)
-
-
-def warm_up(progress: Callable[[str], None] | None = None) -> None:
+def warm_up() -> None:
     """Compile (or load from numba's cache) what the pages and agents call: the home page's
     pictures, a tile of the lab's palace map at each kind of zoom, and one move of each
     level's agent from each game's default start.
-
-    ``progress`` is told each game as its agents' warm-up begins.
     """
     catalog.home_pictures()  # built once and kept: /api/catalog answers from them
     compute_tile(1, 0, 0, 0)  # the palace map's kernels (exact values and block means)
     compute_tile(1, 1, 0, 0)
     for game in catalog.GAMES:
-        if progress is not None:
-            progress(game)
         entry = catalog.CATALOG[game]
         start = catalog.new_state(game, {p.name: p.default for p in entry.params})
         current = start.current_player()
         seat = current if current >= 0 else 0  # a simultaneous start: seat 0 moves too
-        for warm_game, agent in warm_agents():
-            if warm_game == game:
-                catalog.choose_move(start.view(seat), seat, agent, WARM_LIMIT, seed=1)
+        # each agent the form's levels name, once (two levels may share one)
+        for agent in dict.fromkeys(agent for agent, _ in entry.levels.values()):
+            catalog.choose_move(start.view(seat), seat, agent, WARM_LIMIT, seed=1)

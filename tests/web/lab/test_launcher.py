@@ -86,7 +86,7 @@ def test_start_stop_resume_reaches_the_uninterrupted_tournament(lab: TestClient)
 
 
 @pytest.mark.parametrize(("change", "named"), [
-    ({"game": "chess"}, "game 'chess'"),
+    ({"game": "chess"}, "unknown game 'chess'"),
     ({"agents": []}, "agents []"),
     ({"agents": ["random", "bot"]}, "agent 'bot'"),
     ({"agents": ["random", "random"]}, "name one twice"),
@@ -132,8 +132,9 @@ def test_a_restarted_server_lists_its_launches_again(tmp_path: Path) -> None:
     again = Launcher(folder, limit=1)
     assert [d["id"] for d in again.describe()["launches"]] == ["lab-1"]
     assert again.get("lab-1").state() == "done" and again.get("lab-1").spec == quick
-    (folder / "lab-1.json").write_text("{not json")
-    assert Launcher(folder).describe()["launches"] == []
+    for damaged in ("{not json", "[1]", "null"):
+        (folder / "lab-1.json").write_text(damaged)
+        assert Launcher(folder).describe()["launches"] == []
     # a note whose results file was removed is not listed either
     (folder / "lab-1.json").write_text(json.dumps({**asdict(quick), "agents": ["random"]}))
     assert [d["id"] for d in Launcher(folder).describe()["launches"]] == ["lab-1"]

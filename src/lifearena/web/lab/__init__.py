@@ -17,29 +17,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import RedirectResponse
 
 from lifearena.web.lab import p2life, palace, replays, sandbox, tournaments
-from lifearena.web.lab.launcher import Launcher, TooManyRunning
-from lifearena.web.lab.results import ResultsFiles, UnknownResults
+from lifearena.web.lab.launcher import Launcher
+from lifearena.web.lab.results import ResultsFiles
 
 
 def install(app: FastAPI, results: Sequence[Path] = (), launcher: Launcher | None = None
             ) -> None:
-    """Mount the lab on ``app``: its router, 404 for an unknown results file, run or game and
-    429 for a tournament over the running bound (JSON ``{"error": ...}`` as every other error
-    of the server)."""
+    """Mount the lab on ``app``: its router over ``results`` and ``launcher``. Its errors
+    are answered by the app's handler as every other error of the server (JSON
+    ``{"error": ...}``; :func:`lifearena.web.app.status_of` gives 404 for an unknown results
+    file, run or game and 429 for a tournament over the running bound)."""
     app.include_router(lab_router(results, launcher))
-
-    async def not_found(request: Request, error: Exception) -> JSONResponse:
-        return JSONResponse({"error": str(error)}, status_code=404)
-
-    async def too_many(request: Request, error: Exception) -> JSONResponse:
-        return JSONResponse({"error": str(error)}, status_code=429)
-
-    app.add_exception_handler(UnknownResults, not_found)
-    app.add_exception_handler(TooManyRunning, too_many)
 
 
 def lab_router(results: Sequence[Path] = (), launcher: Launcher | None = None) -> APIRouter:

@@ -39,7 +39,7 @@ from lifearena.cli import caps
 from lifearena.cli.checks import game_name
 from lifearena.errors import BadParameterError, LifeArenaError
 from lifearena.web import catalog
-from lifearena.web.lab.results import UnknownResults
+from lifearena.web.lab.results import ResultsFile, UnknownResults
 
 MAX_RUNNING = 2
 """Launched tournaments running at once, by default."""
@@ -79,12 +79,11 @@ class LaunchSpec:
         ...                       "seed": 0})  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        lifearena.errors.BadParameterError: game 'chess'; expected one of war_of_life, ...
+        lifearena.errors.BadParameterError: unknown game 'chess'; expected one of war_of_life, ...
         """
-        game = str(data.get("game", ""))
-        if game not in catalog.GAMES:
-            raise BadParameterError(f"game {game[:40]!r}; expected one of "
-                                    f"{', '.join(catalog.GAMES)}")
+        if not isinstance(data, dict):
+            raise BadParameterError(f"tournament {str(data)[:40]}; expected a JSON object")
+        game = catalog.entry_of(str(data.get("game", ""))).name
         offered = entrants_of(game)
         agents = data.get("agents")
         if (not isinstance(agents, list) or not 1 <= len(agents) <= MAX_ENTRANTS
@@ -173,13 +172,9 @@ class Launch:
     def run_status(self) -> str | None:
         """The run's status as its file stores it (``None`` when it cannot be read)."""
         try:
-            connection = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                         timeout=10)
-            try:
+            with ResultsFile(self.id, self.path, "arena").connect() as connection:
                 row = connection.execute("SELECT status FROM runs WHERE name=?",
                                          (self.spec.run_name(),)).fetchone()
-            finally:
-                connection.close()
         except sqlite3.Error:
             return None
         return None if row is None else str(row[0])

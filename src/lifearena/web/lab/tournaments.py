@@ -261,9 +261,7 @@ def router_for(results: ResultsFiles, launcher: Launcher | None = None) -> APIRo
 
     @router.get("/api/lab/tournaments/form")
     def form(game: str = catalog.GAMES[0]) -> dict[str, Any]:
-        if game not in catalog.GAMES:
-            raise BadParameterError(f"game {game[:40]!r}; expected one of "
-                                    f"{', '.join(catalog.GAMES)}")
+        catalog.entry_of(game)
         return {"games": list(catalog.GAMES), "game": game, "agents": entrants_of(game),
                 "games_per_pairing": [1, caps.MAX_GAMES], "seed": [0, caps.MAX_SEED],
                 "total": caps.MAX_TOTAL_GAMES, "enabled": launcher is not None,

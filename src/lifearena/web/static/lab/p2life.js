@@ -7,14 +7,7 @@
 const $ = (id) => document.getElementById(id);
 const S = { rule: "p2life", colours: 2 };
 
-async function getJson(path) {
-  const response = await fetch(path);
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
-  return data;
-}
-
-function showError(error) { $("error").textContent = error ? String(error.message || error) : ""; }
+const { requestJson: getJson, showError } = window.labCommon;
 
 async function drawMeanField() {
   const data = await getJson(`/api/lab/p2life/meanfield?rule=${encodeURIComponent(S.rule)}&colours=${S.colours}`);

@@ -8,15 +8,7 @@ const $ = (id) => document.getElementById(id);
 const { drawPosition, outcomeText } = window.lifearenaBoard;
 const R = { data: null, at: 0, source: "" };
 
-async function send(path, body) {
-  const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-  const response = await fetch(path, init);
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
-  return data;
-}
-
-function showError(error) { $("error").textContent = error ? String(error.message || error) : ""; }
+const { requestJson: send, showError } = window.labCommon;
 
 function show(at) {
   if (!R.data) return;

@@ -22,16 +22,7 @@ const S = {
 
 // -- the server ------------------------------------------------------------------------------
 
-async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-  const response = await fetch(path, init);
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
-  return data;
-}
-
-function showError(error) { $("error").textContent = error ? String(error.message || error) : ""; }
+const { requestJson: api, showError } = window.labCommon;
 
 function toDigits(cells) {
   let text = "";

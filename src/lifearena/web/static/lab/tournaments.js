@@ -9,15 +9,7 @@
 const $ = (id) => document.getElementById(id);
 const V = { file: null, run: null, timer: null, seen: [], games: null };
 
-async function getJson(path, body) {
-  const response = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
-  return data;
-}
-
-function showError(error) { $("error").textContent = error ? String(error.message || error) : ""; }
+const { requestJson: getJson, showError } = window.labCommon;
 
 function table(columns, rows, opts) {
   const t = document.createElement("table");
