@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+import time
 from pathlib import Path
 
 import numpy as np
@@ -89,3 +91,30 @@ def test_map_keeps_order_and_errors_propagate() -> None:
     with pytest.raises(BadParameterError, match="workers=0"):
         Executor(workers=0)
     assert Executor(workers=1).kind == "serial" and Executor(workers=3).kind == "processes"
+
+
+def _sleep(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def test_an_interrupted_pool_stops_its_running_tasks_at_once() -> None:
+    """Ctrl-C (or an error) inside the block does not wait for the tasks still running: their
+    workers are stopped, so a command interrupted during long games exits in a moment."""
+
+    def ctrl_c(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, ctrl_c)
+    try:
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt), Executor(2) as executor:
+            workers = list(executor._pool._processes.values())
+            signal.setitimer(signal.ITIMER_REAL, 1.0)  # Ctrl-C while both tasks run
+            for _ in executor.run((_sleep, (30.0,)) for _ in range(4)):
+                pass
+        assert time.monotonic() - started < 10
+        assert not any(w.is_alive() for w in workers)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -172,8 +172,14 @@ class Executor:
             self.in_flight = 4 * self.workers
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
         if self._pool is not None:
+            if exc_type is not None:
+                # Ctrl-C or an error: the tasks still running are not waited for (a long
+                # game could hold the exit for minutes; a resumed run plays it again), their
+                # workers are stopped now. The pool keeps no public handle on its processes.
+                for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+                    process.terminate()
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
         if self._client is not None and self._own_client:
