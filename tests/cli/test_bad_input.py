@@ -613,3 +613,16 @@ def test_an_interrupt_inside_a_compiled_kernel_is_one_line(monkeypatch) -> None:
     monkeypatch.setattr(life_cli, "evolve", interrupted)
     result = invoke(["life", "run", "--size", "8x8", "--no-show"])
     assert result.code == 130 and result.err == "interrupted\n"
+
+
+def test_ctrl_c_in_any_command_says_interrupted(monkeypatch) -> None:  # type: ignore
+    # typer ends a command interrupted in plain Python with a silent status 130; every
+    # command says "interrupted" instead, once
+    import lifearena.cli.life as life_cli
+
+    def interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(life_cli, "evolve", interrupted)
+    result = invoke(["life", "run", "--size", "8x8", "--no-show"])
+    assert result.code == 130 and result.err == "interrupted\n"

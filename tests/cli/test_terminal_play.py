@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import subprocess
 import sys
 
@@ -63,6 +64,30 @@ def test_ctrl_d_for_player_1_does_not_prompt_player_2() -> None:
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert "Player 1 (*)" in done.stdout and "Player 2" not in done.stdout + done.stderr
+
+
+def test_ctrl_c_at_the_prompt_says_interrupted_and_keeps_the_game(tmp_path) -> None:
+    # Ctrl-C while a person is to move is not the end of input: "interrupted", status 130,
+    # and the game so far saved (the prompt library reports both the same way)
+    record = tmp_path / "game.json"
+    proc = subprocess.Popen([sys.executable, "-m", "lifearena", "queen", "play", "--second",
+                             "random", "--save", str(record)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert proc.stdout is not None
+        shown = ""
+        while "> " not in shown:  # the prompt, with standard input still open
+            char = proc.stdout.read(1)
+            assert char, proc.stderr.read() if proc.stderr else ""
+            shown += char
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "interrupted" and "Traceback" not in err
+    assert record.exists() and '"game": "blocking_queen"' in record.read_text()
 
 
 class Typed:

@@ -12,6 +12,7 @@ tests can walk every command and option.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Sequence
@@ -77,10 +78,34 @@ def _tidy(command: Any) -> None:
         _tidy(sub)
 
 
+class Interrupted(Exception):
+    """Ctrl-C inside a command, carried past typer (which would end the command with a silent
+    status 130) so that :func:`main` says ``interrupted``."""
+
+
+def _carry_interrupts(command: Any) -> None:
+    """Wrap the callback of ``command`` and of every subcommand so that a KeyboardInterrupt
+    leaves it as :class:`Interrupted` (a command with more to say, such as where its results
+    are kept, catches the KeyboardInterrupt itself, prints its line and exits with 130)."""
+    callback = command.callback
+    if callback is not None:
+        @functools.wraps(callback)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return callback(*args, **kwargs)
+            except KeyboardInterrupt as error:
+                raise Interrupted from error
+
+        command.callback = run
+    for sub in getattr(command, "commands", {}).values():
+        _carry_interrupts(sub)
+
+
 def build_command() -> Any:
     """The click command tree of ``lifearena`` (what :func:`main` runs)."""
     command = typer.main.get_command(app)
     _tidy(command)
+    _carry_interrupts(command)
     return command
 
 

@@ -21,7 +21,8 @@ with hidden information, the choices are read without echo so the second cannot 
 first's (input from a pipe or a file is never echoed, so it is read as it is). When standard
 input ends (closed, empty, Ctrl-D) the game so far is saved and :class:`InputEnded` is
 raised: the command prints one line on standard error and exits with status 2 without
-prompting anyone else.
+prompting anyone else. Ctrl-C saves the game so far too, and the command says
+``interrupted`` (status 130).
 
 :func:`replay_in_terminal` shows a saved record with the same :class:`Display`, move by move,
 after checking every move (:func:`lifearena.core.replay`), so a broken record shows nothing.
@@ -222,8 +223,8 @@ class TerminalPlay:
                 text = state.action_to_string(action, current)
                 state.apply_action(action)
                 display.moved(state, current, text)
-        except InputEnded:
-            self._save()
+        except (InputEnded, KeyboardInterrupt):
+            self._save()  # the game so far is kept: the command says "interrupted" for Ctrl-C
             raise
         self.outcome = self._forfeit_outcome() or state.outcome()
         display.end(state, self.outcome)
@@ -275,7 +276,10 @@ class TerminalPlay:
             # stands in for the terminal
             return typer.prompt(prompt, default="", show_default=False, hide_input=hidden,
                                 prompt_suffix="> ")
-        except (typer.Abort, EOFError):
+        except typer.Abort as abort:
+            # the prompt turns Ctrl-C and the end of input into the same Abort
+            if isinstance(abort.__context__, KeyboardInterrupt):
+                raise KeyboardInterrupt from None
             raise EOFError from None
 
     def _ask(self, player: int, seat: Seat) -> Action | None:
