@@ -129,6 +129,9 @@ def test_bigger_grids_are_refused_with_the_limit_named(page: Any, base_url: str)
         "width 300 is over the sandbox's limit; expected 1 to 256 cells")
     page.click("#soup")
     assert "256" in page.inner_text("#error")
+    page.fill("#width", "0")
+    page.click("#resize")
+    assert page.inner_text("#error") == "width 0 is too small; expected 1 to 256 cells"
 
 
 def test_256_by_256_runs_at_30_generations_a_second_or_more(

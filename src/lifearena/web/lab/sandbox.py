@@ -54,9 +54,8 @@ def check_side(label: str, value: int) -> None:
     lifearena.errors.BadParameterError: width 300 is over the sandbox's limit; expected 1 to 256...
     """
     if not 1 <= value <= MAX_SIDE:
-        raise BadParameterError(
-            f"{label} {value} is over the sandbox's limit; expected 1 to {MAX_SIDE} cells"
-            if value > MAX_SIDE else f"{label} {value} is too small; expected 1 to {MAX_SIDE}")
+        problem = "is over the sandbox's limit" if value > MAX_SIDE else "is too small"
+        raise BadParameterError(f"{label} {value} {problem}; expected 1 to {MAX_SIDE} cells")
 
 
 def rule_json(rule: Rule) -> dict[str, Any]:

@@ -43,7 +43,10 @@ function fromDigits(text) {
 function checkSize(width, height) {
   for (const [label, value] of [["width", width], ["height", height]]) {
     if (!Number.isInteger(value) || value < 1 || value > S.maxSide) {
-      throw new Error(`${label} ${value} is over the sandbox's limit; expected 1 to ${S.maxSide} cells`);
+      // the same words as the server's check_side
+      const problem = value > S.maxSide ? "is over the sandbox's limit"
+        : Number.isInteger(value) ? "is too small" : "is not a whole number";
+      throw new Error(`${label} ${value} ${problem}; expected 1 to ${S.maxSide} cells`);
     }
   }
 }
