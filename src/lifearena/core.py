@@ -54,7 +54,7 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
+from lifearena.errors import BadParameterError, IllegalMoveError, ParseError, read_text_file
 
 CHANCE = -1
 """Player id of a chance node: the next action is drawn from ``chance_outcomes()``."""
@@ -575,7 +575,7 @@ class Record:
     def read(cls, path: str | Path) -> Record:
         """The record saved in ``path`` (either form); :class:`ParseError` names the file."""
         path = Path(path)
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = read_text_file(path, "a game record (JSON or text)")
         try:
             return cls.load(text)
         except ParseError as error:

@@ -113,3 +113,11 @@ def test_a_broken_setup_and_text_records_are_refused(tmp_path: Path, faults) -> 
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before  # nothing written
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.txt"]
     faults.survived("tampered record", 3)
+
+
+def test_a_binary_file_read_as_a_record_is_named_not_quoted(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_bytes(b"SQLite format 3\x00" + bytes(range(128, 256)))
+    with pytest.raises(ParseError, match=r"game\.json' is not a text file; expected a game "
+                                         r"record \(JSON or text\)"):
+        Record.read(path)

@@ -89,3 +89,13 @@ def test_save_and_load_by_suffix(tmp_path):
     (tmp_path / "bad.rle").write_text("x = 1, y = 1\nq!")
     with pytest.raises(ParseError, match="bad.rle: unknown RLE cell state"):
         load_pattern(tmp_path / "bad.rle")
+
+
+@pytest.mark.parametrize("suffix", [".rle", ".txt"])
+def test_a_binary_file_is_named_not_quoted(tmp_path, suffix: str) -> None:
+    path = tmp_path / f"picture{suffix}"
+    path.write_bytes(bytes(range(128, 256)) * 4)
+    with pytest.raises(ParseError, match=r"picture\.(rle|txt)' is not a text file; expected a "
+                                         "pattern") as error:
+        load_pattern(path)
+    assert "\\x" not in str(error.value) and "\ufffd" not in str(error.value)

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lifearena.errors import ParseError
+from lifearena.errors import ParseError, read_text_file
 from lifearena.life.grid import MAX_CELLS, as_grid
 
 _HEADER = re.compile(
@@ -207,7 +207,7 @@ def load_pattern(path: str | Path, *, max_cells: int = MAX_CELLS) -> Pattern:
     """Read an RLE (``.rle``) or text (anything else; RLE if it has an RLE header) file; an
     RLE header asking for more than ``max_cells`` cells is refused before any allocation."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = read_text_file(path, "a pattern in Golly RLE or a text grid")
     body = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     is_rle = path.suffix.lower() == ".rle" or bool(body and _HEADER.fullmatch(body[0].strip()))
     try:
