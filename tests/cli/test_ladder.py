@@ -18,3 +18,13 @@ def test_ladder_prints_full_names_and_no_negative_zero(capsys) -> None:
     header = out.split("crosstable (score % of the row against the column):\n")[1]
     assert sorted(header.splitlines()[0].split()) == ["land_grab", "random", "self_preservation"]
     assert not re.search(r"(?<![\d.])-0(?![\d.])", out), out
+
+
+def test_one_entrant_is_told_how_to_add_another(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["ladder", "war-of-life", "-a", "random"])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2
+    assert err == ("error: a ladder needs at least two entrants, got only random; expected "
+                   "another -a AGENT\n")
+

@@ -16,8 +16,9 @@ import functools
 import re
 import sys
 from collections.abc import Sequence
+from importlib.metadata import version
 from pathlib import Path
-from typing import Any, get_args, get_origin
+from typing import Annotated, Any, get_args, get_origin
 
 import typer
 from rich.markup import escape
@@ -34,6 +35,23 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"lifearena {version('lifearena')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print lifearena's version and exit.")] = False,
+) -> None:
+    """Competitive cellular-automaton games: play, pit agents against each other, study."""
+
+
 app.add_typer(life.app, name="life")
 app.add_typer(war_of_life.app, name="war-of-life")
 app.add_typer(life_for_two.app, name="life-for-two")

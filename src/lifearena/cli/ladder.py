@@ -46,8 +46,8 @@ def _entrant(text: str, parse: Any) -> Any:
 
 
 def ladder(
-    game: Annotated[str, typer.Argument(help="The game: war-of-life, losat, life-for-two, "
-                                       "queen (blocking-queen)...")],
+    game: Annotated[str, typer.Argument(help="The game: war-of-life, losat, "
+                                       "life-for-two, queen (blocking-queen)...")],
     games: Annotated[int, typer.Option("--games", "-n", help="Start positions per pair of "
                                        "entrants (each played twice, seats swapped).", min=1,
                                        max=caps.MAX_GAMES)] = 4,
@@ -103,6 +103,10 @@ def ladder(
         entrants.append(lad.Entrant.bot(label, argv, per_move=time))
     if named is not None and not any(e.label == "random" for e in entrants):
         entrants.insert(0, lad.Entrant("random", "random"))
+    if len(entrants) < 2:
+        raise BadParameterError(f"a ladder needs at least two entrants, got only "
+                                f"{entrants[0].label if entrants else 'none'}; expected "
+                                "another -a AGENT")
     plan = lad.ladder_plan(len(entrants), games)
     planned = plan["total"]
     if planned > caps.MAX_TOTAL_GAMES:

@@ -122,8 +122,8 @@ def parse_params(items: list[str]) -> dict[str, object]:
 
 
 def tournament(
-    game: Annotated[str, typer.Argument(help="The game, e.g. war-of-life (queen: "
-                                       "blocking-queen).")],
+    game: Annotated[str, typer.Argument(help="The game, e.g. war-of-life "
+                                       "(queen: blocking-queen).")],
     games: Annotated[int, typer.Option(
         "--games", "-n", help="Games per pairing and seat order (the same starts for all).",
         min=1, max=caps.MAX_GAMES)] = 100,
