@@ -192,10 +192,14 @@ function outcomeText(game, outcome) {
   const names = (LOOKS[game] || LOOKS.blocking_queen).names;
   const who = outcome.winner === null || outcome.winner === undefined ? null : names[outcome.winner];
   const loser = who === null ? null : names[1 - outcome.winner];
-  const reason = outcome.detail
-    || (REASONS[outcome.termination] ? REASONS[outcome.termination]({ winner: who, loser }) : outcome.termination);
+  const reason = outcome.detail || endingText(outcome.termination, who, loser);
   return `${who === null ? "Draw" : `${who} wins`} — ${reason}`;
 }
 
-window.lifearenaBoard = { LOOKS, drawPosition, cellKey, outcomeText };
+// Why a game ended, in words, from its termination code and the two sides' names.
+function endingText(termination, winner, loser) {
+  return REASONS[termination] ? REASONS[termination]({ winner, loser }) : termination;
+}
+
+window.lifearenaBoard = { LOOKS, drawPosition, cellKey, outcomeText, endingText };
 })();

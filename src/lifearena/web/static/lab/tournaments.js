@@ -44,12 +44,6 @@ function base() { return `/api/lab/tournaments/${encodeURIComponent(V.file)}/${e
 
 const GAMES_PAGE = 100;
 
-// How each stored game ended, in words (the Termination codes of lifearena.core).
-const ENDINGS = {
-  win: "no pieces left", draw: "both died out", exhaust: "move limit", stalemate: "stalemate",
-  goal: "goal line reached", captures: "captures", passes: "two passes", no_moves: "cannot move",
-  limit: "generation cap", forfeit: "forfeit",
-};
 
 // One page of a pairing's games (GAMES_PAGE at a time), with previous / next.
 async function showGames(pairing, offset = 0) {
@@ -66,8 +60,10 @@ async function showGames(pairing, offset = 0) {
   $("games-next").disabled = last >= data.total;
   const rows = data.games.map((g) => {
     const q = new URLSearchParams({ file: V.file, run: V.run, pairing, index: g.game_index, seat: g.seat });
-    const result = g.winner === null ? "draw" : `${g[`player${g.winner}`]} won`;
-    const ending = ENDINGS[g.termination] || g.termination;
+    const winner = g.winner === null ? null : g[`player${g.winner}`];
+    const result = winner === null ? "draw" : `${winner} won`;
+    const ending = lifearenaBoard.endingText(g.termination, winner,
+      winner === null ? null : g[`player${1 - g.winner}`]);
     return [g.game_index, g.player0, g.player1, result, ending, g.length,
       link("replay", `/lab/replay#${q.toString()}`)];
   });
