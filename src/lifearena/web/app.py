@@ -214,7 +214,7 @@ class Server:
             tokens = [None, None]
             tokens[side] = token
             config.update(level=level, agent=name, agent_seat=1 - side,
-                          seed=secrets.randbelow(2**31))
+                          seed=secrets.randbelow(catalog.MAX_SEED + 1))
         else:
             raise BadParameterError(f"opponent {opponent!r}; expected hotseat, online or agent")
         return self._start(GameRow(secrets.token_urlsafe(9), game, dict(state.params),
@@ -299,7 +299,7 @@ class Server:
         opponent = live.row.opponent
         name, limit = catalog.level_agent(live.row.game, opponent["level"])
         number = len(live.row.moves)
-        seed = (int(opponent.get("seed", 0)) + 7919 * number) % 2**31
+        seed = (int(opponent.get("seed", 0)) + 7919 * number) % (catalog.MAX_SEED + 1)
         view = live.state.view(seat)
         assert self.pool is not None
         try:
