@@ -1,5 +1,6 @@
-"""``lifearena serve`` as a process: its agent workers end with it, whatever signal ends it;
-a port in use is one error line and exit 2, with nothing printed as if it started."""
+"""``lifearena serve`` as a process: its agent workers end with it, whatever signal ends it,
+and a signal stops it without a traceback; a port in use is one error line and exit 2, with
+nothing printed as if it started."""
 
 from __future__ import annotations
 
@@ -85,6 +86,11 @@ def test_agent_workers_end_with_the_server(
     _, alive = psutil.wait_procs(children, timeout=5)
     assert not alive, f"left running after {signal.Signals(signum).name}: " + ", ".join(
         " ".join(p.cmdline()[:4]) for p in alive)
+    assert process.stderr is not None
+    err = process.stderr.read()
+    assert "Traceback" not in err, err  # a stopped server is no error
+    if signum == signal.SIGINT:  # Ctrl-C
+        assert process.returncode == 130 and err.strip().splitlines()[-1] == "interrupted"
 
 
 def test_a_port_in_use_is_one_error_line_and_nothing_printed(tmp_path: Path) -> None:
