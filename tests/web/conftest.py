@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,21 +24,63 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(db, agent_workers="thread"))) as test_client:
+    app = create_app(Settings(db, agent_workers="thread"))
+    with TestClient(app, base_url="http://localhost") as test_client:
         yield test_client
 
 
-def create(client: TestClient, game: str, opponent: str = "online", **extra: Any) -> dict:
-    """Create a game; fail the test unless the server accepted it."""
+def create(client: TestClient, game: str, opponent: str = "online", *, join: bool = True,
+           **extra: Any) -> dict:
+    """Create a game; fail the test unless the server accepted it. An online game's
+    invitation is claimed at once (``join=False`` leaves it open), and ``created["tokens"]``
+    holds both seats' tokens."""
     response = client.post("/api/games", json={"game": game, "opponent": opponent, **extra})
     assert response.status_code == 201, response.text
-    return response.json()
+    created = response.json()
+    if opponent == "online" and join:
+        claimed = claim(client, created)
+        assert claimed.status_code == 200, claimed.text
+        tokens = [created["token"], created["token"]]
+        tokens[claimed.json()["seat"]] = claimed.json()["token"]
+        created["tokens"] = tokens
+    return created
+
+
+def invitation_of(created: dict) -> str:
+    """The secret of an online game's invitation link."""
+    return created["links"]["invite"].split("#i=")[1]
+
+
+def claim(client: TestClient, created: dict, token: str | None = None) -> Any:
+    """Open an online game's invitation (as a newcomer, or as the holder of ``token``)."""
+    headers = {"X-Seat-Token": token} if token else {}
+    return client.post(f"/api/games/{created['id']}/claim",
+                       json={"invitation": invitation_of(created)}, headers=headers)
 
 
 def tokens_of(created: dict) -> tuple[str, str]:
-    """The two seat tokens of an online game, from its links."""
-    links = created["links"]
-    return links["seat0"].split("#t=")[1], links["seat1"].split("#t=")[1]
+    """The two seat tokens of an online game made by :func:`create`."""
+    first, second = created["tokens"]
+    return first, second
+
+
+@contextlib.contextmanager
+def connect(client: TestClient, game_id: str, token: str | None = None) -> Iterator[Any]:
+    """A game's socket that has said hello (as a seat's holder, or a spectator)."""
+    with client.websocket_connect(ws_url(game_id)) as socket:
+        socket.send_text(json.dumps({"type": "hello", "token": token}))
+        yield socket
+
+
+def ws_url(game_id: str, query: str = "") -> str:
+    """A game's socket address as the test client reaches it (under a host name the server
+    answers to: its Host check refuses the client's default ``testserver``)."""
+    return f"ws://localhost/ws/{game_id}{query}"
+
+
+def move_message(text: str, ply: int, **extra: Any) -> str:
+    """A move as a page sends it over the socket."""
+    return json.dumps({"type": "move", "move": text, "ply": ply, **extra})
 
 
 def view(client: TestClient, game_id: str, token: str | None = None) -> dict:
@@ -47,9 +91,12 @@ def view(client: TestClient, game_id: str, token: str | None = None) -> dict:
 
 
 def move(client: TestClient, game_id: str, token: str | None, text: str,
-         seat: int | None = None) -> Any:
+         seat: int | None = None, ply: int | None = None) -> Any:
+    """Post a move; its ply is the game's current one unless given."""
     headers = {"X-Seat-Token": token} if token else {}
-    body: dict[str, Any] = {"move": text}
+    if ply is None:
+        ply = view(client, game_id)["ply"]
+    body: dict[str, Any] = {"move": text, "ply": ply}
     if seat is not None:
         body["seat"] = seat
     return client.post(f"/api/games/{game_id}/moves", json=body, headers=headers)

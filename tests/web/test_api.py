@@ -12,7 +12,7 @@ from lifearena.core import Record, replay
 from lifearena.web.app import MAX_BODY
 from lifearena.web.lab.common import MAX_LAB_BODY
 
-from .conftest import QUICK_WAR, create, move, tokens_of, view
+from .conftest import QUICK_WAR, claim, create, move, tokens_of, view
 
 
 def test_catalog_lists_the_five_games_with_a_picture_each(client: TestClient) -> None:
@@ -40,16 +40,46 @@ def test_pages_name_no_other_host(client: TestClient) -> None:
         assert "https://" not in text
 
 
-def test_online_game_gives_a_private_link_per_seat_and_a_spectator_link(
+def test_an_online_game_gives_its_creator_one_seat_and_an_invitation_for_the_other(
         client: TestClient) -> None:
-    created = create(client, "war_of_life", params={"start": "random", "seed": 3}, side=1)
-    seat0, seat1 = tokens_of(created)
-    assert seat0 != seat1 and len(seat0) >= 20
-    assert created["token"] == seat1 and created["seat"] == 1
-    assert created["links"]["spectator"] == f"/play/{created['id']}"
-    assert view(client, created["id"], seat0)["seats"] == [0]
-    assert view(client, created["id"])["seats"] == []
-    assert client.get(f"/play/{created['id']}").status_code == 200
+    created = create(client, "war_of_life", join=False, params={"start": "random", "seed": 3},
+                     side=1)
+    game_id, mine = created["id"], created["token"]
+    assert created["seat"] == 1 and created["links"]["you"] == f"/play/{game_id}#t={mine}"
+    assert set(created["links"]) == {"you", "invite", "spectator"}
+    assert mine not in created["links"]["invite"]
+    waiting = view(client, game_id, mine)
+    assert waiting["seats"] == [1] and waiting["waiting_for_opponent"]
+    assert waiting["invitation"] == {"seat": 0, "claimed": False}
+    # nobody moves before the opponent joins, and the creator cannot take the other seat
+    assert move(client, game_id, mine, "[1,1,1,2]").status_code == 409
+    assert claim(client, created, token=mine).status_code == 403
+    joined = claim(client, created)
+    assert joined.status_code == 200 and joined.json()["seat"] == 0
+    theirs = joined.json()["token"]
+    assert theirs != mine and len(theirs) >= 20
+    assert view(client, game_id, theirs)["seats"] == [0]
+    assert not view(client, game_id)["waiting_for_opponent"]
+    # the invitation is spent: a second opener is told so and holds no seat
+    again = claim(client, created)
+    assert again.status_code == 409 and "already been claimed" in again.json()["error"]
+    assert client.get(f"/play/{game_id}").status_code == 200
+
+
+def test_the_creator_can_cancel_an_unanswered_invitation_only(client: TestClient) -> None:
+    created = create(client, "life_for_two", join=False)
+    refused = client.post(f"/api/games/{created['id']}/cancel", json={})
+    assert refused.status_code == 403
+    cancelled = client.post(f"/api/games/{created['id']}/cancel", json={},
+                            headers={"X-Seat-Token": created["token"]})
+    assert cancelled.status_code == 200 and cancelled.json()["cancelled"]
+    assert cancelled.json()["awaiting"] == []
+    late = claim(client, created)
+    assert late.status_code == 409 and "cancelled" in late.json()["error"]
+    joined = create(client, "life_for_two")
+    after = client.post(f"/api/games/{joined['id']}/cancel", json={},
+                        headers={"X-Seat-Token": joined["token"]})
+    assert after.status_code == 409 and "waiting for its opponent" in after.json()["error"]
 
 
 @pytest.mark.parametrize(("body", "fragment"), [
@@ -80,14 +110,14 @@ def test_oversize_and_malformed_bodies_are_refused(client: TestClient) -> None:
     assert broken.status_code == 400 and "not JSON" in broken.json()["error"]
     deep = client.post("/api/games", content=b"[" * 8000 + b"]" * 8000,
                        headers={"Content-Type": "application/json"})
-    assert deep.status_code == 400 and "not JSON" in deep.json()["error"]
+    assert deep.status_code == 400 and "JSON" in deep.json()["error"]
 
 
 def test_games_created_per_client_per_minute_are_bounded(db) -> None:
     from lifearena.web import Settings, create_app
 
-    with TestClient(create_app(Settings(db, agent_workers="thread",
-                                        creates_per_minute=3))) as client:
+    app = create_app(Settings(db, agent_workers="thread", creates_per_minute=3))
+    with TestClient(app, base_url="http://localhost") as client:
         for _ in range(3):
             create(client, "blocking_queen")
         refused = client.post("/api/games", json={"game": "blocking_queen"})

@@ -171,45 +171,64 @@ def _frames(page: Any, into: list[dict]) -> None:
     page.on("websocket", watch)
 
 
-def test_life_for_two_online_keeps_each_choice_hidden_until_both_are_in(
+def test_an_online_invitation_seats_one_person_and_hides_its_choice_from_everyone_else(
         browser: Any, base_url: str, shots: Path) -> None:
+    """The creator passes the invitation to a second browser, which claims the seat, picks
+    and confirms; neither the creator's page nor a third browser opening the spent invitation
+    ever sees that choice or can play that seat."""
     errors: list[str] = []
-    first = _page(browser, errors)
-    _new_game(first, base_url, "life_for_two", "online")
-    seat1_link = first.input_value("input[data-link=seat1]")
-    second = _page(browser, errors)
-    seen_by_second: list[dict] = []
-    _frames(second, seen_by_second)
-    second.goto(seat1_link)
-    second.wait_for_selector("svg.board [data-cell]")
-    for cell in ("1,1", "1,2", "2,2"):
-        first.click(f"[data-cell='{cell}']")
-    first.click("#confirm")
-    first.wait_for_function("() => /Waiting for your opponent/.test("
-                            "document.querySelector('#banner').textContent)")
-    assert first.locator("rect.cell.chosen").count() == 3
-    second.wait_for_function("() => /chosen/.test(document.querySelector('#players')"
-                             ".textContent)")
-    first.screenshot(path=str(shots / "lft_first_waiting.png"))
-    second.screenshot(path=str(shots / "lft_second_choosing.png"))
-    assert second.locator("rect.cell.chosen, rect.cell[data-v='1'], rect.cell[data-v='2']"
-                          ).count() == 0
+    creator = _page(browser, errors)
+    seen_by_creator: list[dict] = []
+    _frames(creator, seen_by_creator)
+    _new_game(creator, base_url, "life_for_two", "online")
+    assert _banner(creator).startswith("Waiting for your opponent to join")
+    invitation = creator.input_value("input[data-link=invite]")
+    assert "#i=" in invitation and "?" not in invitation
+    invitee = _page(browser, errors)
+    invitee.goto(invitation)
+    invitee.wait_for_function("() => /You play Player 2/.test("
+                              "document.querySelector('#banner').textContent)")
+    assert "#t=" in invitee.url  # the seat's own token, in the fragment only
+    creator.wait_for_function("() => /You play Player 1/.test("
+                              "document.querySelector('#banner').textContent)")
+    late = _page(browser, errors)
+    seen_by_late: list[dict] = []
+    _frames(late, seen_by_late)
+    late.goto(invitation)
+    late.wait_for_function("() => /already been claimed/.test("
+                           "document.querySelector('#banner').textContent)")
     for cell in ("3,3", "3,4", "4,4"):
-        second.click(f"[data-cell='{cell}']")
-    second.click("#confirm")
-    for page in (first, second):
+        invitee.click(f"[data-cell='{cell}']")
+    invitee.click("#confirm")
+    invitee.wait_for_function("() => /Waiting for your opponent/.test("
+                              "document.querySelector('#banner').textContent)")
+    creator.wait_for_function("() => /chosen/.test(document.querySelector('#players')"
+                              ".textContent)")
+    late.wait_for_function("() => /chosen/.test(document.querySelector('#players')"
+                           ".textContent)")
+    # the spent invitation plays nothing: a click is answered as a spectator's
+    late.click("[data-cell='1,1']")
+    assert "Spectators watch" in late.inner_text("#message")
+    creator.screenshot(path=str(shots / "lft_creator_choosing.png"))
+    late.screenshot(path=str(shots / "lft_spent_invitation.png"))
+    for page in (creator, late):
+        assert page.locator("rect.cell.chosen, rect.cell[data-v='1'], rect.cell[data-v='2']"
+                            ).count() == 0
+    for cell in ("1,1", "1,2", "2,2"):
+        creator.click(f"[data-cell='{cell}']")
+    creator.click("#confirm")
+    for page in (creator, invitee, late):
         page.wait_for_function("() => document.querySelectorAll('#moves li').length === 1")
-        page.wait_for_selector("circle.born")
-    time.sleep(0.8)
-    second.screenshot(path=str(shots / "lft_revealed.png"))
-    revealed = second.locator("#moves li").inner_text()
+    revealed = late.locator("#moves li").inner_text()
     assert revealed == "2,2 3,2 3,3 | 4,4 5,4 5,5"
-    secret = revealed.split(" | ")[0]
-    before_reveal = [f for f in seen_by_second if f.get("move_number") == 0]
-    assert before_reveal
-    for frame in before_reveal:
-        text = json.dumps({k: v for k, v in frame.items() if k != "legal"})
-        assert secret not in text and frame.get("mine") == {}
+    secret = revealed.split(" | ")[1]
+    for frames in (seen_by_creator, seen_by_late):
+        before_reveal = [f for f in frames if f.get("move_number") == 0]
+        assert before_reveal
+        for frame in before_reveal:
+            text = json.dumps({k: v for k, v in frame.items() if k != "legal"})
+            assert secret not in text and "1" not in frame.get("mine", {})
+    invitee.screenshot(path=str(shots / "lft_revealed.png"))
     assert errors == []
 
 
@@ -327,9 +346,10 @@ def test_player_labels_and_the_links_card_fit_the_game(browser: Any, base_url: s
     _new_game(page, base_url, "war_of_life", "agent", level="easy")
     labels = page.locator("#players .player").all_inner_texts()
     assert labels[1].startswith("Red: land_grab (easy)")
-    assert "send each player" not in page.inner_text("#links")
-    assert page.locator("#links input[data-link^=seat]").count() == 0
+    assert "invitation" not in page.inner_text("#links")
+    assert page.locator("#links input[data-link=invite]").count() == 0
     _new_game(page, base_url, "war_of_life", "online")
-    assert page.locator("#links input[data-link^=seat]").count() == 2
-    assert "send each player their own" in page.inner_text("#links")
+    assert page.locator("#links input[data-link=invite]").count() == 1
+    assert "Send the invitation to your opponent" in page.inner_text("#links")
+    assert _banner(page).startswith("Waiting for your opponent to join")
     assert errors == []

@@ -16,7 +16,7 @@ from lifearena.core import State
 from lifearena.web import Settings, catalog, create_app
 from lifearena.web.app import MAX_WS_MESSAGE
 
-from .conftest import create, move, tokens_of, view
+from .conftest import connect, create, move, move_message, tokens_of, view
 
 
 def receive_until(socket: Any, done: Any, seen: list[dict]) -> dict:
@@ -32,15 +32,14 @@ def receive_until(socket: Any, done: Any, seen: list[dict]) -> dict:
 def test_socket_pushes_each_move_to_both_seats_and_spectators(client: TestClient) -> None:
     created = create(client, "war_of_life", params={"start": "random", "seed": 11})
     blue, red = tokens_of(created)
-    base = f"/ws/{created['id']}"
-    with client.websocket_connect(f"{base}?token={blue}") as b, \
-            client.websocket_connect(f"{base}?token={red}") as r, \
-            client.websocket_connect(base) as spectator:
+    game_id = created["id"]
+    with connect(client, game_id, blue) as b, connect(client, game_id, red) as r, \
+            connect(client, game_id) as spectator:
         first = b.receive_json()
         assert first["seats"] == [0] and r.receive_json()["seats"] == [1]
         assert spectator.receive_json()["seats"] == []
         text = first["legal"]["0"]["moves"][0]["move"]
-        b.send_text(json.dumps({"type": "move", "move": text}))
+        b.send_text(move_message(text, 0))
         for socket in (b, r, spectator):
             assert socket.receive_json()["moves"] == [text]
 
@@ -48,16 +47,22 @@ def test_socket_pushes_each_move_to_both_seats_and_spectators(client: TestClient
 def test_socket_refusals_are_one_line_errors(client: TestClient) -> None:
     created = create(client, "war_of_life", params={"start": "random", "seed": 11})
     _, red = tokens_of(created)
-    with client.websocket_connect(f"/ws/{created['id']}?token={red}") as socket:
+    with connect(client, created["id"], red) as socket:
         socket.receive_json()
         for message, fragment in [
             ("x" * (MAX_WS_MESSAGE + 1), "at most"),
             ("{nope", "not JSON"),
-            ("[" * 2000 + "]" * 2000, "not JSON"),
+            ("[" * 2000 + "]" * 2000, "nested deeper"),
             ("[1, 2]", "JSON object"),
-            (json.dumps({"type": "shout"}), "expected move or ping"),
-            (json.dumps({"type": "move", "move": "[1,1,1,2]"}), "not r's turn"),
-            (json.dumps({"type": "move", "move": 12}), "as text"),
+            (json.dumps({"type": "shout"}), "type"),
+            (move_message("[1,1,1,2]", 0), "not r's turn"),
+            (json.dumps({"type": "move", "move": 12, "ply": 0}), "move: Input should be a "
+             "valid string"),
+            (move_message("[1,1,1,2]", 0, seat=0.0), "seat: Input should be a valid integer"),
+            (move_message("[1,1,1,2]", 0, seat=True), "seat: Input should be a valid integer"),
+            (move_message("[1,1,1,2]", 0, seat="1"), "seat: Input should be a valid integer"),
+            (json.dumps({"type": "move", "move": "x"}), "ply: Field required"),
+            ('{"type": "move", "move": "x", "ply": ' + "9" * 4000 + "}", "number of"),
         ]:
             socket.send_text(message)
             answer = socket.receive_json()
@@ -65,7 +70,7 @@ def test_socket_refusals_are_one_line_errors(client: TestClient) -> None:
         socket.send_bytes(b"\x00\x01")
         assert "binary" in socket.receive_json()["error"]
     assert view(client, created["id"])["moves"] == []
-    with client.websocket_connect(f"/ws/{created['id']}?token=wrong-token") as socket:
+    with connect(client, created["id"], "wrong-token") as socket:
         refused = socket.receive_json()
         assert refused["type"] == "error" and refused["status"] == 403
 
@@ -79,18 +84,16 @@ def test_a_pending_choice_reaches_no_one_else(client: TestClient, game: str,
     created = create(client, game, params={"size": 8, "seed": 2} if game == "p2life" else {})
     seat0, seat1 = tokens_of(created)
     game_id = created["id"]
-    base = f"/ws/{game_id}"
     seen_by_others: list[dict] = []
-    with client.websocket_connect(f"{base}?token={seat0}") as s0, \
-            client.websocket_connect(f"{base}?token={seat1}") as s1, \
-            client.websocket_connect(base) as spectator:
+    with connect(client, game_id, seat0) as s0, connect(client, game_id, seat1) as s1, \
+            connect(client, game_id) as spectator:
         start = s0.receive_json()
         seen_by_others += [s1.receive_json(), spectator.receive_json()]
         if first is None:  # p2life: place on the first empty cell
             cells = start["display"]["grid"]["cells"]
             r, c = next((r, c) for r, row in enumerate(cells) for c, v in enumerate(row) if not v)
             first, second = f"+{c + 1},{r + 1}", "pass"
-        s0.send_text(json.dumps({"type": "move", "move": first}))
+        s0.send_text(move_message(first, 0))
         mine = receive_until(s0, lambda m: m.get("chosen") == [0], [])
         secret = next(iter(mine["mine"].values()))
         receive_until(s1, lambda m: m.get("chosen") == [0], seen_by_others)
@@ -108,14 +111,14 @@ def test_a_pending_choice_reaches_no_one_else(client: TestClient, game: str,
             assert message.get("mine", {}) == {}
             if "display" in message:
                 assert message["display"] == start["display"]
-        s1.send_text(json.dumps({"type": "move", "move": second}))
+        s1.send_text(move_message(second, 0))
         revealed = receive_until(spectator, lambda m: m.get("move_number") == 1, [])
         assert secret in revealed["moves"][0] and revealed["chosen"] == []
 
 
 def test_a_new_server_on_the_same_file_resumes_every_game(db: Path) -> None:
     settings = Settings(db, agent_workers="thread")
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings), base_url="http://localhost") as client:
         created = create(client, "losat", params={"width": 9, "length": 13})
         black, white = tokens_of(created)
         for token in (black, white, black):
@@ -127,7 +130,7 @@ def test_a_new_server_on_the_same_file_resumes_every_game(db: Path) -> None:
         assert move(client, pending["id"], p0, "1,1 2,1 1,2").status_code == 200
         before = view(client, created["id"], white)
         before_pending = view(client, pending["id"], p0)
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings), base_url="http://localhost") as client:
         after = view(client, created["id"], white)
         assert after == before
         assert view(client, pending["id"], p0)["mine"] == before_pending["mine"]

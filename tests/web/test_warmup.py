@@ -29,7 +29,7 @@ def test_after_the_warm_up_the_catalog_runs_no_engine(tmp_path: Path,
 
     monkeypatch.setattr(catalog, "sample_display", engine_run)
     app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread"))
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://localhost") as client:
         answer = client.get("/api/catalog")
     assert answer.status_code == 200
     assert [g["name"] for g in answer.json()["games"]] == list(catalog.GAMES)

@@ -1,12 +1,19 @@
 """``lifearena serve``: the web application (play every game in a browser).
 
-Binds to loopback by default. To let others in, bind ``--host 0.0.0.0`` behind a reverse
-proxy that terminates TLS; the seat tokens in the private links are the only authentication.
+Binds to loopback by default and answers only to the loopback names and its bind address
+(the Host header is checked, so another site cannot reach it through DNS rebinding). To let
+others in, run it behind a reverse proxy that terminates TLS: name the public host with
+``--allowed-host``, and the proxy's address with ``--forwarded-allow-ips`` so that the
+per-address bounds count the client's address from ``X-Forwarded-For`` (from nobody else).
+The seat tokens in the private links are the only authentication of players;
+``--lab-admin`` prints the operator's private link that starts tournaments from the lab.
 """
 
 from __future__ import annotations
 
 import errno
+import ipaddress
+import secrets
 import socket
 import sqlite3
 from pathlib import Path
@@ -41,40 +48,113 @@ def serve(
     tournaments: Annotated[int, typer.Option(
         help="Tournaments the lab's page may have running at once (0: none can be started "
         "from the page).", min=0, max=16)] = 2,
+    lab_admin: Annotated[bool, typer.Option(
+        "--lab-admin", help="Print a private admin link that may start, stop and resume "
+        "tournaments from the lab (without it the tournament pages are read only).")
+    ] = False,
+    allowed_host: Annotated[list[str] | None, typer.Option(
+        "--allowed-host", help="A host name the server answers to besides the loopback "
+        "names and --host (the public name behind a proxy; repeatable; * for any).")
+    ] = None,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        "--forwarded-allow-ips", help="Comma-separated addresses of the proxies whose "
+        "X-Forwarded-For and X-Forwarded-Proto are believed (default: nobody's).")] = None,
 ) -> None:
-    """Serve the games in a browser: hot-seat, online (a private link per seat) or against
-    an agent. Prints the URL and the database file."""
+    """Serve the games in a browser: hot-seat, online (your own link and an invitation for
+    your opponent) or against an agent. Prints the URL and the database file."""
     if db.exists() and db.is_dir():
         raise BadParameterError(f"--db {db} is a folder; expected a SQLite file")
     if not db.resolve().parent.is_dir():
         raise BadParameterError(f"--db {db}: the folder {db.resolve().parent} does not exist")
+    names = [check_host_name(name) for name in allowed_host or ()]
+    proxies = check_proxies(forwarded_allow_ips) if forwarded_allow_ips is not None else None
     import uvicorn
 
     from lifearena.web import Settings, create_app
     from lifearena.web.app import tournaments_folder
+    from lifearena.web.store import ForeignDatabase
+
+    admin = secrets.token_urlsafe(18) if lab_admin else None
+    shown = f"[{host}]" if ":" in host else host
 
     def ready() -> None:
-        shown = f"[{host}]" if ":" in host else host
         typer.echo(f"lifearena web: http://{shown}:{port}/")
         typer.echo(f"games stored in {db.resolve()}")
         if tournaments:
             typer.echo("tournaments started in the lab stored in "
                        f"{tournaments_folder(db.resolve())}")
+        if admin is not None:
+            typer.echo(f"lab admin link (private: it starts tournaments): "
+                       f"http://{shown}:{port}/lab/tournaments#admin={admin}")
 
+    # the port first: a start that fails there leaves no database file behind
+    listener = bind(host, port)
     try:
-        app = create_app(Settings(db=db.resolve(), workers=workers,
-                                  creates_per_minute=creates_per_minute,
-                                  results=tuple(p.resolve() for p in results or ()),
-                                  tournaments_running=tournaments, on_ready=ready))
-    except sqlite3.Error as error:
-        raise BadParameterError(f"--db {db} cannot be used as a SQLite file: {error}") from None
-    listener = bind(host, port)  # before anything is printed as if the server started
-    try:
+        try:
+            app = create_app(Settings(db=db.resolve(), workers=workers,
+                                      creates_per_minute=creates_per_minute,
+                                      results=tuple(p.resolve() for p in results or ()),
+                                      tournaments_running=tournaments, lab_admin=admin,
+                                      bind_host=host, allowed_hosts=tuple(names),
+                                      on_ready=ready))
+        except sqlite3.Error as error:
+            raise BadParameterError(f"--db {db} cannot be used as a SQLite file: {error}"
+                                    ) from None
+        except ForeignDatabase as error:
+            raise BadParameterError(f"--db {db}: {error}") from None
         warm()  # the URL is printed once the agent workers are warm too (ready)
-        config = uvicorn.Config(app, log_level="warning", ws_max_size=65_536)
+        # X-Forwarded-For counts only from the proxies the operator named
+        config = uvicorn.Config(app, log_level="warning", ws_max_size=65_536,
+                                proxy_headers=proxies is not None,
+                                forwarded_allow_ips=proxies or "",
+                                server_header=False)
         uvicorn.Server(config).run(sockets=[listener])
     finally:
         listener.close()
+
+
+def check_host_name(name: str) -> str:
+    """An ``--allowed-host`` value, lowercased: a host name or address without a port, or
+    ``*``.
+
+    >>> check_host_name("Games.Example.org")
+    'games.example.org'
+    >>> check_host_name("example.org:8000")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: --allowed-host 'example.org:8000'; expected a host ...
+    """
+    text = name.strip().lower()
+    if text == "*" or (text and len(text) <= 253
+                       and all(c.isalnum() or c in ".-_[]:" for c in text)
+                       and (":" not in text or text.count(":") > 1)):
+        return text.strip("[]")
+    raise BadParameterError(f"--allowed-host {name!r}; expected a host name without a port "
+                            "or scheme, such as games.example.org")
+
+
+def check_proxies(text: str) -> str:
+    """A ``--forwarded-allow-ips`` value: comma-separated IP addresses or networks.
+
+    >>> check_proxies("127.0.0.1, 10.0.0.0/8")
+    '127.0.0.1,10.0.0.0/8'
+    >>> check_proxies("proxy.local")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: --forwarded-allow-ips: 'proxy.local' is not an IP ...
+    """
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    if not items:
+        raise BadParameterError("--forwarded-allow-ips is empty; expected addresses such as "
+                                "127.0.0.1,10.0.0.0/8")
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise BadParameterError(f"--forwarded-allow-ips: {item!r} is not an IP address or "
+                                    "network; expected addresses such as 127.0.0.1,10.0.0.0/8"
+                                    ) from None
+    return ",".join(items)
 
 def bind(host: str, port: int) -> socket.socket:
     """A socket listening on ``host:port``, or a :class:`BadParameterError` naming them

@@ -3,20 +3,28 @@
 * ``GET /``, ``GET /play/{id}``: the pages (static HTML, CSS and JavaScript, package data).
 * ``GET /api/catalog``: the games, their form parameters and levels, a sample picture each.
 * ``POST /api/games``: a new game; answers the game's id, the creator's seat token and the
-  links (one private link per seat, ``/play/{id}#t={token}``, and a spectator link).
+  links: the creator's private link ``/play/{id}#t={token}``, for an online game an
+  invitation ``/play/{id}#i={secret}`` (whoever opens it first takes the other seat, through
+  ``POST /api/games/{id}/claim``) and a spectator link. ``POST /api/games/{id}/cancel``
+  withdraws an invitation nobody claimed.
 * ``GET /api/games/{id}``, ``POST /api/games/{id}/moves``: the game as a seat or spectator
-  sees it, and a move (the seat token in the ``X-Seat-Token`` header).
-* ``GET /api/games/{id}/record``: the game's :class:`~lifearena.core.Record`
-  (``?format=json`` or ``text``); ``POST /api/records``: open a record as a new hot-seat game.
-* ``GET /api/games/{id}/position?upto=N``: the picture after N moves (browsing a game).
-* ``WS /ws/{id}?token=...``: one socket per open page; the server pushes the game as that
-  page may see it after every change, and takes moves ``{"type": "move", "move": "...",
-  "seat": 0}``.
+  sees it, and a move naming the move number it was chosen at (the seat token in the
+  ``X-Seat-Token`` header).
+* ``GET /api/games/{id}/record`` (``?format=json`` or ``text``); ``POST /api/records``: open
+  a record as a new hot-seat game; ``GET /api/games/{id}/position?upto=N``: the picture after
+  N moves (replayed in a worker).
+* ``WS /ws/{id}``: one socket per open page. Its first message says who the page is,
+  ``{"type": "hello", "token": ...}`` (no token: a spectator; tokens never travel in a URL);
+  then the server pushes the game as that page may see it after every change and takes moves
+  ``{"type": "move", "move": "...", "ply": N, "seat": 0}``.
+* ``GET /api/openapi.json``: the schema of every request (:mod:`lifearena.web.models`).
 
 Errors are JSON ``{"error": "one-line reason"}`` with a 4xx status (over the socket:
-``{"type": "error", "error": ...}``) and leave the game unchanged. Agents think in a process
-(or thread) pool, never on the event loop. Every response carries a Content-Security-Policy
-that allows only this host: the pages work offline.
+``{"type": "error", "error": ..., "status": ...}``) and leave the game unchanged. Every body
+and message is a declared model; :class:`~lifearena.web.guard.Guard` checks the Host,
+cross-site requests and body sizes before any of it is read. One lock per game orders its
+moves; agents think and replays run in worker processes, never on the event loop; every
+socket has a bounded outbox, so a page that does not read is closed, not waited for.
 """
 
 from __future__ import annotations
@@ -24,84 +32,107 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import json
 import logging
 import os
-import re
 import secrets
-import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketState
 
+from lifearena import __version__
 from lifearena.arena.executor import exit_with_parent
 from lifearena.core import Record, replay
 from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
 from lifearena.web import catalog
-from lifearena.web.classic import CLASSIC, ClassicGame
+from lifearena.web.classic import CLASSIC, ClassicGame, transcript_after
+from lifearena.web.guard import Guard, default_hosts
+from lifearena.web.heavy import HeavyWork, TooBusy, client_of, stop_pool
 from lifearena.web.lab import install as install_lab
-from lifearena.web.lab.common import LabTooLarge, read_json
 from lifearena.web.lab.launcher import Launcher, TooManyRunning
 from lifearena.web.lab.results import UnknownResults
-from lifearena.web.live import LiveGame, SeatError, TurnError
-from lifearena.web.store import GameRow, Store
+from lifearena.web.limits import CreationRate, MessageRate, SocketCounts, TooMany, TooManySockets
+from lifearena.web.live import (
+    InvitationTaken,
+    LiveGame,
+    SeatError,
+    TurnError,
+    new_secret,
+    position_after,
+)
+from lifearena.web.models import (
+    MAX_TOKEN,
+    Cancel,
+    Claim,
+    Hello,
+    Move,
+    MoveMessage,
+    NewGame,
+    OpenRecord,
+    first_error,
+    read_message,
+)
+from lifearena.web.sockets import AbortableSockets, Outbox, broadcast, receive
+from lifearena.web.store import DamagedRow, GameRow, Store
 
 log = logging.getLogger("lifearena.web")
 
 STATIC = Path(__file__).parent / "static"
-CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-       "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
-       "form-action 'self'; frame-ancestors 'none'")
 MAX_BODY = 16_384
-"""Largest JSON body of an ordinary request, in bytes."""
-MAX_RECORD = 262_144
-"""Largest record upload, in bytes."""
+"""Largest body of an ordinary request, in bytes."""
+MAX_LAB_BODY = 262_144
+"""Largest body of a record upload or a lab request, in bytes."""
 MAX_WS_MESSAGE = 4_096
 """Largest WebSocket message, in characters."""
+HELLO_TIMEOUT = 10.0
+"""Seconds a new socket has to say who it is before it is closed."""
 NO_SUCH_GAME = ("<!doctype html><html lang=en><head><meta charset=utf-8><title>lifearena — no "
                 "such game</title><link rel=stylesheet href=/static/style.css></head><body><main>"
                 "<h2>No such game</h2><p class=muted>This link names no game on this server."
                 "</p><p><a class=button href=/>Start a new game</a></p></main></body></html>")
-_ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
-_STATUS: dict[type[Exception], int] = {SeatError: 403, TurnError: 409, IllegalMoveError: 422,
-                                       ParseError: 400, BadParameterError: 400,
-                                       UnknownResults: 404, TooManyRunning: 429,
-                                       LabTooLarge: 413}
+_STATUS: list[tuple[type[Exception], int]] = [
+    (SeatError, 403), (InvitationTaken, 409), (TurnError, 409), (IllegalMoveError, 422),
+    (ParseError, 400), (BadParameterError, 400), (UnknownResults, 404),
+    (TooManyRunning, 429), (TooBusy, 429), (TooMany, 429), (TooManySockets, 429),
+    (DamagedRow, 410)]
+SeatToken = Annotated[str | None, Header(alias="X-Seat-Token", max_length=MAX_TOKEN,
+                                         description="the seat's private token")]
 
 
 class NotFound(LifeArenaError):
     """No game with that id."""
 
 
-class TooMany(LifeArenaError):
-    """Too many games created by one client in the last minute."""
-
-
-class TooLarge(LifeArenaError):
-    """A request or message over its size bound."""
-
-
 def status_of(error: Exception) -> int:
-    """The HTTP status for a library or web error."""
+    """The HTTP status for a library or web error.
+
+    >>> status_of(NotFound("x")), status_of(TurnError("x")), status_of(DamagedRow("x"))
+    (404, 409, 410)
+    """
     if isinstance(error, NotFound):
         return 404
-    if isinstance(error, TooMany):
-        return 429
-    if isinstance(error, TooLarge):
-        return 413
-    for kind, status in _STATUS.items():
+    for kind, status in _STATUS:
         if isinstance(error, kind):
             return status
     return 400
+
+
+def body_bound(path: str) -> int:
+    """The largest body a request to ``path`` may send, in bytes.
+
+    >>> body_bound("/api/games"), body_bound("/api/records")
+    (16384, 262144)
+    """
+    return MAX_LAB_BODY if path.startswith(("/api/records", "/api/lab/")) else MAX_BODY
 
 
 @dataclass
@@ -110,7 +141,8 @@ class Settings:
 
     db: Path
     agent_workers: str = "process"
-    """``"process"`` (a process pool, the default) or ``"thread"`` (tests)."""
+    """``"process"`` (process pools for agents and slow work, the default) or ``"thread"``
+    (tests)."""
     workers: int = 2
     creates_per_minute: int = 30
     max_cached: int = 5_000
@@ -118,28 +150,39 @@ class Settings:
     tournaments_running: int = 2
     """Tournaments started from the lab's page that may run at once (0: none can be
     started)."""
+    lab_admin: str | None = None
+    """The operator's secret that starts, stops and resumes tournaments from the lab
+    (``serve --lab-admin``); without it the tournament pages are read only."""
+    bind_host: str = "127.0.0.1"
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names the server answers to besides the loopback names and ``bind_host``
+    (``--allowed-host``); ``"*"`` for any."""
     on_ready: Callable[[], None] | None = None
     """Called once the server is about to answer requests (its agent workers warm)."""
 
 
 @dataclass
 class Server:
-    """The state of one server: the store, the live games and their open sockets."""
+    """The state of one server: the store, the live games, their locks and open sockets."""
 
     settings: Settings
     store: Store
     games: collections.OrderedDict[str, LiveGame | ClassicGame] = field(
         default_factory=collections.OrderedDict)
-    sockets: dict[str, dict[WebSocket, list[int]]] = field(default_factory=dict)
-    created: dict[str, collections.deque[float]] = field(default_factory=dict)
+    locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    sockets: dict[str, dict[Outbox, list[int]]] = field(default_factory=dict)
+    creations: CreationRate = field(default_factory=lambda: CreationRate(30))
+    socket_counts: SocketCounts = field(default_factory=SocketCounts)
+    heavy: HeavyWork = field(default_factory=lambda: HeavyWork("thread"))
     pool: Executor | None = None
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     # -- games ------------------------------------------------------------------------------
 
     def game(self, game_id: str) -> LiveGame | ClassicGame:
-        """The live game ``game_id``, rebuilt from the store when not in memory."""
-        if not _ID.match(game_id):
+        """The live game ``game_id``, rebuilt from the store when not in memory;
+        :class:`DamagedRow` (410) for a stored game that no longer loads."""
+        if not valid_id(game_id):
             raise NotFound(f"no game {game_id[:40]!r}")
         live = self.games.get(game_id)
         if live is None:
@@ -153,36 +196,31 @@ class Server:
         self.games.move_to_end(game_id)
         return live
 
+    @contextlib.asynccontextmanager
+    async def locked(self, game_id: str) -> AsyncIterator[LiveGame | ClassicGame]:
+        """The game ``game_id`` held under its lock: the copy every change goes to. A game
+        whose lock is held is never evicted, so no change lands on a copy the cache let go."""
+        self.game(game_id)  # a bad or unknown id is refused before a lock is made for it
+        lock = self.locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            yield self.game(game_id)
+
     def _evict(self) -> None:
         while len(self.games) > self.settings.max_cached:
             for old, live in self.games.items():
-                if not self.sockets.get(old) and not live.thinking:
+                lock = self.locks.get(old)
+                if (not self.sockets.get(old) and not live.thinking
+                        and not (lock is not None and lock.locked())):
                     del self.games[old]
+                    self.locks.pop(old, None)
                     break
             else:
                 return
 
-    def check_rate(self, client: str) -> None:
-        """Refuse a client's game creation beyond the per-minute bound."""
-        now = time.monotonic()
-        stamps = self.created.setdefault(client, collections.deque())
-        while stamps and now - stamps[0] > 60:
-            stamps.popleft()
-        if len(stamps) >= self.settings.creates_per_minute:
-            raise TooMany(f"more than {self.settings.creates_per_minute} games created from "
-                          "this address in a minute; wait and try again")
-        stamps.append(now)
-
-    def create(self, body: dict[str, Any]) -> dict[str, Any]:
+    def create(self, body: NewGame) -> dict[str, Any]:
         """Create a game from a new-game form; answer the creator's token and the links."""
-        game = body.get("game")
-        if not isinstance(game, str):
-            raise BadParameterError("game: expected one of " + ", ".join(catalog.GAMES))
-        params = body.get("params", {})
-        if not isinstance(params, dict):
-            raise BadParameterError("params: expected an object of the game's parameters")
-        opponent = body.get("opponent", "hotseat")
-        values = catalog.check_values(game, params)
+        game, opponent, side = body.game, body.opponent, body.side
+        values = catalog.check_values(game, body.params)
         # the catalog says which settings are played at one screen only (the form reads it)
         only = catalog.entry_of(game).hotseat_only_when
         if only is not None and values[only[0]] == only[1] and opponent != "hotseat":
@@ -190,35 +228,27 @@ class Server:
                                     f"{only[1]!r} is played at one screen only; choose "
                                     "'at this screen'")
         if game == "life_for_two" and values["rules"] == "classic":  # the 1978 program
-            token = secrets.token_urlsafe(18)
+            token = new_secret()
             return self._start(GameRow(secrets.token_urlsafe(9), CLASSIC, {}, "",
-                                       {"kind": "hotseat"}, [token, token]),
-                               token, 0, "hotseat")
-        state = catalog.new_state(game, params)
-        side = body.get("side", 0)
-        if side not in (0, 1):
-            raise BadParameterError(f"side {side!r}; expected 0 (first player) or 1 (second)")
+                                       {"kind": "hotseat"}, [token, token]), token, None)
+        state = catalog.new_state(game, body.params)
         config: dict[str, Any] = {"kind": opponent}
+        token = new_secret()
+        invites: dict[str, str] = {}
+        tokens: list[str | None] = [None, None]
         if opponent == "hotseat":
-            token = secrets.token_urlsafe(18)
-            tokens: list[str | None] = [token, token]
+            tokens = [token, token]
         elif opponent == "online":
-            tokens = [secrets.token_urlsafe(18), secrets.token_urlsafe(18)]
-            token = tokens[side]
-        elif opponent == "agent":
-            level = body.get("level", "easy")
-            if not isinstance(level, str):
-                raise BadParameterError("level: expected one of " + ", ".join(catalog.LEVELS))
-            name, _ = catalog.level_agent(game, level)
-            token = secrets.token_urlsafe(18)
-            tokens = [None, None]
             tokens[side] = token
-            config.update(level=level, agent=name, agent_seat=1 - side,
-                          seed=secrets.randbelow(catalog.MAX_SEED + 1))
+            invites[str(1 - side)] = new_secret()
         else:
-            raise BadParameterError(f"opponent {opponent!r}; expected hotseat, online or agent")
-        return self._start(GameRow(secrets.token_urlsafe(9), game, dict(state.params),
-                                   state.setup(), config, tokens), token, side, opponent)
+            name, _ = catalog.level_agent(game, body.level)
+            tokens[side] = token
+            config.update(level=body.level, agent=name, agent_seat=1 - side,
+                          seed=secrets.randbelow(catalog.MAX_SEED + 1))
+        row = GameRow(secrets.token_urlsafe(9), game, dict(state.params), state.setup(), config,
+                      tokens, invites=invites)
+        return self._start(row, token, None if opponent == "hotseat" else side)
 
     def open_record(self, text: str) -> dict[str, Any]:
         """Open an uploaded record as a hot-seat game at its last position."""
@@ -229,54 +259,87 @@ class Server:
         if not isinstance(record.params, dict) or not isinstance(record.moves, list):
             raise ParseError("record params must be an object and moves a list")
         replay(record)  # every move checked before anything is stored
-        token = secrets.token_urlsafe(18)
+        token = new_secret()
         row = GameRow(secrets.token_urlsafe(9), record.game, dict(record.params),
                       str(record.setup), {"kind": "hotseat", "from_record": True},
                       [token, token], [str(m) for m in record.moves])
-        return self._start(row, token, 0, "hotseat")
+        return self._start(row, token, None)
 
-    def _start(self, row: GameRow, token: str, side: int, kind: str) -> dict[str, Any]:
+    def _start(self, row: GameRow, token: str, side: int | None) -> dict[str, Any]:
         live = _rebuild(row)
         self.store.insert(row)
         self.games[row.id] = live
         self._evict()
-        links = {"spectator": f"/play/{row.id}"}
-        if kind == "online":
-            for seat in (0, 1):
-                links[f"seat{seat}"] = f"/play/{row.id}#t={row.tokens[seat]}"
-        else:
-            links["you"] = f"/play/{row.id}#t={token}"
+        links = {"you": f"/play/{row.id}#t={token}", "spectator": f"/play/{row.id}"}
+        for secret in row.invites.values():
+            links["invite"] = f"/play/{row.id}#i={secret}"
         self.schedule_agent(live)
-        return {"id": row.id, "token": token, "seat": None if kind == "hotseat" else side,
-                "links": links}
+        return {"id": row.id, "token": token, "seat": side, "links": links}
+
+    # -- seats -------------------------------------------------------------------------------
+
+    async def claim(self, game_id: str, invitation: str, holder: str | None) -> dict[str, Any]:
+        """The first claim of an invitation takes its seat; answer that seat's token."""
+        async with self.locked(game_id) as live:
+            if holder and _holds(live, holder):
+                raise SeatError("you already play a seat of this game; send the invitation "
+                                "to your opponent")
+            seat, token = live.claim(invitation)
+            try:
+                self.store.save_seats(live.row)
+            except Exception:
+                live.row.tokens[seat] = None  # memory and store never disagree
+                raise
+        self.broadcast(live)
+        return {"id": game_id, "token": token, "seat": seat,
+                "links": {"you": f"/play/{game_id}#t={token}",
+                          "spectator": f"/play/{game_id}"}}
+
+    async def cancel(self, game_id: str, token: str | None) -> LiveGame | ClassicGame:
+        """The creator withdraws an unclaimed invitation."""
+        async with self.locked(game_id) as live:
+            live.cancel(live.seats_of(token))
+            try:
+                self.store.save_seats(live.row)
+            except Exception:
+                live.row.cancelled = False
+                raise
+        self.broadcast(live)
+        return live
 
     # -- moves -------------------------------------------------------------------------------
 
-    async def move(self, live: LiveGame | ClassicGame, seats: list[int], seat: Any,
-                   text: Any) -> None:
-        """Play ``text`` for ``seat`` (one of ``seats``), store it and tell every page."""
-        if not seats:
-            raise SeatError("a move needs this seat's private link (token); spectators "
-                            "cannot move")
-        if seat is None:
-            waiting = [s for s in seats if s in live.awaiting()]
-            seat = waiting[0] if waiting else seats[0]
-        if seat not in seats:
-            raise SeatError(f"this link does not play seat {seat!r}")
-        if not isinstance(text, str):
-            raise ParseError("move: expected the move as text in the game's notation")
-        live.play(text, seat)
-        self.store.save_progress(live.row.id, live.row.moves, live.row.pending)
-        self.schedule_agent(live)
-        await self.broadcast(live)
-
-    async def broadcast(self, live: LiveGame | ClassicGame) -> None:
-        """Send every open page of ``live`` the game as that page may see it."""
-        for socket, seats in list(self.sockets.get(live.row.id, {}).items()):
+    async def move(self, game_id: str, token: str | None, seats: list[int] | None,
+                   move: Move | MoveMessage) -> LiveGame | ClassicGame:
+        """Play ``move`` for the seat ``token`` (or, on a socket, ``seats``) holds, under the
+        game's lock; store it and tell every page."""
+        async with self.locked(game_id) as live:
+            held = live.seats_of(token) if seats is None else seats
+            if not held:
+                raise SeatError("a move needs this seat's private link (token); spectators "
+                                "cannot move")
+            seat = move.seat
+            if seat is None:
+                waiting = [s for s in held if s in live.awaiting()]
+                seat = waiting[0] if waiting else held[0]
+            if seat not in held:
+                raise SeatError(f"this link does not play seat {seat}")
+            before = (list(live.row.moves), dict(live.row.pending))
+            live.play(move.move, seat, move.ply)
             try:
-                await socket.send_json(live.view(seats))
-            except Exception:  # a page that went away; its handler cleans up
-                self.sockets.get(live.row.id, {}).pop(socket, None)
+                self.store.save_progress(game_id, live.row.moves, live.row.pending)
+            except Exception:
+                live.row.moves, live.row.pending = before
+                self.games.pop(game_id, None)  # rebuilt from the store on the next request
+                raise
+            self.schedule_agent(live)
+        self.broadcast(live)
+        return live
+
+    def broadcast(self, live: LiveGame | ClassicGame) -> None:
+        """Offer every open page of ``live`` the game as that page may see it; a page whose
+        outbox is full is closed by its outbox, and nobody waits for any page."""
+        broadcast(self.sockets.get(live.row.id, {}), live.view)
 
     # -- agents ------------------------------------------------------------------------------
 
@@ -305,20 +368,22 @@ class Server:
         try:
             text = await asyncio.get_running_loop().run_in_executor(
                 self.pool, catalog.choose_move, view, seat, name, limit, seed)
-            if len(live.row.moves) == number and seat in live.awaiting():
-                live.play(text, seat)
-                self.store.save_progress(live.row.id, live.row.moves, live.row.pending)
+            # a thinking game is never evicted: the lock gives this very copy
+            async with self.locked(live.row.id) as current:
+                if current is live and len(live.row.moves) == number and seat in live.awaiting():
+                    live.play(text, seat, number)
+                    self.store.save_progress(live.row.id, live.row.moves, live.row.pending)
             live.agent_error = None
         except Exception as error:
             log.exception("agent %s failed in game %s", name, live.row.id)
             live.agent_error = f"the agent {name} failed: {str(error).splitlines()[0][:200]}"
             live.thinking = False
-            await self.broadcast(live)
+            self.broadcast(live)
             return  # not retried in a loop; reopening the game tries again
         finally:
             live.thinking = False
         self.schedule_agent(live)
-        await self.broadcast(live)
+        self.broadcast(live)
 
 
 async def start_agent_pool(settings: Settings) -> Executor:
@@ -345,25 +410,6 @@ async def start_agent_pool(settings: Settings) -> Executor:
     return pool
 
 
-def stop_agent_pool(pool: Executor) -> None:
-    """End the agent workers now, thinking or not, and wait until they are gone.
-
-    Waiting matters: ``uvicorn`` ends a server stopped by SIGTERM by raising SIGTERM again
-    once the app has shut down, and a process ended that way runs no exit handlers, so
-    workers left to end by themselves outlived the server.
-    """
-    if isinstance(pool, ProcessPoolExecutor):
-        terminate = getattr(pool, "terminate_workers", None)  # Python 3.14 and later
-        if terminate is not None:
-            terminate()
-        else:
-            # no public way before 3.14: the pool's own table of its worker processes
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                with contextlib.suppress(Exception):
-                    process.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
-
-
 def tournaments_folder(db: Path) -> Path:
     """Where the tournaments started from the lab keep their results files: a folder beside
     the games database ``db``.
@@ -376,7 +422,9 @@ def tournaments_folder(db: Path) -> Path:
 
 def create_app(settings: Settings) -> FastAPI:
     """The web application over the store at ``settings.db``."""
-    server = Server(settings, Store(settings.db))
+    server = Server(settings, Store(settings.db),
+                    creations=CreationRate(settings.creates_per_minute),
+                    heavy=HeavyWork(settings.agent_workers, settings.workers))
     # the lab's tournaments play into files of their own, beside the games database
     launcher = (Launcher(tournaments_folder(settings.db), settings.tournaments_running)
                 if settings.tournaments_running > 0 else None)
@@ -391,28 +439,20 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             for task in list(server.tasks):
                 task.cancel()
-            stop_agent_pool(server.pool)
+            stop_pool(server.pool)
+            server.heavy.close()
             if launcher is not None:
                 launcher.close()
+            server.store.close()  # the write-ahead log checkpointed into the file
 
-    app = FastAPI(title="lifearena", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)
+    app = FastAPI(title="lifearena", version=__version__, lifespan=lifespan, docs_url=None,
+                  redoc_url=None, openapi_url="/api/openapi.json")
     app.state.server = server
-
-    @app.middleware("http")
-    async def guard(request: Request, call_next: Callable[..., Any]) -> Response:
-        length = request.headers.get("content-length")
-        big = request.url.path.startswith(("/api/records", "/api/lab/"))
-        bound = MAX_RECORD if big else MAX_BODY
-        if length is not None and (not length.isdigit() or int(length) > bound):
-            response: Response = _error(TooLarge(f"request body over {bound} bytes"))
-        else:
-            response = await call_next(request)
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers["X-Frame-Options"] = "DENY"
-        return response
+    app.state.heavy = server.heavy
+    app.add_middleware(Guard, allowed_hosts=default_hosts(settings.bind_host,
+                                                          settings.allowed_hosts),
+                       bound_of=body_bound)
+    app.add_middleware(AbortableSockets)  # outermost: it finds the socket's transport
 
     @app.exception_handler(LifeArenaError)
     async def library_error(request: Request, error: LifeArenaError) -> Response:
@@ -420,9 +460,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, error: RequestValidationError) -> Response:
-        first = error.errors()[0] if error.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        return JSONResponse({"error": f"bad request: {where}: {first.get('msg', 'invalid')}"},
+        return JSONResponse({"error": f"bad request: {first_error(error.errors())}"},
                             status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
@@ -441,6 +479,8 @@ def create_app(settings: Settings) -> FastAPI:
             server.game(game_id)
         except NotFound:
             return HTMLResponse(NO_SUCH_GAME, status_code=404)
+        except DamagedRow:
+            pass  # the page opens and says so (its socket answers 410)
         return FileResponse(STATIC / "game.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -454,39 +494,44 @@ def create_app(settings: Settings) -> FastAPI:
         return {"games": [{**catalog.CATALOG[g].to_json(), "picture": pictures[g]}
                           for g in catalog.GAMES]}
 
-    @app.post("/api/games")
-    async def create(request: Request) -> Response:
-        body = await read_json(request, MAX_BODY)
-        server.check_rate(request.client.host if request.client else "?")
-        return JSONResponse(server.create(body), status_code=201)
+    @app.post("/api/games", status_code=201)
+    async def create(body: NewGame, request: Request) -> dict[str, Any]:
+        address = client_of(request.client)
+        server.creations.check(address)
+        created = server.create(body)
+        server.creations.count(address)  # only games really made use up the quota
+        return created
 
-    @app.post("/api/records")
-    async def open_record(request: Request) -> Response:
-        body = await read_json(request, MAX_RECORD)
-        text = body.get("record")
-        if not isinstance(text, str):
-            raise ParseError("record: expected the record's text (JSON or PGN-like)")
-        server.check_rate(request.client.host if request.client else "?")
-        return JSONResponse(server.open_record(text), status_code=201)
+    @app.post("/api/records", status_code=201)
+    async def open_record(body: OpenRecord, request: Request) -> dict[str, Any]:
+        address = client_of(request.client)
+        server.creations.check(address)
+        created = server.open_record(body.record)
+        server.creations.count(address)
+        return created
 
     @app.get("/api/games/{game_id}")
-    async def game_view(game_id: str, request: Request) -> dict[str, Any]:
+    async def game_view(game_id: str, token: SeatToken = None) -> dict[str, Any]:
         live = server.game(game_id)
-        return live.view(live.seats_of(_token(request)))
+        return live.view(live.seats_of(token))
 
     @app.post("/api/games/{game_id}/moves")
-    async def make_move(game_id: str, request: Request) -> dict[str, Any]:
-        live = server.game(game_id)
-        seats = live.seats_of(_token(request))
-        body = await read_json(request, MAX_BODY)
-        await server.move(live, seats, body.get("seat"), body.get("move"))
-        return live.view(seats)
+    async def make_move(game_id: str, body: Move, token: SeatToken = None) -> dict[str, Any]:
+        live = await server.move(game_id, token, None, body)
+        return live.view(live.seats_of(token))
+
+    @app.post("/api/games/{game_id}/claim")
+    async def claim(game_id: str, body: Claim, token: SeatToken = None) -> dict[str, Any]:
+        return await server.claim(game_id, body.invitation, token)
+
+    @app.post("/api/games/{game_id}/cancel")
+    async def cancel(game_id: str, body: Cancel, token: SeatToken = None) -> dict[str, Any]:
+        live = await server.cancel(game_id, token)
+        return live.view(live.seats_of(token))
 
     @app.get("/api/games/{game_id}/record")
-    async def download(game_id: str, format: str = "json") -> Response:
+    async def download(game_id: str, format: Literal["json", "text"] = "json") -> Response:
         live = server.game(game_id)
-        if format not in ("json", "text"):
-            raise BadParameterError(f"format {format!r}; expected json or text")
         if isinstance(live, ClassicGame):
             body, kind, suffix = live.download(format)
         elif format == "json":
@@ -498,59 +543,133 @@ def create_app(settings: Settings) -> FastAPI:
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     @app.get("/api/games/{game_id}/position")
-    async def position(game_id: str, upto: int) -> dict[str, Any]:
-        return server.game(game_id).position_at(upto)
+    async def position(game_id: str, request: Request,
+                       upto: Annotated[int, Query(ge=0, le=1_000_000)]) -> dict[str, Any]:
+        live = server.game(game_id)
+        job = live.position_job(upto)
+        work = transcript_after if isinstance(live, ClassicGame) else position_after
+        return await server.heavy.run(client_of(request.client), work, *job)
 
     @app.websocket("/ws/{game_id}")
     async def socket(websocket: WebSocket, game_id: str) -> None:
-        await websocket.accept()
-        try:
-            live = server.game(game_id)
-            seats = live.seats_of(websocket.query_params.get("token"))
-        except LifeArenaError as error:
-            await websocket.send_json({"type": "error", "error": str(error),
-                                       "status": status_of(error)})
-            await websocket.close(code=4400 + status_of(error) % 100)
-            return
-        server.sockets.setdefault(game_id, {})[websocket] = seats
-        try:
-            await websocket.send_json(live.view(seats))
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                try:
-                    await _on_message(server, live, seats, message.get("text"))
-                except LifeArenaError as error:
-                    await websocket.send_json({"type": "error", "error": str(error),
-                                               "status": status_of(error)})
-        except WebSocketDisconnect:
-            pass
-        finally:
-            server.sockets.get(game_id, {}).pop(websocket, None)
-            if not server.sockets.get(game_id):
-                server.sockets.pop(game_id, None)
+        await serve_socket(server, websocket, game_id)
 
     return app
 
 
-async def _on_message(server: Server, live: LiveGame | ClassicGame, seats: list[int],
-                      text: str | None) -> None:
-    if text is None:
-        raise ParseError("binary message; expected JSON text")
-    if len(text) > MAX_WS_MESSAGE:
-        raise TooLarge(f"message of {len(text)} characters; expected at most {MAX_WS_MESSAGE}")
+async def serve_socket(server: Server, websocket: WebSocket, game_id: str) -> None:
+    """One page's socket: who it is (its hello), then the game pushed through a bounded
+    outbox and moves taken at a bounded rate, until either side goes."""
+    address = client_of(websocket.client)
+    await websocket.accept()
     try:
-        message = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise ParseError("message is not JSON; expected {\"type\": \"move\", ...}") from None
-    if not isinstance(message, dict):
-        raise ParseError("message must be a JSON object")
-    kind = message.get("type")
-    if kind == "move":
-        await server.move(live, seats, message.get("seat"), message.get("move"))
-    elif kind != "ping":
-        raise ParseError(f"message type {str(kind)[:20]!r}; expected move or ping")
+        server.socket_counts.acquire(game_id, address)
+    except TooManySockets as error:
+        await _refuse(websocket, error)
+        return
+    outbox: Outbox | None = None
+    try:
+        try:
+            seats = await _greet(server, websocket, game_id)
+        except LifeArenaError as error:
+            await _refuse(websocket, error)
+            return
+        if seats is None:
+            return  # gone before saying hello
+        outbox = Outbox(websocket)
+        outbox.start()
+        server.sockets.setdefault(game_id, {})[outbox] = seats
+        outbox.offer(server.game(game_id).view(seats))
+        rate = MessageRate()
+        while not outbox.closed:
+            message = await receive(websocket, outbox)
+            if message["type"] == "websocket.disconnect":
+                break
+            try:
+                if not rate.allow():
+                    raise TooManyMessages("more messages a second than this server takes "
+                                          "from one page; slow down")
+                await _on_message(server, game_id, seats, message.get("text"))
+            except LifeArenaError as error:
+                outbox.offer({"type": "error", "error": str(error),
+                              "status": status_of(error)})
+    except (RuntimeError, ConnectionError):  # the peer went away mid-send
+        pass
+    finally:
+        if outbox is not None:
+            server.sockets.get(game_id, {}).pop(outbox, None)
+            if not server.sockets.get(game_id):
+                server.sockets.pop(game_id, None)
+            await outbox.close()
+        server.socket_counts.release(game_id, address)
+
+
+class TooManyMessages(LifeArenaError):
+    """A page sending faster than :class:`~lifearena.web.limits.MessageRate` allows."""
+
+
+async def _greet(server: Server, websocket: WebSocket, game_id: str) -> list[int] | None:
+    """The seats of a new socket: from its ``X-Seat-Token`` header, or its first message
+    (a hello); ``None`` when the page left first."""
+    if "token" in websocket.query_params:
+        raise SeatError("a seat token in the socket's URL is refused (URLs are logged); "
+                        "send it in the first message: {\"type\": \"hello\", \"token\": ...}")
+    header = websocket.headers.get("x-seat-token")
+    if header is None:
+        try:
+            message = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT)
+        except TimeoutError:
+            raise ParseError(f"no hello within {HELLO_TIMEOUT:.0f} s; expected "
+                             "{\"type\": \"hello\", \"token\": ...} first") from None
+        if message["type"] == "websocket.disconnect":
+            return None
+        hello = read_message(message.get("text"))
+        if not isinstance(hello, Hello):
+            raise ParseError(f"first message of type {hello.type!r}; expected a hello: "
+                             "{\"type\": \"hello\", \"token\": ...}")
+        header = hello.token
+    elif len(header) > MAX_TOKEN:
+        raise SeatError("this link's seat token does not belong to this game")
+    return server.game(game_id).seats_of(header or None)
+
+
+async def _refuse(websocket: WebSocket, error: Exception) -> None:
+    """Tell a socket why it is refused, then close it with 44xx (the HTTP status's twin)."""
+    with contextlib.suppress(Exception):
+        await websocket.send_json({"type": "error", "error": str(error),
+                                   "status": status_of(error)})
+        if websocket.client_state != WebSocketState.DISCONNECTED:
+            await websocket.close(code=4400 + status_of(error) % 100,
+                                  reason=str(error)[:120])
+
+
+async def _on_message(server: Server, game_id: str, seats: list[int],
+                      text: str | None) -> None:
+    if text is not None and len(text) > MAX_WS_MESSAGE:
+        raise ParseError(f"message of {len(text)} characters; expected at most "
+                         f"{MAX_WS_MESSAGE}")
+    message = read_message(text)
+    if isinstance(message, MoveMessage):
+        await server.move(game_id, None, seats, message)
+    elif isinstance(message, Hello):
+        raise ParseError("this socket has already said hello; expected a move or a ping")
+
+
+def valid_id(game_id: str) -> bool:
+    """Whether ``game_id`` has the shape of a game id (6 to 32 URL-safe characters).
+
+    >>> valid_id("a1B2-c_"), valid_id("../etc"), valid_id("x" * 40)
+    (True, False, False)
+    """
+    return 6 <= len(game_id) <= 32 and all(c.isascii() and (c.isalnum() or c in "-_")
+                                           for c in game_id)
+
+
+def _holds(live: LiveGame | ClassicGame, token: str) -> bool:
+    try:
+        return bool(live.seats_of(token))
+    except SeatError:
+        return False
 
 
 def _rebuild(row: GameRow) -> LiveGame | ClassicGame:
@@ -558,11 +677,5 @@ def _rebuild(row: GameRow) -> LiveGame | ClassicGame:
     return ClassicGame.from_row(row) if row.game == CLASSIC else LiveGame.from_row(row)
 
 
-def _token(request: Request) -> str | None:
-    return request.headers.get("x-seat-token") or None
-
-
 def _error(error: Exception) -> JSONResponse:
     return JSONResponse({"error": str(error)}, status_code=status_of(error))
-
-

@@ -9,7 +9,7 @@ shows its transcript, so the web layer adds no rule of its own.
 >>> from lifearena.web.store import GameRow
 >>> game = ClassicGame.from_row(GameRow("c", CLASSIC, {}, "", {"kind": "hotseat"}, ["t", "t"]))
 >>> for answer in ["1,1", "2,1", "1,2", "3,4", "4,4", "5,4", "3,2", "3,2"]:
-...     _ = game.play(answer, game.awaiting()[0])
+...     _ = game.play(answer, game.awaiting()[0], ply=len(game.row.moves))
 >>> game.view([0, 1])["outcome"]["text"], "SAME COORD" in game.transcript
 ('1 wins (win, the 1978 program)', True)
 """
@@ -26,7 +26,7 @@ from typing import Any
 
 from lifearena.errors import BadParameterError, ParseError
 from lifearena.games.life_for_two_classic import play_classic
-from lifearena.web.live import SeatError, TurnError, same_secret
+from lifearena.web.live import SeatError, TurnError, check_ply, same_secret
 from lifearena.web.store import GameRow
 
 CLASSIC = "life_for_two_classic"
@@ -47,6 +47,7 @@ class ClassicGame:
     thinking: bool = False
     agent_error: str | None = None
     agent_seat: int | None = field(default=None, init=False)
+    waiting_for_opponent: bool = field(default=False, init=False)
 
     @classmethod
     def from_row(cls, row: GameRow) -> ClassicGame:
@@ -77,8 +78,18 @@ class ClassicGame:
         asked = _ASKED.findall(self.transcript)
         return [int(asked[-1]) - 1] if asked else [0]
 
-    def play(self, text: str, seat: int) -> str:
-        """Type ``text`` at the program's prompt."""
+    def claim(self, invitation: str) -> tuple[int, str]:
+        """A classic game is played at one screen: it has no invitation to claim."""
+        raise SeatError("this game is played at one screen; it has no invitation")
+
+    def cancel(self, seats: Sequence[int]) -> None:
+        """A classic game has no invitation to withdraw."""
+        raise TurnError("only a game still waiting for its opponent can be cancelled")
+
+    def play(self, text: str, seat: int, ply: int) -> str:
+        """Type ``text`` at the program's prompt (``ply``: the answers typed when it was
+        chosen)."""
+        check_ply(self.row, ply)
         if self.over:
             raise TurnError("the game is over; no move can be played")
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_ANSWER:
@@ -105,6 +116,8 @@ class ClassicGame:
             "setup": "", "symbols": ["1", "2"], "simultaneous": False,
             "opponent": dict(self.row.opponent), "players": self.players(),
             "seats": list(seats), "move_number": len(self.row.moves),
+            "ply": len(self.row.moves), "waiting_for_opponent": False, "cancelled": False,
+            "invitation": None,
             "moves": list(self.row.moves), "awaiting": self.awaiting(), "chosen": [],
             "mine": {}, "display": {"text": self.transcript}, "legal": {},
             "move_help": ("answer the program's ? with x,y (column, row, 1..5). As in 1978, "
@@ -124,10 +137,16 @@ class ClassicGame:
                            "transcript": self.transcript})
         return body, "application/json", "json"
 
-    def position_at(self, upto: int) -> dict[str, Any]:
+    def position_job(self, upto: int) -> tuple[Any, ...]:
+        """The arguments of :func:`transcript_after` for the first ``upto`` answers."""
         if not 0 <= upto <= len(self.row.moves):
             raise BadParameterError(f"answer {upto}; expected 0..{len(self.row.moves)}")
-        out = io.StringIO()
-        with contextlib.suppress(ParseError):  # the answers end before the game does
-            play_classic(self.row.moves[:upto], out, echo=True)
-        return {"text": out.getvalue()}
+        return (self.row.moves[:upto],)
+
+
+def transcript_after(answers: list[str]) -> dict[str, Any]:
+    """The program's transcript after ``answers`` (run in a worker, like any replay)."""
+    out = io.StringIO()
+    with contextlib.suppress(ParseError):  # the answers end before the game does
+        play_classic(answers, out, echo=True)
+    return {"text": out.getvalue()}

@@ -1,5 +1,11 @@
 """A game being played on the server: its state (rebuilt through :func:`core.replay`), its
-seats, the pending simultaneous choices, and the view each seat or spectator may see.
+seats and invitations, the pending simultaneous choices, and the view each seat or spectator
+may see.
+
+Every move names the move number (ply) it was chosen at; a move for another ply (a delayed
+duplicate, a second tab behind the game) is refused with :class:`StaleMove` and changes
+nothing. An online game's second seat is an invitation: the first person to
+:meth:`LiveGame.claim` it gets that seat's token, and nobody can move until then.
 
 Nothing here knows a game's rules: moves are parsed, checked and applied through the
 protocol of :mod:`lifearena.core`, and the picture a page draws comes from
@@ -10,28 +16,33 @@ protocol of :mod:`lifearena.core`, and the picture a page draws comes from
 >>> row = GameRow("g", "life_for_two", {"max_turns": None, "limit_result": "draw"},
 ...               "...../...../...../...../..... 1", {"kind": "online"}, ["a", "b"])
 >>> game = LiveGame.from_row(row)
->>> game.play("3,4 3,3 4,3", 0)
+>>> game.play("3,4 3,3 4,3", 0, ply=0)
 'pending'
 >>> "3,3 4,3" in str(game.view([1])), game.view([0])["mine"]
 (False, {'0': '3,3 4,3 3,4'})
->>> game.play("5,5 4,5 5,4", 1)
+>>> game.play("5,5 4,5 5,4", 1, ply=0)
 'applied'
+>>> game.play("1,1", 0, ply=0)
+Traceback (most recent call last):
+...
+lifearena.web.live.StaleMove: this move was chosen at move 0; the game is at move 1: look again
 >>> game.row.moves
 ['3,3 4,3 3,4 | 5,4 4,5 5,5']
 """
 
 from __future__ import annotations
 
+import hmac
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from lifearena.core import SIMULTANEOUS, TERMINAL, Record, State, replay
 from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
-from lifearena.web.store import GameRow
+from lifearena.web.models import MAX_MOVE_TEXT
+from lifearena.web.store import DamagedRow, GameRow
 
-MAX_MOVE_TEXT = 200
-"""Longest move text accepted (the longest real move, Life for Two's first, is ~17)."""
 MAX_LEGAL_SENT = 1500
 """Legal moves listed in a view; above this the page composes moves itself (Life for Two's
 first turn has 2300)."""
@@ -43,6 +54,26 @@ class SeatError(LifeArenaError):
 
 class TurnError(LifeArenaError):
     """A move at the wrong time: out of turn, a second choice, or after the end."""
+
+
+class StaleMove(TurnError):
+    """A move chosen at another move number than the game's (a duplicate or a late one)."""
+
+
+class InvitationTaken(TurnError):
+    """An invitation someone has already claimed, or one its creator cancelled."""
+
+
+def check_ply(row: GameRow, ply: int) -> None:
+    """Refuse a move chosen at a move number other than the game's."""
+    if ply != len(row.moves):
+        raise StaleMove(f"this move was chosen at move {ply}; the game is at move "
+                        f"{len(row.moves)}: look again")
+
+
+def new_secret() -> str:
+    """A fresh seat token or invitation (24 URL-safe characters, 144 random bits)."""
+    return secrets.token_urlsafe(18)
 
 
 @dataclass
@@ -58,9 +89,21 @@ class LiveGame:
 
     @classmethod
     def from_row(cls, row: GameRow) -> LiveGame:
-        """Rebuild the game by replaying its moves from its setup."""
-        record = Record(row.game, dict(row.params), row.setup, ["", ""], list(row.moves))
-        return cls(row, replay(record))
+        """Rebuild the game by replaying its moves from its setup; :class:`DamagedRow` when
+        the row no longer makes a game (a move the rules refuse, a malformed field)."""
+        try:
+            check_row(row)
+            record = Record(row.game, dict(row.params), row.setup, ["", ""], list(row.moves))
+            game = cls(row, replay(record))
+            if row.pending and game.state.current_player() != SIMULTANEOUS:
+                raise ValueError("pending choices outside a simultaneous turn")
+            for seat, text in row.pending.items():
+                game.state.string_to_action(text, int(seat))
+        except (ValueError, TypeError, KeyError) as error:
+            raise DamagedRow(f"game {row.id!r}: this game's record is damaged "
+                             f"({str(error).splitlines()[0][:120]}); it cannot be shown or "
+                             "played") from None
+        return game
 
     # -- who may act -----------------------------------------------------------------------
 
@@ -76,13 +119,46 @@ class LiveGame:
         return seats
 
     def awaiting(self) -> list[int]:
-        """The seats whose move the game waits for now."""
+        """The seats whose move the game waits for now (none in a cancelled game)."""
         current = self.state.current_player()
-        if current == TERMINAL:
+        if current == TERMINAL or self.row.cancelled:
             return []
         if current == SIMULTANEOUS:
             return [s for s in range(2) if str(s) not in self.row.pending]
         return [current] if current >= 0 else []
+
+    @property
+    def waiting_for_opponent(self) -> bool:
+        """Whether an online game's invitation is still unclaimed (nobody may move yet)."""
+        return not self.row.cancelled and any(
+            self.row.tokens[int(seat)] is None for seat in self.row.invites)
+
+    def claim(self, invitation: str) -> tuple[int, str]:
+        """Take the seat ``invitation`` offers: its seat and the seat's new token. The first
+        claim wins; a later one raises :class:`InvitationTaken`, a wrong secret
+        :class:`SeatError`. The caller stores the row."""
+        for key, secret in self.row.invites.items():
+            if same_secret(secret, invitation):
+                seat = int(key)
+                if self.row.cancelled:
+                    raise InvitationTaken("this game was cancelled by its creator before "
+                                          "anyone joined")
+                if self.row.tokens[seat] is not None:
+                    raise InvitationTaken("this invitation has already been claimed; you "
+                                          "can watch the game as a spectator")
+                token = new_secret()
+                self.row.tokens[seat] = token
+                return seat, token
+        raise SeatError("this invitation does not belong to this game")
+
+    def cancel(self, seats: Sequence[int]) -> None:
+        """The creator (a holder of a seat, ``seats``) withdraws its unclaimed invitation;
+        the game ends without a result."""
+        if not seats:
+            raise SeatError("cancelling needs the creator's private link")
+        if not self.waiting_for_opponent:
+            raise TurnError("only a game still waiting for its opponent can be cancelled")
+        self.row.cancelled = True
 
     @property
     def agent_seat(self) -> int | None:
@@ -92,11 +168,17 @@ class LiveGame:
 
     # -- moves -------------------------------------------------------------------------------
 
-    def play(self, text: str, seat: int) -> str:
-        """Play ``text`` (the game's notation) for ``seat``: ``"applied"`` when the state moved
-        on, ``"pending"`` when a simultaneous choice waits for the other seat. Raises
-        :class:`ParseError`, :class:`IllegalMoveError` or :class:`TurnError` with a one-line
-        reason, leaving the game unchanged."""
+    def play(self, text: str, seat: int, ply: int) -> str:
+        """Play ``text`` (the game's notation) for ``seat``, chosen at move number ``ply``:
+        ``"applied"`` when the state moved on, ``"pending"`` when a simultaneous choice waits
+        for the other seat. Raises :class:`ParseError`, :class:`IllegalMoveError` or
+        :class:`TurnError` (:class:`StaleMove` for another ply) with a one-line reason,
+        leaving the game unchanged."""
+        if self.row.cancelled:
+            raise TurnError("this game was cancelled by its creator; no move can be played")
+        if self.waiting_for_opponent:
+            raise TurnError("waiting for your opponent to join: send them the invitation link")
+        check_ply(self.row, ply)
         if not isinstance(text, str) or not text.strip():
             raise ParseError("empty move; expected a move in the game's notation")
         if len(text) > MAX_MOVE_TEXT:
@@ -179,6 +261,12 @@ class LiveGame:
             "players": self.players(),
             "seats": list(seats),
             "move_number": len(self.row.moves),
+            "ply": len(self.row.moves),
+            "waiting_for_opponent": self.waiting_for_opponent,
+            "cancelled": self.row.cancelled,
+            "invitation": None if not self.row.invites else {
+                "seat": int(next(iter(self.row.invites))),
+                "claimed": not self.waiting_for_opponent and not self.row.cancelled},
             "moves": list(self.row.moves),
             "awaiting": awaiting,
             "chosen": [int(s) for s in self.row.pending],
@@ -227,20 +315,47 @@ class LiveGame:
                       list(self.row.moves), str(outcome) if outcome else "*",
                       {"web_game": self.row.id})
 
-    def position_at(self, upto: int) -> dict[str, Any]:
-        """The display after the first ``upto`` moves (for browsing a finished game)."""
+    def position_job(self, upto: int) -> tuple[Any, ...]:
+        """The arguments of :func:`position_after` for the picture after ``upto`` moves
+        (plain data, for a worker process), checking ``upto``."""
         if not 0 <= upto <= len(self.row.moves):
             raise BadParameterError(f"move {upto}; expected 0..{len(self.row.moves)}")
-        record = Record(self.row.game, dict(self.row.params), self.row.setup, ["", ""],
-                        list(self.row.moves))
-        return replay(record, upto=upto).display(None)
+        return (self.row.game, dict(self.row.params), self.row.setup, list(self.row.moves),
+                upto)
+
+
+def position_after(game: str, params: dict[str, Any], setup: str, moves: list[str],
+                   upto: int) -> dict[str, Any]:
+    """The display of a game after its first ``upto`` moves, as a spectator sees it (run in
+    a worker: replaying 10,000 moves takes a while).
+
+    >>> position_after("blocking_queen", {"k": 2}, "9,14", ["5,10", "3,8"], 1)["queen"]
+    [5, 10]
+    """
+    record = Record(game, dict(params), setup, ["", ""], list(moves))
+    return replay(record, upto=upto).display(None)
+
+
+def check_row(row: GameRow) -> None:
+    """Refuse a row whose fields have the wrong shape (the store may hold rows written by an
+    earlier version, or damaged): :class:`ValueError` naming the field."""
+    if not isinstance(row.params, dict) or not isinstance(row.opponent, dict):
+        raise ValueError("params and opponent must be objects")
+    if not isinstance(row.moves, list) or not all(isinstance(m, str) for m in row.moves):
+        raise ValueError("moves must be a list of texts")
+    if (not isinstance(row.tokens, list) or len(row.tokens) != 2
+            or not all(t is None or isinstance(t, str) for t in row.tokens)):
+        raise ValueError("tokens must be two texts or nulls")
+    for name, table in (("pending", row.pending), ("invites", row.invites)):
+        if (not isinstance(table, dict) or not set(table) <= {"0", "1"}
+                or not all(isinstance(v, str) for v in table.values())):
+            raise ValueError(f"{name} must map seats '0' and '1' to texts")
 
 
 def same_secret(a: str, b: str) -> bool:
     """Compare two tokens in constant time."""
-    import hmac
-
     return hmac.compare_digest(a.encode(), b.encode())
 
 
-__all__ = ["MAX_MOVE_TEXT", "IllegalMoveError", "LiveGame", "SeatError", "TurnError"]
+__all__ = ["MAX_MOVE_TEXT", "IllegalMoveError", "InvitationTaken", "LiveGame", "SeatError",
+           "StaleMove", "TurnError", "check_ply", "position_after"]

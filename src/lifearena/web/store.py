@@ -2,9 +2,15 @@
 
 A row holds what rebuilds a game exactly: the game's name, parameters and setup (as a
 :class:`~lifearena.core.Record` would), the opponent configuration, the seat tokens, the
-moves in the game's notation and the pending simultaneous choices (one per seat, never shown
-to anyone but that seat). Live states are rebuilt from a row with
-:func:`lifearena.core.replay`, so a restarted server loses no game.
+invitations of an online game (the secret of each seat offered to whoever opens its link
+first), whether its creator cancelled it, the moves in the game's notation and the pending
+simultaneous choices (one per seat, never shown to anyone but that seat). Live states are
+rebuilt from a row with :func:`lifearena.core.replay`, so a restarted server loses no game.
+
+The file is marked as lifearena's (SQLite's ``application_id``); a file of another program,
+or one that is not SQLite, is refused with :class:`ForeignDatabase` before anything is
+written to it. Files of earlier versions (no mark, no invitation columns) are brought up to
+date in place and their games load and play as before.
 
 >>> import tempfile, pathlib
 >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite")
@@ -19,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -27,6 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lifearena.errors import LifeArenaError
+
+APPLICATION_ID = 0x4C415747  # "LAWG": marks a file as a lifearena web games database
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -38,16 +48,30 @@ CREATE TABLE IF NOT EXISTS games (
     moves TEXT NOT NULL DEFAULT '[]',
     pending TEXT NOT NULL DEFAULT '{}',
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    invites TEXT NOT NULL DEFAULT '{}',
+    cancelled INTEGER NOT NULL DEFAULT 0
 )
 """
+ADDED_COLUMNS = {"invites": "TEXT NOT NULL DEFAULT '{}'",
+                 "cancelled": "INTEGER NOT NULL DEFAULT 0"}
+"""Columns that files of earlier versions lack, added when such a file is opened."""
+COLUMNS = ("id, game, params, setup, opponent, tokens, moves, pending, created, updated, "
+           "invites, cancelled")
+
+
+class ForeignDatabase(LifeArenaError):
+    """The games file is not SQLite, or is another program's."""
 
 
 @dataclass
 class GameRow:
     """One stored game. ``tokens[seat]`` is the seat's secret (the same string for both
     seats of a hot-seat game, ``None`` for an agent's seat); ``pending`` maps a seat (as a
-    string, JSON's keys) to its unrevealed simultaneous choice."""
+    string, JSON's keys) to its unrevealed simultaneous choice. ``invites[seat]`` (again a
+    string key) is the secret of an online game's invitation to that seat: the seat's token is
+    ``None`` until someone claims it. ``cancelled``: the creator withdrew the invitation
+    before anyone claimed it."""
 
     id: str
     game: str
@@ -59,6 +83,8 @@ class GameRow:
     pending: dict[str, str] = field(default_factory=dict)
     created: float = field(default_factory=time.time)
     updated: float = field(default_factory=time.time)
+    invites: dict[str, str] = field(default_factory=dict)
+    cancelled: bool = False
 
 
 class Store:
@@ -67,21 +93,45 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.execute(SCHEMA)
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False,
+                                       isolation_level=None)
+            self._prepare()
+        except sqlite3.DatabaseError as error:
+            with contextlib.suppress(Exception):
+                self._db.close()
+            raise ForeignDatabase(f"{self.path.name} is not a lifearena games database "
+                                  f"({error}); expected a file made by lifearena serve, or "
+                                  "a new file name") from None
+
+    def _prepare(self) -> None:
+        db = self._db
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = {name for (name,) in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        ours = app_id == APPLICATION_ID or (app_id == 0 and tables <= {"games"})
+        if not ours:
+            listed = ", ".join(sorted(tables)) or "none"
+            raise sqlite3.DatabaseError(f"another program's file: tables {listed}")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA busy_timeout=5000")
+        db.execute(SCHEMA)
+        have = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+        for column, kind in ADDED_COLUMNS.items():
+            if column not in have:
+                db.execute(f"ALTER TABLE games ADD COLUMN {column} {kind}")
+        if app_id != APPLICATION_ID:
+            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
 
     def insert(self, row: GameRow) -> None:
         """Store a new game."""
         with self._lock:
             self._db.execute(
-                "INSERT INTO games (id, game, params, setup, opponent, tokens, moves, pending,"
-                " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.id, row.game, json.dumps(row.params), row.setup, json.dumps(row.opponent),
                  json.dumps(row.tokens), json.dumps(row.moves), json.dumps(row.pending),
-                 row.created, row.updated),
+                 row.created, row.updated, json.dumps(row.invites), int(row.cancelled)),
             )
 
     def save_progress(self, game_id: str, moves: list[str], pending: dict[str, str]) -> None:
@@ -90,18 +140,31 @@ class Store:
             self._db.execute("UPDATE games SET moves = ?, pending = ?, updated = ? WHERE id = ?",
                              (json.dumps(moves), json.dumps(pending), time.time(), game_id))
 
-    def get(self, game_id: str) -> GameRow | None:
-        """The stored game ``game_id``, or ``None``."""
+    def save_seats(self, row: GameRow) -> None:
+        """Record who holds the seats of ``row`` and whether it was cancelled."""
         with self._lock:
-            found = self._db.execute(
-                "SELECT id, game, params, setup, opponent, tokens, moves, pending, created, "
-                "updated FROM games WHERE id = ?", (game_id,)).fetchone()
+            self._db.execute(
+                "UPDATE games SET tokens = ?, invites = ?, cancelled = ?, updated = ? "
+                "WHERE id = ?", (json.dumps(row.tokens), json.dumps(row.invites),
+                                 int(row.cancelled), time.time(), row.id))
+
+    def get(self, game_id: str) -> GameRow | None:
+        """The stored game ``game_id``, or ``None``; :class:`DamagedRow` when the row no
+        longer reads as a game."""
+        with self._lock:
+            found = self._db.execute(f"SELECT {COLUMNS} FROM games WHERE id = ?",
+                                     (game_id,)).fetchone()
         if found is None:
             return None
-        gid, game, params, setup, opponent, tokens, moves, pending, created, updated = found
-        return GameRow(gid, game, json.loads(params), setup, json.loads(opponent),
-                       json.loads(tokens), json.loads(moves), json.loads(pending), created,
-                       updated)
+        (gid, game, params, setup, opponent, tokens, moves, pending, created, updated,
+         invites, cancelled) = found
+        try:
+            return GameRow(gid, game, json.loads(params), setup, json.loads(opponent),
+                           json.loads(tokens), json.loads(moves), json.loads(pending), created,
+                           updated, json.loads(invites), bool(cancelled))
+        except (TypeError, ValueError) as error:
+            raise DamagedRow(f"game {game_id!r}: its stored row does not read ({error})"
+                             ) from None
 
     def count(self) -> int:
         """How many games are stored."""
@@ -109,5 +172,12 @@ class Store:
             return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
     def close(self) -> None:
+        """Checkpoint the write-ahead log into the file and close it (the server stops)."""
         with self._lock:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._db.close()
+
+
+class DamagedRow(LifeArenaError):
+    """A stored game whose row no longer reads."""

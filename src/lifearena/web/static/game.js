@@ -5,7 +5,13 @@
 
 const { LOOKS, drawPosition, cellKey, outcomeText: resultText } = window.lifearenaBoard;
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
-const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
+const fragment = new URLSearchParams(location.hash.slice(1));
+const SEAT_KEY = "lifearena-seat-" + gameId;
+// a seat's token lives in the link's fragment (never sent to a server) and in this
+// browser's storage, so the page finds it again; it travels only in a header or a message
+let token = fragment.get("t") || localStorage.getItem(SEAT_KEY) || "";
+if (fragment.get("t")) localStorage.setItem(SEAT_KEY, token);
+let notice = "";        // a standing note (a spent invitation)
 const BOARD_PX = 560;
 
 let socket = null;
@@ -31,9 +37,11 @@ function names() { return look().names; }
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const query = token ? "?token=" + encodeURIComponent(token) : "";
-  socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(gameId)}${query}`);
-  socket.onopen = () => { retry = 500; };
+  socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(gameId)}`);
+  socket.onopen = () => {
+    retry = 500;
+    socket.send(JSON.stringify({ type: "hello", token: token || null }));
+  };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") receive(message);
@@ -50,18 +58,45 @@ function connect() {
   };
 }
 
+async function post(path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers["X-Seat-Token"] = token;
+  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/${path}`, {
+    method: "POST", headers, body: JSON.stringify(body) });
+  const data = await response.json().catch(() => ({ error: `error ${response.status}` }));
+  return { ok: response.ok, status: response.status, data };
+}
+
 async function send(move, seat) {
   say("");
-  const message = { type: "move", move, seat };
+  // the move names the move number it was chosen at: a late duplicate is refused, not replayed
+  const message = { type: "move", move, seat, ply: current.ply };
   if (socket && socket.readyState === WebSocket.OPEN) {
     socket.send(JSON.stringify(message));
     return;
   }
-  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/moves`, {
-    method: "POST", headers: { "Content-Type": "application/json", "X-Seat-Token": token },
-    body: JSON.stringify({ move, seat }) });
-  const data = await response.json();
-  if (!response.ok) say(data.error, "error");
+  const { ok, data } = await post("moves", { move, seat, ply: current.ply });
+  if (!ok) say(data.error, "error");
+  else receive(data);
+}
+
+// an invitation link (#i=...): the first to open it takes the seat it offers
+async function claimInvitation(invitation) {
+  const { ok, data } = await post("claim", { invitation });
+  if (ok) {
+    token = data.token;
+    localStorage.setItem(SEAT_KEY, token);
+    history.replaceState(null, "", `${location.pathname}#t=${encodeURIComponent(token)}`);
+    sessionStorage.setItem("links-" + gameId, JSON.stringify(data.links));
+  } else {
+    history.replaceState(null, "", token ? `${location.pathname}#t=${encodeURIComponent(token)}` : location.pathname);
+    notice = data.error.charAt(0).toUpperCase() + data.error.slice(1);
+  }
+}
+
+async function cancelGame() {
+  const { ok, data } = await post("cancel", {});
+  if (!ok) say(data.error, "error");
   else receive(data);
 }
 
@@ -92,7 +127,7 @@ function receive(next) {
 }
 
 function actingSeat() {
-  if (!current || current.outcome) return null;
+  if (!current || current.outcome || current.waiting_for_opponent || current.cancelled) return null;
   const mine = current.seats.filter((s) => current.awaiting.includes(s));
   return mine.length ? mine[0] : null;
 }
@@ -119,6 +154,11 @@ function outcomeText(outcome) { return resultText(current.game, outcome); }
 function bannerFor() {
   const s = current;
   if (browsing) return [`Viewing the position after move ${browsing.upto} — click the banner to return`, "wait"];
+  if (s.cancelled) return ["This game was cancelled by its creator before anyone joined.", "result draw"];
+  if (s.waiting_for_opponent) {
+    return s.seats.length ? ["Waiting for your opponent to join: send them the invitation link below.", "wait"]
+      : ["Waiting for the second player to join.", "wait"];
+  }
   if (s.outcome) {
     const single = s.seats.length === 1 ? s.seats[0] : null;
     let kind = "result";
@@ -142,6 +182,7 @@ function bannerFor() {
     return [`You play ${n[seat]}: ${what}`, "turn"];
   }
   if (!s.seats.length) {
+    if (notice) return [notice, "wait"];
     const who = s.awaiting.map((p) => n[p]).join(" and ");
     return [`Spectating — waiting for ${who}`, "wait"];
   }
@@ -298,6 +339,12 @@ function cellName(r, c) {
 function renderChoices() {
   const bar = $("choices");
   bar.innerHTML = "";
+  if (current.waiting_for_opponent && current.seats.length) {
+    const cancel = button("Cancel the game", cancelGame, true);
+    cancel.id = "cancel";
+    bar.appendChild(cancel);
+    return;
+  }
   const seat = actingSeat();
   if (seat === null || browsing) return;
   const legal = legalOf(seat);
@@ -351,6 +398,8 @@ async function browse(upto) {
 
 function whyNot() {
   if (browsing) return "You are looking at an earlier position; click the banner to return to the game.";
+  if (current.cancelled) return "This game was cancelled.";
+  if (current.waiting_for_opponent) return "Nobody can move until your opponent joins.";
   if (current.outcome) return "The game is over.";
   if (!current.seats.length) return "Spectators watch; only a seat's private link can move.";
   if (current.thinking) return "The agent is thinking; wait for its move.";
@@ -464,8 +513,8 @@ function showLinks() {
   const stored = sessionStorage.getItem("links-" + gameId);
   const links = stored ? JSON.parse(stored) : {};
   if (!links.spectator) links.spectator = `/play/${gameId}`;
-  if (token && !links.you && !links.seat0) links.you = location.pathname + location.hash;
-  const labels = { seat0: "Seat 1 link", seat1: "Seat 2 link", you: "Your link", spectator: "Spectators" };
+  if (token && !links.you) links.you = `${location.pathname}#t=${encodeURIComponent(token)}`;
+  const labels = { invite: "Invitation", you: "Your link", spectator: "Spectators" };
   const rows = $("link-rows");
   rows.innerHTML = "";
   for (const [key, path] of Object.entries(links)) {
@@ -483,11 +532,10 @@ function showLinks() {
     row.append(label, input);
     rows.appendChild(row);
   }
-  // online games have a link for each seat; a hot-seat or agent game only the player's own
-  const seats = ["seat0", "seat1"].filter((key) => key in links).length;
-  $("links-note").textContent = seats > 1
-    ? "A seat's link is its only key: send each player their own, privately."
+  $("links-note").textContent = links.invite
+    ? "Send the invitation to your opponent: the first person to open it takes the other seat, and it then only watches. Your link is your own key: keep it to come back."
     : "Your link is your only key to play this game: keep it to come back. The spectators' link only watches.";
+  if (notice) $("links-note").textContent = notice;
   $("links").hidden = false;
 }
 
@@ -507,8 +555,11 @@ function main() {
     if (text) send(text, seat);
     $("typed-move").value = "";
   });
-  showLinks();
-  connect();
+  const invitation = fragment.get("i");
+  (invitation ? claimInvitation(invitation) : Promise.resolve()).then(() => {
+    showLinks();
+    connect();
+  });
 }
 
 main();

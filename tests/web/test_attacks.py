@@ -1,0 +1,306 @@
+"""Every attack on ``lifearena serve`` that the security review found, as a test.
+
+Each test names the attack; docs/security.md lists them with the promise each one checks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from lifearena.core import Record, replay
+from lifearena.web import Settings, create_app
+from lifearena.web import app as web_app
+from lifearena.web.heavy import HeavyWork
+from lifearena.web.limits import SOCKETS_PER_ADDRESS
+
+from .conftest import claim, connect, create, move, tokens_of, view, ws_url
+
+# -- a game's creator holds its own seat only --------------------------------------------------
+
+
+def test_the_creator_cannot_read_or_play_the_invited_seat(client: TestClient) -> None:
+    created = create(client, "life_for_two", join=False)
+    game_id, mine = created["id"], created["token"]
+    assert "seat1" not in created["links"] and created["token"] not in created["links"]["invite"]
+    joined = claim(client, created).json()
+    theirs = joined["token"]
+    assert move(client, game_id, theirs, "3,3 3,4 4,4").status_code == 200
+    seen = view(client, game_id, mine)
+    assert seen["chosen"] == [1] and seen["mine"] == {}
+    assert "3,4" not in json.dumps({k: v for k, v in seen.items() if k != "legal"})
+    # nor can the creator move for the invited seat, or claim it a second time
+    assert move(client, game_id, mine, "1,1 1,2 2,2", seat=1).status_code == 403
+    assert claim(client, created, token=mine).status_code in (403, 409)
+    assert view(client, game_id, theirs)["mine"] == {"1": "3,3 3,4 4,4"}
+
+
+def test_a_seat_token_in_the_socket_url_is_refused(client: TestClient) -> None:
+    created = create(client, "war_of_life")
+    blue, _ = tokens_of(created)
+    with client.websocket_connect(ws_url(created["id"], f"?token={blue}")) as socket:
+        refused = socket.receive_json()
+    assert refused["type"] == "error" and "URL" in refused["error"]
+
+
+# -- one malformed request breaks nothing -------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat", [0.0, 1.0, True, "1", "0.0", -1, 2, 10**30])
+def test_a_malformed_seat_is_refused_and_the_game_still_plays(client: TestClient, db: Path,
+                                                              seat: Any) -> None:
+    created = create(client, "life_for_two")
+    first, second = tokens_of(created)
+    game_id = created["id"]
+    response = client.post(f"/api/games/{game_id}/moves", headers={"X-Seat-Token": first},
+                           json={"move": "1,1 1,2 2,2", "ply": 0, "seat": seat})
+    assert response.status_code == 400 and "seat" in response.json()["error"]
+    assert view(client, game_id)["chosen"] == []
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT pending FROM games WHERE id = ?", (game_id,)).fetchone() == (
+            "{}",)
+    assert move(client, game_id, first, "1,1 1,2 2,2").status_code == 200
+    assert move(client, game_id, second, "5,5 5,4 4,5").json()["move_number"] == 1
+
+
+@pytest.mark.parametrize("body", [
+    '{"game": "losat", "side": 1.0}',
+    '{"game": "losat", "side": true}',
+    '{"game": "losat", "params": {"width": ' + "9" * 5000 + "}}",
+    '{"game": "losat", "params": {"width": 1e999}}',
+    '{"game": "losat", "params": {"width": NaN}}',
+    '{"game": "losat", "opponent": "online", "extra": 1}',
+    '{"game": "losat", "params": ' + "[" * 5000 + "]" * 5000 + "}",
+    '{"game": ["losat"]}',
+    '"losat"',
+])
+def test_malformed_new_game_bodies_get_a_4xx_not_a_5xx(client: TestClient, body: str) -> None:
+    response = client.post("/api/games", content=body,
+                           headers={"Content-Type": "application/json"})
+    assert response.status_code == 400, response.text
+    error = response.json()["error"]
+    assert error and "\n" not in error
+
+
+def test_a_damaged_stored_game_says_so_and_takes_no_other_game_with_it(db: Path) -> None:
+    settings = Settings(db, agent_workers="thread")
+    with TestClient(create_app(settings), base_url="http://localhost") as client:
+        broken = create(client, "life_for_two")
+        fine = create(client, "war_of_life")
+    # a row written by a faulty version: a pending choice under a seat that does not exist
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE games SET pending = ? WHERE id = ?",
+                    ('{"0.0": "1,1 1,2 2,2"}', broken["id"]))
+    with TestClient(create_app(settings), base_url="http://localhost") as client:
+        for path in (f"/api/games/{broken['id']}", f"/api/games/{broken['id']}/record"):
+            response = client.get(path)
+            assert response.status_code == 410, response.text
+            assert "record is damaged" in response.json()["error"]
+        with connect(client, broken["id"]) as socket:
+            assert socket.receive_json()["status"] == 410
+        assert client.get(f"/play/{broken['id']}").status_code == 200  # the page says why
+        assert view(client, fine["id"])["game"] == "war_of_life"
+        blue, _ = tokens_of(fine)
+        legal = view(client, fine["id"], blue)["legal"]["0"]["moves"][0]["move"]
+        assert move(client, fine["id"], blue, legal).status_code == 200
+
+
+# -- moves say what they answer ----------------------------------------------------------------
+
+
+def test_a_delayed_duplicate_choice_is_refused_not_applied_to_the_next_turn(
+        client: TestClient) -> None:
+    created = create(client, "life_for_two")
+    first, second = tokens_of(created)
+    game_id = created["id"]
+    assert move(client, game_id, first, "1,1 1,2 2,2", ply=0).status_code == 200
+    assert move(client, game_id, second, "5,5 5,4 4,5", ply=0).status_code == 200
+    before = view(client, game_id)
+    late = move(client, game_id, first, "3,3", ply=0)
+    assert late.status_code == 409 and "chosen at move 0" in late.json()["error"]
+    after = view(client, game_id)
+    assert after["chosen"] == [] and after["moves"] == before["moves"]
+
+
+def test_moves_racing_evictions_land_once_in_memory_and_store_alike(db: Path) -> None:
+    """With a cache of one game, every request for another game evicts the last one; moves
+    of one game raced against views of two others still apply to the one copy the store
+    writes, in order, and a fresh replay of the store equals the game in memory."""
+    app = create_app(Settings(db, agent_workers="thread", max_cached=1))
+    server = app.state.server
+
+    async def scenario() -> None:
+        transport = httpx.ASGITransport(app=app)
+        async with app.router.lifespan_context(app), httpx.AsyncClient(
+                transport=transport, base_url="http://localhost") as http:
+            async def new(game: str) -> dict:
+                made = (await http.post("/api/games", json={
+                    "game": game, "opponent": "hotseat",
+                    "params": {"start": "random", "seed": 4} if game == "war_of_life"
+                    else {}})).json()
+                return made
+
+            target = await new("war_of_life")
+            others = [await new("blocking_queen"), await new("losat")]
+            headers = {"X-Seat-Token": target["token"]}
+
+            async def play(count: int) -> None:
+                for _ in range(count):
+                    state = (await http.get(f"/api/games/{target['id']}",
+                                            headers=headers)).json()
+                    if state["outcome"]:
+                        return
+                    seat = state["awaiting"][0]
+                    text = state["legal"][str(seat)]["moves"][0]["move"]
+                    answer = await http.post(f"/api/games/{target['id']}/moves",
+                                             json={"move": text, "ply": state["ply"],
+                                                   "seat": seat}, headers=headers)
+                    assert answer.status_code in (200, 409), answer.text
+
+            async def churn(count: int) -> None:
+                for i in range(count):
+                    await http.get(f"/api/games/{others[i % 2]['id']}")
+
+            await asyncio.gather(play(12), play(12), churn(60), churn(60))
+            stored = server.store.get(target["id"])
+            live = server.game(target["id"])
+            assert stored.moves == live.row.moves and len(stored.moves) >= 6
+            again = replay(Record(stored.game, stored.params, stored.setup, ["", ""],
+                                  stored.moves))
+            assert again.display(None) == live.state.display(None)
+
+    asyncio.run(scenario())
+
+
+# -- heavy work off the event loop --------------------------------------------------------------
+
+
+def _slow_position(*args: Any) -> dict[str, Any]:
+    time.sleep(1.0)
+    return {"slow": True}
+
+
+def test_replays_run_off_the_event_loop_and_a_move_elsewhere_is_not_delayed(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(web_app, "position_after", _slow_position)
+    server = client.app.state.server
+    server.heavy = client.app.state.heavy = HeavyWork("thread", workers=4, per_client=4)
+    browsed = create(client, "blocking_queen", opponent="hotseat")
+    token = browsed["token"]
+    text = view(client, browsed["id"], token)["legal"]["0"]["moves"][0]["move"]
+    move(client, browsed["id"], token, text)
+    other = create(client, "war_of_life")
+    blue, _ = tokens_of(other)
+    first = view(client, other["id"], blue)["legal"]["0"]["moves"][0]["move"]
+    answers: list[int] = []
+
+    def browse() -> None:
+        answers.append(client.get(f"/api/games/{browsed['id']}/position?upto=0").status_code)
+
+    threads = [threading.Thread(target=browse) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 10
+    while server.heavy.in_flight("testclient") < 4:
+        assert time.monotonic() < deadline, "the replays never started"
+        time.sleep(0.01)
+    started = time.perf_counter()
+    assert move(client, other["id"], blue, first).status_code == 200
+    assert time.perf_counter() - started < 0.5  # a replay on the loop would take 1 s
+    for thread in threads:
+        thread.join(10)
+    assert answers == [200] * 4
+
+
+def test_slow_requests_past_a_clients_bound_are_refused(client: TestClient,
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    monkeypatch.setattr(web_app, "position_after", _slow_position)
+    server = client.app.state.server
+    server.heavy = client.app.state.heavy = HeavyWork("thread", workers=2, per_client=1,
+                                                      queue=1)
+    browsed = create(client, "blocking_queen", opponent="hotseat")
+    answers: list[int] = []
+
+    def browse() -> None:
+        answers.append(client.get(f"/api/games/{browsed['id']}/position?upto=0").status_code)
+
+    threads = [threading.Thread(target=browse) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 10
+    while server.heavy.in_flight("testclient") < 2:
+        assert time.monotonic() < deadline, "the replays never started"
+        time.sleep(0.01)
+    refused = client.get(f"/api/games/{browsed['id']}/position?upto=0")
+    assert refused.status_code == 429 and "slow requests" in refused.json()["error"]
+    for thread in threads:
+        thread.join(10)
+    assert answers == [200, 200] and server.heavy.clients() == 0
+
+
+# -- quotas -------------------------------------------------------------------------------------
+
+
+def test_refused_creations_use_no_quota(db: Path) -> None:
+    app = create_app(Settings(db, agent_workers="thread", creates_per_minute=2))
+    with TestClient(app, base_url="http://localhost") as client:
+        for _ in range(5):
+            assert client.post("/api/games", json={"game": "chess"}).status_code == 400
+        create(client, "blocking_queen", opponent="hotseat")
+        create(client, "blocking_queen", opponent="hotseat")
+        assert client.post("/api/games", json={"game": "blocking_queen"}).status_code == 429
+
+
+def test_sockets_from_one_address_are_bounded(client: TestClient) -> None:
+    created = create(client, "war_of_life")
+    import contextlib
+
+    with contextlib.ExitStack() as stack:
+        for _ in range(SOCKETS_PER_ADDRESS):
+            socket = stack.enter_context(connect(client, created["id"]))
+            assert socket.receive_json()["type"] == "state"
+        with client.websocket_connect(ws_url(created["id"])) as extra:
+            refused = extra.receive_json()
+        assert refused["status"] == 429 and "from this address" in refused["error"]
+
+
+# -- another site cannot act on the server ------------------------------------------------------
+
+
+def test_a_cross_site_form_post_creates_nothing(client: TestClient) -> None:
+    before = client.app.state.server.store.count()
+    simple = client.post("/api/games", content='{"game": "losat"}',
+                         headers={"Content-Type": "text/plain"})
+    assert simple.status_code == 415
+    foreign = client.post("/api/games", json={"game": "losat"},
+                          headers={"Origin": "http://evil.example"})
+    assert foreign.status_code == 403
+    fetched = client.post("/api/games", json={"game": "losat"},
+                          headers={"Sec-Fetch-Site": "cross-site"})
+    assert fetched.status_code == 403
+    assert client.app.state.server.store.count() == before
+    own = client.post("/api/games", json={"game": "losat"},
+                      headers={"Origin": "http://localhost"})
+    assert own.status_code == 201
+
+
+def test_a_rebinding_host_name_is_refused(client: TestClient) -> None:
+    response = client.get("/api/catalog", headers={"Host": "attacker.example"})
+    assert response.status_code == 400 and "attacker.example" in response.json()["error"]
+    from starlette.websockets import WebSocketDisconnect
+
+    # the handshake itself is refused: the socket is closed before it is accepted
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(
+            ws_url("abcdefgh"), headers={"Origin": "http://evil.example"}):
+        pass
+    assert refused.value.code == 1008
