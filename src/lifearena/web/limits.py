@@ -1,0 +1,374 @@
+"""The server's bounds on what one client may cost it: tables that cannot grow without end,
+game creations per address and minute, messages per socket and second, and open sockets per
+game and per address.
+
+Every bound here is enforced in memory, per server process; none of it awaits, so one client
+cannot slow another while it is checked. The application answers :class:`TooMany` (and its
+subclass :class:`TooManySockets`) with status 429, over HTTP or as a socket's error message.
+
+>>> rate = CreationRate(per_minute=2)
+>>> for _ in range(2):
+...     rate.check("203.0.113.7")
+...     rate.count("203.0.113.7")   # only once a game was really created
+>>> rate.check("203.0.113.7")       # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+lifearena.web.limits.TooMany: 2 games created from this address in the last minute, the most ...
+"""
+
+from __future__ import annotations
+
+import collections
+import ipaddress
+import math
+import time
+from collections.abc import Callable, ItemsView, Iterator, MutableMapping, ValuesView
+from contextlib import contextmanager
+from typing import TypeVar, overload
+
+from lifearena.errors import BadParameterError, LifeArenaError
+
+K = TypeVar("K")
+V = TypeVar("V")
+D = TypeVar("D")
+
+MAX_ADDRESSES = 10_000
+"""Entries a per-address table keeps; past it the least recently used address is forgotten."""
+CREATION_WINDOW = 60.0
+"""Seconds over which game creations are counted (a minute)."""
+SOCKETS_PER_GAME = 64
+"""Open sockets one game may have (its two seats' pages and its spectators together)."""
+SOCKETS_PER_ADDRESS = 32
+"""Open sockets one client address may have, over every game."""
+MESSAGES_PER_SECOND = 20.0
+"""Messages one socket may send per second, on average (a person moves far more slowly)."""
+MESSAGE_BURST = 40
+"""Messages one socket may send at once before :data:`MESSAGES_PER_SECOND` applies."""
+
+
+class TooMany(LifeArenaError):
+    """A client went past a bound on what it may do in a while or have open at once (429)."""
+
+
+class TooManySockets(TooMany):
+    """A socket over the bound of open sockets per game or per client address (429)."""
+
+
+def _at_least(name: str, value: float, least: float) -> None:
+    if not value >= least:  # also refuses NaN
+        raise BadParameterError(f"{name} {value!r}; expected a number of at least {least:g}")
+
+
+def address_key(host: str) -> str:
+    """The key under which ``host`` (a client's address as the server saw it) is counted.
+
+    An IPv6 client usually holds a whole /64 network, so it is counted by that network, not
+    by one of its 2**64 addresses; an IPv4-mapped IPv6 address is its IPv4 address; anything
+    that is not an IP address (a test client's name) is its own key.
+
+    >>> address_key("203.0.113.7")
+    '203.0.113.7'
+    >>> address_key("2001:db8:1:2:aaaa:bbbb:cccc:dddd")
+    '2001:db8:1:2::/64'
+    >>> address_key("::ffff:203.0.113.7")
+    '203.0.113.7'
+    >>> address_key("testclient")
+    'testclient'
+    """
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+class BoundedTable(MutableMapping[K, V]):
+    """A mapping of at most ``max_size`` entries that forgets the least recently used one
+    when a new key would go past it.
+
+    Reading (``table[key]``, ``get``) or writing a key makes it the most recently used;
+    :meth:`peek`, ``in`` and iteration (oldest first) do not.
+
+    >>> table = BoundedTable[str, int](max_size=2)
+    >>> table["a"], table["b"] = 1, 2
+    >>> table["a"]            # "a" is now more recent than "b"
+    1
+    >>> table["c"] = 3        # so "b" is forgotten
+    >>> list(table), len(table), table.max_size
+    (['a', 'c'], 2, 2)
+    """
+
+    def __init__(self, max_size: int = MAX_ADDRESSES) -> None:
+        _at_least("max_size", max_size, 1)
+        self._max_size = int(max_size)
+        self._entries: collections.OrderedDict[K, V] = collections.OrderedDict()
+
+    @property
+    def max_size(self) -> int:
+        """The most entries the table keeps."""
+        return self._max_size
+
+    def __getitem__(self, key: K) -> V:
+        value = self._entries[key]
+        self._entries.move_to_end(key)
+        return value
+
+    def __setitem__(self, key: K, value: V) -> None:
+        self._entries[key] = value
+        self._entries.move_to_end(key)
+        while len(self._entries) > self._max_size:
+            self._entries.popitem(last=False)
+
+    def __delitem__(self, key: K) -> None:
+        del self._entries[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._entries
+
+    def items(self) -> ItemsView[K, V]:
+        """The entries, oldest first (looking at them is no use of them)."""
+        return self._entries.items()
+
+    def values(self) -> ValuesView[V]:
+        """The values, oldest first (looking at them is no use of them)."""
+        return self._entries.values()
+
+    @overload
+    def peek(self, key: K) -> V | None: ...
+    @overload
+    def peek(self, key: K, default: D) -> V | D: ...
+    def peek(self, key: K, default: object = None) -> object:
+        """The value of ``key`` (``default`` when absent) without making it recently used.
+
+        >>> table = BoundedTable[str, int](max_size=2)
+        >>> table["a"], table["b"] = 1, 2
+        >>> table.peek("a"), table.peek("z", 0)
+        (1, 0)
+        >>> table["c"] = 3    # "a" was only peeked at: it is still the oldest
+        >>> list(table)
+        ['b', 'c']
+        """
+        return self._entries.get(key, default)
+
+    def oldest(self) -> K | None:
+        """The least recently used key (``None`` when the table is empty)."""
+        return next(iter(self._entries), None)
+
+    def __repr__(self) -> str:
+        return f"BoundedTable({dict(self._entries)!r}, max_size={self._max_size})"
+
+
+class CreationRate:
+    """At most ``per_minute`` successful game creations per client address in any minute.
+
+    :meth:`check` refuses a creation without counting it; :meth:`count` records one that
+    succeeded. A request refused for any reason (bad input, or this bound) thus uses up none
+    of its client's quota. Call :meth:`count` with no ``await`` between it and the creation's
+    :meth:`check`, so that concurrent requests cannot slip past the bound together.
+
+    Stamps older than a minute are dropped, an address with no recent creation is forgotten,
+    and at most ``max_addresses`` addresses are tracked (past that the one that created least
+    recently is forgotten, so its quota starts afresh).
+
+    >>> now = [0.0]
+    >>> rate = CreationRate(per_minute=1, clock=lambda: now[0])
+    >>> rate.check("a"); rate.count("a")
+    >>> rate.used("a"), len(rate)
+    (1, 1)
+    >>> now[0] = 59.5
+    >>> rate.check("a")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.web.limits.TooMany: 1 games created from this address in the last minute, ...
+    >>> now[0] = 60.0    # a minute after the creation: allowed again, and "a" forgotten
+    >>> rate.check("a"); rate.used("a"), len(rate)
+    (0, 0)
+    """
+
+    def __init__(self, per_minute: int, max_addresses: int = MAX_ADDRESSES, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        _at_least("per_minute", per_minute, 1)
+        self.per_minute = int(per_minute)
+        self.window = CREATION_WINDOW
+        self._clock = clock
+        # ordered by each address's latest creation: count() is the only writer that makes
+        # an entry recent, so the oldest entry is the one whose newest stamp is oldest
+        self._stamps: BoundedTable[str, collections.deque[float]] = BoundedTable(max_addresses)
+
+    def check(self, address: str) -> None:
+        """Raise :class:`TooMany` when ``address`` already made :attr:`per_minute`
+        creations in the last minute; count nothing."""
+        now = self._clock()
+        stamps = self._recent(address, now)
+        if stamps is not None and len(stamps) >= self.per_minute:
+            wait = max(1, math.ceil(stamps[0] + self.window - now))
+            raise TooMany(f"{self.per_minute} games created from this address in the last "
+                          f"minute, the most allowed; try again in {wait} s")
+
+    def count(self, address: str) -> None:
+        """Record one successful creation by ``address``, now."""
+        now = self._clock()
+        stamps = self._recent(address, now)
+        if stamps is None:
+            stamps = collections.deque(maxlen=self.per_minute)
+        stamps.append(now)
+        self._stamps[address] = stamps  # the most recent entry now
+
+    def used(self, address: str) -> int:
+        """Creations ``address`` made in the last minute."""
+        stamps = self._recent(address, self._clock())
+        return 0 if stamps is None else len(stamps)
+
+    def __len__(self) -> int:
+        """Addresses with a creation in the last minute (or not yet found stale)."""
+        return len(self._stamps)
+
+    def _recent(self, address: str, now: float) -> collections.deque[float] | None:
+        self._forget_stale(now)
+        stamps = self._stamps.peek(address)
+        if stamps is None:
+            return None
+        while stamps and now - stamps[0] >= self.window:
+            stamps.popleft()
+        if not stamps:
+            del self._stamps[address]
+            return None
+        return stamps
+
+    def _forget_stale(self, now: float) -> None:
+        # amortised O(1): each address is dropped at most once per creation it counted
+        while (oldest := self._stamps.oldest()) is not None:
+            stamps = self._stamps.peek(oldest)
+            if stamps and now - stamps[-1] < self.window:
+                return
+            del self._stamps[oldest]
+
+
+class MessageRate:
+    """A token bucket for one socket: ``burst`` messages at once, then ``per_second`` on
+    average.
+
+    >>> now = [0.0]
+    >>> rate = MessageRate(per_second=2, burst=3, clock=lambda: now[0])
+    >>> [rate.allow() for _ in range(4)]
+    [True, True, True, False]
+    >>> now[0] = 0.5      # half a second refills one message
+    >>> rate.allow(), rate.allow()
+    (True, False)
+    """
+
+    def __init__(self, per_second: float = MESSAGES_PER_SECOND, burst: int = MESSAGE_BURST,
+                 *, clock: Callable[[], float] = time.monotonic) -> None:
+        _at_least("per_second", per_second, 1e-9)
+        _at_least("burst", burst, 1)
+        self.per_second = float(per_second)
+        self.burst = int(burst)
+        self._clock = clock
+        self._tokens = float(self.burst)
+        self._last = clock()
+
+    def allow(self) -> bool:
+        """Whether one more message may be handled now (and if so, count it)."""
+        now = self._clock()
+        elapsed = max(0.0, now - self._last)
+        self._last = now
+        self._tokens = min(float(self.burst), self._tokens + elapsed * self.per_second)
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+
+class SocketCounts:
+    """Open sockets by game and by client address, each under its bound.
+
+    Call :meth:`acquire` before a socket is served and :meth:`release` exactly once when it
+    ends (or use :meth:`holding`); a game or address whose count falls to zero is forgotten,
+    so the tables hold only what is open.
+
+    >>> counts = SocketCounts(per_game=2, per_address=1)
+    >>> counts.acquire("game1", "203.0.113.7")
+    >>> counts.acquire("game1", "203.0.113.7")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.web.limits.TooManySockets: 1 sockets already open from this address, the most ...
+    >>> counts.release("game1", "203.0.113.7")
+    >>> counts.of_game("game1"), counts.of_address("203.0.113.7"), counts.total
+    (0, 0, 0)
+    """
+
+    def __init__(self, per_game: int = SOCKETS_PER_GAME,
+                 per_address: int = SOCKETS_PER_ADDRESS) -> None:
+        _at_least("per_game", per_game, 1)
+        _at_least("per_address", per_address, 1)
+        self.per_game = int(per_game)
+        self.per_address = int(per_address)
+        self._games: dict[str, int] = {}
+        self._addresses: dict[str, int] = {}
+
+    def acquire(self, game_id: str, address: str) -> None:
+        """Count one more socket on ``game_id`` from ``address``; raise
+        :class:`TooManySockets` (and count nothing) when either bound is reached."""
+        if self._games.get(game_id, 0) >= self.per_game:
+            raise TooManySockets(f"{self.per_game} sockets already open on this game, the "
+                                 "most allowed; close a page first")
+        if self._addresses.get(address, 0) >= self.per_address:
+            raise TooManySockets(f"{self.per_address} sockets already open from this "
+                                 "address, the most allowed; close a page first")
+        self._games[game_id] = self._games.get(game_id, 0) + 1
+        self._addresses[address] = self._addresses.get(address, 0) + 1
+
+    def release(self, game_id: str, address: str) -> None:
+        """Count one socket of ``game_id`` from ``address`` less (it was acquired)."""
+        if self._games.get(game_id, 0) < 1 or self._addresses.get(address, 0) < 1:
+            raise RuntimeError(f"release of a socket never acquired: game {game_id!r}, "
+                               f"address {address!r}")
+        for table, key in ((self._games, game_id), (self._addresses, address)):
+            table[key] -= 1
+            if table[key] == 0:
+                del table[key]
+
+    @contextmanager
+    def holding(self, game_id: str, address: str) -> Iterator[None]:
+        """:meth:`acquire` now and :meth:`release` when the block ends, however it ends.
+
+        >>> counts = SocketCounts()
+        >>> with counts.holding("game1", "203.0.113.7"):
+        ...     counts.total
+        1
+        >>> counts.total
+        0
+        """
+        self.acquire(game_id, address)
+        try:
+            yield
+        finally:
+            self.release(game_id, address)
+
+    def of_game(self, game_id: str) -> int:
+        """Sockets open on ``game_id``."""
+        return self._games.get(game_id, 0)
+
+    def of_address(self, address: str) -> int:
+        """Sockets open from ``address``."""
+        return self._addresses.get(address, 0)
+
+    @property
+    def total(self) -> int:
+        """Sockets open in all."""
+        return sum(self._games.values())
+
+    @property
+    def tracked(self) -> tuple[int, int]:
+        """How many games and how many addresses have a socket open (the tables' sizes)."""
+        return len(self._games), len(self._addresses)

@@ -1,0 +1,334 @@
+"""Pushing to WebSockets without ever waiting for one of them.
+
+A page that sends but never reads must not stop the game's pushes to anybody else. So every
+socket gets an :class:`Outbox`: a bounded queue and one writer task that sends what is queued.
+:meth:`Outbox.offer` never awaits: it queues the message, or, when the queue is full (the peer
+has not read :data:`OUTBOX_SIZE` messages), closes the socket with code :data:`SLOW_CODE` and
+tells the page to reconnect, which gives it the game afresh. :func:`broadcast` offers every
+outbox of a game its view in one pass, awaiting nobody.
+
+Closing never waits long on a peer that does not read either: past :data:`CLOSE_TIMEOUT` the
+connection is aborted. Under uvicorn the transport is found by :class:`AbortableSockets` (an
+ASGI middleware); without it the writer is cancelled and the socket given up.
+
+>>> import asyncio
+>>> class Page:                       # stands for a Starlette WebSocket
+...     def __init__(self): self.got = []
+...     async def send_json(self, message): self.got.append(message)
+...     async def close(self, code=1000, reason=None): self.got.append(("closed", code))
+>>> async def main():
+...     page = Page()
+...     outbox = Outbox(page)
+...     outbox.start()
+...     broadcast({outbox: [0]}, lambda seats: {"type": "view", "seats": seats})
+...     await outbox.close()
+...     return page.got
+>>> asyncio.run(main())
+[{'type': 'view', 'seats': [0]}, ('closed', 1000)]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from lifearena.errors import BadParameterError
+
+log = logging.getLogger("lifearena.web.sockets")
+
+OUTBOX_SIZE = 32
+"""Messages a socket's outbox holds unsent before its peer counts as too slow."""
+CLOSE_TIMEOUT = 1.0
+"""Seconds closing a socket may wait on its peer (the writer's end, the close frame) before
+the connection is aborted."""
+SLOW_CODE = 4008
+"""The close code of a socket whose peer did not read (4000-4999: the application's own)."""
+ABORT_KEY = "lifearena.abort"
+"""The scope key under which :class:`AbortableSockets` leaves a socket's abort function."""
+
+_GONE = (WebSocketDisconnect, OSError, RuntimeError, asyncio.IncompleteReadError)
+"""What a send raises once the peer has gone (Starlette's ``WebSocketDisconnected`` and its
+"close message has been sent" are :class:`RuntimeError`; uvicorn's ``ClientDisconnected`` an
+:class:`OSError`)."""
+
+
+class SocketLike(Protocol):
+    """What an :class:`Outbox` needs of a socket (a Starlette ``WebSocket`` has it)."""
+
+    async def send_json(self, data: Any) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+class Outbox:
+    """A socket's bounded queue of messages and the one task that writes them.
+
+    ``offer`` from the event loop's thread; ``start`` once the socket is accepted; ``close``
+    (idempotent, concurrent callers share one closing) when the page's handler ends. Messages
+    are sent as offered, in order, and must not be changed after they are offered. Messages
+    still queued when the outbox closes are dropped, unless ``close(..., flush=True)`` (which
+    waits at most :attr:`close_timeout` for them).
+
+    ``abort``, when given, ends the connection at once (it is called when closing outlasts
+    ``close_timeout``); otherwise the one :class:`AbortableSockets` left in the socket's scope
+    is used, if any.
+    """
+
+    def __init__(self, websocket: SocketLike, size: int = OUTBOX_SIZE, *,
+                 close_timeout: float = CLOSE_TIMEOUT,
+                 abort: Callable[[], None] | None = None) -> None:
+        if size < 1:
+            raise BadParameterError(f"outbox size {size!r}; expected at least 1")
+        self.websocket = websocket
+        self.size = size
+        self.close_timeout = close_timeout
+        self._abort = abort if abort is not None else _abort_of(websocket)
+        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(size)
+        self._writer: asyncio.Task[None] | None = None
+        self._closing: asyncio.Task[None] | None = None
+        self._closed = False
+        self._gone = False
+        self._slow = False
+        self._aborted = False
+        self._close_code: int | None = None
+        self._ended = asyncio.Event()  # set once closed, or once the writer found it gone
+
+    def __repr__(self) -> str:
+        state = "slow" if self._slow else "closed" if self._closed else "open"
+        return f"<Outbox {state}, {self._queue.qsize()}/{self.size} queued>"
+
+    # -- the public side ---------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        """Whether the outbox takes no more messages: it is closing or closed, or the peer
+        went away."""
+        return self._closed
+
+    @property
+    def slow(self) -> bool:
+        """Whether the outbox was closed because its peer did not read."""
+        return self._slow
+
+    @property
+    def aborted(self) -> bool:
+        """Whether closing outlasted :attr:`close_timeout` and the connection was aborted."""
+        return self._aborted
+
+    @property
+    def close_code(self) -> int | None:
+        """The close code the outbox closed (or is closing) the socket with; ``None`` while
+        open or when the peer went first."""
+        return self._close_code
+
+    @property
+    def pending(self) -> int:
+        """Messages queued and not yet sent."""
+        return self._queue.qsize()
+
+    def start(self) -> None:
+        """Start the writer task (on the running loop); a second call does nothing."""
+        if self._writer is None and not self._closed:
+            self._writer = asyncio.get_running_loop().create_task(
+                self._write(), name=f"outbox writer {id(self):x}")
+
+    def offer(self, message: dict[str, Any]) -> bool:
+        """Queue ``message`` for the peer, without awaiting; ``False`` when it was not queued.
+
+        A full queue means the peer does not read: the outbox is then marked :attr:`slow`
+        and the socket closed with :data:`SLOW_CODE` (by a task of its own: the caller never
+        waits), and this and every later offer answer ``False``.
+        """
+        if self._closed:
+            return False
+        try:
+            self._queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self._slow = True
+            log.info("closing a socket whose page left %d messages unread", self.size)
+            self._begin_close(SLOW_CODE, f"too slow: {self.size} messages unread; reconnect "
+                              "to catch up")
+            return False
+        return True
+
+    async def close(self, code: int = 1000, reason: str = "", *, flush: bool = False) -> None:
+        """Stop the writer, close the socket with ``code`` and ``reason`` (unless the peer
+        already went, or the outbox is already closing with its own code), and return once
+        that is done: within about twice :attr:`close_timeout` (three times with ``flush``),
+        whatever the peer does. ``flush``: send what is queued first."""
+        self._begin_close(code, reason, flush)
+        assert self._closing is not None
+        # shielded: a handler cancelled while closing must not leave the socket half closed
+        await asyncio.shield(self._closing)
+
+    async def wait_closed(self) -> None:
+        """Return once the outbox is closed: closed by :meth:`close` or :meth:`offer`, or
+        its peer found gone by the writer."""
+        await self._ended.wait()
+
+    # -- the inside --------------------------------------------------------------------------
+
+    def _begin_close(self, code: int, reason: str, flush: bool = False) -> None:
+        self._closed = True
+        if self._closing is None:
+            if not self._gone:
+                self._close_code = code
+            self._closing = asyncio.get_running_loop().create_task(
+                self._close(code, reason, flush), name=f"outbox close {id(self):x}")
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                message = await self._queue.get()
+                await self.websocket.send_json(message)
+                self._queue.task_done()
+        except _GONE as error:  # the peer went away: not an error of the server's
+            log.debug("a socket's peer went away: %r", error)
+            self._gone = True
+            self._closed = True
+            if self._closing is None:
+                self._ended.set()
+        except Exception:  # a message that cannot be sent (a bug): say so, and close
+            log.exception("a socket's outbox could not send a message")
+            self._closed = True
+            self._begin_close(1011, "server error")
+
+    async def _close(self, code: int, reason: str, flush: bool) -> None:
+        try:
+            writer = self._writer
+            if flush and writer is not None and not writer.done():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._queue.join(), self.close_timeout)
+            if writer is not None and not writer.done():
+                writer.cancel()
+                # a send blocked on a full TCP buffer ends at once when cancelled; bounded anyway
+                await asyncio.wait({writer}, timeout=self.close_timeout)
+                if not writer.done():
+                    self._hard_abort("its writer did not stop")
+                    return
+            if self._gone or _disconnected(self.websocket):
+                return
+            try:
+                await asyncio.wait_for(self.websocket.close(code, reason), self.close_timeout)
+            except TimeoutError:
+                self._hard_abort("the close frame could not be sent")
+            except _GONE as error:
+                log.debug("a socket's peer went away while closing: %r", error)
+        finally:
+            while not self._queue.empty():  # drop what will never be sent
+                self._queue.get_nowait()
+            self._ended.set()
+
+    def _hard_abort(self, why: str) -> None:
+        if self._abort is None:
+            log.info("gave up a socket (%s) that cannot be aborted", why)
+            return
+        try:
+            self._abort()
+        except Exception as error:  # aborting a transport that is already gone
+            log.debug("aborting a socket failed: %r", error)
+        else:
+            self._aborted = True
+            log.info("aborted a socket whose peer did not read (%s)", why)
+
+
+def broadcast(audience: Mapping[Outbox, Sequence[int]],
+              make_message: Callable[[list[int]], dict[str, Any]]) -> int:
+    """Offer every outbox of ``audience`` (outbox to the seats its page holds) the message
+    ``make_message(seats)``, without awaiting any; answer how many took it.
+
+    ``make_message`` is called once per distinct seat list, and pages with the same seats
+    share that one message (the spectators, typically). A slow page's outbox closes itself
+    and answers ``False``; nobody waits for it.
+
+    >>> class Page:
+    ...     async def send_json(self, message): pass
+    ...     async def close(self, code=1000, reason=None): pass
+    >>> made = []
+    >>> def view(seats):
+    ...     made.append(seats)
+    ...     return {"seats": seats}
+    >>> outboxes = {Outbox(Page()): [0], Outbox(Page()): [], Outbox(Page()): []}
+    >>> broadcast(outboxes, view), made
+    (3, [[0], []])
+    """
+    messages: dict[tuple[int, ...], dict[str, Any]] = {}
+    took = 0
+    for outbox, seats in list(audience.items()):
+        if outbox.closed:
+            continue
+        key = tuple(seats)
+        message = messages.get(key)
+        if message is None:
+            message = messages[key] = make_message(list(seats))
+        took += outbox.offer(message)
+    return took
+
+
+async def receive(websocket: Any, outbox: Outbox) -> Message:
+    """The peer's next ASGI message, or ``{"type": "websocket.disconnect", ...}`` as soon as
+    ``outbox`` closes (a slow page), so a handler's reading loop ends with its outbox even
+    where the server would not tell it."""
+    if outbox.closed:
+        return {"type": "websocket.disconnect", "code": outbox.close_code or 1006}
+    reading = asyncio.ensure_future(websocket.receive())
+    ended = asyncio.ensure_future(outbox.wait_closed())
+    try:
+        await asyncio.wait({reading, ended}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (reading, ended):
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, *_GONE):
+                    await task
+    if reading.done() and not reading.cancelled():
+        return reading.result()
+    return {"type": "websocket.disconnect", "code": outbox.close_code or 1006}
+
+
+class AbortableSockets:
+    """ASGI middleware that lets an :class:`Outbox` abort its socket's TCP connection.
+
+    A peer that never reads fills the connection's buffers, and then neither a message nor a
+    close frame can be sent to it: only aborting the transport frees the connection. The ASGI
+    interface offers no way to do that, so this middleware, placed outside every middleware
+    that wraps ``send`` (``app.add_middleware(AbortableSockets)`` on a FastAPI or Starlette
+    app), leaves the server's ``transport.abort`` in the socket's scope under
+    :data:`ABORT_KEY`, when the server (uvicorn's WebSocket protocols) has one.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            transport = getattr(getattr(send, "__self__", None), "transport", None)
+            abort = getattr(transport, "abort", None)
+            if callable(abort):
+                scope[ABORT_KEY] = abort
+        await self.app(scope, receive, send)
+
+
+def _abort_of(websocket: Any) -> Callable[[], None] | None:
+    scope = getattr(websocket, "scope", None)
+    if isinstance(scope, dict):
+        abort = scope.get(ABORT_KEY)
+        if callable(abort):
+            return abort  # type: ignore[no-any-return]
+    # a bare Starlette app under uvicorn: the socket's send is the protocol's own method
+    transport = getattr(getattr(getattr(websocket, "_send", None), "__self__", None),
+                        "transport", None)
+    abort = getattr(transport, "abort", None)
+    return abort if callable(abort) else None
+
+
+def _disconnected(websocket: Any) -> bool:
+    """Whether Starlette already knows the socket is over (either side closed it)."""
+    return WebSocketState.DISCONNECTED in (getattr(websocket, "client_state", None),
+                                           getattr(websocket, "application_state", None))
