@@ -60,7 +60,14 @@ from lifearena.web.heavy import HeavyWork, TooBusy, client_of, stop_pool
 from lifearena.web.lab import install as install_lab
 from lifearena.web.lab.launcher import Launcher, TooManyRunning
 from lifearena.web.lab.results import UnknownResults
-from lifearena.web.limits import CreationRate, MessageRate, SocketCounts, TooMany, TooManySockets
+from lifearena.web.limits import (
+    CreationRate,
+    MessageRate,
+    SocketCounts,
+    TooMany,
+    TooManySockets,
+    address_key,
+)
 from lifearena.web.live import (
     InvitationTaken,
     LiveGame,
@@ -496,7 +503,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post("/api/games", status_code=201)
     async def create(body: NewGame, request: Request) -> dict[str, Any]:
-        address = client_of(request.client)
+        address = address_key(client_of(request.client))
         server.creations.check(address)
         created = server.create(body)
         server.creations.count(address)  # only games really made use up the quota
@@ -504,7 +511,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post("/api/records", status_code=201)
     async def open_record(body: OpenRecord, request: Request) -> dict[str, Any]:
-        address = client_of(request.client)
+        address = address_key(client_of(request.client))
         server.creations.check(address)
         created = server.open_record(body.record)
         server.creations.count(address)
@@ -560,7 +567,7 @@ def create_app(settings: Settings) -> FastAPI:
 async def serve_socket(server: Server, websocket: WebSocket, game_id: str) -> None:
     """One page's socket: who it is (its hello), then the game pushed through a bounded
     outbox and moves taken at a bounded rate, until either side goes."""
-    address = client_of(websocket.client)
+    address = address_key(client_of(websocket.client))
     await websocket.accept()
     try:
         server.socket_counts.acquire(game_id, address)
@@ -596,12 +603,13 @@ async def serve_socket(server: Server, websocket: WebSocket, game_id: str) -> No
     except (RuntimeError, ConnectionError):  # the peer went away mid-send
         pass
     finally:
+        # the books first: a handler cancelled while closing still gives its place back
+        server.socket_counts.release(game_id, address)
         if outbox is not None:
             server.sockets.get(game_id, {}).pop(outbox, None)
             if not server.sockets.get(game_id):
                 server.sockets.pop(game_id, None)
             await outbox.close()
-        server.socket_counts.release(game_id, address)
 
 
 class TooManyMessages(LifeArenaError):

@@ -93,19 +93,33 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
+        self._connection: sqlite3.Connection | None = None
+        self._open()
+
+    def _open(self) -> sqlite3.Connection:
         try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False,
-                                       isolation_level=None)
+            self._connection = sqlite3.connect(self.path, check_same_thread=False,
+                                               isolation_level=None)
             self._prepare()
         except sqlite3.DatabaseError as error:
-            with contextlib.suppress(Exception):
-                self._db.close()
+            if self._connection is not None:
+                with contextlib.suppress(Exception):
+                    self._connection.close()
+                self._connection = None
             raise ForeignDatabase(f"{self.path.name} is not a lifearena games database "
                                   f"({error}); expected a file made by lifearena serve, or "
                                   "a new file name") from None
+        return self._connection
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        """The open connection (opened again after :meth:`close`, for an app whose lifespan
+        runs twice, as in tests)."""
+        return self._connection if self._connection is not None else self._open()
 
     def _prepare(self) -> None:
-        db = self._db
+        db = self._connection
+        assert db is not None
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         tables = {name for (name,) in db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -177,6 +191,7 @@ class Store:
             with contextlib.suppress(sqlite3.Error):
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._db.close()
+            self._connection = None
 
 
 class DamagedRow(LifeArenaError):
