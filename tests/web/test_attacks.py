@@ -6,10 +6,13 @@ Each test names the attack; docs/security.md lists them with the promise each on
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import socket
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +50,8 @@ def test_the_creator_cannot_read_or_play_the_invited_seat(client: TestClient) ->
 def test_a_seat_token_in_the_socket_url_is_refused(client: TestClient) -> None:
     created = create(client, "war_of_life")
     blue, _ = tokens_of(created)
-    with client.websocket_connect(ws_url(created["id"], f"?token={blue}")) as socket:
-        refused = socket.receive_json()
+    with client.websocket_connect(ws_url(created["id"], f"?token={blue}")) as page:
+        refused = page.receive_json()
     assert refused["type"] == "error" and "URL" in refused["error"]
 
 
@@ -105,8 +108,8 @@ def test_a_damaged_stored_game_says_so_and_takes_no_other_game_with_it(db: Path)
             response = client.get(path)
             assert response.status_code == 410, response.text
             assert "record is damaged" in response.json()["error"]
-        with connect(client, broken["id"]) as socket:
-            assert socket.receive_json()["status"] == 410
+        with connect(client, broken["id"]) as page:
+            assert page.receive_json()["status"] == 410
         assert client.get(f"/play/{broken['id']}").status_code == 200  # the page says why
         assert view(client, fine["id"])["game"] == "war_of_life"
         blue, _ = tokens_of(fine)
@@ -263,12 +266,10 @@ def test_refused_creations_use_no_quota(db: Path) -> None:
 
 def test_sockets_from_one_address_are_bounded(client: TestClient) -> None:
     created = create(client, "war_of_life")
-    import contextlib
-
     with contextlib.ExitStack() as stack:
         for _ in range(SOCKETS_PER_ADDRESS):
-            socket = stack.enter_context(connect(client, created["id"]))
-            assert socket.receive_json()["type"] == "state"
+            page = stack.enter_context(connect(client, created["id"]))
+            assert page.receive_json()["type"] == "state"
         with client.websocket_connect(ws_url(created["id"])) as extra:
             refused = extra.receive_json()
         assert refused["status"] == 429 and "from this address" in refused["error"]
@@ -304,3 +305,98 @@ def test_a_rebinding_host_name_is_refused(client: TestClient) -> None:
             ws_url("abcdefgh"), headers={"Origin": "http://evil.example"}):
         pass
     assert refused.value.code == 1008
+
+
+# -- under a real server: forwarded addresses, a page that floods and never reads -----------------
+
+
+@contextlib.contextmanager
+def _served(db: Path, proxies: str | None, **settings: Any) -> Iterator[str]:
+    """``create_app`` under uvicorn, configured as ``lifearena serve`` configures it."""
+    import uvicorn
+
+    from lifearena.cli.serve import server_config
+
+    app = create_app(Settings(db, agent_workers="thread", **settings))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(server_config(app, proxies, host="127.0.0.1", port=port))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "the test server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(15)
+
+
+@pytest.mark.parametrize(("proxies", "accepted"), [(None, 2), ("127.0.0.1", 4)])
+def test_x_forwarded_for_counts_only_from_the_proxies_the_operator_names(
+        db: Path, proxies: str | None, accepted: int) -> None:
+    with _served(db, proxies, creates_per_minute=2) as where:
+        answers = [httpx.post(f"http://{where}/api/games", json={"game": "blocking_queen"},
+                              headers={"X-Forwarded-For": f"203.0.113.{i}"}).status_code
+                   for i in range(4)]
+    assert answers.count(201) == accepted and answers.count(429) == 4 - accepted
+
+
+def test_a_spectator_that_floods_and_never_reads_slows_no_player(db: Path) -> None:
+    from websockets.sync.client import connect as ws_connect
+
+    with _served(db, None) as where:
+        made = httpx.post(f"http://{where}/api/games",
+                          json={"game": "war_of_life", "opponent": "hotseat",
+                                "params": {"start": "random", "seed": 8}}).json()
+        game_id, token = made["id"], made["token"]
+        # the flooder: a raw handshake, a hello, then junk as fast as the server takes it,
+        # and not one byte read back
+        flooder = socket.create_connection(("127.0.0.1", int(where.split(":")[1])))
+        flooder.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        flooder.sendall((f"GET /ws/{game_id} HTTP/1.1\r\nHost: {where}\r\nUpgrade: websocket\r\n"
+                         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                         "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        stop = threading.Event()
+
+        def flood() -> None:
+            frame = _masked(json.dumps({"type": "hello", "token": None}).encode())
+            junk = _masked(json.dumps({"type": "junk"}).encode())  # each one answered
+            with contextlib.suppress(OSError):
+                flooder.sendall(frame)
+                while not stop.is_set():
+                    flooder.sendall(junk * 50)
+
+        threading.Thread(target=flood, daemon=True).start()
+        slowest = 0.0
+        with ws_connect(f"ws://{where}/ws/{game_id}") as player:
+            player.send(json.dumps({"type": "hello", "token": token}))
+            state = json.loads(player.recv(timeout=10))
+            for _ in range(12):
+                if state["outcome"]:
+                    break
+                seat = state["awaiting"][0]
+                text = state["legal"][str(seat)]["moves"][0]["move"]
+                started = time.perf_counter()
+                player.send(json.dumps({"type": "move", "move": text, "ply": state["ply"],
+                                        "seat": seat}))
+                while True:
+                    answer = json.loads(player.recv(timeout=10))
+                    if answer["type"] == "state" and answer["ply"] > state["ply"]:
+                        break
+                slowest = max(slowest, time.perf_counter() - started)
+                state = answer
+        stop.set()
+        flooder.close()
+    assert state["ply"] >= 2 and slowest < 2.0
+
+
+def _masked(payload: bytes) -> bytes:
+    """One masked WebSocket text frame (a client's frames are masked)."""
+    mask = b"\x01\x02\x03\x04"
+    header = bytes([0x81, 0x80 | len(payload)]) if len(payload) < 126 else bytes(
+        [0x81, 0x80 | 126]) + len(payload).to_bytes(2, "big")
+    return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))

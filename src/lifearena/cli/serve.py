@@ -17,7 +17,7 @@ import secrets
 import socket
 import sqlite3
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -68,8 +68,6 @@ def serve(
         raise BadParameterError(f"--db {db}: the folder {db.resolve().parent} does not exist")
     names = [check_host_name(name) for name in allowed_host or ()]
     proxies = check_proxies(forwarded_allow_ips) if forwarded_allow_ips is not None else None
-    import uvicorn
-
     from lifearena.web import Settings, create_app
     from lifearena.web.app import tournaments_folder
     from lifearena.web.store import ForeignDatabase
@@ -103,14 +101,22 @@ def serve(
         except ForeignDatabase as error:
             raise BadParameterError(f"--db {db}: {error}") from None
         warm()  # the URL is printed once the agent workers are warm too (ready)
-        # X-Forwarded-For counts only from the proxies the operator named
-        config = uvicorn.Config(app, log_level="warning", ws_max_size=65_536,
-                                proxy_headers=proxies is not None,
-                                forwarded_allow_ips=proxies or "",
-                                server_header=False)
-        uvicorn.Server(config).run(sockets=[listener])
+        import uvicorn
+
+        uvicorn.Server(server_config(app, proxies)).run(sockets=[listener])
     finally:
         listener.close()
+
+
+def server_config(app: Any, proxies: str | None, **more: Any) -> Any:
+    """The ``uvicorn.Config`` of the server: ``X-Forwarded-For`` and ``X-Forwarded-Proto``
+    count only from ``proxies`` (``None``: from nobody; uvicorn would believe any local
+    client by default), and no ``Server`` header."""
+    import uvicorn
+
+    return uvicorn.Config(app, log_level="warning", ws_max_size=65_536,
+                          proxy_headers=proxies is not None, forwarded_allow_ips=proxies or "",
+                          server_header=False, **more)
 
 
 def check_host_name(name: str) -> str:
