@@ -255,3 +255,29 @@ def test_an_oversize_body_sent_in_chunks_is_refused_as_too_large(client: TestCli
     response = client.post(path, content=chunks(), headers={"Content-Type": "application/json"})
     assert response.status_code == 413
     assert f"expected at most {bound}" in response.json()["error"]
+
+
+def test_a_games_file_of_the_earlier_form_loads_and_plays(db) -> None:
+    """Files written before invitations (no application id, no invites or cancelled
+    columns, an online game holding both seats' tokens) are brought up to date in place."""
+    import sqlite3
+
+    from lifearena.web import Settings, create_app
+
+    with sqlite3.connect(db) as old:
+        old.execute("CREATE TABLE games (id TEXT PRIMARY KEY, game TEXT NOT NULL, params TEXT "
+                    "NOT NULL, setup TEXT NOT NULL, opponent TEXT NOT NULL, tokens TEXT NOT "
+                    "NULL, moves TEXT NOT NULL DEFAULT '[]', pending TEXT NOT NULL DEFAULT "
+                    "'{}', created REAL NOT NULL, updated REAL NOT NULL)")
+        old.execute("INSERT INTO games VALUES ('oldgame1', 'life_for_two', ?, ?, ?, ?, '[]', "
+                    "'{}', 0, 0)", (json.dumps({"max_turns": None, "limit_result": "draw"}),
+                                    "...../...../...../...../..... 1",
+                                    json.dumps({"kind": "online"}),
+                                    json.dumps(["first-seat-token", "second-seat-token"])))
+    app = create_app(Settings(db, agent_workers="thread"))
+    with TestClient(app, base_url="http://localhost") as client:
+        assert view(client, "oldgame1", "first-seat-token")["seats"] == [0]
+        assert not view(client, "oldgame1")["waiting_for_opponent"]
+        assert move(client, "oldgame1", "first-seat-token", "1,1 1,2 2,2").status_code == 200
+        after = move(client, "oldgame1", "second-seat-token", "5,5 5,4 4,5")
+        assert after.json()["move_number"] == 1

@@ -1,6 +1,7 @@
 """``lifearena serve`` as a process: its agent workers end with it, whatever signal ends it,
-and a signal stops it without a traceback; a port in use is one error line and exit 2, with
-nothing printed as if it started."""
+and a signal stops it without a traceback (SIGTERM checkpointing the games file); a port in
+use, or a games file that is not lifearena's, is one error line and exit 2, with nothing
+printed as if it started and no file made or changed."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import contextlib
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -104,3 +106,37 @@ def test_a_port_in_use_is_one_error_line_and_nothing_printed(tmp_path: Path) -> 
     assert out == ""
     assert err.strip() == (f"error: --port {port}: 127.0.0.1:{port} is already in use; "
                            "expected a free port (or stop the server using it)")
+    assert not (tmp_path / "games.sqlite").exists()  # a failed start leaves no file behind
+
+
+@pytest.mark.parametrize("content", [b"not a database at all\n" * 100, "foreign"])
+def test_a_corrupt_or_foreign_games_file_is_one_line_and_exit_2(tmp_path: Path,
+                                                                content: bytes | str) -> None:
+    db = tmp_path / "games.sqlite"
+    if content == "foreign":
+        with sqlite3.connect(db) as other:
+            other.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
+    else:
+        assert isinstance(content, bytes)
+        db.write_bytes(content)
+    before = db.read_bytes()
+    process = _serve(tmp_path, _free_port())
+    out, err = process.communicate(timeout=STARTUP)
+    assert process.returncode == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "not a lifearena games database" in err
+    assert db.read_bytes() == before  # refused before anything was written to it
+
+
+def test_sigterm_checkpoints_the_write_ahead_log(
+        server: tuple[subprocess.Popen[str], str, list[psutil.Process]],
+        tmp_path: Path) -> None:
+    process, url, _ = server
+    made = httpx.post(f"{url}/api/games", json={"game": "blocking_queen"}, timeout=30)
+    assert made.status_code == 201, made.text
+    wal = tmp_path / "games.sqlite-wal"
+    assert wal.exists() and wal.stat().st_size > 0
+    process.send_signal(signal.SIGTERM)
+    process.wait(60)
+    assert not wal.exists() or wal.stat().st_size == 0
+    with sqlite3.connect(tmp_path / "games.sqlite") as stored:
+        assert stored.execute("SELECT id FROM games").fetchall() == [(made.json()["id"],)]
