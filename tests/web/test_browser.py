@@ -191,7 +191,8 @@ def test_an_online_invitation_seats_one_person_and_hides_its_choice_from_everyon
     assert "#t=" in invitee.url  # the seat's own token, in the fragment only
     creator.wait_for_function("() => /You play Player 1/.test("
                               "document.querySelector('#banner').textContent)")
-    late = _page(browser, errors)
+    late_errors: list[str] = []  # its claim is refused (409), as it should be
+    late = _page(browser, late_errors)
     seen_by_late: list[dict] = []
     _frames(late, seen_by_late)
     late.goto(invitation)
@@ -230,6 +231,8 @@ def test_an_online_invitation_seats_one_person_and_hides_its_choice_from_everyon
             assert secret not in text and "1" not in frame.get("mine", {})
     invitee.screenshot(path=str(shots / "lft_revealed.png"))
     assert errors == []
+    assert late_errors == ["Failed to load resource: the server responded with a status of 409 "
+                           "(Conflict)"]
 
 
 def _capture_record() -> str:
