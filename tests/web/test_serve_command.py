@@ -15,7 +15,7 @@ from lifearena.cli import main
     (["--creates-per-minute", "0"], "--creates-per-minute 0: expected"),
     (["--db", "{tmp}"], "is a folder"),
     (["--db", "{tmp}/missing/games.sqlite"], "does not exist"),
-    (["--db", "{tmp}/not-sqlite"], "cannot be used as a SQLite file"),
+    (["--db", "{tmp}/not-sqlite"], "not a lifearena games database"),
 ])
 def test_bad_serve_options_exit_2_with_one_line(args: list[str], fragment: str, tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
