@@ -1,10 +1,17 @@
 """Fixtures of the lab's tests: a test client, and for browser tests a live server and
 Playwright's chromium (skipped with a one-line reason when there is none, unless
-``LIFEARENA_REQUIRE_BROWSER=1``). Screenshots go to ``$LIFEARENA_SCREENSHOTS`` when set."""
+``LIFEARENA_REQUIRE_BROWSER=1``). Screenshots go to ``$LIFEARENA_SCREENSHOTS`` when set.
+
+Every app of these tests is made by :func:`make_app`, which gives the lab the operator's
+token it is asked for (:data:`ADMIN`, or none) and, where the app does not set one yet, a
+slow-work pool (``app.state.heavy``, threads as the tests' agents).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
 import os
 import shutil
 import socket
@@ -15,22 +22,74 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+import lifearena.web.app as web_app
 from lifearena.web import Settings, create_app
+from lifearena.web.heavy import HeavyWork
+from lifearena.web.lab import install
+from lifearena.web.lab.launcher import Launcher
 
 RUN = "tournament-war_of_life"
 """The run name ``lifearena tournament war-of-life`` stores its games under."""
+ADMIN = "test-admin-token-0123456789abcdef"
+"""The operator's token of the tests' servers that are given one."""
+POLL = 0.1
+"""Seconds between two looks at a condition a test waits for."""
+
+
+def until(check: Any, seconds: float = 180, what: str = "the condition") -> Any:
+    """Poll ``check()`` every :data:`POLL` seconds until it answers something true; that
+    answer, or an AssertionError naming ``what`` after ``seconds`` (generous: the tests run
+    beside other load)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found = check()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {seconds} s waiting for {what}")
+        time.sleep(POLL)
+
+
+def make_app(settings: Settings, admin: str | None = None, **bounds: Any) -> FastAPI:
+    """``create_app(settings)`` whose lab takes ``admin`` as the operator's token and whose
+    launcher has the ``bounds`` given (``max_launches``, ``disk_budget``).
+
+    The token goes through the settings' ``lab_admin`` where the app has it; the lab is
+    installed with it in any case (the app may not pass it on yet), and a thread pool stands
+    in for ``app.state.heavy`` where the app sets none. The server answers to TestClient's
+    host name, ``testserver``, besides its own.
+    """
+    known = {f.name for f in dataclasses.fields(Settings)}
+    if "lab_admin" in known:
+        settings = dataclasses.replace(settings, lab_admin=admin)  # type: ignore[call-arg]
+    if "allowed_hosts" in known:  # the host name TestClient sends
+        settings = dataclasses.replace(  # type: ignore[call-arg]
+            settings, allowed_hosts=(*settings.allowed_hosts, "testserver"))
+
+    def install_lab(app: FastAPI, results: Any = (), launcher: Any = None,
+                    admin_token: str | None = None) -> None:
+        install(app, results, launcher, admin_token=admin)
+
+    with (mock.patch.object(web_app, "install_lab", install_lab),
+          mock.patch.object(web_app, "Launcher", functools.partial(Launcher, **bounds))):
+        app = create_app(settings)
+    if not hasattr(app.state, "heavy"):
+        app.state.heavy = HeavyWork("thread", workers=2)
+    return app
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread"))
-    with TestClient(app) as test_client:
+    app = make_app(Settings(tmp_path / "games.sqlite", agent_workers="thread"))
+    with TestClient(app, base_url="http://localhost") as test_client:
         yield test_client
 
 
@@ -69,11 +128,12 @@ def browser() -> Iterator[Any]:
 
 
 @contextlib.contextmanager
-def serving(settings: Settings) -> Iterator[str]:
-    """A live server of the app for ``settings`` on a free loopback port; yields its URL."""
+def serving(settings: Settings, admin: str | None = None, **bounds: Any) -> Iterator[str]:
+    """A live server of the app for ``settings`` (the lab's operator token ``admin``, the
+    launcher's ``bounds``) on a free loopback port; yields its URL."""
     import uvicorn
 
-    app = create_app(settings)
+    app = make_app(settings, admin, **bounds)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -81,11 +141,7 @@ def serving(settings: Settings) -> Iterator[str]:
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
+    until(lambda: server.started, 120, "the test server to start")
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
@@ -118,7 +174,8 @@ def page(browser: Any) -> Iterator[Any]:
     # a refused request (4xx) is logged by the browser; the tests check those refusals
     opened.on("console", lambda m: errors.append(m.text)
               if m.type == "error" and "status of 4" not in m.text else None)
-    opened.set_default_timeout(15_000)
+    # generous: the pages wait for slow work (reports, replays) on a machine that may be loaded
+    opened.set_default_timeout(60_000)
     yield opened
     context.close()
     assert not errors, errors

@@ -1,5 +1,9 @@
 """A tournament launched from the lab ends when the server that launched it is killed, so a
-restarted server never resumes it beside a still-running writer."""
+restarted server never resumes it beside a still-running writer.
+
+Every wait is a polled condition or a wait on a process with a generous deadline: the
+tournament's process starts and plays slowly on a loaded machine.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +12,13 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import psutil
 
 from lifearena.web.lab.launcher import Launcher
+
+from .conftest import until
 
 # long enough to be running when its server is killed (greedy Life for Two: ~20 games a second)
 LONG = {"game": "life_for_two", "agents": ["random", "greedy"], "games": 500, "seed": 3}
@@ -34,15 +39,17 @@ def test_a_launch_is_interrupted_when_its_server_is_killed(tmp_path: Path) -> No
                               stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
-        child = psutil.Process(int(server.stdout.readline()))
+        printed = server.stdout.readline()  # the launch's process id, once it is started
+        assert printed.strip().isdigit(), f"the server script printed {printed!r}"
+        child = psutil.Process(int(printed))
         path = folder / "lab-1.sqlite"
-        deadline = time.monotonic() + 120
-        while not _games(path) and time.monotonic() < deadline:  # it has started playing
-            time.sleep(0.2)
+        until(lambda: _games(path), 300, "the tournament to store its first games")
         assert child.is_running(), "the tournament ended before its server was killed"
         server.send_signal(signal.SIGKILL)
-        server.wait(10)
-        child.wait(timeout=30)  # psutil.TimeoutExpired here: it outlived its server
+        server.wait(60)
+        # it notices within half a second and has 10 s to store its block; a loaded machine
+        # may take longer: psutil.TimeoutExpired here means it outlived its server
+        child.wait(timeout=120)
     finally:
         server.kill()
         server.communicate()

@@ -43,12 +43,18 @@ def test_far_or_bad_tiles_are_refused_naming_the_limit(client: TestClient) -> No
     far = client.get("/api/lab/palace/tile", params={"k": 2, "level": 8, "tx": 1, "ty": 1})
     assert far.status_code == 400
     assert f"{MAX_AREA:,}" in far.json()["error"] and "(131072, 131072)" in far.json()["error"]
-    for params, words in [({"k": 0, "level": 0, "tx": 0, "ty": 0}, "k=0"),
-                          ({"k": 99, "level": 0, "tx": 0, "ty": 0}, "1 to 64"),
-                          ({"k": 2, "level": 9, "tx": 0, "ty": 0}, "level=9"),
-                          ({"k": 2, "level": 0, "tx": -1, "ty": 0}, "quarter-plane")]:
+    tile = {"k": 2, "level": 0, "tx": 0, "ty": 0}
+    at_least = "Input should be greater than or equal"
+    at_most = "Input should be less than or equal"
+    for change, words in [({"k": 0}, f"k: {at_least} to 1"), ({"k": 99}, f"k: {at_most} to 64"),
+                          ({"level": 9}, f"level: {at_most} to 8"), ({"tx": -1}, f"tx: {at_least}"),
+                          ({"ty": 10**30}, f"ty: {at_most}"),
+                          ({"k": 2.5}, "k: Input should be a valid integer")]:
+        params = {**tile, **change}
         response = client.get("/api/lab/palace/tile", params=params)
         assert response.status_code == 400 and words in response.json()["error"], params
+    missing = client.get("/api/lab/palace/tile", params={"k": 2, "level": 0, "tx": 0})
+    assert missing.status_code == 400 and "ty: Field required" in missing.json()["error"]
 
 
 def test_the_cache_is_bounded_and_serves_repeats() -> None:

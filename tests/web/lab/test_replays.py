@@ -13,16 +13,16 @@ from fastapi.testclient import TestClient
 
 from lifearena.arena.storage import ResultsDB
 from lifearena.core import Record, replay
-from lifearena.web import Settings, create_app
+from lifearena.web import Settings
 
-from .conftest import RUN, serving
+from .conftest import RUN, make_app, serving
 
 
 @pytest.fixture
 def lab(tmp_path: Path, played: tuple[Path, str]) -> Iterator[TestClient]:
-    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
+    app = make_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
                               results=(played[0],)))
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://localhost") as client:
         yield client
 
 
@@ -138,7 +138,7 @@ def test_a_game_finished_here_is_listed_and_replayed(page: Any, base_url: str,
             headers: {'Content-Type': 'application/json', 'X-Seat-Token': token || ''}});
         const game = await (await post('/api/games', {game: 'blocking_queen',
             opponent: 'hotseat', params: {k: 1, start: 'square', x: 2, y: 2}})).json();
-        await post(`/api/games/${game.id}/moves`, {move: '0,0'}, game.token);
+        await post(`/api/games/${game.id}/moves`, {move: '0,0', ply: 0}, game.token);
         return game.id; }""")
     page.wait_for_selector(f"#finished tr[data-id='{made}'] a")
     said = ("Player 1 wins — player 2 cannot move the queen: it is on the origin")

@@ -58,9 +58,9 @@ def test_tournaments_reach_the_server(tmp_path: Path, monkeypatch: pytest.Monkey
         port = probe.getsockname()[1]
 
     serve("--tournaments", "0")
-    with TestClient(served[0]) as client:  # type: ignore[arg-type]
+    with TestClient(served[0], base_url="http://localhost") as client:  # type: ignore[arg-type]
         assert client.get("/api/lab/tournaments/form").json()["enabled"] is False
     serve("--tournaments", "3")
-    with TestClient(served[1]) as client:  # type: ignore[arg-type]
+    with TestClient(served[1], base_url="http://localhost") as client:  # type: ignore[arg-type]
         assert client.get("/api/lab/tournaments/form").json()["limit"] == 3
     assert "games-tournaments" in capsys.readouterr().out

@@ -16,16 +16,16 @@ from fastapi.testclient import TestClient
 from lifearena.arena.storage import ResultsDB
 from lifearena.arena.tournament import report
 from lifearena.core import Record, replay
-from lifearena.web import Settings, create_app
+from lifearena.web import Settings
 
-from .conftest import RUN, serving
+from .conftest import RUN, make_app, serving
 
 
 @pytest.fixture
 def lab(tmp_path: Path, played: tuple[Path, str]) -> Iterator[TestClient]:
-    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
+    app = make_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
                               results=(played[0],)))
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://localhost") as client:
         yield client
 
 
@@ -131,9 +131,9 @@ def test_a_ladder_run_is_rated_as_lifearena_ladder_rates_it(
     path = tmp_path / "ladder.sqlite"
     with ResultsDB(path) as db:
         db.open_run("ladder-war_of_life", "ladder", {"game": "war_of_life"}).add_games(games)
-    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
+    app = make_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
                               results=(path,)))
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://localhost") as client:
         data = client.get("/api/lab/tournaments/1/ladder-war_of_life").json()
     ladder = rate("war_of_life", [result for _, result in games])
     assert data["kind"] == "ladder" and data["done"] == 18 and data["total"] is None
@@ -154,9 +154,9 @@ def test_a_ladder_shows_the_total_it_planned(tmp_path: Path) -> None:
         main(["ladder", "war-of-life", "-n", "1", "-a", "land_grab,bloodlust", "--db",
               str(path), "--bootstrap", "5"])
     assert exit_info.value.code == 0
-    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
+    app = make_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
                               results=(path,)))
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://localhost") as client:
         listed = client.get("/api/lab/tournaments").json()["files"][0]["runs"]
         data = client.get("/api/lab/tournaments/1/ladder-war_of_life").json()
     # random joins the two named entrants: 3 pairs, each start played in both seats
@@ -183,10 +183,10 @@ def _crowded(tmp_path: Path, played: tuple[Path, str], copies: int) -> Path:
 def test_the_games_of_a_pairing_come_a_page_at_a_time(tmp_path: Path,
                                                       played: tuple[Path, str]) -> None:
     path = _crowded(tmp_path, played, 60)   # 4 + 240 games
-    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
+    app = make_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
                               results=(path,)))
     url = f"/api/lab/tournaments/1/{RUN}/games"
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://localhost") as client:
         first = client.get(url, params={"pairing": "random|bloodlust"}).json()
         assert (first["total"], first["offset"], first["limit"]) == (244, 0, 100)
         assert len(first["games"]) == 100
@@ -198,10 +198,13 @@ def test_the_games_of_a_pairing_come_a_page_at_a_time(tmp_path: Path,
         assert len(set(keys)) == 244
         past = client.get(url, params={"pairing": "random|bloodlust", "offset": 500}).json()
         assert past["games"] == [] and past["total"] == 244
-        for bad, words in [({"limit": 0}, "limit=0; expected 1..500"),
-                           ({"limit": 501}, "limit=501"), ({"offset": -1}, "offset=-1")]:
+        for bad, words in [({"limit": 0}, "limit: Input should be greater than or equal to 1"),
+                           ({"limit": 501}, "limit: Input should be less than or equal to 500"),
+                           ({"offset": -1}, "offset: Input should be greater than or equal"),
+                           ({"offset": 10**30}, "offset: Input should be less than or equal"),
+                           ({"limit": "ten"}, "limit: Input should be a valid integer")]:
             refused = client.get(url, params={"pairing": "random|bloodlust", **bad})
-            assert refused.status_code == 400 and words in refused.json()["error"]
+            assert refused.status_code == 400 and words in refused.json()["error"], bad
 
 
 def test_the_page_pages_a_pairings_games_and_fits_its_width(

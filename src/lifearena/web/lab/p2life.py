@@ -14,6 +14,9 @@
   :func:`lifearena.studies.p2life_report.claims` exactly as ``lifearena p2life report``
   writes it.
 
+The curves and the summaries are computed by :func:`meanfield_json` and
+:func:`summaries_json` in the app's slow-work pool, never on the event loop.
+
 >>> curve("life", 1)["maximum"]
 [0.364, 0.3704]
 """
@@ -21,16 +24,19 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
 
 from lifearena.errors import BadParameterError
 from lifearena.studies.p2life import mean_field
 from lifearena.studies.p2life_density import summarise
 from lifearena.studies.p2life_report import claims, split_runs
-from lifearena.web.lab.common import STATIC_LAB
+from lifearena.web.lab.common import STATIC_LAB, slow
+from lifearena.web.lab.models import MAX_RULE
 from lifearena.web.lab.results import ResultsFile, ResultsFiles, p2life_rows
 from lifearena.web.lab.sandbox import parse_rule
 
@@ -65,16 +71,19 @@ def curve(rule: str, colours: int) -> dict[str, Any]:
             "at_one": round(float(poly(1.0)), 6)}
 
 
-def life_file(results: ResultsFiles, chosen: ResultsFile) -> ResultsFile | None:
+def life_file(results: ResultsFiles | Iterable[ResultsFile], chosen: ResultsFile
+              ) -> ResultsFile | None:
     """The Life calibration's file of a report's results file, when the server was given it
     too: ``lifearena p2life report`` keeps those runs beside its results file, named like it
     with ``-life`` added (``p2life-results-life.sqlite``)."""
     name = f"{chosen.path.stem}-life{chosen.path.suffix}"
-    return next((f for f in results.files.values()
+    files = results.files.values() if isinstance(results, ResultsFiles) else results
+    return next((f for f in files
                  if f.kind == "p2life" and f.path.name == name and f.id != chosen.id), None)
 
 
-def claims_of(results: ResultsFiles, chosen: ResultsFile) -> dict[str, Any]:
+def claims_of(results: ResultsFiles | Iterable[ResultsFile], chosen: ResultsFile
+              ) -> dict[str, Any]:
     """The report's comparison with the paper for the runs of ``chosen`` (and of its Life
     calibration file, when given): rows of claim, paper, ours and comment."""
     rows = p2life_rows(chosen)
@@ -94,6 +103,26 @@ def _number(value: float | None) -> float | None:
     return None if value is None or math.isnan(value) else value
 
 
+def meanfield_json(rule: str, colours: int) -> dict[str, Any]:
+    """The page's curves: ``rule``'s under the colour model, and Life's one-colour curve."""
+    return {"curve": curve(rule, colours), "life": curve("life", 1), "paper": PAPER}
+
+
+def summaries_json(files: list[tuple[str, str, str]], file_id: str) -> dict[str, Any]:
+    """The per-point summaries and the claims of the p2life file ``file_id`` among the
+    server's ``files`` (id, path, kind): slow work, run in a worker."""
+    known = [ResultsFile(i, Path(path), kind) for i, path, kind in files]
+    chosen = next(f for f in known if f.id == file_id)
+    rows = p2life_rows(chosen)
+    return {"id": file_id, "runs": len(rows), "paper": PAPER,
+            "claims": claims_of(known, chosen), "points": [
+        {"rule": s.rule, "boundary": s.boundary, "size": f"{s.height}x{s.width}",
+         "p": s.p, "runs": s.runs, "density": s.density, "se": _number(s.density_se),
+         "capped": s.capped, "generations": s.generations,
+         "ratio_above_half": s.ratio_above_half}
+        for s in summarise(rows)]}
+
+
 def router_for(results: ResultsFiles) -> APIRouter:
     """The page's routes over the server's results files."""
     router = APIRouter()
@@ -103,23 +132,19 @@ def router_for(results: ResultsFiles) -> APIRouter:
         return FileResponse(STATIC_LAB / "p2life.html")
 
     @router.get("/api/lab/p2life/meanfield")
-    def meanfield(rule: str = "p2life", colours: int = 2) -> dict[str, Any]:
-        return {"curve": curve(rule, colours), "life": curve("life", 1), "paper": PAPER}
+    async def meanfield(request: Request,
+                        rule: Annotated[str, Query(max_length=MAX_RULE)] = "p2life",
+                        colours: Annotated[int, Query(ge=1, le=2)] = 2) -> dict[str, Any]:
+        return await slow(request, meanfield_json, rule, colours)
 
     @router.get("/api/lab/p2life/results")
     async def files() -> dict[str, Any]:
         return {"files": [f for f in results.describe() if f["kind"] == "p2life"]}
 
     @router.get("/api/lab/p2life/results/{file_id}")
-    def summaries(file_id: str) -> dict[str, Any]:
-        chosen = results.get(file_id, "p2life")
-        rows = p2life_rows(chosen)
-        return {"id": file_id, "runs": len(rows), "paper": PAPER,
-                "claims": claims_of(results, chosen), "points": [
-            {"rule": s.rule, "boundary": s.boundary, "size": f"{s.height}x{s.width}",
-             "p": s.p, "runs": s.runs, "density": s.density, "se": _number(s.density_se),
-             "capped": s.capped, "generations": s.generations,
-             "ratio_above_half": s.ratio_above_half}
-            for s in summarise(rows)]}
+    async def summaries(request: Request, file_id: str) -> dict[str, Any]:
+        results.get(file_id, "p2life")  # an unknown id is a 404 before any work
+        known = [(f.id, str(f.path), f.kind) for f in results.files.values()]
+        return await slow(request, summaries_json, known, file_id)
 
     return router

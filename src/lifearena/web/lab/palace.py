@@ -10,9 +10,12 @@
   :data:`MEAN_SCALE` (int8). Tile (tx, ty) covers squares ``x0 = tx * TILE * 2**L`` onwards.
 
 Tiles come from the streamed numba kernel of :func:`lifearena.studies.palace_picture.fold_picture`
-(rows from the origin are advanced without being kept) and are cached in a bounded LRU of
-:data:`CACHE_TILES` tiles (64 KiB each). A tile whose far corner would make the kernel stream
-more than :data:`MAX_AREA` squares from the origin is refused with a message naming the limit.
+(rows from the origin are advanced without being kept), computed by :func:`compute_tile` in
+the app's slow-work pool, and are cached in the server in a bounded LRU of
+:data:`CACHE_TILES` tiles (64 KiB each); a cached tile is answered at once. The query's
+numbers are declared with their fixed bounds (400 past them); a tile whose far corner would
+make the kernel stream more than :data:`MAX_AREA` squares from the origin is refused with a
+message naming the limit.
 
 >>> cache = TileCache(2)
 >>> tile = cache.get(1, 0, 0, 0)
@@ -26,17 +29,17 @@ import base64
 import collections
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
-from fastapi import APIRouter
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
 
 from lifearena.errors import BadParameterError
 from lifearena.games.blocking_queen_palace import check_k
 from lifearena.studies.palace_picture import Window, fold_picture
 from lifearena.web.catalog import QUEEN_MAX_K, QUEEN_MAX_SQUARE
-from lifearena.web.lab.common import STATIC_LAB
+from lifearena.web.lab.common import STATIC_LAB, slow
 
 TILE = 256
 """Pixels on a tile's side."""
@@ -51,6 +54,8 @@ MEAN_SCALE = 16
 SATURATION = 4
 CACHE_TILES = 256
 """Tiles kept in memory (64 KiB each: 16 MiB at most)."""
+MAX_TILE_INDEX = MAX_AREA // (TILE * TILE) - 1
+"""The largest tx or ty of any tile within :data:`MAX_AREA` (level 0, the other one 0)."""
 
 
 @dataclass(frozen=True)
@@ -129,15 +134,26 @@ class TileCache:
         self.computed = 0
 
     def get(self, k: int, level: int, tx: int, ty: int) -> Tile:
+        """The tile, from the cache or computed here (and kept)."""
+        found = self.cached(k, level, tx, ty)
+        if found is None:
+            found = self.put(compute_tile(k, level, tx, ty))
+        return found
+
+    def cached(self, k: int, level: int, tx: int, ty: int) -> Tile | None:
+        """The tile if it is cached (then the most recently used), else ``None``."""
         key = (k, level, tx, ty)
         with self._lock:
             if key in self._tiles:
                 self._tiles.move_to_end(key)
                 return self._tiles[key]
-        tile = compute_tile(k, level, tx, ty)
+        return None
+
+    def put(self, tile: Tile) -> Tile:
+        """Keep a computed tile, letting the least recently used go past the capacity."""
         with self._lock:
             self.computed += 1
-            self._tiles[key] = tile
+            self._tiles[(tile.k, tile.level, tile.tx, tile.ty)] = tile
             while len(self._tiles) > self.capacity:
                 self._tiles.popitem(last=False)
         return tile
@@ -156,9 +172,15 @@ async def page() -> Response:
 
 
 @router.get("/api/lab/palace/tile")
-def tile(k: int, level: int, tx: int, ty: int) -> dict[str, Any]:
-    # a plain def: FastAPI runs it in its thread pool, off the event loop
-    return CACHE.get(k, level, tx, ty).to_json()
+async def tile(request: Request, k: Annotated[int, Query(ge=1, le=MAX_K)],
+               level: Annotated[int, Query(ge=0, le=MAX_LEVEL)],
+               tx: Annotated[int, Query(ge=0, le=MAX_TILE_INDEX)],
+               ty: Annotated[int, Query(ge=0, le=MAX_TILE_INDEX)]) -> dict[str, Any]:
+    check_tile(k, level, tx, ty)  # a tile too far out is refused before any work
+    found = CACHE.cached(k, level, tx, ty)
+    if found is None:
+        found = CACHE.put(await slow(request, compute_tile, k, level, tx, ty))
+    return found.to_json()
 
 
 @router.get("/api/lab/palace/limits")

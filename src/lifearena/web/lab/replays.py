@@ -4,10 +4,12 @@
   text, from a game of this server (``#game=ID``, its record as saved from play) or from a
   game stored in a results file (``#file=&run=&pairing=&index=&seat=``), and links to a move
   (``&move=N``).
-* ``POST /api/lab/replay`` ``{"record": "<JSON or text record>"}``: every position of the
-  record, as the game page draws it (:meth:`State.display` for a spectator), after 0, 1, ...
-  moves, with the moves in the game's notation and the outcome. Positions come from
-  :func:`lifearena.core.replay`; at most :data:`MAX_MOVES` moves.
+* ``POST /api/lab/replay`` :class:`~lifearena.web.lab.models.ReplayBody` (``{"record":
+  "<JSON or text record>"}`` or the record's fields): every position of the record, as the
+  game page draws it (:meth:`State.display` for a spectator), after 0, 1, ... moves, with
+  the moves in the game's notation and the outcome. Positions come from
+  :func:`lifearena.core.replay`, computed by :func:`replay_positions` in the app's slow-work
+  pool; at most :data:`MAX_MOVES` moves.
 * ``GET /lab/live``, ``GET /api/lab/live``: the games in progress on this server, each with
   its spectator link (simultaneous choices stay hidden until revealed, as for any spectator),
   and the last :data:`RECENT` finished ones with their replays.
@@ -19,14 +21,14 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
-from starlette.concurrency import run_in_threadpool
 
 from lifearena.core import Record, replay
 from lifearena.errors import BadParameterError, ParseError
 from lifearena.web import catalog
-from lifearena.web.lab.common import STATIC_LAB, read_json
+from lifearena.web.lab.common import STATIC_LAB, slow
+from lifearena.web.lab.models import MAX_RECORD_MOVES, ReplayBody
 
-MAX_MOVES = 1_000
+MAX_MOVES = MAX_RECORD_MOVES
 """The longest record the replay page opens, in moves."""
 RECENT = 20
 """Finished games of this server the live page lists, with their replays."""
@@ -73,6 +75,19 @@ def positions(record: Record) -> dict[str, Any]:
             "result": catalog.outcome_json(final)}
 
 
+def replay_positions(record: str | dict[str, Any]) -> dict[str, Any]:
+    """:func:`positions` of a record given as its text (JSON or PGN-like) or its fields, as
+    a request declares it: slow work, run in a worker.
+
+    >>> replay_positions({"game": "blocking_queen", "params": {"k": 2}, "setup": "9,14",
+    ...                   "players": ["", ""], "moves": ["5,10"]})["moves"]
+    ['5,10']
+    """
+    if isinstance(record, str):
+        return positions(Record.load(record))
+    return positions(Record(**record).checked())
+
+
 def router_for() -> APIRouter:
     """The replay and live-games routes."""
     router = APIRouter()
@@ -86,18 +101,10 @@ def router_for() -> APIRouter:
         return FileResponse(STATIC_LAB / "live.html")
 
     @router.post("/api/lab/replay")
-    async def open_record(request: Request) -> dict[str, Any]:
-        body = await read_json(request)
-        text = body.get("record")
-        if isinstance(text, dict):
-            record = Record(**{k: text[k] for k in ("game", "params", "setup", "players",
-                                                    "moves") if k in text})
-        elif isinstance(text, str):
-            record = Record.load(text)
-        else:
-            raise ParseError("record: expected the record's text (JSON or PGN-like)")
-        # replaying every prefix takes a while for long records: off the event loop
-        return await run_in_threadpool(positions, record)
+    async def open_record(body: ReplayBody, request: Request) -> dict[str, Any]:
+        record = body.record if isinstance(body.record, str) else body.record.model_dump()
+        # replaying a long record takes a while: in a worker, within this client's bound
+        return await slow(request, replay_positions, record)
 
     @router.get("/api/lab/live")
     async def live(request: Request) -> dict[str, Any]:

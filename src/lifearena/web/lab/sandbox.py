@@ -12,12 +12,14 @@ the engine knows:
 * ``GET /api/lab/soup?height=&width=&density=&seed=``: the engine's random soup
   (:func:`lifearena.life.random_grid`, the p2life paper's start), so a seed means the same soup
   here as in ``lifearena life run``.
-* ``POST /api/lab/rle/read`` ``{"text": ...}`` and ``POST /api/lab/rle/write``
-  ``{"height", "width", "cells", "rule"}``: Golly RLE in and out through
-  :func:`lifearena.life.read_rle` and :func:`lifearena.life.write_rle`.
+* ``POST /api/lab/rle/read`` :class:`~lifearena.web.lab.models.RleText` and ``POST
+  /api/lab/rle/write`` :class:`~lifearena.web.lab.models.RleGrid`: Golly RLE in and out
+  through :func:`lifearena.life.read_rle` and :func:`lifearena.life.write_rle`, run in the
+  app's slow-work pool (a 256 x 256 pattern takes a fifth of a second).
 
 Grids travel as a string of digits, row by row (``"0120..."``). Nothing larger than
-:data:`MAX_SIDE` on a side is accepted.
+:data:`MAX_SIDE` on a side is accepted: the query's and bodies' numbers are declared with
+their bounds (400 past them).
 
 >>> rule_json(Rule.named("life"))["table"][:9 * 9][3]
 1
@@ -28,19 +30,22 @@ Grids travel as a string of digits, row by row (``"0120..."``). Nothing larger t
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
 
 from lifearena.errors import BadParameterError, ParseError
 from lifearena.life import Rule, available_rules, random_grid, read_rle, write_rle
-from lifearena.web.lab.common import STATIC_LAB, read_json
+from lifearena.web.lab import models
+from lifearena.web.lab.common import STATIC_LAB, slow
+from lifearena.web.lab.models import MAX_RULE, RleGrid, RleText
 
-MAX_SIDE = 256
+MAX_SIDE = models.MAX_SIDE
 """The largest sandbox grid side, in cells (the page stays fluid up to 256 x 256)."""
 MAX_SEED = 2**63 - 1
+Side = Annotated[int, Query(ge=1, le=MAX_SIDE)]
 _RLE_SIZE = re.compile(r"^\s*x\s*=\s*(\d+)\s*,\s*y\s*=\s*(\d+)", re.IGNORECASE | re.MULTILINE)
 _DIGITS = re.compile(r"^[012]*$")
 
@@ -77,8 +82,9 @@ def parse_rule(spec: str) -> Rule:
     text = spec.strip()
     if not text:
         raise BadParameterError("empty rule; expected a rule name, B.../S... or a rule table")
-    if len(text) > 4_000:
-        raise BadParameterError(f"rule text of {len(text)} characters; expected at most 4000")
+    if len(text) > MAX_RULE:
+        raise BadParameterError(f"rule text of {len(text)} characters; expected at most "
+                                f"{MAX_RULE}")
     if "->" in text:
         return Rule.from_table_text(text.replace(";", "\n"))
     return Rule.named(text)
@@ -117,10 +123,16 @@ def read_pattern(text: str) -> dict[str, Any]:
             "rule": pattern.rule, "comments": pattern.comments}
 
 
-def _int(value: Any, label: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadParameterError(f"{label} {value!r} is not an integer")
-    return value
+def write_pattern(height: int, width: int, cells: str, rule: str | None) -> dict[str, Any]:
+    """The sandbox's grid as Golly RLE, naming ``rule`` when it is a name or ``B/S`` (a
+    typed table has no RLE name).
+
+    >>> print(write_pattern(1, 3, "110", "life")["text"].splitlines()[-1])
+    2o!
+    """
+    grid = grid_from_text(height, width, cells)
+    rule_name = parse_rule(rule).name if rule is not None and "->" not in rule else None
+    return {"text": write_rle(grid, rule=rule_name, comments=["made in the lifearena sandbox"])}
 
 
 router = APIRouter()
@@ -138,42 +150,28 @@ async def rules() -> dict[str, Any]:
 
 
 @router.get("/api/lab/rule")
-async def rule(spec: str) -> dict[str, Any]:
+async def rule(spec: Annotated[str, Query(max_length=MAX_RULE)]) -> dict[str, Any]:
     return rule_json(parse_rule(spec))
 
 
 @router.get("/api/lab/soup")
-async def soup(height: int, width: int, density: float = 0.5, seed: int = 0) -> dict[str, Any]:
-    check_side("height", height)
-    check_side("width", width)
-    if not 0 <= seed <= MAX_SEED:
-        raise BadParameterError(f"seed {seed} is out of range; expected 0 to {MAX_SEED}")
+async def soup(height: Side, width: Side,
+               density: Annotated[float, Query(ge=0, le=1)] = 0.5,
+               seed: Annotated[int, Query(ge=0, le=MAX_SEED)] = 0) -> dict[str, Any]:
+    # 256 x 256 cells take about a millisecond: answered here
     cells = random_grid(height, width, density=density, seed=seed)
     return {"height": height, "width": width, "cells": grid_text(cells)}
 
 
 @router.post("/api/lab/rle/read")
-async def rle_read(request: Request) -> dict[str, Any]:
-    body = await read_json(request)
-    text = body.get("text")
-    if not isinstance(text, str):
-        raise ParseError("expected {\"text\": \"<RLE>\"}")
-    return read_pattern(text)
+async def rle_read(body: RleText, request: Request) -> dict[str, Any]:
+    return await slow(request, read_pattern, body.text)
 
 
 @router.post("/api/lab/rle/write")
-async def rle_write(request: Request) -> dict[str, Any]:
-    body = await read_json(request)
-    cells = body.get("cells")
-    if not isinstance(cells, str):
-        raise ParseError("cells: expected a string of digits 0, 1 or 2")
-    grid = grid_from_text(_int(body.get("height"), "height"), _int(body.get("width"), "width"),
-                          cells)
-    name = body.get("rule")
-    rule_name = parse_rule(name).name if isinstance(name, str) and "->" not in name else None
-    return {"text": write_rle(grid, rule=rule_name,
-                              comments=["made in the lifearena sandbox"])}
+async def rle_write(body: RleGrid, request: Request) -> dict[str, Any]:
+    return await slow(request, write_pattern, body.height, body.width, body.cells, body.rule)
 
 
 __all__ = ["MAX_SIDE", "grid_from_text", "grid_text", "parse_rule", "read_pattern",
-           "router", "rule_json"]
+           "router", "rule_json", "write_pattern"]

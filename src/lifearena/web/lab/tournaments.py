@@ -2,7 +2,9 @@
 
 * ``GET /lab/tournaments``: the page.
 * ``GET /api/lab/tournaments``: the arena results files and, for each, its runs (name, kind,
-  status, games stored and expected).
+  status, games stored and expected), and the launcher's bounds and what is used of them
+  (``launcher: {limit, running, max_launches, disk_used, disk_budget}``, ``null`` on a
+  server that starts none).
 * ``GET /api/lab/tournaments/{file}/{run}``: a tournament run's report, computed by
   :func:`lifearena.arena.tournament.report` exactly as ``lifearena tournament`` prints it (the
   printed texts come along, formatted by the same rules), plus a crosstable of scores, Elo
@@ -19,13 +21,19 @@
 Tournaments started from the page (:mod:`lifearena.web.lab.launcher`) are results files
 too, with ids ``lab-1``, ``lab-2``, ...:
 
-* ``GET /api/lab/tournaments/form?game=G``: the games, the entrants offered for ``G`` and the
-  caps of the form's numbers.
-* ``POST /api/lab/tournaments/start`` ``{"game", "agents": [...], "games", "seed"}``: 201 and
-  the launch (its id is the file's); 400 for a bad field, 429 past the running bound.
+* ``GET /api/lab/tournaments/form?game=G``: the games, the entrants offered for ``G``, the
+  caps of the form's numbers, whether this server starts tournaments (``enabled``), whether
+  the request's ``X-Admin-Token`` is the operator's (``admin``) and, when either is not,
+  why (``reason``, one line).
+* ``POST /api/lab/tournaments/start`` :class:`~lifearena.web.lab.models.LaunchBody`: 201 and
+  the launch (its id is the file's); 400 for a bad field, 429 past a bound of the launcher.
 * ``POST /api/lab/tournaments/{id}/stop`` and ``.../resume``: the launch afterwards.
 
-The file is opened with SQLite's ``mode=ro``: a tournament still writing to it goes on.
+Starting, stopping and resuming need the operator's token (:mod:`lifearena.web.lab.admin`):
+403 without it. Reports, ratings, listings and pages of games are computed by module-level
+functions of paths and names (:func:`report_of`, :func:`runs_listing`, :func:`games_of`,
+:func:`record_of`) run through the app's slow-work pool, never on the event loop. The file
+is opened with SQLite's ``mode=ro``: a tournament still writing to it goes on.
 """
 
 from __future__ import annotations
@@ -33,10 +41,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from lifearena.arena.ladder import planned_total, rate
 from lifearena.arena.ratings import Match, bootstrap, crosstable
@@ -45,29 +55,22 @@ from lifearena.arena.tournament import TournamentConfig, TournamentReport, repor
 from lifearena.cli import caps
 from lifearena.errors import BadParameterError
 from lifearena.web import catalog
-from lifearena.web.lab.common import STATIC_LAB, read_json
+from lifearena.web.lab.admin import AdminHeader, admin_gate, refusal
+from lifearena.web.lab.common import STATIC_LAB, slow
 from lifearena.web.lab.launcher import Launcher, LaunchSpec, entrants_of
+from lifearena.web.lab.models import MAX_NAME, LaunchBody
 from lifearena.web.lab.results import ResultsFile, ResultsFiles, UnknownResults
 
 RATING_SAMPLES = 200
 GAMES_PAGE = 100
 """Games of a pairing sent at once unless the request asks for another ``limit``."""
 MAX_GAMES_PAGE = 500
+MAX_RUN_NAME = 200
+"""Longest run name or file id in a path (``tournament-<game>``, ``ladder-<game>``, ...)."""
 
-
-def page_bounds(offset: int, limit: int) -> tuple[int, int]:
-    """Check a page of games: ``offset`` >= 0, ``limit`` 1..:data:`MAX_GAMES_PAGE`.
-
-    >>> page_bounds(0, 0)
-    Traceback (most recent call last):
-    ...
-    lifearena.errors.BadParameterError: limit=0; expected 1..500 games a page
-    """
-    if offset < 0:
-        raise BadParameterError(f"offset={offset}; expected 0 or more")
-    if not 1 <= limit <= MAX_GAMES_PAGE:
-        raise BadParameterError(f"limit={limit}; expected 1..{MAX_GAMES_PAGE} games a page")
-    return offset, limit
+FileId = Annotated[str, PathParam(max_length=MAX_RUN_NAME)]
+RunName = Annotated[str, PathParam(max_length=MAX_RUN_NAME)]
+Pairing = Annotated[str, Query(max_length=2 * MAX_NAME + 1, description="A|B")]
 
 
 class ReadOnlyResultsDB(ResultsDB):
@@ -228,10 +231,69 @@ def runs_of(results: ResultsFile) -> list[dict[str, Any]]:
         return out
 
 
-def router_for(results: ResultsFiles, launcher: Launcher | None = None) -> APIRouter:
+def runs_listing(paths: list[str]) -> list[list[dict[str, Any]]]:
+    """The runs of each arena file (:func:`runs_of`), for the listing: slow work.
+
+    >>> runs_listing([])
+    []
+    """
+    return [runs_of(ResultsFile(str(i), Path(path), "arena")) for i, path in enumerate(paths)]
+
+
+def report_of(path: str, run_name: str) -> dict[str, Any]:
+    """A run's report as the page shows it (a tournament's or a ladder's), with its
+    progress: slow work (the ratings are bootstrapped)."""
+    with ReadOnlyResultsDB(path) as db:
+        # one read transaction: the report, crosstable and count see the same games
+        db._conn.execute("BEGIN")
+        run = _run(db, run_name)
+        if run.kind == "ladder":
+            data = ladder_json(run)
+            total = planned_total(run.config)
+        else:
+            data = {"kind": "tournament", **report_json(report(run), run.summaries())}
+            total = data["total"]
+        # the games the report counts: a run still written may have more by now
+        data.update(run=run_name, status=run.status, done=data["games"], total=total)
+    return data
+
+
+def games_of(path: str, run_name: str, pairing: str, offset: int, limit: int
+             ) -> dict[str, Any]:
+    """One page of a pairing's games (key, players, winner, termination, length)."""
+    with ReadOnlyResultsDB(path) as db:
+        run = _run(db, run_name)
+        rows = [s for s in run.summaries() if s["pairing"] == pairing]
+        if not rows:
+            raise UnknownResults(f"no games of pairing {pairing!r} in run {run_name!r}")
+        return {"pairing": pairing, "total": len(rows), "offset": offset, "limit": limit,
+                "games": [{key: s[key] for key in ("game_index", "seat", "player0",
+                                                   "player1", "winner", "termination",
+                                                   "length")}
+                          for s in rows[offset:offset + limit]]}
+
+
+def record_of(path: str, run_name: str, pairing: str, index: int, seat: int
+              ) -> dict[str, Any]:
+    """One stored game's record and players."""
+    with ReadOnlyResultsDB(path) as db:
+        run = _run(db, run_name)
+        row = run._conn.execute(
+            "SELECT result FROM games WHERE run_id=? AND pairing=? AND game_index=? "
+            "AND seat=?", (run.id, pairing, index, seat)).fetchone()
+        if row is None:
+            key = GameKey(pairing, index, seat)
+            raise UnknownResults(f"no game {tuple(key)} in run {run_name!r}")
+        result = json.loads(row[0])
+        return {"record": result.get("record"), "players": result.get("players")}
+
+
+def router_for(results: ResultsFiles, launcher: Launcher | None = None,
+               admin_token: str | None = None) -> APIRouter:
     """The tournament pages' routes over the server's results files and the tournaments its
-    ``launcher`` started."""
+    ``launcher`` started; starting, stopping and resuming need ``admin_token``."""
     router = APIRouter()
+    operator = [Depends(admin_gate(admin_token))]
 
     def arena(file_id: str) -> ResultsFile:
         if launcher is not None and file_id.startswith("lab-"):
@@ -249,87 +311,81 @@ def router_for(results: ResultsFiles, launcher: Launcher | None = None) -> APIRo
         return FileResponse(STATIC_LAB / "tournaments.html")
 
     @router.get("/api/lab/tournaments")
-    def files() -> dict[str, Any]:
-        given = [{**f, "runs": runs_of(results.get(f["id"]))}
-                 for f in results.describe() if f["kind"] == "arena"]
+    async def files(request: Request) -> dict[str, Any]:
+        given = [f for f in results.describe() if f["kind"] == "arena"]
+        described = (await run_in_threadpool(launcher.describe)
+                     if launcher is not None else None)
+        launches = described["launches"] if described else []
+        paths = ([str(results.get(f["id"]).path) for f in given]
+                 + [str(launcher.get(d["id"]).path) for d in launches if launcher])
+        runs = await slow(request, runs_listing, paths)
         started = [{"id": launch["id"], "name": f"started here ({launch['game']})",
-                    "kind": "arena", "launch": launch, "runs": runs_of(arena(launch["id"]))}
-                   for launch in (launcher.describe()["launches"] if launcher else [])]
-        return {"files": given + started,
-                "launcher": None if launcher is None else
-                {"limit": launcher.limit, "running": launcher.running()}}
+                    "kind": "arena", "launch": launch} for launch in launches]
+        return {"files": [{**f, "runs": r} for f, r in zip(given + started, runs, strict=True)],
+                "launcher": None if described is None else
+                {key: described[key] for key in ("limit", "running", "max_launches",
+                                                 "disk_used", "disk_budget")}}
 
     @router.get("/api/lab/tournaments/form")
-    def form(game: str = catalog.GAMES[0]) -> dict[str, Any]:
+    async def form(game: Annotated[str, Query(max_length=MAX_NAME)] = catalog.GAMES[0],
+                   x_admin_token: AdminHeader = None) -> dict[str, Any]:
         catalog.entry_of(game)
+        enabled = launcher is not None and admin_token is not None
+        reason = ("" if launcher is not None else
+                  "this server starts no tournaments (serve --tournaments 0); run lifearena "
+                  "tournament --db FILE and serve --results FILE")
+        if launcher is not None:
+            reason = refusal(x_admin_token, admin_token)
         return {"games": list(catalog.GAMES), "game": game, "agents": entrants_of(game),
                 "games_per_pairing": [1, caps.MAX_GAMES], "seed": [0, caps.MAX_SEED],
-                "total": caps.MAX_TOTAL_GAMES, "enabled": launcher is not None,
+                "total": caps.MAX_TOTAL_GAMES, "enabled": enabled,
+                "admin": enabled and not reason, "reason": reason,
                 "limit": launcher.limit if launcher else 0}
 
-    @router.post("/api/lab/tournaments/start")
-    async def start(request: Request) -> Response:
-        spec = LaunchSpec.from_json(await read_json(request))
-        launch = launching().start(spec)
-        return JSONResponse({**launch.describe(), "file": launch.id}, status_code=201)
+    @router.post("/api/lab/tournaments/start", status_code=201, dependencies=operator)
+    async def start(body: LaunchBody) -> Response:
+        spec = LaunchSpec.from_body(body)
+        # builds the entrants, writes the file and starts a process: not on the event loop
+        launch = await run_in_threadpool(launching().start, spec)
+        described = await run_in_threadpool(launch.describe)
+        return JSONResponse({**described, "file": launch.id}, status_code=201)
 
-    @router.post("/api/lab/tournaments/{launch_id}/stop")
-    def stop(launch_id: str) -> dict[str, Any]:
-        return {**launching().stop(launch_id).describe(), "file": launch_id}
+    @router.post("/api/lab/tournaments/{launch_id}/stop", dependencies=operator)
+    async def stop(launch_id: FileId) -> dict[str, Any]:
+        # waits for the process to store its last block
+        launch = await run_in_threadpool(launching().stop, launch_id)
+        return {**await run_in_threadpool(launch.describe), "file": launch_id}
 
-    @router.post("/api/lab/tournaments/{launch_id}/resume")
-    def resume(launch_id: str) -> dict[str, Any]:
-        return {**launching().resume(launch_id).describe(), "file": launch_id}
+    @router.post("/api/lab/tournaments/{launch_id}/resume", dependencies=operator)
+    async def resume(launch_id: FileId) -> dict[str, Any]:
+        launch = await run_in_threadpool(launching().resume, launch_id)
+        return {**await run_in_threadpool(launch.describe), "file": launch_id}
 
     @router.get("/api/lab/tournaments/{file_id}/{run_name}")
-    def tournament(file_id: str, run_name: str) -> dict[str, Any]:
+    async def tournament(request: Request, file_id: FileId, run_name: RunName
+                         ) -> dict[str, Any]:
         # a launch's state is read first: "done" then means the games read below are all
-        launched = (launcher.get(file_id).describe()
+        launched = (await run_in_threadpool(launcher.get(file_id).describe)
                     if launcher is not None and file_id.startswith("lab-") else None)
-        with ReadOnlyResultsDB(arena(file_id).path) as db:
-            # one read transaction: the report, crosstable and count see the same games
-            db._conn.execute("BEGIN")
-            run = _run(db, run_name)
-            if run.kind == "ladder":
-                data = ladder_json(run)
-                total = planned_total(run.config)
-            else:
-                data = {"kind": "tournament", **report_json(report(run), run.summaries())}
-                total = data["total"]
-            # the games the report counts: a run still written may have more by now
-            data.update(file=file_id, run=run_name, status=run.status,
-                        done=data["games"], total=total)
+        data = await slow(request, report_of, str(arena(file_id).path), run_name)
+        data["file"] = file_id
         if launched is not None:
             data["launch"] = launched
         return data
 
     @router.get("/api/lab/tournaments/{file_id}/{run_name}/games")
-    def games(file_id: str, run_name: str, pairing: str, offset: int = 0,
-              limit: int = GAMES_PAGE) -> dict[str, Any]:
-        offset, limit = page_bounds(offset, limit)
-        with ReadOnlyResultsDB(arena(file_id).path) as db:
-            run = _run(db, run_name)
-            rows = [s for s in run.summaries() if s["pairing"] == pairing]
-            if not rows:
-                raise UnknownResults(f"no games of pairing {pairing!r} in run {run_name!r}")
-            return {"pairing": pairing, "total": len(rows), "offset": offset, "limit": limit,
-                    "games": [{key: s[key] for key in ("game_index", "seat", "player0",
-                                                       "player1", "winner", "termination",
-                                                       "length")}
-                              for s in rows[offset:offset + limit]]}
+    async def games(request: Request, file_id: FileId, run_name: RunName, pairing: Pairing,
+                    offset: Annotated[int, Query(ge=0, le=caps.MAX_TOTAL_GAMES)] = 0,
+                    limit: Annotated[int, Query(ge=1, le=MAX_GAMES_PAGE)] = GAMES_PAGE
+                    ) -> dict[str, Any]:
+        return await slow(request, games_of, str(arena(file_id).path), run_name, pairing,
+                          offset, limit)
 
     @router.get("/api/lab/tournaments/{file_id}/{run_name}/record")
-    def record(file_id: str, run_name: str, pairing: str, index: int,
-               seat: int) -> dict[str, Any]:
-        with ReadOnlyResultsDB(arena(file_id).path) as db:
-            run = _run(db, run_name)
-            row = run._conn.execute(
-                "SELECT result FROM games WHERE run_id=? AND pairing=? AND game_index=? "
-                "AND seat=?", (run.id, pairing, index, seat)).fetchone()
-            if row is None:
-                key = GameKey(pairing, index, seat)
-                raise UnknownResults(f"no game {tuple(key)} in run {run_name!r}")
-            result = json.loads(row[0])
-            return {"record": result.get("record"), "players": result.get("players")}
+    async def record(request: Request, file_id: FileId, run_name: RunName, pairing: Pairing,
+                     index: Annotated[int, Query(ge=0, le=caps.MAX_TOTAL_GAMES)],
+                     seat: Annotated[int, Query(ge=0, le=1)]) -> dict[str, Any]:
+        return await slow(request, record_of, str(arena(file_id).path), run_name, pairing,
+                          index, seat)
 
     return router

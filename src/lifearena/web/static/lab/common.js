@@ -3,14 +3,20 @@
 
 (() => {
 
-// GET `path`, or POST `body` as JSON when one is given; the answer's JSON, or an Error with
-// the server's message (every error of the server is {"error": ...}).
-async function requestJson(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+// GET `path`, or POST `body` as JSON when one is given, with the extra `headers`; the
+// answer's JSON, or an Error with the server's message (every error of the server is
+// {"error": ...}) and the answer's status in its `status`.
+async function requestJson(path, body, headers = {}) {
+  const init = body === undefined ? { headers } : {
+    method: "POST", headers: { ...headers, "Content-Type": "application/json" },
+    body: JSON.stringify(body) };
   const response = await fetch(path, init);
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) {
+    const error = new Error(data.error || response.statusText);
+    error.status = response.status;
+    throw error;
+  }
   return data;
 }
 

@@ -1,15 +1,43 @@
 // Tournament pages: crosstable, ranking, first-player advantage, ratings and the games of a
 // pairing, from a results file on the server; polls the file while the run is going on.
 // A tournament can be started here (the server runs `lifearena tournament` into a file of its
-// own), stopped and resumed.
+// own), stopped and resumed by the server's operator: the admin link the server printed
+// (`lifearena serve --lab-admin`, /lab/tournaments#admin=TOKEN) gives this tab the token,
+// sent as the X-Admin-Token header. Without it the page is read only and says why.
 "use strict";
 
 (() => {
 
 const $ = (id) => document.getElementById(id);
-const V = { file: null, run: null, timer: null, seen: [], games: null };
+const V = { file: null, run: null, timer: null, seen: [], games: null, state: null, admin: "",
+  canLaunch: false };
 
 const { requestJson: getJson, showError } = window.labCommon;
+
+const ADMIN_KEY = "lifearena-lab-admin";
+
+// The operator's token: read once from the fragment (#admin=...), kept for this tab in its
+// session storage, and taken out of the address bar (and so out of history and bookmarks).
+function readAdmin() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const given = params.get("admin");
+  if (given !== null) {
+    try { sessionStorage.setItem(ADMIN_KEY, given); } catch { /* storage off: this load only */ }
+    params.delete("admin");
+    const rest = params.toString();
+    history.replaceState(null, "", `${location.pathname}${location.search}${rest ? `#${rest}` : ""}`);
+  }
+  try { return sessionStorage.getItem(ADMIN_KEY) || given || ""; } catch { return given || ""; }
+}
+
+function adminHeaders() { return V.admin ? { "X-Admin-Token": V.admin } : {}; }
+
+// a size as the server's messages say it (launcher.megabytes)
+function megabytes(bytes) {
+  const mb = bytes / 1e6;
+  if (mb >= 100) return `${Math.round(mb).toLocaleString("en")} MB`;
+  return `${mb.toFixed(mb >= 1 ? 1 : 2)} MB`;
+}
 
 function table(columns, rows, opts) {
   const t = document.createElement("table");
@@ -149,9 +177,10 @@ function drawRatings(d) {
 }
 
 function showLaunch(launch) {
-  // Stop for a running launch, Resume for a stopped or failed one; nothing for a file given
-  $("stop").hidden = !launch || launch.state !== "running";
-  $("resume").hidden = !launch || !["stopped", "failed"].includes(launch.state);
+  // Stop for a running launch, Resume for a stopped or failed one; nothing for a file given,
+  // nor without the operator's token
+  $("stop").hidden = !V.canLaunch || !launch || launch.state !== "running";
+  $("resume").hidden = !V.canLaunch || !launch || !["stopped", "failed"].includes(launch.state);
   $("stop").disabled = $("resume").disabled = false;
 }
 
@@ -162,8 +191,10 @@ async function refresh() {
   const now = Date.now();
   V.seen.push([now, d.done]);
   V.seen = V.seen.filter(([t]) => now - t < 60000);
+  // the time left of a run going on now (a stopped one has none, however far from done)
+  const state = d.launch ? d.launch.state : d.status;
   let left = "";
-  if (d.done < d.total && V.seen.length > 1) {
+  if (state === "running" && d.done < d.total && V.seen.length > 1) {
     const [t0, g0] = V.seen[0];
     const rate = (d.done - g0) / ((now - t0) / 1000);
     if (rate > 0) left = `, about ${Math.ceil((d.total - d.done) / rate)} s left`;
@@ -172,12 +203,16 @@ async function refresh() {
   $("progress").innerHTML = "";
   const bar = document.createElement("span"); bar.className = "bar";
   const fill = document.createElement("i"); fill.style.width = `${pct}%`; bar.appendChild(fill);
-  const state = d.launch ? d.launch.state : d.status;
   $("progress").append(d.total ? `${d.done} / ${d.total} games` : `${d.done} games`, bar, `${state}${left}`);
   $("progress").dataset.done = d.done;
   const option = $("run").selectedOptions[0];
   if (option) option.textContent = `${option.dataset.name} (${d.done}${d.total ? " / " + d.total : ""} games, ${d.status})`;
   $("progress").dataset.state = state;
+  // a launch that stopped or ended changed the disk used: the bounds are read again
+  if (d.launch && V.state && V.state !== state) {
+    getJson("/api/lab/tournaments").then((data) => showBounds(data.launcher)).catch(showError);
+  }
+  V.state = state;
   if (d.launch && d.launch.message) showError(d.launch.message);
   clearTimeout(V.timer);
   // a launch is followed while its process runs; a tournament of a given file until it has
@@ -190,7 +225,7 @@ async function refresh() {
 
 async function choose(value) {
   [V.file, V.run] = value.split("/");
-  V.run = decodeURIComponent(V.run); V.seen = []; V.games = null;
+  V.run = decodeURIComponent(V.run); V.seen = []; V.games = null; V.state = null;
   $("games-card").hidden = true;
   // a large results file takes seconds to report: say so rather than show empty headings
   $("report").hidden = true;
@@ -200,8 +235,16 @@ async function choose(value) {
   await refresh();
 }
 
+// the launcher's bounds beside the form: how many run at once, and the disk used
+function showBounds(bounds) {
+  if (!bounds) return;
+  $("launch-note").textContent = `(played on this server: at most ${bounds.limit} at once; ` +
+    `${megabytes(bounds.disk_used)} of its ${megabytes(bounds.disk_budget)} for tournaments used)`;
+}
+
 async function listRuns() {
   const data = await getJson("/api/lab/tournaments");
+  showBounds(data.launcher);
   $("run").replaceChildren();
   for (const file of data.files) {
     for (const run of file.runs.filter((r) => r.kind === "tournament" || r.kind === "ladder")) {
@@ -219,10 +262,15 @@ async function listRuns() {
 const DEFAULT_ENTRANTS = ["random", "greedy", "bloodlust"];
 
 async function loadForm(game) {
-  const form = await getJson(`/api/lab/tournaments/form${game ? `?game=${encodeURIComponent(game)}` : ""}`);
-  if (!form.enabled) { $("launch-card").hidden = true; return; }
-  $("launch-card").hidden = false;
-  $("launch-note").textContent = `(played on this server, at most ${form.limit} at once)`;
+  const form = await getJson(`/api/lab/tournaments/form${game ? `?game=${encodeURIComponent(game)}` : ""}`,
+    undefined, adminHeaders());
+  // the server says whether this tab's token is its operator's, and why not in one line
+  V.canLaunch = form.enabled && form.admin;
+  $("launch-card").hidden = !V.canLaunch;
+  $("admin-note").hidden = V.canLaunch;
+  $("admin-note").textContent = V.canLaunch ? "" : form.reason;
+  document.body.dataset.admin = V.canLaunch ? "1" : "0";
+  if (!V.canLaunch) { $("stop").hidden = $("resume").hidden = true; return; }
   if (!$("launch-game").options.length) {
     for (const name of form.games) $("launch-game").add(new Option(name.replaceAll("_", " "), name));
   }
@@ -258,10 +306,14 @@ async function launch(event) {
   try {
     const started = await getJson("/api/lab/tournaments/start", {
       game: $("launch-game").value, agents: chosenAgents(),
-      games: Number($("launch-games").value), seed: Number($("launch-seed").value) });
+      games: Number($("launch-games").value), seed: Number($("launch-seed").value) },
+      adminHeaders());
     await listRuns();
     $("run").value = `${started.file}/${encodeURIComponent(started.run)}`;
     await choose($("run").value);
+  } catch (error) {
+    if (error.status === 403) await loadForm($("launch-game").value);  // say why, hide controls
+    throw error;
   } finally {
     $("launch-start").disabled = false;
   }
@@ -271,8 +323,11 @@ async function control(action) {
   showError("");
   $("stop").disabled = $("resume").disabled = true;
   try {
-    await getJson(`/api/lab/tournaments/${encodeURIComponent(V.file)}/${action}`, {});
+    await getJson(`/api/lab/tournaments/${encodeURIComponent(V.file)}/${action}`, {}, adminHeaders());
     V.seen = [];
+  } catch (error) {
+    if (error.status === 403) await loadForm($("launch-game").value);
+    throw error;
   } finally {
     const chosen = $("run").value;
     await listRuns();
@@ -282,11 +337,14 @@ async function control(action) {
 }
 
 async function start() {
+  V.admin = readAdmin();
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   await loadForm("");
   await listRuns();
   if (!$("run").options.length) {
-    $("title").textContent = "No tournament here yet: start one above, or start the server with --results FILE (a lifearena tournament --db file).";
+    $("title").textContent = V.canLaunch
+      ? "No tournament here yet: start one above, or start the server with --results FILE (a lifearena tournament --db file)."
+      : "No tournament here yet: start the server with --results FILE (a lifearena tournament --db file).";
     document.body.dataset.ready = "1";
     return;
   }
@@ -294,6 +352,12 @@ async function start() {
   await choose($("run").value);
 }
 
+// an admin link opened in a tab already on this page changes only the fragment
+window.addEventListener("hashchange", () => {
+  if (!new URLSearchParams(location.hash.replace(/^#/, "")).has("admin")) return;
+  V.admin = readAdmin();
+  loadForm($("launch-game").value).then(() => V.file && refresh()).catch(showError);
+});
 $("run").addEventListener("change", () => choose($("run").value).catch(showError));
 $("launch-game").addEventListener("change", () => loadForm($("launch-game").value).catch(showError));
 $("launch-games").addEventListener("input", showTotal);

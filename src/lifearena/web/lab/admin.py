@@ -1,0 +1,68 @@
+"""The operator's gate of the lab: only requests carrying the server's admin token start,
+stop or resume tournaments.
+
+``lifearena serve --lab-admin`` makes a random token and prints the private link
+``/lab/tournaments#admin=TOKEN``; the page keeps the token in the tab's session storage and
+sends it as the header :data:`ADMIN_HEADER`. The token is compared in constant time; a
+missing or wrong one is answered 403 with :data:`NEEDS_ADMIN`, and a server started without
+one (``admin_token=None``) answers every such request so.
+
+>>> is_admin("s3cret", "s3cret"), is_admin("s3cre", "s3cret"), is_admin(None, "s3cret")
+(True, False, False)
+>>> is_admin("anything", None)
+False
+>>> refusal("s3cret", None)
+"starting tournaments needs this server's admin link (lifearena serve --lab-admin)"
+>>> refusal("s3cret", "s3cret") == ""
+True
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Awaitable, Callable
+from typing import Annotated
+
+from fastapi import Header
+from fastapi.exceptions import HTTPException
+
+ADMIN_HEADER = "X-Admin-Token"
+"""The request header that carries the operator's token."""
+NEEDS_ADMIN = "starting tournaments needs this server's admin link (lifearena serve --lab-admin)"
+"""The one line of a refused request (403), and what the page says without the link."""
+WRONG_LINK = ("this admin link is not this server's (each start makes a new one): "
+              + NEEDS_ADMIN)
+"""What the page says when the token it holds is not the server's."""
+
+AdminHeader = Annotated[str | None, Header(
+    alias=ADMIN_HEADER, description="the operator's token from the admin link "
+                                    "(lifearena serve --lab-admin)")]
+
+
+def is_admin(sent: str | None, token: str | None) -> bool:
+    """Whether ``sent`` is the server's ``token`` (constant time; none never is)."""
+    if token is None or sent is None:
+        return False
+    return hmac.compare_digest(sent.encode("utf-8", "replace"), token.encode("utf-8"))
+
+
+def refusal(sent: str | None, token: str | None) -> str:
+    """Why a request sending ``sent`` may not start tournaments ("" when it may)."""
+    if is_admin(sent, token):
+        return ""
+    return WRONG_LINK if sent and token is not None else NEEDS_ADMIN
+
+
+def admin_gate(token: str | None) -> Callable[[str | None], Awaitable[None]]:
+    """A FastAPI dependency refusing (403, one line) every request without ``token`` in
+    its :data:`ADMIN_HEADER`; with ``token=None``, every request."""
+
+    async def require_admin(x_admin_token: AdminHeader = None) -> None:
+        if not is_admin(x_admin_token, token):
+            raise HTTPException(status_code=403, detail=NEEDS_ADMIN)
+
+    return require_admin
+
+
+__all__ = ["ADMIN_HEADER", "NEEDS_ADMIN", "WRONG_LINK", "AdminHeader", "admin_gate",
+           "is_admin", "refusal"]
