@@ -491,7 +491,7 @@ def create_app(settings: Settings) -> FastAPI:
         return FileResponse(STATIC / "game.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    install_lab(app, settings.results, launcher)
+    install_lab(app, settings.results, launcher, admin_token=settings.lab_admin)
 
     # -- API ----------------------------------------------------------------------------------
 
