@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from lifearena.arena.storage import ResultsDB
 from lifearena.core import Record, replay
 from lifearena.web import Settings
 
-from .conftest import RUN, make_app, serving
+from .conftest import RUN, make_app, serving, until
 
 
 @pytest.fixture
@@ -108,10 +107,7 @@ def test_a_replay_stepped_to_its_end_matches_core_replay(
         other = page.context.new_page()
         other.goto(link)
         other.wait_for_selector("body[data-ready='1']")
-        deadline = time.monotonic() + 10
-        while other.get_attribute("#banner", "data-at") != "3":
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        until(lambda: other.get_attribute("#banner", "data-at") == "3", 120, "move 3 shown")
         at3 = replay(record, upto=3).display(None)["grid"]["cells"]
         cells = other.evaluate("""() => [...document.querySelectorAll('#board [data-cell]')]
             .map(c => [Number(c.dataset.r), Number(c.dataset.c), Number(c.dataset.v)])""")
