@@ -163,7 +163,8 @@ def test_command_lists_show_each_summary_without_line_breaks() -> None:
         for name, command in group.commands.items():
             assert command.short_help and "\n" not in command.short_help, name
     serve = build_command().commands["serve"].short_help
-    assert "online (a private link per seat) or against an agent." in serve
+    assert ("online (your own link and an invitation for your opponent) or against an "
+            "agent.") in serve
 
 
 def test_lifearena_alone_prints_the_help_and_exits_0() -> None:
