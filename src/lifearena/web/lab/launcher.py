@@ -241,6 +241,15 @@ class Launch:
             return None
         return None if row is None else str(row[0])
 
+    def mark_interrupted(self) -> None:
+        """Mark the stopped run ``interrupted`` in its file where its process could not (it
+        was killed after the grace period, or stopped before it set its handlers): a stopped
+        run never reads as running."""
+        if self.run_status() != "running":
+            return
+        with contextlib.suppress(sqlite3.Error, ValueError), ResultsDB(self.path) as db:
+            db.get_run(self.spec.run_name()).set_status("interrupted")
+
     def log_tail(self) -> str:
         log = self.path.with_suffix(".log")
         try:
@@ -347,6 +356,7 @@ class Launcher:
             launch.stopped = True
             _signal(process, signal.SIGINT)
         _wait(process, grace)
+        launch.mark_interrupted()
         return launch
 
     def close(self) -> None:
@@ -382,6 +392,7 @@ class Launcher:
         for launch in stopped:
             assert launch.process is not None
             _wait(launch.process, STOP_GRACE)
+            launch.mark_interrupted()
         return stopped
 
     def _check_room(self) -> None:
