@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import signal
+import threading
 import time
 from pathlib import Path
 
@@ -93,28 +95,60 @@ def test_map_keeps_order_and_errors_propagate() -> None:
     assert Executor(workers=1).kind == "serial" and Executor(workers=3).kind == "processes"
 
 
-def _sleep(seconds: float) -> float:
+def _sleep_marked(folder: str, seconds: float) -> float:
+    """A long task that first leaves an empty file named by its worker's process id in
+    ``folder``, so the test sees when a worker is inside it."""
+    Path(folder, str(os.getpid())).touch()
     time.sleep(seconds)
     return seconds
 
 
-def test_an_interrupted_pool_stops_its_running_tasks_at_once() -> None:
+TASK_SECONDS = 120.0
+"""How long each task would run if its worker were not stopped."""
+STARTUP = 120.0
+"""Seconds two workers may take to begin a task each on a busy machine."""
+
+
+@pytest.mark.timeout(STARTUP + TASK_SECONDS + 60)
+def test_an_interrupted_pool_stops_its_running_tasks_at_once(tmp_path: Path) -> None:
     """Ctrl-C (or an error) inside the block does not wait for the tasks still running: their
     workers are stopped, so a command interrupted during long games exits in a moment."""
 
     def ctrl_c(*_: object) -> None:
         raise KeyboardInterrupt
 
+    main = threading.main_thread().ident
+    assert main is not None
+    interrupted: list[float] = []
+    stop = threading.Event()
+
+    def interrupt_once_both_run() -> None:
+        # "Ctrl-C" (SIGALRM, so that pytest's own Ctrl-C is left alone) to the main thread,
+        # blocked waiting for a result, as soon as both workers are inside a task; at the
+        # deadline all the same, so that the test ends and its assertions say what was missing
+        deadline = time.monotonic() + STARTUP
+        while len(list(tmp_path.iterdir())) < 2 and time.monotonic() < deadline:
+            if stop.wait(0.05):
+                return
+        interrupted.append(time.monotonic())
+        signal.pthread_kill(main, signal.SIGALRM)
+
     previous = signal.signal(signal.SIGALRM, ctrl_c)
+    watcher = threading.Thread(target=interrupt_once_both_run, daemon=True)
     try:
-        started = time.monotonic()
         with pytest.raises(KeyboardInterrupt), Executor(2) as executor:
             workers = list(executor._pool._processes.values())
-            signal.setitimer(signal.ITIMER_REAL, 1.0)  # Ctrl-C while both tasks run
-            for _ in executor.run((_sleep, (30.0,)) for _ in range(4)):
+            watcher.start()
+            tasks = ((_sleep_marked, (str(tmp_path), TASK_SECONDS)) for _ in range(4))
+            for _ in executor.run(tasks):
                 pass
-        assert time.monotonic() - started < 10
-        assert not any(w.is_alive() for w in workers)
+        ended = time.monotonic()
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        stop.set()
+        if watcher.is_alive():
+            watcher.join()
         signal.signal(signal.SIGALRM, previous)
+    running = {int(marker.name) for marker in tmp_path.iterdir()}
+    assert running == {w.pid for w in workers}, "both workers were not inside a task"
+    assert ended - interrupted[0] < TASK_SECONDS / 4, "the block waited for its tasks"
+    assert not any(w.is_alive() for w in workers)

@@ -3,12 +3,19 @@ game-side hooks it relies on, and simultaneous turns."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import platform
+import select
 import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
+import psutil
 import pytest
 
 import toy_games
@@ -66,25 +73,88 @@ def test_ctrl_d_for_player_1_does_not_prompt_player_2() -> None:
     assert "Player 1 (*)" in done.stdout and "Player 2" not in done.stdout + done.stderr
 
 
+STARTUP = 300.0
+"""Seconds a play command may take to show its first prompt on a busy machine."""
+
+
+def _read_until(fd: int, until: bytes, deadline: float) -> bytes:
+    """Read the pipe ``fd`` until ``until`` arrives, the pipe closes, or the deadline."""
+    read = b""
+    while until not in read and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            read += chunk
+    return read
+
+
+READ_CALL = {"x86_64": "0", "aarch64": "63"}
+"""The number of the ``read`` system call on the machines /proc/PID/syscall is read on."""
+
+
+def _reading_standard_input(pid: int) -> bool:
+    """Whether process ``pid`` is asleep reading its standard input (file descriptor 0), as
+    it is once ``input()`` waits: a signal that lands after the prompt is written but before
+    the read begins is only seen when the read returns."""
+    if psutil.Process(pid).status() != psutil.STATUS_SLEEPING:
+        return False
+    try:  # Linux: the system call the main thread is in, then its arguments
+        call = Path(f"/proc/{pid}/syscall").read_text().split()
+    except OSError:
+        return True  # elsewhere, asleep after the prompt is as near as can be seen
+    number = READ_CALL.get(platform.machine(), call[0])
+    return len(call) > 1 and call[0] == number and call[1] == "0x0"
+
+
+def _wait_for(condition: Callable[[], bool], deadline: float) -> bool:
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@contextlib.contextmanager
+def _ctrl_c_reaches_children() -> Iterator[None]:
+    """Processes started inside get Ctrl-C's default action, as a terminal's foreground job
+    does, even when these tests run with SIGINT ignored (as a shell's background job or under
+    nohup), which a child would otherwise inherit and so never see the Ctrl-C sent to it."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.timeout(STARTUP + 120)
 def test_ctrl_c_at_the_prompt_says_interrupted_and_keeps_the_game(tmp_path) -> None:
     # Ctrl-C while a person is to move is not the end of input: "interrupted", status 130,
     # and the game so far saved (the prompt library reports both the same way)
     record = tmp_path / "game.json"
-    proc = subprocess.Popen([sys.executable, "-m", "lifearena", "queen", "play", "--second",
-                             "random", "--save", str(record)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        assert proc.stdout is not None
-        shown = ""
-        while "> " not in shown:  # the prompt, with standard input still open
-            char = proc.stdout.read(1)
-            assert char, proc.stderr.read() if proc.stderr else ""
-            shown += char
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
+    with _ctrl_c_reaches_children():
+        proc = subprocess.Popen([sys.executable, "-m", "lifearena", "queen", "play", "--second",
+                                 "random", "--save", str(record)],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
+    with proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        try:
+            # the prompt, with standard input open, and the process waiting there for a line
+            shown = _read_until(proc.stdout.fileno(), b"> ", time.monotonic() + STARTUP)
+            assert b"> " in shown, (shown[-2000:], proc.poll())
+            assert _wait_for(lambda: _reading_standard_input(proc.pid),
+                             time.monotonic() + 60), \
+                f"prompted, but not waiting for input ({psutil.Process(proc.pid).status()})"
+            proc.send_signal(signal.SIGINT)
+            # standard input stays open until the process has gone, as a keyboard does (the end
+            # of input is another way out, which must not be the one taken); what it prints
+            # after the prompt fits in the pipes
+            proc.wait(60)
+            err = proc.stderr.read().decode()
+        finally:
+            proc.kill()
     assert proc.returncode == 130, err
     assert err.strip().splitlines()[-1] == "interrupted" and "Traceback" not in err
     assert record.exists() and '"game": "blocking_queen"' in record.read_text()
