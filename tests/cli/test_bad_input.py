@@ -23,11 +23,15 @@ import contextlib
 import io
 import json
 import os
+import pty
+import re
+import select
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -561,21 +565,78 @@ def test_same_spellings_in_tournament_and_ladder(tmp_path) -> None:
     assert "ladder" in result.out
 
 
-@pytest.mark.timeout(120)
+STARTUP = 300.0
+"""Seconds ``life run`` may take to reach its run on a busy machine: the imports, and on a
+fresh install the compilation of the engine."""
+
+ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def _shown(raw: bytes) -> list[str]:
+    """The lines a terminal shows of ``raw``, escape sequences left out (a line redrawn
+    after a carriage return counts as a line of its own)."""
+    text = ESCAPES.sub("", raw.decode(errors="replace"))
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def _read_terminal(fd: int, deadline: float, until: str | None = None) -> bytes:
+    """Read what a process writes to the terminal ``fd`` until ``until`` is shown, or until
+    the process closes it (``until=None``), or the deadline."""
+    read = b""
+    while time.monotonic() < deadline:
+        if until is not None and until in ESCAPES.sub("", read.decode(errors="replace")):
+            break
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # Linux: the process closed its end
+            chunk = b""
+        if not chunk:
+            break
+        read += chunk
+    return read
+
+
+@contextlib.contextmanager
+def _ctrl_c_reaches_children() -> Iterator[None]:
+    """Processes started inside get Ctrl-C's default action, as a terminal's foreground job
+    does, even when these tests run with SIGINT ignored (as a shell's background job or under
+    nohup), which a child would otherwise inherit and so never see the Ctrl-C sent to it."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.timeout(STARTUP + 180)
 def test_ctrl_c_during_life_run_is_one_line_and_exit_130(tmp_path) -> None:
+    # standard error is a terminal, as for a person at the keyboard, so that the progress bar
+    # is drawn: it is the sign that the run has started (past the imports and any compilation)
     command = [sys.executable, "-m", "lifearena", "life", "run", "--size", "2048x2048",
                "-n", str(10**9), "--no-show", "--rule", "life"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, cwd=tmp_path)
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    controller, terminal = pty.openpty()
+    with _ctrl_c_reaches_children():
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=terminal, cwd=tmp_path, env={**env, "TERM": "xterm"})
+    os.close(terminal)
     try:
-        time.sleep(8)  # past the imports and the compilation, into the run
+        shown = _read_terminal(controller, time.monotonic() + STARTUP, until="running")
+        assert "running" in " ".join(_shown(shown)), shown[-2000:]
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=30)
+        shown += _read_terminal(controller, time.monotonic() + 60)
+        process.wait(60)
     finally:
         process.kill()
         process.wait()
-    assert process.returncode == 130, err[-2000:]
-    assert "Traceback" not in err and err.strip().splitlines()[-1] == "interrupted"
+        os.close(controller)
+    lines = _shown(shown)
+    assert process.returncode == 130, lines[-20:]
+    assert "Traceback" not in " ".join(lines) and lines[-1] == "interrupted", lines[-20:]
 
 
 def test_records_are_json_or_text_only(tmp_path, bad_input) -> None:

@@ -22,6 +22,9 @@ import pytest
 
 STARTUP = 300.0
 """Seconds a server may take to start: on a fresh install its warm-up compiles the engine."""
+STOP = 120.0
+"""Seconds a signalled server, then its workers, may take to be gone on a busy machine
+(a deadline: each wait ends as soon as they are gone)."""
 
 
 def _free_port() -> int:
@@ -30,13 +33,26 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+@contextlib.contextmanager
+def _ctrl_c_reaches_children() -> Iterator[None]:
+    """Processes started inside get Ctrl-C's default action, as a terminal's foreground job
+    does, even when these tests run with SIGINT ignored (as a shell's background job or under
+    nohup), which a child would otherwise inherit and so never see the Ctrl-C sent to it."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _serve(tmp_path: Path, port: int, *extra: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "lifearena", "serve", "--port", str(port),
-         "--db", str(tmp_path / "games.sqlite"), "--workers", "1", "--tournaments", "0",
-         *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-        env={**os.environ, "NO_COLOR": "1"})
+    with _ctrl_c_reaches_children():
+        return subprocess.Popen(
+            [sys.executable, "-m", "lifearena", "serve", "--port", str(port),
+             "--db", str(tmp_path / "games.sqlite"), "--workers", "1", "--tournaments", "0",
+             *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+            env={**os.environ, "NO_COLOR": "1"})
 
 
 @pytest.fixture
@@ -84,8 +100,8 @@ def test_agent_workers_end_with_the_server(
     started.extend(children)
     assert children, "the agent thought in no worker process"
     process.send_signal(signum)
-    process.wait(30)
-    _, alive = psutil.wait_procs(children, timeout=5)
+    process.wait(STOP)
+    _, alive = psutil.wait_procs(children, timeout=STOP)
     assert not alive, f"left running after {signal.Signals(signum).name}: " + ", ".join(
         " ".join(p.cmdline()[:4]) for p in alive)
     assert process.stderr is not None
