@@ -1,36 +1,113 @@
-"""The web server under load: concurrent online games between scripted clients on loopback.
+"""The web server under load: online games between scripted clients on loopback, played once
+as they are (*ordinary*) and once beside hostile clients (*hostile*), each scenario on a
+fresh ``lifearena serve``.
 
-Starts ``lifearena serve`` in its own process on a free port with a fresh database, creates
-``--games`` online War of Life games (random starts) over HTTP, opens one WebSocket per seat
-(two per game) and plays every game at once: on its turn a seat sends a random legal move
-and waits for the server's push that shows it played. A move's latency is that WebSocket
-round trip. Each game stops at its end or after ``--moves`` moves; the whole run after
-``--seconds``. No agent is involved. Prints moves per second, p50/p99/max latency, errors,
-and the server's resident memory (from ``/proc``) after the run. The clock starts once the
-server prints its URL (after its warm-up).
+Each scenario starts ``lifearena serve`` in its own process on a free port with a fresh
+database and keeps ``--games`` online War of Life games (random starts) going at once for
+``--seconds``: a game is created over HTTP (the creator's seat token and an invitation),
+its invitation claimed (``POST /api/games/{id}/claim``: the other seat's token), and each
+seat opens a WebSocket and says hello with its token. On its turn a seat sends a random
+legal move with the view's ply and waits for the server's push that shows it played; a
+move's latency is that WebSocket round trip. A game ends at its end or after ``--moves``
+moves, and its slot then starts a new one, until ``--seconds`` have passed. No agent is
+involved. Every game's two seats come from a loopback address of their own (``127.1.x.y``:
+Linux routes all of 127/8 to the loopback), as players on machines of their own would, so
+the server's bounds per address (32 sockets) apply to each pair, not to the whole benchmark.
 
-    .venv/bin/python benchmarks/bench_server.py --games 200 --moves 30
+The *hostile* scenario plays the same games while
+
+* ``--spectators`` (10) spectator sockets, from one address, each on one of the games being
+  played (a new one when the slot starts a new game), say hello and then flood: pings, text
+  that is not JSON, a spectator's move and a JSON array, written as fast as the connection
+  takes them (``--flood-rate`` per socket and second to pace them instead), while never
+  reading a byte of what the server sends (raw TCP sockets with a 4 KiB receive buffer,
+  reading paused after the handshake, so their TCP buffers fill). The server answers every
+  message past its rate bound (20 a second) with an error the page never reads; once the
+  kernel's buffers and the socket's outbox are full it closes the socket (4008) and aborts
+  the connection, and the spectator reconnects at once (the report counts those drops);
+* ``--position-clients`` (4) clients, from an address each, keep ``--position-inflight`` (2,
+  the server's bound of slow requests running per address) ``GET /api/games/{id}/position
+  ?upto=N`` requests outstanding, N random in 0..10,000, on ``--long-games`` (2) games of
+  10,000 turns opened with ``POST /api/records`` before the clock starts. They are p2life
+  games on a 32x32 torus of 25 blocks (still lifes, so the game never ends early) whose every
+  turn is ``pass | pass`` with ``max_generations`` 10,000 (p2life's own bound on a game's
+  length: War of Life, Losat and Blocking Queen cannot reach 10,000 plies). A position
+  request replays the game from its start in a replay worker: about 0.05 ms of CPU a turn
+  (0.5 CPU s for all 10,000, 0.25 s for a random N), so these requests keep the server's pool
+  of replay workers busy for the whole scenario. The uploads are timed and reported too
+  (the server replays an uploaded record before it answers).
+
+Errors are what a player met (an error message on its socket, a lost connection, a step
+that took over ``STEP_TIMEOUT``) and, in the hostile scenario, position requests answered
+other than 200 or 429 (429 is the server's per-address bound: counted, not an error). The
+spectators' closed connections are the defence working, not errors.
+
+Prints two tables with a row per scenario (per run with ``--repeat``, then the medians of
+the runs): games, moves, moves/s, p50/p99/max move latency, errors and the server process's
+resident memory after the scenario (``psutil``); then the CPU seconds used while the games
+were played by the server process, by its worker processes (agents and replays), by this
+benchmark's clients and by every other process on the machine (the machine's share that went
+elsewhere: numbers taken on a busy machine say so), the server's peak RSS (sampled every
+0.25 s) and its workers' RSS. Then what the hostile clients did, the ratio of the hostile to
+the ordinary p99, and whether the target (hostile p99 under ``--target-ms``, no errors) was
+met. The clock of a scenario starts once the server printed its URL (after its warm-up) and,
+in the hostile scenario, once the long games are stored and the replay workers have answered
+a first request. With the defaults a run takes about two minutes; ``--quick`` about one.
+
+    .venv/bin/python benchmarks/bench_server.py
+    .venv/bin/python benchmarks/bench_server.py --quick
+    .venv/bin/python benchmarks/bench_server.py --repeat 3 --seconds 20
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import contextlib
 import json
 import os
 import random
 import select
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from pathlib import Path
-from typing import Any
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import httpx
+import psutil
 import websockets
 
+from lifearena.core import Record
+
+T = TypeVar("T")
+
+STEP_TIMEOUT = 30.0
+"""Seconds one step of a player (a request, a connection, a push awaited) may take before it
+counts as an error."""
+KEEPALIVE_EXPIRY = 1.0
+"""Seconds an idle HTTP connection of a client is kept for its next request."""
+READY_TIMEOUT = 600.0
+"""Seconds ``lifearena serve`` may take to print its URL (minutes when numba's cache is cold)."""
+SPECTATOR_ADDRESS = "127.66.0.1"
+"""The one address every hostile spectator connects from."""
+LONG_SIDE = 32
+"""Side of the long p2life games' board."""
+FLOOD_RECEIVE_BUFFER = 4096
+"""The hostile spectators' TCP receive buffer, in bytes (the kernel doubles it): small, so
+that what the server sends them backs up into the server's own buffers sooner."""
+FLOOD_MESSAGES = (b'{"type": "ping"}', b"this is not JSON {", b'[1, 2, 3]',
+                  b'{"type": "move", "move": "pass", "ply": 0}')
+"""What a hostile spectator sends, in turn (a spectator's move is refused too)."""
+
+
+# -- the server -------------------------------------------------------------------------------
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -38,82 +115,9 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def rss_mib(pid: int) -> float:
-    """Resident memory of process ``pid`` in MiB (Linux ``/proc``; NaN elsewhere)."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return float("nan")
-
-
-async def receive_until(ws: Any, number: int, errors: list[str]) -> dict:
-    """The first state message showing ``number`` moves played (or the game over)."""
-    while True:
-        message = json.loads(await ws.recv())
-        if message.get("type") == "error":
-            errors.append(message["error"])
-            raise RuntimeError(message["error"])
-        if message.get("type") == "state" and (message["move_number"] >= number
-                                               or message["outcome"]):
-            return message
-
-
-async def play(ws_base: str, created: dict, rng: random.Random, max_moves: int,
-               deadline: float, latencies: list[float], errors: list[str]) -> int:
-    """Play one game between two scripted seats; return the moves made."""
-    tokens = [created["links"][f"seat{s}"].split("#t=")[1] for s in (0, 1)]
-    url = f"{ws_base}/ws/{created['id']}?token="
-    async with websockets.connect(url + tokens[0]) as ws0, \
-            websockets.connect(url + tokens[1]) as ws1:
-        sockets = (ws0, ws1)
-        states = [json.loads(await ws0.recv()), json.loads(await ws1.recv())]
-        made = 0
-        while made < max_moves and not states[0]["outcome"] and time.monotonic() < deadline:
-            seat = states[0]["awaiting"][0]
-            legal = states[seat]["legal"][str(seat)]["moves"]
-            move = rng.choice(legal)["move"]
-            number = states[seat]["move_number"] + 1
-            started = time.perf_counter()
-            await sockets[seat].send(json.dumps({"type": "move", "move": move}))
-            mine = await receive_until(sockets[seat], number, errors)
-            latencies.append(time.perf_counter() - started)
-            other = await receive_until(sockets[1 - seat], number, errors)
-            states = [mine, other] if seat == 0 else [other, mine]
-            made += 1
-        return made
-
-
-async def run(args: argparse.Namespace, port: int) -> dict[str, Any]:
-    base = f"http://127.0.0.1:{port}"
-    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
-        created = []
-        for index in range(args.games):
-            response = await client.post("/api/games", json={
-                "game": "war_of_life", "opponent": "online",
-                "params": {"start": "random", "seed": index}})
-            response.raise_for_status()
-            created.append(response.json())
-    latencies: list[float] = []
-    errors: list[str] = []
-    deadline = time.monotonic() + args.seconds
-    started = time.perf_counter()
-    results = await asyncio.gather(*(
-        play(f"ws://127.0.0.1:{port}", game, random.Random(index), args.moves, deadline,
-             latencies, errors)
-        for index, game in enumerate(created)), return_exceptions=True)
-    elapsed = time.perf_counter() - started
-    failures = [r for r in results if isinstance(r, BaseException)]
-    errors += [repr(f) for f in failures if not isinstance(f, RuntimeError)]
-    return {"latencies": sorted(latencies), "errors": errors, "elapsed": elapsed,
-            "moves": sum(r for r in results if isinstance(r, int))}
-
-
-def wait_ready(server: subprocess.Popen[str], seconds: float = 600) -> None:
+def wait_ready(server: subprocess.Popen[str], seconds: float = READY_TIMEOUT) -> None:
     """Return once ``lifearena serve`` prints its URL, which it does when it answers (after
-    its warm-up: minutes when numba's cache is cold); exit naming what went wrong else."""
+    its warm-up); exit naming what went wrong else."""
     assert server.stdout is not None
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -127,20 +131,421 @@ def wait_ready(server: subprocess.Popen[str], seconds: float = 600) -> None:
     sys.exit(f"lifearena serve was not ready after {seconds:.0f} s")
 
 
+class Memory:
+    """Samples the resident memory of a process (and of its children) every ``period``
+    seconds in a thread, keeping the peak."""
+
+    def __init__(self, pid: int, period: float = 0.25) -> None:
+        self.process = psutil.Process(pid)
+        self.period = period
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, name="rss", daemon=True)
+
+    def __enter__(self) -> Memory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _sample(self) -> None:
+        while not self._stop.is_set():
+            with contextlib.suppress(psutil.Error):
+                self.peak = max(self.peak, self.process.memory_info().rss)
+            self._stop.wait(self.period)
+
+    def now(self) -> tuple[int, int]:
+        """The process's RSS and the sum of its children's, in bytes."""
+        own = self.process.memory_info().rss
+        children = 0
+        for child in self.process.children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                children += child.memory_info().rss
+        self.peak = max(self.peak, own)
+        return own, children
+
+    def cpu(self) -> tuple[float, float]:
+        """CPU seconds (user and system) used so far by the process and by its children."""
+        times = self.process.cpu_times()
+        children = 0.0
+        for child in self.process.children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                child_times = child.cpu_times()
+                children += child_times.user + child_times.system
+        return times.user + times.system, children
+
+
+def busy_seconds() -> float:
+    """CPU seconds the whole machine has spent busy (all cores, every process) since boot."""
+    times = psutil.cpu_times()
+    return sum(getattr(times, name, 0.0)
+               for name in ("user", "nice", "system", "irq", "softirq", "steal"))
+
+
+class CpuMeter:
+    """CPU seconds used between :meth:`start` and :meth:`stop` by the server, its workers,
+    this process and the whole machine."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+        self.bench = psutil.Process()
+        self._start = (0.0, 0.0, 0.0, 0.0)
+        self.used = (0.0, 0.0, 0.0, 0.0)
+
+    def _now(self) -> tuple[float, float, float, float]:
+        server, workers = self.memory.cpu()
+        bench = self.bench.cpu_times()
+        return server, workers, bench.user + bench.system, busy_seconds()
+
+    def start(self) -> None:
+        self._start = self._now()
+
+    def stop(self) -> None:
+        now = self._now()
+        used = [b - a for a, b in zip(self._start, now, strict=True)]
+        self.used = (used[0], used[1], used[2], used[3])
+
+
+# -- shared state of one scenario ---------------------------------------------------------------
+
+@dataclass
+class Scenario:
+    """What the clients of one scenario share, and what they measured."""
+
+    port: int
+    args: argparse.Namespace
+    cpu: CpuMeter
+    deadline: float = 0.0
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    current: dict[int, str] = field(default_factory=dict)
+    """The game each slot plays now (spectators watch these)."""
+    started: dict[int, asyncio.Event] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    moves: int = 0
+    games: int = 0
+    long_games: list[str] = field(default_factory=list)
+    upload_seconds: list[float] = field(default_factory=list)
+    # the hostile clients
+    flood_connections: int = 0
+    flood_refused: int = 0
+    flood_frames: int = 0
+    flood_dropped: int = 0
+    position_latencies: list[float] = field(default_factory=list)
+    position_refused: int = 0
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def error(self, what: str) -> None:
+        """Count an error, with when it happened (seconds into the scenario)."""
+        self.errors.append(f"{time.monotonic() - self.deadline + self.args.seconds:.1f} s: "
+                           f"{what}")
+
+
+def describe(error: BaseException) -> str:
+    """An error in one line: its type, the request it ended (for HTTP), its message."""
+    where = ""
+    with contextlib.suppress(AttributeError, RuntimeError):
+        request = error.request  # type: ignore[attr-defined]
+        where = f" ({request.method} {request.url.path})"
+    return f"{type(error).__name__}{where}: {str(error)[:160]}"
+
+
+class PlayerError(Exception):
+    """What the server told a player went wrong (an error message on its socket)."""
+
+
+def player_address(slot: int) -> str:
+    """The loopback address of slot ``slot``'s two seats."""
+    return f"127.1.{slot // 250}.{slot % 250 + 1}"
+
+
+async def step(awaitable: Awaitable[T]) -> T:
+    """``awaitable`` within :data:`STEP_TIMEOUT` (a :class:`TimeoutError` otherwise)."""
+    async with asyncio.timeout(STEP_TIMEOUT):
+        return await awaitable
+
+
+# -- the players ------------------------------------------------------------------------------
+
+async def new_game(lobby: httpx.AsyncClient, seed: int) -> tuple[str, list[str]]:
+    """A new online War of Life game and the two seats' tokens (the creator's, then the one
+    its invitation was claimed for)."""
+    created = await step(lobby.post("/api/games", json={
+        "game": "war_of_life", "opponent": "online", "params": {"start": "random",
+                                                                "seed": seed}}))
+    if created.status_code != 201:
+        raise PlayerError(f"create: {created.status_code} {created.text[:120]}")
+    game = created.json()
+    secret = game["links"]["invite"].split("#i=")[1]
+    claimed = await step(lobby.post(f"/api/games/{game['id']}/claim",
+                                    json={"invitation": secret}))
+    if claimed.status_code != 200:
+        raise PlayerError(f"claim: {claimed.status_code} {claimed.text[:120]}")
+    tokens = [game["token"], claimed.json()["token"]]
+    if game["seat"] == 1:
+        tokens.reverse()
+    return game["id"], tokens
+
+
+async def receive_state(ws: Any, ply: int) -> dict[str, Any]:
+    """The first view on ``ws`` at move ``ply`` or later (or of the game over)."""
+    while True:
+        message = json.loads(await step(ws.recv()))
+        if message.get("type") == "error":
+            raise PlayerError(message["error"])
+        if message.get("type") == "state" and (message["ply"] >= ply or message["outcome"]):
+            return message
+
+
+async def play_game(scenario: Scenario, game_id: str, tokens: list[str], address: str,
+                    rng: random.Random) -> None:
+    """Play one game between two seats until its end, ``--moves`` moves, or the deadline."""
+    url = f"ws://127.0.0.1:{scenario.port}/ws/{game_id}"
+    options: dict[str, Any] = {"proxy": None, "open_timeout": STEP_TIMEOUT,
+                               "local_addr": (address, 0)}
+    async with contextlib.AsyncExitStack() as stack:
+        sockets = []
+        for token in tokens:  # each socket says hello as soon as it is open
+            ws = await stack.enter_async_context(websockets.connect(url, **options))
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            sockets.append(ws)
+        states = [await receive_state(ws, 0) for ws in sockets]
+        made = 0
+        while (made < scenario.args.moves and not states[0]["outcome"]
+               and time.monotonic() < scenario.deadline):
+            seat = states[0]["awaiting"][0]
+            legal = states[seat]["legal"][str(seat)]["moves"]
+            if not legal:
+                raise PlayerError(f"the view of seat {seat} lists no legal moves")
+            ply = states[seat]["ply"]
+            started = time.perf_counter()
+            await sockets[seat].send(json.dumps({"type": "move", "ply": ply,
+                                                 "move": rng.choice(legal)["move"]}))
+            mine = await receive_state(sockets[seat], ply + 1)
+            scenario.latencies.append(time.perf_counter() - started)
+            scenario.moves += 1
+            other = await receive_state(sockets[1 - seat], ply + 1)
+            states = [mine, other] if seat == 0 else [other, mine]
+            made += 1
+
+
+async def play_slot(scenario: Scenario, lobby: httpx.AsyncClient, slot: int) -> None:
+    """Games one after another in slot ``slot`` until the deadline."""
+    rng = random.Random(slot)
+    number = 0
+    while time.monotonic() < scenario.deadline:
+        try:
+            game_id, tokens = await new_game(lobby, slot * 100_000 + number)
+            scenario.current[slot] = game_id
+            scenario.started[slot].set()
+            scenario.games += 1
+            await play_game(scenario, game_id, tokens, player_address(slot), rng)
+        except Exception as error:  # every failure of a player counts; the slot goes on
+            scenario.error(describe(error))
+        number += 1
+
+
+# -- the hostile clients ------------------------------------------------------------------------
+
+def frame(payload: bytes) -> bytes:
+    """A client's masked WebSocket text frame of ``payload`` (under 126 bytes)."""
+    assert len(payload) < 126
+    mask = os.urandom(4)
+    return (bytes([0x81, 0x80 | len(payload)]) + mask
+            + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+
+FLOOD_CHUNK = b"".join(frame(FLOOD_MESSAGES[i % len(FLOOD_MESSAGES)]) for i in range(1024))
+"""1,024 flood messages, written at once when the flood is not paced."""
+
+
+async def flood_once(scenario: Scenario, game_id: str) -> None:
+    """One hostile spectator connection: handshake, hello, then messages until the server
+    drops it, never reading anything past the handshake's answer."""
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, FLOOD_RECEIVE_BUFFER)
+    raw.bind((SPECTATOR_ADDRESS, 0))
+    raw.setblocking(False)
+    try:
+        await step(asyncio.get_running_loop().sock_connect(raw, ("127.0.0.1", scenario.port)))
+    except BaseException:
+        raw.close()
+        raise
+    reader, writer = await step(asyncio.open_connection(sock=raw))
+    try:
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write((f"GET /ws/{game_id} HTTP/1.1\r\nHost: 127.0.0.1:{scenario.port}\r\n"
+                      "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                      f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                      ).encode())
+        answer = await step(reader.readuntil(b"\r\n\r\n"))
+        if b" 101 " not in answer.split(b"\r\n", 1)[0]:
+            scenario.flood_refused += 1
+            return
+        scenario.flood_connections += 1
+        writer.transport.pause_reading()  # from now on nothing is read: the buffers fill
+        try:
+            await flood_messages(scenario, writer)
+        except OSError:  # the server closed or aborted the connection
+            if not scenario.stop.is_set():
+                scenario.flood_dropped += 1
+    finally:
+        writer.transport.abort()
+
+
+async def flood_messages(scenario: Scenario, writer: asyncio.StreamWriter) -> None:
+    """Say hello as a spectator, then write messages until stopped or dropped."""
+    writer.write(frame(b'{"type": "hello", "token": null}'))
+    rate = scenario.args.flood_rate
+    if rate <= 0:
+        while not scenario.stop.is_set():
+            writer.write(FLOOD_CHUNK)
+            await writer.drain()
+            scenario.flood_frames += 1024
+        return
+    # paced: a batch every 10 ms (this is the load's shape, not a synchronization)
+    batch, index = max(1, round(rate / 100)), 0
+    while not scenario.stop.is_set():
+        writer.write(b"".join(frame(FLOOD_MESSAGES[(index + i) % len(FLOOD_MESSAGES)])
+                              for i in range(batch)))
+        index += batch
+        await writer.drain()
+        scenario.flood_frames += batch
+        await asyncio.sleep(0.01)
+
+
+async def flood(scenario: Scenario, index: int) -> None:
+    """A hostile spectator on slot ``index``'s game, reconnecting whenever dropped."""
+    slot = index % scenario.args.games
+    try:  # the slot's first game, if it starts before the scenario ends (loop.time is monotonic)
+        async with asyncio.timeout_at(scenario.deadline):
+            await scenario.started[slot].wait()
+    except TimeoutError:
+        return
+    while not scenario.stop.is_set():
+        try:
+            await flood_once(scenario, scenario.current[slot])
+        except (OSError, asyncio.IncompleteReadError, TimeoutError):
+            if not scenario.stop.is_set():
+                scenario.flood_refused += 1  # no connection, or no answer to the handshake
+
+
+async def ask_positions(scenario: Scenario, client: httpx.AsyncClient, seed: int) -> None:
+    """Position requests on the long games, one after another, until stopped."""
+    rng = random.Random(seed)
+    turns = scenario.args.long_turns
+    while not scenario.stop.is_set():
+        game = rng.choice(scenario.long_games)
+        started = time.perf_counter()
+        try:
+            answer = await client.get(f"/api/games/{game}/position",
+                                      params={"upto": rng.randint(0, turns)})
+        except httpx.HTTPError as error:
+            scenario.error(describe(error))
+            continue
+        if answer.status_code == 200:
+            scenario.position_latencies.append(time.perf_counter() - started)
+        elif answer.status_code == 429:
+            scenario.position_refused += 1
+        else:
+            scenario.error(f"GET position: {answer.status_code} {answer.text[:120]}")
+
+
+def long_record(turns: int, seed: int) -> str:
+    """A p2life record of ``turns`` turns, every one ``pass | pass``, on a torus of blocks
+    (still lifes: nobody's tokens die out, so the game lasts all ``turns`` generations)."""
+    rows = [["."] * LONG_SIDE for _ in range(LONG_SIDE)]
+    for y in range(2, LONG_SIDE - 3, 6):
+        for x in range(2, LONG_SIDE - 3, 6):
+            colour = "w" if (x // 6 + y // 6) % 2 == 0 else "b"
+            for dy in (0, 1):
+                for dx in (0, 1):
+                    rows[y + dy][x + dx] = colour
+    setup = "/".join("".join(row) for row in rows) + " 0:0"
+    params = {"max_generations": turns, "moves": 1, "torus": True, "seed": seed}
+    return Record("p2life", params, setup, ["bench", "bench"], ["pass | pass"] * turns
+                  ).to_json()
+
+
+async def prepare_hostile(scenario: Scenario, lobby: httpx.AsyncClient,
+                          clients: list[httpx.AsyncClient]) -> None:
+    """Store the long games and have every position client's first request answered (the
+    replay workers are started by the first one)."""
+    for index in range(scenario.args.long_games):
+        started = time.perf_counter()
+        answer = await lobby.post("/api/records", json={
+            "record": long_record(scenario.args.long_turns, index)}, timeout=300)
+        if answer.status_code != 201:
+            sys.exit(f"POST /api/records of a {scenario.args.long_turns}-turn game: "
+                     f"{answer.status_code} {answer.text[:200]}")
+        scenario.upload_seconds.append(time.perf_counter() - started)
+        scenario.long_games.append(answer.json()["id"])
+    async with asyncio.timeout(300):
+        answers = await asyncio.gather(*(
+            client.get(f"/api/games/{scenario.long_games[0]}/position", params={"upto": 1})
+            for client in clients))
+    for answer in answers:
+        if answer.status_code != 200:
+            sys.exit(f"first position request: {answer.status_code} {answer.text[:200]}")
+
+
+async def run_scenario(scenario: Scenario, hostile: bool) -> float:
+    """Play the scenario; answer its duration in seconds."""
+    args = scenario.args
+    # an idle connection is let go well before the server's keep-alive timeout (uvicorn's 5 s)
+    # closes it, so that no request is sent on a connection the server is closing
+    limits = httpx.Limits(max_connections=args.games + 8, max_keepalive_connections=args.games,
+                          keepalive_expiry=KEEPALIVE_EXPIRY)
+    async with contextlib.AsyncExitStack() as stack:
+        lobby = await stack.enter_async_context(httpx.AsyncClient(
+            base_url=scenario.base, timeout=STEP_TIMEOUT, limits=limits))
+        clients = [await stack.enter_async_context(httpx.AsyncClient(
+            base_url=scenario.base, timeout=120,
+            transport=httpx.AsyncHTTPTransport(
+                local_address=f"127.77.0.{index + 1}",
+                limits=httpx.Limits(keepalive_expiry=KEEPALIVE_EXPIRY))))
+            for index in range(args.position_clients if hostile else 0)]
+        if hostile:
+            await prepare_hostile(scenario, lobby, clients)
+        scenario.started = {slot: asyncio.Event() for slot in range(args.games)}
+        scenario.cpu.start()
+        started = time.perf_counter()
+        scenario.deadline = time.monotonic() + args.seconds
+        attackers: list[asyncio.Task[None]] = []
+        if hostile:
+            attackers += [asyncio.create_task(flood(scenario, index))
+                          for index in range(args.spectators)]
+            attackers += [asyncio.create_task(ask_positions(scenario, client,
+                                                            1000 * index + slot))
+                          for index, client in enumerate(clients)
+                          for slot in range(args.position_inflight)]
+        await asyncio.gather(*(play_slot(scenario, lobby, slot) for slot in range(args.games)))
+        elapsed = time.perf_counter() - started
+        scenario.cpu.stop()
+        scenario.stop.set()
+        for task in attackers:
+            task.cancel()
+        for outcome in await asyncio.gather(*attackers, return_exceptions=True):
+            if isinstance(outcome, BaseException) and not isinstance(
+                    outcome, asyncio.CancelledError):
+                scenario.error(f"hostile client: {describe(outcome)}")
+    return elapsed
+
+
 def percentile(values: list[float], q: float) -> float:
+    """The nearest-rank ``q`` quantile of sorted ``values`` (NaN for none)."""
     if not values:
         return float("nan")
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200, help="concurrent games (1..1000)")
-    parser.add_argument("--moves", type=int, default=30, help="moves per game at most")
-    parser.add_argument("--seconds", type=float, default=120, help="bound of the whole run")
-    args = parser.parse_args()
-    if not 1 <= args.games <= 1000 or not 1 <= args.moves <= 250 or args.seconds <= 0:
-        parser.error("--games 1..1000, --moves 1..250, --seconds > 0")
+def scenario_run(args: argparse.Namespace, hostile: bool) -> dict[str, Any]:
+    """One scenario on a fresh server: its figures."""
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         server = subprocess.Popen(
@@ -149,20 +554,160 @@ def main() -> None:
             stdout=subprocess.PIPE, text=True)
         try:
             wait_ready(server)
-            result = asyncio.run(run(args, port))
-            rss_after = rss_mib(server.pid)
+            with Memory(server.pid) as memory:
+                scenario = Scenario(port, args, CpuMeter(memory))
+                elapsed = asyncio.run(run_scenario(scenario, hostile))
+                rss, workers = memory.now()
         finally:
             server.terminate()
             server.wait(timeout=20)
-    lat = result["latencies"]
-    moves = result["moves"]
-    print(f"games {args.games} concurrent, {moves} moves in {result['elapsed']:.1f} s: "
-          f"{moves / result['elapsed']:.0f} moves/s")
-    print(f"move latency (WebSocket round trip): p50 {1000 * percentile(lat, 0.5):.1f} ms, "
-          f"p99 {1000 * percentile(lat, 0.99):.1f} ms, max {1000 * (lat[-1] if lat else 0):.1f} ms")
-    print(f"errors {len(result['errors'])}" + (f": {result['errors'][:3]}" if result["errors"]
-                                                else ""))
-    print(f"server memory (RSS) {rss_after:.0f} MiB")
+    latencies = sorted(scenario.latencies)
+    positions = sorted(scenario.position_latencies)
+    server_cpu, workers_cpu, bench_cpu, machine = scenario.cpu.used
+    return {
+        "scenario": "hostile" if hostile else "ordinary", "games": scenario.games,
+        "moves": scenario.moves, "elapsed": elapsed, "rate": scenario.moves / elapsed,
+        "p50": 1000 * percentile(latencies, 0.5), "p99": 1000 * percentile(latencies, 0.99),
+        "max": 1000 * (latencies[-1] if latencies else float("nan")),
+        "errors": len(scenario.errors), "error_samples": scenario.errors[:6],
+        "cpu": server_cpu, "workers_cpu": workers_cpu, "bench_cpu": bench_cpu,
+        "others_cpu": max(0.0, machine - server_cpu - workers_cpu - bench_cpu),
+        "rss": rss / 2**20, "peak": memory.peak / 2**20, "workers": workers / 2**20,
+        "uploads": scenario.upload_seconds, "positions": len(positions),
+        "position_p50": percentile(positions, 0.5), "position_max": (
+            positions[-1] if positions else float("nan")),
+        "position_refused": scenario.position_refused,
+        "flood_connections": scenario.flood_connections, "flood_refused": scenario.flood_refused,
+        "flood_frames": scenario.flood_frames, "flood_dropped": scenario.flood_dropped,
+    }
+
+
+# -- the report --------------------------------------------------------------------------------
+
+LATENCY = (("scenario", "", 15, "s"), ("games", "games", 6, "d"), ("moves", "moves", 6, "d"),
+           ("rate", "moves/s", 8, ".0f"), ("p50", "p50 ms", 8, ".1f"),
+           ("p99", "p99 ms", 8, ".1f"), ("max", "max ms", 8, ".1f"), ("errors", "errors", 6, "d"),
+           ("rss", "server RSS MiB", 14, ".0f"))
+"""The first table's columns: key, title, width, format."""
+RESOURCES = (("scenario", "", 15, "s"), ("elapsed", "elapsed s", 9, ".1f"),
+             ("cpu", "server CPU s", 12, ".1f"),
+             ("workers_cpu", "workers CPU s", 13, ".1f"), ("bench_cpu", "bench CPU s", 11, ".1f"),
+             ("others_cpu", "others CPU s", 12, ".1f"), ("peak", "RSS peak MiB", 12, ".0f"),
+             ("workers", "workers RSS MiB", 15, ".0f"))
+"""The second table's columns."""
+
+
+def table(columns: tuple[tuple[str, str, int, str], ...],
+          rows: list[tuple[str, dict[str, Any]]]) -> None:
+    print("  ".join(f"{title:<{width}}" if kind == "s" else f"{title:>{width}}"
+                    for _, title, width, kind in columns))
+    for label, figures in rows:
+        cells = []
+        for key, _, width, kind in columns:
+            if kind == "s":
+                cells.append(f"{label:<{width}}")
+            else:
+                value = figures[key]
+                cells.append(f"{round(value) if kind == 'd' else value:>{width}{kind}}")
+        print("  ".join(cells))
+
+
+def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    keys = {key for key, _, _, kind in LATENCY + RESOURCES if kind != "s"}
+    return {key: statistics.median(run[key] for run in runs) for key in keys}
+
+
+def report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]]) -> None:
+    rows: list[tuple[str, dict[str, Any]]] = []
+    medians: dict[str, dict[str, Any]] = {}
+    for name, scenario_runs in runs.items():
+        for number, run in enumerate(scenario_runs, start=1):
+            rows.append((name if args.repeat == 1 else f"{name} {number}", run))
+        medians[name] = median_of(scenario_runs) if args.repeat > 1 else scenario_runs[0]
+    if args.repeat > 1:
+        rows += [(f"{name} median", figures) for name, figures in medians.items()]
+    print()
+    print(f"{args.games} online War of Life games at once for {args.seconds:g} s a scenario "
+          f"(at most {args.moves} moves a game); a move's latency is its WebSocket round trip")
+    table(LATENCY, rows)
+    print()
+    table(RESOURCES, rows)
+    print(f"(CPU seconds used while the games were played (elapsed s; {os.cpu_count()} cores "
+          "offer that many CPU s a second) by the server process, by its agent and replay worker "
+          "processes, by this benchmark's clients, and by every other process on the machine; "
+          "server RSS: after the scenario, RSS peak: its largest sample; workers RSS: the "
+          "worker processes' after)")
+    for name, scenario_runs in runs.items():
+        for run in scenario_runs:
+            if run["error_samples"]:
+                print(f"{name} errors ({run['errors']}), the first {len(run['error_samples'])}:")
+                for sample in run["error_samples"]:
+                    print(f"  {sample}")
+    hostile = runs.get("hostile", [])
+    if hostile:
+        last = hostile[-1]
+        uploads = ", ".join(f"{s:.1f}" for s in last["uploads"])
+        print(f"hostile load ({'the last run' if len(hostile) > 1 else 'the run'}): "
+              f"{args.spectators} flooding spectators made {last['flood_connections']} "
+              f"connections ({last['flood_refused']} refused or failed at the handshake, "
+              f"{last['flood_dropped']} closed or aborted by the server) and handed TCP "
+              f"{last['flood_frames']} messages; {args.position_clients} position clients got "
+              f"{last['positions']} positions (p50 {last['position_p50']:.2f} s, max "
+              f"{last['position_max']:.2f} s) and {last['position_refused']} refusals (429); "
+              f"POST /api/records of each {args.long_turns}-turn game took {uploads} s")
+    if "ordinary" in medians and "hostile" in medians:
+        ratio = medians["hostile"]["p99"] / medians["ordinary"]["p99"]
+        print(f"hostile / ordinary p99{' (medians)' if args.repeat > 1 else ''}: {ratio:.2f}x")
+    if hostile:
+        figures = medians["hostile"]
+        errors = sum(run["errors"] for run in hostile)
+        met = figures["p99"] < args.target_ms and errors == 0
+        print(f"target (hostile p99 < {args.target_ms:g} ms, no errors): "
+              f"{'met' if met else 'MISSED'} (p99 {figures['p99']:.1f} ms, errors {errors})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="concurrent games (1..1000)")
+    parser.add_argument("--moves", type=int, default=30, help="moves per game at most")
+    parser.add_argument("--seconds", type=float, default=30,
+                        help="how long each scenario plays (seconds)")
+    parser.add_argument("--scenario", choices=("both", "ordinary", "hostile"), default="both")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs of each scenario (medians quoted when more than one)")
+    parser.add_argument("--spectators", type=int, default=10, help="flooding spectator sockets")
+    parser.add_argument("--flood-rate", type=float, default=0,
+                        help="messages per second per spectator (0: as fast as TCP takes them)")
+    parser.add_argument("--position-clients", type=int, default=4,
+                        help="clients asking for positions of the long games")
+    parser.add_argument("--position-inflight", type=int, default=2,
+                        help="position requests each of those clients keeps outstanding")
+    parser.add_argument("--long-games", type=int, default=2, help="games of --long-turns turns")
+    parser.add_argument("--long-turns", type=int, default=10_000,
+                        help="turns of each long p2life game (1..10000)")
+    parser.add_argument("--target-ms", type=float, default=50,
+                        help="the hostile scenario's p99 target")
+    parser.add_argument("--quick", action="store_true",
+                        help="a short run: 50 games for 8 s a scenario, one long game")
+    args = parser.parse_args()
+    if args.quick:
+        args.games, args.seconds, args.long_games = min(args.games, 50), 8.0, 1
+    if (not 1 <= args.games <= 1000 or not 1 <= args.moves <= 250 or args.seconds <= 0
+            or args.repeat < 1 or not 0 <= args.spectators <= 32
+            or not 1 <= args.long_turns <= 10_000 or args.long_games < 1
+            or not 0 <= args.position_clients <= 250 or args.position_inflight < 1):
+        parser.error("--games 1..1000, --moves 1..250, --seconds > 0, --repeat >= 1, "
+                     "--spectators 0..32, --long-turns 1..10000, --long-games >= 1, "
+                     "--position-clients 0..250, --position-inflight >= 1")
+    names = ["ordinary", "hostile"] if args.scenario == "both" else [args.scenario]
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in names}
+    for number in range(args.repeat):
+        for name in names:
+            load = os.getloadavg()[0]
+            print(f"run {number + 1}/{args.repeat}: {name} (load average {load:.1f} on "
+                  f"{os.cpu_count()} cores as it starts) ...", flush=True)
+            runs[name].append(scenario_run(args, name == "hostile"))
+    report(args, runs)
 
 
 if __name__ == "__main__":
