@@ -76,7 +76,7 @@ class HeavyWork:
             else:
                 self._pool = ProcessPoolExecutor(
                     self.workers, mp_context=get_context("spawn"),
-                    initializer=exit_with_parent, initargs=(os.getpid(),))
+                    initializer=start_worker, initargs=(os.getpid(),))
         return self._pool
 
     def in_flight(self, client: str) -> int:
@@ -141,6 +141,18 @@ def stop_pool(pool: Executor) -> None:
                 with contextlib.suppress(Exception):
                     process.terminate()
     pool.shutdown(wait=True, cancel_futures=True)
+
+
+WORKER_NICENESS = 10
+"""How much lower than the server's a slow-work worker's scheduling priority is: a replay
+must never take the CPU from the event loop that answers moves."""
+
+
+def start_worker(parent: int) -> None:
+    """A slow-work worker's initializer: die with the server, and yield the CPU to it."""
+    exit_with_parent(parent)
+    with contextlib.suppress(OSError, AttributeError):  # not every system can renice
+        os.nice(WORKER_NICENESS)
 
 
 def client_of(scope_client: tuple[str, int] | None) -> str:
