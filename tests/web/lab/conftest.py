@@ -3,8 +3,7 @@ Playwright's chromium (skipped with a one-line reason when there is none, unless
 ``LIFEARENA_REQUIRE_BROWSER=1``). Screenshots go to ``$LIFEARENA_SCREENSHOTS`` when set.
 
 Every app of these tests is made by :func:`make_app`, which gives the lab the operator's
-token it is asked for (:data:`ADMIN`, or none) and, where the app does not set one yet, a
-slow-work pool (``app.state.heavy``, threads as the tests' agents).
+token it is asked for (:data:`ADMIN`, or none) and the launcher's bounds.
 """
 
 from __future__ import annotations
@@ -30,8 +29,6 @@ from fastapi.testclient import TestClient
 
 import lifearena.web.app as web_app
 from lifearena.web import Settings, create_app
-from lifearena.web.heavy import HeavyWork
-from lifearena.web.lab import install
 from lifearena.web.lab.launcher import Launcher
 
 RUN = "tournament-war_of_life"
@@ -40,6 +37,8 @@ ADMIN = "test-admin-token-0123456789abcdef"
 """The operator's token of the tests' servers that are given one."""
 POLL = 0.1
 """Seconds between two looks at a condition a test waits for."""
+TIMEOUT_MS = 120_000
+"""Milliseconds a browser page waits for what a test asks of it (Playwright's own waits)."""
 
 
 def until(check: Any, seconds: float = 180, what: str = "the condition") -> Any:
@@ -57,31 +56,15 @@ def until(check: Any, seconds: float = 180, what: str = "the condition") -> Any:
 
 
 def make_app(settings: Settings, admin: str | None = None, **bounds: Any) -> FastAPI:
-    """``create_app(settings)`` whose lab takes ``admin`` as the operator's token and whose
-    launcher has the ``bounds`` given (``max_launches``, ``disk_budget``).
+    """``create_app(settings)`` with the operator's token ``admin`` (``lab_admin``) and a
+    launcher with the ``bounds`` given (``max_launches``, ``disk_budget``; the settings have
+    none). The server answers to TestClient's host name, ``testserver``, besides its own."""
+    settings = dataclasses.replace(settings, lab_admin=admin,
+                                   allowed_hosts=(*settings.allowed_hosts, "testserver"))
+    with mock.patch.object(web_app, "Launcher", functools.partial(Launcher, **bounds)):
+        return create_app(settings)
 
-    The token goes through the settings' ``lab_admin`` where the app has it; the lab is
-    installed with it in any case (the app may not pass it on yet), and a thread pool stands
-    in for ``app.state.heavy`` where the app sets none. The server answers to TestClient's
-    host name, ``testserver``, besides its own.
-    """
-    known = {f.name for f in dataclasses.fields(Settings)}
-    if "lab_admin" in known:
-        settings = dataclasses.replace(settings, lab_admin=admin)  # type: ignore[call-arg]
-    if "allowed_hosts" in known:  # the host name TestClient sends
-        settings = dataclasses.replace(  # type: ignore[call-arg]
-            settings, allowed_hosts=(*settings.allowed_hosts, "testserver"))
 
-    def install_lab(app: FastAPI, results: Any = (), launcher: Any = None,
-                    admin_token: str | None = None) -> None:
-        install(app, results, launcher, admin_token=admin)
-
-    with (mock.patch.object(web_app, "install_lab", install_lab),
-          mock.patch.object(web_app, "Launcher", functools.partial(Launcher, **bounds))):
-        app = create_app(settings)
-    if not hasattr(app.state, "heavy"):
-        app.state.heavy = HeavyWork("thread", workers=2)
-    return app
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 
@@ -168,14 +151,15 @@ def page(browser: Any) -> Iterator[Any]:
     """A fresh page; the test fails if the page throws or logs an error (other than a
     refused request, which the tests check themselves)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    # generous, for this page and any other the test opens: the pages wait for slow work
+    # (reports, replays, tournaments' processes) on a machine that may be loaded
+    context.set_default_timeout(TIMEOUT_MS)
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
     # a refused request (4xx) is logged by the browser; the tests check those refusals
     opened.on("console", lambda m: errors.append(m.text)
               if m.type == "error" and "status of 4" not in m.text else None)
-    # generous: the pages wait for slow work (reports, replays) on a machine that may be loaded
-    opened.set_default_timeout(60_000)
     yield opened
     context.close()
     assert not errors, errors

@@ -26,9 +26,9 @@ from lifearena.web.lab.tournaments import report_json
 from .conftest import ADMIN, make_app, until
 
 RUN = "tournament-life_for_two"
-# greedy Life for Two plays a block of 4 games in about 0.2 s on an idle machine: 48 games
-# in 12 blocks last seconds, long enough to be seen running and stopped midway
-SLOW = {"game": "life_for_two", "agents": ["random", "greedy"], "games": 12, "seed": 11}
+# greedy Life for Two plays a block of 4 games in about 0.2 s on an idle machine: 96 games
+# in 24 blocks last seconds, long enough to be seen running and stopped midway
+SLOW = {"game": "life_for_two", "agents": ["random", "greedy"], "games": 24, "seed": 11}
 # 2,000 games: far more than a small disk budget holds
 LONG = {"game": "life_for_two", "agents": ["random", "greedy"], "games": 500, "seed": 3}
 QUICK = {"game": "blocking_queen", "agents": ["random", "greedy"], "games": 1, "seed": 2}
@@ -56,10 +56,10 @@ def test_start_stop_resume_reaches_the_uninterrupted_tournament(lab: TestClient)
     started = lab.post(START, json=SLOW, headers=OPERATOR)
     assert started.status_code == 201, started.text
     launch = started.json()
-    assert launch["state"] == "running" and launch["total"] == 48
+    assert launch["state"] == "running" and launch["total"] == 96
     url = f"/api/lab/tournaments/{launch['id']}/{RUN}"
     first = lab.get(url).json()
-    assert first["total"] == 48 and first["done"] < 48
+    assert first["total"] == 96 and first["done"] < 96
     # one more is over this server's bound of one running tournament
     over = lab.post(START, json=SLOW, headers=OPERATOR)
     assert over.status_code == 429 and "at most 1" in over.json()["error"]
@@ -70,7 +70,7 @@ def test_start_stop_resume_reaches_the_uninterrupted_tournament(lab: TestClient)
                        headers=OPERATOR).json()
     assert stopped["state"] == "stopped" and stopped["message"] == "", stopped
     halfway = lab.get(url).json()
-    assert halfway["status"] == "interrupted" and 0 < halfway["done"] < 48
+    assert halfway["status"] == "interrupted" and 0 < halfway["done"] < 96
     assert halfway["launch"]["state"] == "stopped"
     listed = lab.get("/api/lab/tournaments").json()
     assert [f["id"] for f in listed["files"]] == [launch["id"]]
@@ -83,7 +83,7 @@ def test_start_stop_resume_reaches_the_uninterrupted_tournament(lab: TestClient)
     assert resumed["state"] == "running"
     until(lambda: _launch(lab)["state"] == "done", what="the resumed run to finish")
     final = lab.get(url).json()
-    assert final["status"] == "done" and final["done"] == 48
+    assert final["status"] == "done" and final["done"] == 96
     # the same tournament played in one go, in this process
     spec = LaunchSpec.from_json(SLOW)
     with ResultsDB(":memory:") as db:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from lifearena.studies.p2life import mean_field
 from lifearena.studies.p2life_density import Store, SweepSpec, summarise, sweep
 from lifearena.web import Settings
 
-from .conftest import make_app, serving
+from .conftest import make_app, serving, until
 
 
 @pytest.fixture(scope="module")
@@ -88,10 +87,8 @@ def test_the_page_draws_both_charts(page: Any, tmp_path: Path, shots: Path,
         assert "not measured" in page.inner_text("#claims-table")
         page.screenshot(path=str(shots / "p2life-page.png"), full_page=True)
         page.select_option("#rule", "life")
-        deadline = time.monotonic() + 10
-        while page.get_attribute("#meanfield", "data-rule") != "life":
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        until(lambda: page.get_attribute("#meanfield", "data-rule") == "life", 120,
+              "the curve of Life")
 
 
 def test_the_claims_beside_the_paper_are_the_reports(tmp_path: Path) -> None:

@@ -3,7 +3,6 @@ square against the perfect player."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -11,14 +10,13 @@ import pytest
 
 from lifearena.games.blocking_queen_palace import palace_numbers
 
-pytestmark = pytest.mark.timeout(120)
+from .conftest import until
+
+pytestmark = pytest.mark.timeout(300)
 
 
 def _settle(page: Any) -> None:
-    deadline = time.monotonic() + 30
-    while page.get_attribute("body", "data-loading") != "0":
-        assert time.monotonic() < deadline, "tiles did not arrive"
-        time.sleep(0.05)
+    until(lambda: page.get_attribute("body", "data-loading") == "0", 90, "the tiles")
 
 
 def test_the_map_shows_palace_numbers_and_a_click_opens_the_queen_game(
@@ -50,10 +48,7 @@ def test_zoomed_out_and_a_refused_far_tile(page: Any, base_url: str, shots: Path
     page.fill("#x", "200000")
     page.fill("#y", "200000")
     page.click("#go")
-    deadline = time.monotonic() + 15
-    while "expected at most" not in page.inner_text("#error"):
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    until(lambda: "expected at most" in page.inner_text("#error"), 90, "the limit named")
     assert "4,294,967,296" in page.inner_text("#error")
 
 
@@ -74,10 +69,7 @@ def test_a_click_plays_where_the_game_can_and_says_why_not_elsewhere(
     page.wait_for_selector("body[data-ready='1']")
     # an edited link in the open tab moves the view (k = 10, far from the origin)
     page.evaluate("location.hash = '#k=10&x=4730&y=4070&level=-4'")
-    deadline = time.monotonic() + 15
-    while page.evaluate("palace.view.k") != 10:
-        assert time.monotonic() < deadline, "the view did not follow the link"
-        time.sleep(0.05)
+    until(lambda: page.evaluate("palace.view.k") == 10, 90, "the view to follow the link")
     _settle(page)
     at = _hover(page, 4736, 4079)
     hover = page.inner_text("#hover")
@@ -88,9 +80,7 @@ def test_a_click_plays_where_the_game_can_and_says_why_not_elsewhere(
     assert "/lab/palace" in page.url
     # the largest k the explorer draws, near the edge of the game's board: a click plays
     page.evaluate("location.hash = '#k=64&x=96&y=100&level=-4'")
-    while page.evaluate("palace.view.k") != 64:
-        assert time.monotonic() < deadline + 15
-        time.sleep(0.05)
+    until(lambda: page.evaluate("palace.view.k") == 64, 90, "the view to follow the link")
     _settle(page)
     at = _hover(page, 120, 127)
     assert "click to play from here" in page.inner_text("#hover")

@@ -13,6 +13,8 @@ import pytest
 from lifearena.life import Rule, evolve, random_grid, read_rle
 from lifearena.web.lab.sandbox import grid_from_text
 
+from .conftest import until
+
 pytestmark = pytest.mark.timeout(120)
 GLIDER = "x = 3, y = 3, rule = B3/S23\nbob$2bo$3o!"
 
@@ -29,10 +31,7 @@ def _cells(page: Any) -> np.ndarray:
 
 def _until(page: Any, expression: str) -> None:
     """Wait until ``expression`` is true in the page (polled: the CSP forbids eval)."""
-    deadline = time.monotonic() + 15
-    while not page.evaluate(expression):
-        assert time.monotonic() < deadline, f"timed out waiting for {expression}"
-        time.sleep(0.05)
+    until(lambda: page.evaluate(expression), 90, expression)
 
 
 def _populations(page: Any, steps: int) -> list[tuple[int, int]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import shutil
 import sqlite3
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from lifearena.arena.tournament import report
 from lifearena.core import Record, replay
 from lifearena.web import Settings
 
-from .conftest import RUN, make_app, serving
+from .conftest import RUN, make_app, serving, until
 
 
 @pytest.fixture
@@ -116,10 +115,8 @@ def test_the_page_shows_the_clis_numbers_and_follows_a_running_file(
         with sqlite3.connect(partial) as connection:
             marks = ", ".join("?" * len(held[0]))
             connection.executemany(f"INSERT INTO games VALUES ({marks})", held)
-        deadline = time.monotonic() + 15
-        while not page.inner_text("#progress").startswith("18 / 18"):
-            assert time.monotonic() < deadline, page.inner_text("#progress")
-            time.sleep(0.1)
+        until(lambda: page.inner_text("#progress").startswith("18 / 18"), 120,
+              "the run's last games to be shown")
 
 
 def test_a_ladder_run_is_rated_as_lifearena_ladder_rates_it(
@@ -267,10 +264,11 @@ def test_a_slow_report_shows_loading(page: Any, tmp_path: Path,
         page.wait_for_selector("#title:text('Loading')")
         assert page.inner_text("#progress") == "loading…"
         assert not page.is_visible("#report")
-        deadline = time.monotonic() + 15
-        while not held:
-            assert time.monotonic() < deadline
-            page.wait_for_timeout(50)
+        def routed() -> bool:
+            page.wait_for_timeout(50)  # Playwright calls its route handlers meanwhile
+            return bool(held)
+
+        until(routed, 120, "the report's request")
         held[0].continue_()
         page.wait_for_selector("#ranking-table")
         assert page.is_visible("#report") and "Loading" not in page.inner_text("#title")

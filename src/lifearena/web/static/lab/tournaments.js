@@ -10,7 +10,7 @@
 
 const $ = (id) => document.getElementById(id);
 const V = { file: null, run: null, timer: null, seen: [], games: null, state: null, admin: "",
-  canLaunch: false };
+  canLaunch: false, asked: 0 };
 
 const { requestJson: getJson, showError } = window.labCommon;
 
@@ -185,7 +185,11 @@ function showLaunch(launch) {
 }
 
 async function refresh() {
+  // only the last report asked for is drawn: one still on its way for the run shown before,
+  // or asked before a Stop, must not draw over the newer view (a slow server answers late)
+  const asked = ++V.asked;
   const d = await getJson(base());
+  if (asked !== V.asked) return;
   showLaunch(d.launch);
   drawReport(d);
   const now = Date.now();
@@ -224,6 +228,8 @@ async function refresh() {
 }
 
 async function choose(value) {
+  clearTimeout(V.timer);
+  V.asked++;  // a report of the run shown before that is still on its way is not drawn
   [V.file, V.run] = value.split("/");
   V.run = decodeURIComponent(V.run); V.seen = []; V.games = null; V.state = null;
   $("games-card").hidden = true;
