@@ -31,7 +31,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +40,7 @@ from hypothesis import strategies as st
 
 from lifearena.cli import build_command, main
 from lifearena.cli.caps import MAX_GRID_CELLS
+from signals import ctrl_c_reaches_children  # tests/signals.py
 
 GLIDER = "x = 3, y = 3, rule = B3/S23\nbob$2bo$3o!\n"
 GUN = ("#N Gosper glider gun\nx = 36, y = 9, rule = B3/S23\n"
@@ -599,18 +599,6 @@ def _read_terminal(fd: int, deadline: float, until: str | None = None) -> bytes:
     return read
 
 
-@contextlib.contextmanager
-def _ctrl_c_reaches_children() -> Iterator[None]:
-    """Processes started inside get Ctrl-C's default action, as a terminal's foreground job
-    does, even when these tests run with SIGINT ignored (as a shell's background job or under
-    nohup), which a child would otherwise inherit and so never see the Ctrl-C sent to it."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 @pytest.mark.timeout(STARTUP + 180)
 def test_ctrl_c_during_life_run_is_one_line_and_exit_130(tmp_path) -> None:
     # standard error is a terminal, as for a person at the keyboard, so that the progress bar
@@ -620,7 +608,7 @@ def test_ctrl_c_during_life_run_is_one_line_and_exit_130(tmp_path) -> None:
     env = {key: value for key, value in os.environ.items()
            if key not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
     controller, terminal = pty.openpty()
-    with _ctrl_c_reaches_children():
+    with ctrl_c_reaches_children():
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                    stderr=terminal, cwd=tmp_path, env={**env, "TERM": "xterm"})
     os.close(terminal)

@@ -3,7 +3,6 @@ game-side hooks it relies on, and simultaneous turns."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import platform
@@ -12,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import psutil
@@ -28,6 +27,7 @@ from lifearena.games.blocking_queen import BlockingQueen
 from lifearena.games.life_for_two import LifeForTwo
 from lifearena.games.p2life import new_game as new_p2life
 from lifearena.games.war_of_life import from_prolog
+from signals import ctrl_c_reaches_children  # tests/signals.py
 
 # every play command a person can sit at, with options that keep the game short (two people
 # at Life for Two read without echo: a real process covers them below)
@@ -116,24 +116,12 @@ def _wait_for(condition: Callable[[], bool], deadline: float) -> bool:
     return True
 
 
-@contextlib.contextmanager
-def _ctrl_c_reaches_children() -> Iterator[None]:
-    """Processes started inside get Ctrl-C's default action, as a terminal's foreground job
-    does, even when these tests run with SIGINT ignored (as a shell's background job or under
-    nohup), which a child would otherwise inherit and so never see the Ctrl-C sent to it."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 @pytest.mark.timeout(STARTUP + 120)
 def test_ctrl_c_at_the_prompt_says_interrupted_and_keeps_the_game(tmp_path) -> None:
     # Ctrl-C while a person is to move is not the end of input: "interrupted", status 130,
     # and the game so far saved (the prompt library reports both the same way)
     record = tmp_path / "game.json"
-    with _ctrl_c_reaches_children():
+    with ctrl_c_reaches_children():
         proc = subprocess.Popen([sys.executable, "-m", "lifearena", "queen", "play", "--second",
                                  "random", "--save", str(record)],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -20,6 +20,8 @@ import httpx
 import psutil
 import pytest
 
+from signals import ctrl_c_reaches_children  # tests/signals.py
+
 STARTUP = 300.0
 """Seconds a server may take to start: on a fresh install its warm-up compiles the engine."""
 STOP = 120.0
@@ -33,20 +35,8 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@contextlib.contextmanager
-def _ctrl_c_reaches_children() -> Iterator[None]:
-    """Processes started inside get Ctrl-C's default action, as a terminal's foreground job
-    does, even when these tests run with SIGINT ignored (as a shell's background job or under
-    nohup), which a child would otherwise inherit and so never see the Ctrl-C sent to it."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def _serve(tmp_path: Path, port: int, *extra: str) -> subprocess.Popen[str]:
-    with _ctrl_c_reaches_children():
+    with ctrl_c_reaches_children():
         return subprocess.Popen(
             [sys.executable, "-m", "lifearena", "serve", "--port", str(port),
              "--db", str(tmp_path / "games.sqlite"), "--workers", "1", "--tournaments", "0",

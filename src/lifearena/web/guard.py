@@ -145,7 +145,7 @@ def same_origin(origin: str, host: str) -> bool:
 def check_json(body: bytes) -> None:
     """Raise :class:`ValueError` with a one-line reason unless ``body`` is JSON this server
     reads: no number of over :data:`MAX_NUMBER_DIGITS` digits, no ``NaN`` or ``Infinity``,
-    no nesting deeper than :data:`MAX_DEPTH` levels.
+    no nesting deeper than :data:`MAX_DEPTH` levels (:func:`parse_json`'s checks).
 
     >>> check_json(b'{"game": "war_of_life", "seed": 7}')
     >>> def reason(body: bytes) -> None:
@@ -160,25 +160,41 @@ def check_json(body: bytes) -> None:
     >>> reason(b"1" * 5000)  # doctest: +ELLIPSIS
     request body is not JSON within this server's limits: a number of 5000 digits; ...
     """
+    parse_json(body)
+
+
+def parse_json(text: str | bytes, what: str = "request body") -> Any:
+    """The JSON value of ``text`` (``what`` a client sent: a request body, a socket
+    message), or :class:`ValueError` with a one-line reason when it is not JSON this server
+    reads. Every JSON a client sends is read through here, so nothing reaches the standard
+    parser's own failures (a 5,000-digit integer, infinity) or a deep recursion later.
+
+    >>> parse_json('{"a": [1, 2.5]}', "message")
+    {'a': [1, 2.5]}
+    >>> parse_json("[Infinity]", "message")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.web.guard._Refused: message is not JSON: Infinity is not a JSON number; ...
+    """
     try:
-        value = json.loads(body, parse_int=_parse_int, parse_float=_parse_float,
+        value = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
                            parse_constant=_parse_constant)
-    except _Refused:
-        raise
+    except _Refused as error:
+        raise _Refused(str(error).replace("request body", what, 1)) from None
     except json.JSONDecodeError as error:
-        raise _Refused(f"request body is not JSON: {error.msg} at line {error.lineno} column "
+        raise _Refused(f"{what} is not JSON: {error.msg} at line {error.lineno} column "
                        f"{error.colno}; expected one JSON document") from None
     except UnicodeDecodeError as error:
-        raise _Refused(f"request body is not JSON: byte {error.start} is not {error.encoding} "
+        raise _Refused(f"{what} is not JSON: byte {error.start} is not {error.encoding} "
                        "text; expected UTF-8") from None
     except RecursionError:
-        raise _Refused(_too_deep()) from None
+        raise _Refused(_too_deep().replace("request body", what, 1)) from None
     except ValueError as error:  # anything else the decoder finds wrong
         reason = str(error).splitlines()[0][:_SHOWN] if str(error) else type(error).__name__
-        raise _Refused(f"request body is not JSON: {reason}; expected one JSON document"
-                       ) from None
+        raise _Refused(f"{what} is not JSON: {reason}; expected one JSON document") from None
     if _depth(value) > MAX_DEPTH:
-        raise _Refused(_too_deep())
+        raise _Refused(_too_deep().replace("request body", what, 1))
+    return value
 
 
 class Guard:

@@ -20,13 +20,13 @@ lifearena.errors.ParseError: message: token: String should have at most 64 chara
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from lifearena.errors import ParseError
+from lifearena.web.guard import parse_json
 
 MAX_MOVE_TEXT = 200
 """Longest move text accepted (the longest real move, Life for Two's first, is ~17)."""
@@ -40,10 +40,6 @@ MAX_PARAM_TEXT = 4_096
 """Longest text parameter (a War of Life position in the coursework's notation)."""
 MAX_RECORD = 262_144
 """Largest record upload, in characters."""
-MAX_NUMBER = 40
-"""Longest number (in characters) any JSON a client sends may hold."""
-MAX_DEPTH = 32
-"""Deepest nesting of arrays and objects any JSON a client sends may hold."""
 
 Seat = Annotated[int, Field(strict=True, ge=0, le=1)]
 Ply = Annotated[int, Field(strict=True, ge=0, le=MAX_PLY)]
@@ -127,31 +123,25 @@ _MESSAGE: TypeAdapter[Hello | MoveMessage | Ping] = TypeAdapter(ClientMessage)
 
 
 def loads(text: str | bytes) -> Any:
-    """JSON a client sent, refusing what the standard parser would choke on later: numbers
-    over :data:`MAX_NUMBER` characters (Python refuses to convert 4,300 digits), NaN and
-    Infinity, and nesting deeper than :data:`MAX_DEPTH`.
+    """JSON a client sent over a socket, read as every body is (:func:`guard.parse_json
+    <lifearena.web.guard.parse_json>`): numbers over 40 digits, NaN and Infinity, and nesting
+    deeper than 32 levels are a one-line :class:`ParseError`.
 
     >>> loads('{"a": [1, 2.5]}')
     {'a': [1, 2.5]}
-    >>> loads("[" * 40 + "]" * 40)
+    >>> loads("[" * 40 + "]" * 40)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    lifearena.errors.ParseError: JSON nested deeper than 32 levels
-    >>> loads("1" * 5000)
+    lifearena.errors.ParseError: message is not JSON within this server's limits: nested ...
+    >>> loads("1" * 5000)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    lifearena.errors.ParseError: JSON number of 5000 characters; expected at most 40
+    lifearena.errors.ParseError: message is not JSON ...: a number of 5000 digits; expected ...
     """
     try:
-        value = json.loads(text, parse_int=_number(int), parse_float=_number(float),
-                           parse_constant=_constant)
-    except RecursionError:
-        raise ParseError(f"JSON nested deeper than {MAX_DEPTH} levels") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ParseError(f"not JSON ({str(error)[:80]})") from None
-    if _depth(value) > MAX_DEPTH:
-        raise ParseError(f"JSON nested deeper than {MAX_DEPTH} levels")
-    return value
+        return parse_json(text, "message")
+    except ValueError as error:
+        raise ParseError(str(error)) from None
 
 
 def read_message(text: str | bytes | None) -> Hello | MoveMessage | Ping:
@@ -185,29 +175,6 @@ def first_error(problems: Sequence[Any]) -> str:
         where = ".".join(parts[1:])
     message = str(first.get("msg", "invalid")).splitlines()[0][:160]
     return f"{where}: {message}" if where else message
-
-
-def _number(kind: type) -> Any:
-    def convert(text: str) -> Any:
-        if len(text) > MAX_NUMBER:
-            raise ParseError(f"JSON number of {len(text)} characters; expected at most "
-                             f"{MAX_NUMBER}")
-        return kind(text)
-    return convert
-
-
-def _constant(name: str) -> Any:
-    raise ParseError(f"JSON constant {name}; expected a finite number")
-
-
-def _depth(value: Any, level: int = 0) -> int:
-    if level > MAX_DEPTH:
-        return level
-    if isinstance(value, dict):
-        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
-    if isinstance(value, list):
-        return max((_depth(v, level + 1) for v in value), default=level + 1)
-    return level
 
 
 __all__ = ["MAX_MOVE_TEXT", "Cancel", "Claim", "ClientMessage", "Hello", "Move",
