@@ -22,8 +22,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Discriminator,
     Field,
     StrictBool,
@@ -34,6 +32,7 @@ from pydantic import (
 )
 
 from lifearena.cli import caps
+from lifearena.web.models import Declared
 
 MAX_NAME = 64
 """Longest game or agent name (the registry's longest is under 20 characters)."""
@@ -63,10 +62,8 @@ Value = (StrictBool | StrictInt | Annotated[StrictFloat, Field(allow_inf_nan=Fal
          | Annotated[StrictStr, Field(max_length=MAX_VALUE)] | None)
 
 
-class LabBody(BaseModel):
-    """A lab request's body: exact types, unknown fields refused."""
-
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+class LabBody(Declared):
+    """A lab request's body: exact types, unknown fields refused (as every message)."""
 
 
 class LaunchBody(LabBody):
