@@ -187,68 +187,67 @@ def test_moves_racing_evictions_land_once_in_memory_and_store_alike(db: Path) ->
 # -- heavy work off the event loop --------------------------------------------------------------
 
 
+SLOW = 2.0
+"""Seconds a stand-in replay takes (asleep: it holds no lock the server needs)."""
+
+
 def _slow_position(*args: Any) -> dict[str, Any]:
-    time.sleep(1.0)
+    time.sleep(SLOW)
     return {"slow": True}
+
+
+@contextlib.contextmanager
+def _browsing(client: TestClient, game_id: str, count: int) -> Iterator[list[int]]:
+    """``count`` slow position requests in flight from this client (waited for, with a
+    deadline) for the block's length; then their statuses, once all have answered."""
+    answers: list[int] = []
+
+    def browse() -> None:
+        answers.append(client.get(f"/api/games/{game_id}/position?upto=0").status_code)
+
+    threads = [threading.Thread(target=browse) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    heavy = client.app.state.server.heavy
+    deadline = time.monotonic() + 30
+    while heavy.in_flight("testclient") < count:
+        assert time.monotonic() < deadline, "the replays never started"
+        time.sleep(0.01)
+    yield answers
+    for thread in threads:
+        thread.join(30)
+
+
+def _slow_replays(client: TestClient, monkeypatch: pytest.MonkeyPatch, **bounds: int) -> str:
+    """A hot-seat game whose position replays take :data:`SLOW` seconds, through a worker
+    pool of ``bounds``; answer its id."""
+    monkeypatch.setattr(web_app, "position_after", _slow_position)
+    client.app.state.server.heavy = client.app.state.heavy = HeavyWork("thread", **bounds)
+    return str(create(client, "blocking_queen", opponent="hotseat")["id"])
 
 
 def test_replays_run_off_the_event_loop_and_a_move_elsewhere_is_not_delayed(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(web_app, "position_after", _slow_position)
-    server = client.app.state.server
-    server.heavy = client.app.state.heavy = HeavyWork("thread", workers=4, per_client=4)
-    browsed = create(client, "blocking_queen", opponent="hotseat")
-    token = browsed["token"]
-    text = view(client, browsed["id"], token)["legal"]["0"]["moves"][0]["move"]
-    move(client, browsed["id"], token, text)
+    browsed = _slow_replays(client, monkeypatch, workers=4, per_client=4)
     other = create(client, "war_of_life")
     blue, _ = tokens_of(other)
     first = view(client, other["id"], blue)["legal"]["0"]["moves"][0]["move"]
-    answers: list[int] = []
-
-    def browse() -> None:
-        answers.append(client.get(f"/api/games/{browsed['id']}/position?upto=0").status_code)
-
-    threads = [threading.Thread(target=browse) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    deadline = time.monotonic() + 10
-    while server.heavy.in_flight("testclient") < 4:
-        assert time.monotonic() < deadline, "the replays never started"
-        time.sleep(0.01)
-    started = time.perf_counter()
-    assert move(client, other["id"], blue, first).status_code == 200
-    assert time.perf_counter() - started < 0.5  # a replay on the loop would take 1 s
-    for thread in threads:
-        thread.join(10)
+    with _browsing(client, browsed, 4) as answers:
+        started = time.perf_counter()
+        assert move(client, other["id"], blue, first).status_code == 200
+        took = time.perf_counter() - started
+    assert took < SLOW / 2  # a replay on the event loop would hold this move for SLOW
     assert answers == [200] * 4
 
 
 def test_slow_requests_past_a_clients_bound_are_refused(client: TestClient,
                                                         monkeypatch: pytest.MonkeyPatch
                                                         ) -> None:
-    monkeypatch.setattr(web_app, "position_after", _slow_position)
-    server = client.app.state.server
-    server.heavy = client.app.state.heavy = HeavyWork("thread", workers=2, per_client=1,
-                                                      queue=1)
-    browsed = create(client, "blocking_queen", opponent="hotseat")
-    answers: list[int] = []
-
-    def browse() -> None:
-        answers.append(client.get(f"/api/games/{browsed['id']}/position?upto=0").status_code)
-
-    threads = [threading.Thread(target=browse) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    deadline = time.monotonic() + 10
-    while server.heavy.in_flight("testclient") < 2:
-        assert time.monotonic() < deadline, "the replays never started"
-        time.sleep(0.01)
-    refused = client.get(f"/api/games/{browsed['id']}/position?upto=0")
-    assert refused.status_code == 429 and "slow requests" in refused.json()["error"]
-    for thread in threads:
-        thread.join(10)
-    assert answers == [200, 200] and server.heavy.clients() == 0
+    browsed = _slow_replays(client, monkeypatch, workers=2, per_client=1, queue=1)
+    with _browsing(client, browsed, 2) as answers:
+        refused = client.get(f"/api/games/{browsed}/position?upto=0")
+        assert refused.status_code == 429 and "slow requests" in refused.json()["error"]
+    assert answers == [200, 200] and client.app.state.server.heavy.clients() == 0
 
 
 # -- quotas -------------------------------------------------------------------------------------
