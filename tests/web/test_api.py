@@ -50,7 +50,8 @@ def test_an_online_game_gives_its_creator_one_seat_and_an_invitation_for_the_oth
     assert mine not in created["links"]["invite"]
     waiting = view(client, game_id, mine)
     assert waiting["seats"] == [1] and waiting["waiting_for_opponent"]
-    assert waiting["invitation"] == {"seat": 0, "claimed": False}
+    assert waiting["invitation"] == {"seat": 0, "claimed": False,
+                                     "link": created["links"]["invite"]}
     # nobody moves before the opponent joins, and the creator cannot take the other seat
     assert move(client, game_id, mine, "[1,1,1,2]").status_code == 409
     assert claim(client, created, token=mine).status_code == 403
@@ -281,3 +282,14 @@ def test_a_games_file_of_the_earlier_form_loads_and_plays(db) -> None:
         assert move(client, "oldgame1", "first-seat-token", "1,1 1,2 2,2").status_code == 200
         after = move(client, "oldgame1", "second-seat-token", "5,5 5,4 4,5")
         assert after.json()["move_number"] == 1
+
+
+def test_only_the_creator_sees_the_waiting_invitation_link(client: TestClient) -> None:
+    created = create(client, "war_of_life", join=False)
+    game_id = created["id"]
+    assert view(client, game_id, created["token"])["invitation"]["link"] == (
+        created["links"]["invite"])
+    assert "link" not in view(client, game_id)["invitation"]
+    claimed = claim(client, created).json()
+    for token in (created["token"], claimed["token"], None):
+        assert view(client, game_id, token)["invitation"] == {"seat": 1, "claimed": True}

@@ -264,9 +264,7 @@ class LiveGame:
             "ply": len(self.row.moves),
             "waiting_for_opponent": self.waiting_for_opponent,
             "cancelled": self.row.cancelled,
-            "invitation": None if not self.row.invites else {
-                "seat": int(next(iter(self.row.invites))),
-                "claimed": not self.waiting_for_opponent and not self.row.cancelled},
+            "invitation": self._invitation_view(seats),
             "moves": list(self.row.moves),
             "awaiting": awaiting,
             "chosen": [int(s) for s in self.row.pending],
@@ -283,6 +281,18 @@ class LiveGame:
                 "detail": outcome.detail,
             },
         }
+
+    def _invitation_view(self, seats: Sequence[int]) -> dict[str, Any] | None:
+        """Who the invitation seats and whether it is spent; while it waits, its link for
+        the holder of the other seat (the creator: a reopened page can send it again)."""
+        if not self.row.invites:
+            return None
+        key, secret = next(iter(self.row.invites.items()))
+        shown: dict[str, Any] = {"seat": int(key), "claimed": not self.waiting_for_opponent
+                                 and not self.row.cancelled}
+        if self.waiting_for_opponent and seats:
+            shown["link"] = f"/play/{self.row.id}#i={secret}"
+        return shown
 
     def _legal_view(self, seat: int) -> dict[str, Any]:
         actions = self.state.legal_actions(seat)

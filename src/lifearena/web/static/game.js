@@ -105,6 +105,13 @@ async function cancelGame() {
 function receive(next) {
   const previous = current;
   current = next;
+  // a reopened creator's page learns its invitation from the server, to send it again
+  const invite = next.invitation && next.invitation.link;
+  const known = JSON.parse(sessionStorage.getItem("links-" + gameId) || "{}");
+  if (invite && known.invite !== invite) {
+    sessionStorage.setItem("links-" + gameId, JSON.stringify({ ...known, invite }));
+    showLinks();
+  }
   const advanced = previous && next.move_number > previous.move_number;
   if (!previous || advanced || next.awaiting.join() !== previous.awaiting.join()) selection = [];
   if (advanced) browsing = null;
