@@ -345,6 +345,9 @@ def test_x_forwarded_for_counts_only_from_the_proxies_the_operator_names(
 
 
 def test_a_spectator_that_floods_and_never_reads_slows_no_player(db: Path) -> None:
+    """A page that sends junk as fast as it can and reads nothing is answered for a burst,
+    then closed for flooding (1008) and its address held off; the players, from another
+    address, play on as if it were not there."""
     from websockets.sync.client import connect as ws_connect
 
     with _served(db, None) as where:
@@ -352,18 +355,15 @@ def test_a_spectator_that_floods_and_never_reads_slows_no_player(db: Path) -> No
                           json={"game": "war_of_life", "opponent": "hotseat",
                                 "params": {"start": "random", "seed": 8}}).json()
         game_id, token = made["id"], made["token"]
-        # the flooder: a raw handshake, a hello, then junk as fast as the server takes it,
-        # and not one byte read back
-        flooder = socket.create_connection(("127.0.0.1", int(where.split(":")[1])))
-        flooder.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        flooder.sendall((f"GET /ws/{game_id} HTTP/1.1\r\nHost: {where}\r\nUpgrade: websocket\r\n"
-                         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                         "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        port = int(where.split(":")[1])
+        # the flooder, from an address of its own: a raw handshake, a hello, then junk as
+        # fast as the server takes it, and not one byte read back until the end
+        flooder = _raw_socket(FLOODER, port, game_id, where)
         stop = threading.Event()
 
         def flood() -> None:
             frame = _masked(json.dumps({"type": "hello", "token": None}).encode())
-            junk = _masked(json.dumps({"type": "junk"}).encode())  # each one answered
+            junk = _masked(json.dumps({"type": "junk"}).encode())  # each one refused
             with contextlib.suppress(OSError):
                 flooder.sendall(frame)
                 while not stop.is_set():
@@ -389,8 +389,71 @@ def test_a_spectator_that_floods_and_never_reads_slows_no_player(db: Path) -> No
                 slowest = max(slowest, time.perf_counter() - started)
                 state = answer
         stop.set()
+        frames = _frames_until_closed(flooder)
         flooder.close()
+        # and the flooder's address may not come straight back
+        again = _raw_socket(FLOODER, port, game_id, where)
+        again.sendall(_masked(json.dumps({"type": "hello", "token": None}).encode()))
+        refused = _frames_until_closed(again)
+        again.close()
     assert state["ply"] >= 2 and slowest < 2.0
+    errors = [json.loads(payload)["error"] for opcode, payload in frames if opcode == 1
+              and json.loads(payload)["type"] == "error"]
+    assert errors and len(errors) <= 60  # a burst answered, then nothing more read
+    assert any("slow down" in error for error in errors)  # told why before it was closed
+    close = [payload for opcode, payload in frames if opcode == 8]
+    assert close and int.from_bytes(close[0][:2], "big") == 1008
+    assert b"flooding" in close[0]
+    assert [json.loads(p)["status"] for o, p in refused if o == 1] == [429]
+    assert [int.from_bytes(p[:2], "big") for o, p in refused if o == 8] == [4429]
+
+
+FLOODER = "127.0.0.2"
+"""The flooding page's address (Linux routes all of 127/8 to the loopback)."""
+
+
+def _raw_socket(address: str, port: int, game_id: str, where: str) -> socket.socket:
+    """A WebSocket handshake for ``game_id`` by hand, from ``address``, with a small receive
+    buffer; returned once the server accepted it (frames sent before the server's answer
+    could be read as part of the HTTP request)."""
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.settimeout(20)
+    raw.bind((address, 0))
+    raw.connect(("127.0.0.1", port))
+    raw.sendall((f"GET /ws/{game_id} HTTP/1.1\r\nHost: {where}\r\nUpgrade: websocket\r\n"
+                 "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                 "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    head = b""
+    while not head.endswith(b"\r\n\r\n"):  # byte by byte: not one byte of a frame read
+        byte = raw.recv(1)
+        assert byte, f"the server ended the handshake: {head!r}"
+        head += byte
+    assert head.startswith(b"HTTP/1.1 101"), head[:80]
+    return raw
+
+
+def _frames_until_closed(raw: socket.socket, timeout: float = 20.0) -> list[tuple[int, bytes]]:
+    """Every frame the server sent on ``raw`` after its handshake (opcode, payload), read
+    until its close frame or the end of the connection (past ``timeout`` the test fails)."""
+    raw.settimeout(timeout)
+    data, frames = b"", []
+    with contextlib.suppress(ConnectionResetError):
+        while chunk := raw.recv(65536):
+            data += chunk
+            while len(data) >= 2:
+                opcode, size, at = data[0] & 0x0F, data[1] & 0x7F, 2
+                if size == 126:
+                    size, at = int.from_bytes(data[2:4], "big"), 4
+                elif size == 127:
+                    size, at = int.from_bytes(data[2:10], "big"), 10
+                if len(data) < at + size:
+                    break
+                frames.append((opcode, data[at:at + size]))
+                data = data[at + size:]
+            if frames and frames[-1][0] == 8:
+                break
+    return frames
 
 
 def _masked(payload: bytes) -> bytes:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 import socket
 import threading
@@ -44,6 +45,10 @@ class Page:
 
     async def send_json(self, message: Any) -> None:
         self.got.append(message)
+
+    async def send_text(self, text: str) -> None:
+        """What a broadcast sends (its JSON encoded once): kept decoded, as sent."""
+        await self.send_json(json.loads(text))
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         self.closes.append((code, reason))

@@ -33,8 +33,10 @@ import asyncio
 import collections
 import contextlib
 import logging
+import math
 import os
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -61,6 +63,7 @@ from lifearena.web.lab import install as install_lab
 from lifearena.web.lab.launcher import Launcher, TooManyRunning
 from lifearena.web.lab.results import UnknownResults
 from lifearena.web.limits import (
+    FLOOD_HOLD_OFF,
     CreationRate,
     MessageRate,
     SocketCounts,
@@ -88,7 +91,7 @@ from lifearena.web.models import (
     first_error,
     read_message,
 )
-from lifearena.web.sockets import AbortableSockets, Outbox, broadcast, receive
+from lifearena.web.sockets import AbortableSockets, Outbox, broadcast, receive, stop_reading
 from lifearena.web.store import DamagedRow, GameRow, Store
 
 log = logging.getLogger("lifearena.web")
@@ -588,18 +591,29 @@ async def serve_socket(server: Server, websocket: WebSocket, game_id: str) -> No
         server.sockets.setdefault(game_id, {})[outbox] = seats
         outbox.offer(server.game(game_id).view(seats))
         rate = MessageRate()
+        warned = -math.inf  # when the page was last told to slow down
         while not outbox.closed:
             message = await receive(websocket, outbox)
             if message["type"] == "websocket.disconnect":
                 break
+            if not rate.allow():
+                if rate.flooding:  # read no more of it: close, and hold its address off
+                    server.socket_counts.hold_off(address)
+                    await outbox.close(FLOOD_CODE, f"flooding: over {rate.per_second:.0f} "
+                                       f"messages a second; no new socket for "
+                                       f"{FLOOD_HOLD_OFF:.0f} s", flush=True)
+                    stop_reading(websocket)  # its frames are not even parsed any more
+                    break
+                if time.monotonic() - warned > 1.0:  # said once a second; the rest of
+                    warned = time.monotonic()              # what is past the rate is dropped
+                    outbox.offer(_error_message(TooManyMessages(
+                        f"more than {rate.per_second:.0f} messages a second from one page; "
+                        "slow down (messages past the rate are dropped)")))
+                continue
             try:
-                if not rate.allow():
-                    raise TooManyMessages("more messages a second than this server takes "
-                                          "from one page; slow down")
                 await _on_message(server, game_id, seats, message.get("text"))
             except LifeArenaError as error:
-                outbox.offer({"type": "error", "error": str(error),
-                              "status": status_of(error)})
+                outbox.offer(_error_message(error))
     except (RuntimeError, ConnectionError):  # the peer went away mid-send
         pass
     finally:
@@ -612,8 +626,17 @@ async def serve_socket(server: Server, websocket: WebSocket, game_id: str) -> No
             await outbox.close()
 
 
-class TooManyMessages(LifeArenaError):
-    """A page sending faster than :class:`~lifearena.web.limits.MessageRate` allows."""
+class TooManyMessages(TooMany):
+    """A page sending faster than :class:`~lifearena.web.limits.MessageRate` allows (429)."""
+
+
+FLOOD_CODE = 1008
+"""The close code of a socket closed for flooding (WebSocket's "policy violation")."""
+
+
+def _error_message(error: Exception) -> dict[str, Any]:
+    """An error as a socket tells it: what went wrong and the HTTP status it would be."""
+    return {"type": "error", "error": str(error), "status": status_of(error)}
 
 
 async def _greet(server: Server, websocket: WebSocket, game_id: str) -> list[int] | None:
@@ -644,8 +667,7 @@ async def _greet(server: Server, websocket: WebSocket, game_id: str) -> list[int
 async def _refuse(websocket: WebSocket, error: Exception) -> None:
     """Tell a socket why it is refused, then close it with 44xx (the HTTP status's twin)."""
     with contextlib.suppress(Exception):
-        await websocket.send_json({"type": "error", "error": str(error),
-                                   "status": status_of(error)})
+        await websocket.send_json(_error_message(error))
         if websocket.client_state != WebSocketState.DISCONNECTED:
             await websocket.close(code=4400 + status_of(error) % 100,
                                   reason=str(error)[:120])

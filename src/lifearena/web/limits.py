@@ -44,6 +44,11 @@ MESSAGES_PER_SECOND = 20.0
 """Messages one socket may send per second, on average (a person moves far more slowly)."""
 MESSAGE_BURST = 40
 """Messages one socket may send at once before :data:`MESSAGES_PER_SECOND` applies."""
+FLOOD_EXCESS = 40
+"""Messages past its rate (forgiven at :data:`MESSAGES_PER_SECOND`) after which a socket
+counts as flooding and is closed."""
+FLOOD_HOLD_OFF = 30.0
+"""Seconds an address whose socket was closed for flooding may open no socket."""
 
 
 class TooMany(LifeArenaError):
@@ -256,37 +261,55 @@ class CreationRate:
 
 class MessageRate:
     """A token bucket for one socket: ``burst`` messages at once, then ``per_second`` on
-    average.
+    average; and a second bucket of the messages refused, forgiven at ``per_second``, which
+    says when a page is :attr:`flooding` (more than ``excess`` refused and not yet forgiven).
+
+    A page a little over the rate loses a message now and then; one that keeps sending
+    regardless is flooding, and the server closes it rather than reading on.
 
     >>> now = [0.0]
-    >>> rate = MessageRate(per_second=2, burst=3, clock=lambda: now[0])
-    >>> [rate.allow() for _ in range(4)]
-    [True, True, True, False]
-    >>> now[0] = 0.5      # half a second refills one message
-    >>> rate.allow(), rate.allow()
-    (True, False)
+    >>> rate = MessageRate(per_second=2, burst=3, excess=1, clock=lambda: now[0])
+    >>> [rate.allow() for _ in range(4)], rate.flooding
+    ([True, True, True, False], False)
+    >>> now[0] = 0.5      # half a second refills one message and forgives one refusal
+    >>> rate.allow(), rate.allow(), rate.flooding
+    (True, False, False)
+    >>> rate.allow(), rate.flooding   # two refusals not yet forgiven: past the excess
+    (False, True)
     """
 
     def __init__(self, per_second: float = MESSAGES_PER_SECOND, burst: int = MESSAGE_BURST,
-                 *, clock: Callable[[], float] = time.monotonic) -> None:
+                 *, excess: int = FLOOD_EXCESS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         _at_least("per_second", per_second, 1e-9)
         _at_least("burst", burst, 1)
+        _at_least("excess", excess, 0)
         self.per_second = float(per_second)
         self.burst = int(burst)
+        self.excess = int(excess)
         self._clock = clock
         self._tokens = float(self.burst)
+        self._refused = 0.0
         self._last = clock()
 
     def allow(self) -> bool:
-        """Whether one more message may be handled now (and if so, count it)."""
+        """Whether one more message may be handled now (and if so, count it; if not, count
+        it as refused)."""
         now = self._clock()
         elapsed = max(0.0, now - self._last)
         self._last = now
         self._tokens = min(float(self.burst), self._tokens + elapsed * self.per_second)
+        self._refused = max(0.0, self._refused - elapsed * self.per_second)
         if self._tokens >= 1.0:
             self._tokens -= 1.0
             return True
+        self._refused += 1.0
         return False
+
+    @property
+    def flooding(self) -> bool:
+        """Whether more than ``excess`` refused messages are not yet forgiven."""
+        return self._refused > self.excess
 
 
 class SocketCounts:
@@ -308,17 +331,45 @@ class SocketCounts:
     """
 
     def __init__(self, per_game: int = SOCKETS_PER_GAME,
-                 per_address: int = SOCKETS_PER_ADDRESS) -> None:
+                 per_address: int = SOCKETS_PER_ADDRESS, *,
+                 max_addresses: int = MAX_ADDRESSES,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         _at_least("per_game", per_game, 1)
         _at_least("per_address", per_address, 1)
         self.per_game = int(per_game)
         self.per_address = int(per_address)
         self._games: dict[str, int] = {}
         self._addresses: dict[str, int] = {}
+        self._held_off = BoundedTable[str, float](max_addresses)
+        self._clock = clock
+
+    def hold_off(self, address: str, seconds: float = FLOOD_HOLD_OFF) -> None:
+        """Refuse new sockets from ``address`` for ``seconds`` (one of its sockets flooded).
+
+        >>> now = [0.0]
+        >>> counts = SocketCounts(clock=lambda: now[0])
+        >>> counts.hold_off("203.0.113.7", 30)
+        >>> counts.acquire("game1", "203.0.113.7")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        lifearena.web.limits.TooManySockets: a socket from this address flooded the server; ...
+        >>> now[0] = 30.0
+        >>> counts.acquire("game1", "203.0.113.7")
+        """
+        self._held_off[address] = max(self._held_off.peek(address, 0.0),
+                                      self._clock() + seconds)
 
     def acquire(self, game_id: str, address: str) -> None:
         """Count one more socket on ``game_id`` from ``address``; raise
-        :class:`TooManySockets` (and count nothing) when either bound is reached."""
+        :class:`TooManySockets` (and count nothing) when either bound is reached, or while
+        ``address`` is held off."""
+        until = self._held_off.peek(address)
+        if until is not None:
+            wait = until - self._clock()
+            if wait > 0:
+                raise TooManySockets(f"a socket from this address flooded the server; no new "
+                                     f"socket for {math.ceil(wait)} s")
+            del self._held_off[address]
         if self._games.get(game_id, 0) >= self.per_game:
             raise TooManySockets(f"{self.per_game} sockets already open on this game, the "
                                  "most allowed; close a page first")

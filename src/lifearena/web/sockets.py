@@ -14,7 +14,7 @@ ASGI middleware); without it the writer is cancelled and the socket given up.
 >>> import asyncio
 >>> class Page:                       # stands for a Starlette WebSocket
 ...     def __init__(self): self.got = []
-...     async def send_json(self, message): self.got.append(message)
+...     async def send_text(self, message): self.got.append(message)
 ...     async def close(self, code=1000, reason=None): self.got.append(("closed", code))
 >>> async def main():
 ...     page = Page()
@@ -24,13 +24,14 @@ ASGI middleware); without it the writer is cancelled and the socket given up.
 ...     await outbox.close()
 ...     return page.got
 >>> asyncio.run(main())
-[{'type': 'view', 'seats': [0]}, ('closed', 1000)]
+['{"type":"view","seats":[0]}', ('closed', 1000)]
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
@@ -49,8 +50,8 @@ CLOSE_TIMEOUT = 1.0
 the connection is aborted."""
 SLOW_CODE = 4008
 """The close code of a socket whose peer did not read (4000-4999: the application's own)."""
-ABORT_KEY = "lifearena.abort"
-"""The scope key under which :class:`AbortableSockets` leaves a socket's abort function."""
+TRANSPORT_KEY = "lifearena.transport"
+"""The scope key under which :class:`AbortableSockets` leaves a socket's transport."""
 
 _GONE = (WebSocketDisconnect, OSError, RuntimeError, asyncio.IncompleteReadError)
 """What a send raises once the peer has gone (Starlette's ``WebSocketDisconnected`` and its
@@ -62,6 +63,8 @@ class SocketLike(Protocol):
     """What an :class:`Outbox` needs of a socket (a Starlette ``WebSocket`` has it)."""
 
     async def send_json(self, data: Any) -> None: ...
+
+    async def send_text(self, data: str) -> None: ...
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
@@ -89,7 +92,7 @@ class Outbox:
         self.size = size
         self.close_timeout = close_timeout
         self._abort = abort if abort is not None else _abort_of(websocket)
-        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(size)
+        self._queue: asyncio.Queue[dict[str, Any] | str] = asyncio.Queue(size)
         self._writer: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
         self._closed = False
@@ -98,6 +101,7 @@ class Outbox:
         self._aborted = False
         self._close_code: int | None = None
         self._ended = asyncio.Event()  # set once closed, or once the writer found it gone
+        self._ended_future: asyncio.Future[None] | None = None  # the same, for asyncio.wait
 
     def __repr__(self) -> str:
         state = "slow" if self._slow else "closed" if self._closed else "open"
@@ -138,8 +142,9 @@ class Outbox:
             self._writer = asyncio.get_running_loop().create_task(
                 self._write(), name=f"outbox writer {id(self):x}")
 
-    def offer(self, message: dict[str, Any]) -> bool:
-        """Queue ``message`` for the peer, without awaiting; ``False`` when it was not queued.
+    def offer(self, message: dict[str, Any] | str) -> bool:
+        """Queue ``message`` (a JSON object, or one already encoded) for the peer, without
+        awaiting; ``False`` when it was not queued.
 
         A full queue means the peer does not read: the outbox is then marked :attr:`slow`
         and the socket closed with :data:`SLOW_CODE` (by a task of its own: the caller never
@@ -172,6 +177,21 @@ class Outbox:
         its peer found gone by the writer."""
         await self._ended.wait()
 
+    def ended(self) -> asyncio.Future[None]:
+        """A future done once the outbox is closed (as :meth:`wait_closed` returns): one for
+        the outbox's whole life, so a reading loop can wait on it beside every read without
+        a task of its own per read."""
+        if self._ended_future is None:
+            self._ended_future = asyncio.get_running_loop().create_future()
+            if self._ended.is_set():
+                self._ended_future.set_result(None)
+        return self._ended_future
+
+    def _mark_ended(self) -> None:
+        self._ended.set()
+        if self._ended_future is not None and not self._ended_future.done():
+            self._ended_future.set_result(None)
+
     # -- the inside --------------------------------------------------------------------------
 
     def _begin_close(self, code: int, reason: str, flush: bool = False) -> None:
@@ -186,14 +206,17 @@ class Outbox:
         try:
             while True:
                 message = await self._queue.get()
-                await self.websocket.send_json(message)
+                if isinstance(message, str):
+                    await self.websocket.send_text(message)
+                else:
+                    await self.websocket.send_json(message)
                 self._queue.task_done()
         except _GONE as error:  # the peer went away: not an error of the server's
             log.debug("a socket's peer went away: %r", error)
             self._gone = True
             self._closed = True
             if self._closing is None:
-                self._ended.set()
+                self._mark_ended()
         except Exception:  # a message that cannot be sent (a bug): say so, and close
             log.exception("a socket's outbox could not send a message")
             self._closed = True
@@ -223,7 +246,7 @@ class Outbox:
         finally:
             while not self._queue.empty():  # drop what will never be sent
                 self._queue.get_nowait()
-            self._ended.set()
+            self._mark_ended()
 
     def _hard_abort(self, why: str) -> None:
         if self._abort is None:
@@ -243,12 +266,12 @@ def broadcast(audience: Mapping[Outbox, Sequence[int]],
     """Offer every outbox of ``audience`` (outbox to the seats its page holds) the message
     ``make_message(seats)``, without awaiting any; answer how many took it.
 
-    ``make_message`` is called once per distinct seat list, and pages with the same seats
-    share that one message (the spectators, typically). A slow page's outbox closes itself
-    and answers ``False``; nobody waits for it.
+    ``make_message`` is called, and its message encoded as JSON, once per distinct seat list:
+    pages with the same seats (the spectators, typically) share that one text. A slow page's
+    outbox closes itself and answers ``False``; nobody waits for it.
 
     >>> class Page:
-    ...     async def send_json(self, message): pass
+    ...     async def send_text(self, message): pass
     ...     async def close(self, code=1000, reason=None): pass
     >>> made = []
     >>> def view(seats):
@@ -258,49 +281,60 @@ def broadcast(audience: Mapping[Outbox, Sequence[int]],
     >>> broadcast(outboxes, view), made
     (3, [[0], []])
     """
-    messages: dict[tuple[int, ...], dict[str, Any]] = {}
+    texts: dict[tuple[int, ...], str] = {}
     took = 0
     for outbox, seats in list(audience.items()):
         if outbox.closed:
             continue
         key = tuple(seats)
-        message = messages.get(key)
-        if message is None:
-            message = messages[key] = make_message(list(seats))
-        took += outbox.offer(message)
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = encode(make_message(list(seats)))
+        took += outbox.offer(text)
     return took
+
+
+def encode(message: dict[str, Any]) -> str:
+    """``message`` as the JSON text a socket sends (as Starlette's ``send_json`` writes it).
+
+    >>> encode({"type": "state", "ply": 3, "board": "·"})
+    '{"type":"state","ply":3,"board":"·"}'
+    """
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 async def receive(websocket: Any, outbox: Outbox) -> Message:
     """The peer's next ASGI message, or ``{"type": "websocket.disconnect", ...}`` as soon as
     ``outbox`` closes (a slow page), so a handler's reading loop ends with its outbox even
-    where the server would not tell it."""
+    where the server would not tell it. A read costs one task (the outbox's end is one
+    future for its whole life)."""
     if outbox.closed:
         return {"type": "websocket.disconnect", "code": outbox.close_code or 1006}
     reading = asyncio.ensure_future(websocket.receive())
-    ended = asyncio.ensure_future(outbox.wait_closed())
     try:
-        await asyncio.wait({reading, ended}, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait((reading, outbox.ended()), return_when=asyncio.FIRST_COMPLETED)
     finally:
-        for task in (reading, ended):
-            if not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, *_GONE):
-                    await task
+        if not reading.done():
+            reading.cancel()
+            with contextlib.suppress(asyncio.CancelledError, *_GONE):
+                await reading
     if reading.done() and not reading.cancelled():
-        return reading.result()
+        return reading.result()  # type: ignore[no-any-return]
     return {"type": "websocket.disconnect", "code": outbox.close_code or 1006}
 
 
 class AbortableSockets:
-    """ASGI middleware that lets an :class:`Outbox` abort its socket's TCP connection.
+    """ASGI middleware that lets the application abort a socket's TCP connection, or stop
+    reading from it.
 
     A peer that never reads fills the connection's buffers, and then neither a message nor a
-    close frame can be sent to it: only aborting the transport frees the connection. The ASGI
-    interface offers no way to do that, so this middleware, placed outside every middleware
-    that wraps ``send`` (``app.add_middleware(AbortableSockets)`` on a FastAPI or Starlette
-    app), leaves the server's ``transport.abort`` in the socket's scope under
-    :data:`ABORT_KEY`, when the server (uvicorn's WebSocket protocols) has one.
+    close frame can be sent to it: only aborting the transport frees the connection. A peer
+    that floods goes on being read (and its frames parsed) after the server closed the
+    socket, until the close handshake times out: only pausing the transport stops that. The
+    ASGI interface offers neither, so this middleware, placed outside every middleware that
+    wraps ``send`` (``app.add_middleware(AbortableSockets)`` on a FastAPI or Starlette app),
+    leaves the server's transport in the socket's scope under :data:`TRANSPORT_KEY`, when the
+    server (uvicorn's WebSocket protocols) has one.
     """
 
     def __init__(self, app: ASGIApp) -> None:
@@ -309,23 +343,38 @@ class AbortableSockets:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
             transport = getattr(getattr(send, "__self__", None), "transport", None)
-            abort = getattr(transport, "abort", None)
-            if callable(abort):
-                scope[ABORT_KEY] = abort
+            if transport is not None:
+                scope[TRANSPORT_KEY] = transport
         await self.app(scope, receive, send)
 
 
+def stop_reading(websocket: Any) -> bool:
+    """Read nothing more from ``websocket``'s peer (its transport paused; the server closes
+    the connection when the close handshake times out); ``False`` where the transport is
+    unknown (not under uvicorn, or without :class:`AbortableSockets`)."""
+    pause = getattr(_transport_of(websocket), "pause_reading", None)
+    if not callable(pause):
+        return False
+    try:
+        pause()
+    except Exception as error:  # a transport already closed
+        log.debug("pausing a socket's transport failed: %r", error)
+        return False
+    return True
+
+
 def _abort_of(websocket: Any) -> Callable[[], None] | None:
-    scope = getattr(websocket, "scope", None)
-    if isinstance(scope, dict):
-        abort = scope.get(ABORT_KEY)
-        if callable(abort):
-            return abort  # type: ignore[no-any-return]
-    # a bare Starlette app under uvicorn: the socket's send is the protocol's own method
-    transport = getattr(getattr(getattr(websocket, "_send", None), "__self__", None),
-                        "transport", None)
-    abort = getattr(transport, "abort", None)
+    abort = getattr(_transport_of(websocket), "abort", None)
     return abort if callable(abort) else None
+
+
+def _transport_of(websocket: Any) -> Any:
+    scope = getattr(websocket, "scope", None)
+    if isinstance(scope, dict) and TRANSPORT_KEY in scope:
+        return scope[TRANSPORT_KEY]
+    # a bare Starlette app under uvicorn: the socket's send is the protocol's own method
+    return getattr(getattr(getattr(websocket, "_send", None), "__self__", None), "transport",
+                   None)
 
 
 def _disconnected(websocket: Any) -> bool:
