@@ -12,7 +12,7 @@ import socket
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -175,7 +175,7 @@ def test_moves_racing_evictions_land_once_in_memory_and_store_alike(db: Path) ->
 
             await asyncio.gather(play(12), play(12), churn(60), churn(60))
             stored = server.store.get(target["id"])
-            live = server.game(target["id"])
+            live = await server.game(target["id"])
             assert stored.moves == live.row.moves and len(stored.moves) >= 6
             again = replay(Record(stored.game, stored.params, stored.setup, ["", ""],
                                   stored.moves))
@@ -238,6 +238,68 @@ def test_replays_run_off_the_event_loop_and_a_move_elsewhere_is_not_delayed(
         took = time.perf_counter() - started
     assert took < SLOW / 2  # a replay on the event loop would hold this move for SLOW
     assert answers == [200] * 4
+
+
+def _long_p2life_record(turns: int) -> str:
+    """A p2life record of ``turns`` turns of ``pass | pass`` on a 12x12 torus of two blocks
+    (still lifes: the game lasts all ``turns`` generations)."""
+    rows = [["."] * 12 for _ in range(12)]
+    for y, x, colour in ((2, 2, "w"), (7, 7, "b")):
+        for dy in (0, 1):
+            for dx in (0, 1):
+                rows[y + dy][x + dx] = colour
+    setup = "/".join("".join(row) for row in rows) + " 0:0"
+    return Record("p2life", {"max_generations": turns, "moves": 1, "torus": True, "seed": 1},
+                  setup, ["a", "b"], ["pass | pass"] * turns).to_json()
+
+
+def test_long_uploads_and_first_loads_are_replayed_off_the_event_loop(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening a long record and loading a long stored game (after a restart or an
+    eviction) replay it in a worker: a move elsewhere is not held up meanwhile."""
+    long = web_app.LOOP_REPLAY_MOVES + 1
+
+    def slow(original: Any) -> Any:
+        def replay_slowly(row: Any) -> Any:
+            if len(row.moves) >= long:  # a replay on the event loop would hold it SLOW s
+                time.sleep(SLOW)
+            return original(row)
+        return replay_slowly
+
+    monkeypatch.setattr(web_app, "replayed", slow(web_app.replayed))
+    monkeypatch.setattr(web_app, "_rebuild", slow(web_app._rebuild))
+    server = client.app.state.server
+    server.heavy = client.app.state.heavy = HeavyWork("thread", workers=2, per_client=2)
+    uploaded, took = _while_replaying(client, lambda: client.post(
+        "/api/records", json={"record": _long_p2life_record(long)}))
+    assert uploaded.status_code == 201, uploaded.text
+    assert took < SLOW / 2  # a replay on the event loop would hold the move for SLOW
+    opened = uploaded.json()["id"]
+    server.games.pop(opened)  # as after a restart or an eviction: only the store has it
+    loaded, took = _while_replaying(client, lambda: client.get(f"/api/games/{opened}"))
+    assert loaded.status_code == 200 and loaded.json()["ply"] == long
+    assert took < SLOW / 2 and opened in server.games
+
+
+def _while_replaying(client: TestClient, request: Callable[[], Any]) -> tuple[Any, float]:
+    """``request()``'s answer, made in a thread, and how long a move in another game took
+    while the server's worker replayed for it."""
+    answers: list[Any] = []
+    thread = threading.Thread(target=lambda: answers.append(request()))
+    thread.start()
+    heavy = client.app.state.server.heavy
+    deadline = time.monotonic() + 30
+    while heavy.in_flight("testclient") < 1:
+        assert time.monotonic() < deadline, "the replay never started"
+        time.sleep(0.01)
+    other = create(client, "war_of_life")
+    blue, _ = tokens_of(other)
+    text = view(client, other["id"], blue)["legal"]["0"]["moves"][0]["move"]
+    started = time.perf_counter()
+    assert move(client, other["id"], blue, text).status_code == 200
+    took = time.perf_counter() - started
+    thread.join(30)
+    return answers[0], took
 
 
 def test_slow_requests_past_a_clients_bound_are_refused(client: TestClient,

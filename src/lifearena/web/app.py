@@ -53,7 +53,7 @@ from starlette.websockets import WebSocketState
 
 from lifearena import __version__
 from lifearena.arena.executor import exit_with_parent
-from lifearena.core import Record, replay
+from lifearena.core import Record
 from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
 from lifearena.web import catalog
 from lifearena.web.classic import CLASSIC, ClassicGame, transcript_after
@@ -78,6 +78,7 @@ from lifearena.web.live import (
     TurnError,
     new_secret,
     position_after,
+    replayed,
 )
 from lifearena.web.models import (
     MAX_TOKEN,
@@ -103,6 +104,9 @@ MAX_LAB_BODY = 262_144
 """Largest body of a record upload or a lab request, in bytes."""
 MAX_WS_MESSAGE = 4_096
 """Largest WebSocket message, in characters."""
+LOOP_REPLAY_MOVES = 32
+"""Moves a game may have for the event loop to replay it itself (at most about 0.15 ms a
+move: a few milliseconds); a longer game is replayed in a slow-work worker."""
 HELLO_TIMEOUT = 10.0
 """Seconds a new socket has to say who it is before it is closed."""
 NO_SUCH_GAME = ("<!doctype html><html lang=en><head><meta charset=utf-8><title>lifearena — no "
@@ -186,34 +190,60 @@ class Server:
     heavy: HeavyWork = field(default_factory=lambda: HeavyWork("thread"))
     pool: Executor | None = None
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    loading: dict[str, asyncio.Future[LiveGame | ClassicGame]] = field(default_factory=dict)
+    """Games being rebuilt from the store, by id (every caller awaits the one rebuild)."""
 
     # -- games ------------------------------------------------------------------------------
 
-    def game(self, game_id: str) -> LiveGame | ClassicGame:
-        """The live game ``game_id``, rebuilt from the store when not in memory;
-        :class:`DamagedRow` (410) for a stored game that no longer loads."""
+    async def game(self, game_id: str, client: str = "server") -> LiveGame | ClassicGame:
+        """The live game ``game_id``: from memory, else rebuilt from the store; a long game
+        is replayed in a slow-work worker for ``client`` (so the event loop never replays
+        thousands of moves), and concurrent loads of one game share one rebuild.
+        :class:`NotFound` (404) for an unknown id, :class:`DamagedRow` (410) for a stored
+        game that no longer loads, :class:`TooBusy` (429) past ``client``'s bound."""
         if not valid_id(game_id):
             raise NotFound(f"no game {game_id[:40]!r}")
         live = self.games.get(game_id)
-        if live is None:
-            row = self.store.get(game_id)
-            if row is None:
-                raise NotFound(f"no game {game_id!r}")
+        if live is not None:
+            self.games.move_to_end(game_id)
+            return live
+        loading = self.loading.get(game_id)
+        if loading is None:
+            loading = asyncio.ensure_future(self._load(game_id, client))
+            self.loading[game_id] = loading
+            loading.add_done_callback(lambda _: self.loading.pop(game_id, None))
+        # shielded: a page that leaves does not end a load other pages wait for
+        return await asyncio.shield(loading)
+
+    async def _load(self, game_id: str, client: str) -> LiveGame | ClassicGame:
+        row = self.store.get(game_id)
+        if row is None:
+            raise NotFound(f"no game {game_id!r}")
+        if row.game == CLASSIC or len(row.moves) <= LOOP_REPLAY_MOVES:
             live = _rebuild(row)
-            self.games[game_id] = live
-            self._evict()
-            self.schedule_agent(live)
-        self.games.move_to_end(game_id)
+        else:
+            live = await self.heavy.run(client, _rebuild, row)
+        # loads of one game are one task, and every change goes through a loaded copy: no
+        # other copy can have arrived meanwhile
+        self.games[game_id] = live
+        self._evict()
+        self.schedule_agent(live)
         return live
 
+    def exists(self, game_id: str) -> bool:
+        """Whether ``game_id`` is a game of this server (in memory or stored; not rebuilt)."""
+        return valid_id(game_id) and (game_id in self.games
+                                      or self.store.get(game_id) is not None)
+
     @contextlib.asynccontextmanager
-    async def locked(self, game_id: str) -> AsyncIterator[LiveGame | ClassicGame]:
+    async def locked(self, game_id: str, client: str = "server"
+                     ) -> AsyncIterator[LiveGame | ClassicGame]:
         """The game ``game_id`` held under its lock: the copy every change goes to. A game
         whose lock is held is never evicted, so no change lands on a copy the cache let go."""
-        self.game(game_id)  # a bad or unknown id is refused before a lock is made for it
+        await self.game(game_id, client)  # an unknown id is refused before a lock is made
         lock = self.locks.setdefault(game_id, asyncio.Lock())
         async with lock:
-            yield self.game(game_id)
+            yield await self.game(game_id, client)
 
     def _evict(self) -> None:
         while len(self.games) > self.settings.max_cached:
@@ -239,8 +269,9 @@ class Server:
                                     "'at this screen'")
         if game == "life_for_two" and values["rules"] == "classic":  # the 1978 program
             token = new_secret()
-            return self._start(GameRow(secrets.token_urlsafe(9), CLASSIC, {}, "",
-                                       {"kind": "hotseat"}, [token, token]), token, None)
+            return self._start(_rebuild(GameRow(secrets.token_urlsafe(9), CLASSIC, {}, "",
+                                                {"kind": "hotseat"}, [token, token])),
+                               token, None)
         state = catalog.new_state(game, body.params)
         config: dict[str, Any] = {"kind": opponent}
         token = new_secret()
@@ -258,25 +289,29 @@ class Server:
                           seed=secrets.randbelow(catalog.MAX_SEED + 1))
         row = GameRow(secrets.token_urlsafe(9), game, dict(state.params), state.setup(), config,
                       tokens, invites=invites)
-        return self._start(row, token, None if opponent == "hotseat" else side)
+        return self._start(_rebuild(row), token, None if opponent == "hotseat" else side)
 
-    def open_record(self, text: str) -> dict[str, Any]:
-        """Open an uploaded record as a hot-seat game at its last position."""
+    async def open_record(self, text: str, client: str = "server") -> dict[str, Any]:
+        """Open an uploaded record as a hot-seat game at its last position; every move is
+        checked (in a slow-work worker for ``client`` when the record is long) before
+        anything is stored."""
         record = Record.load(text)
         if record.game not in catalog.GAMES:
             raise BadParameterError(f"record of game {record.game!r}; expected one of "
                                     f"{', '.join(catalog.GAMES)}")
         if not isinstance(record.params, dict) or not isinstance(record.moves, list):
             raise ParseError("record params must be an object and moves a list")
-        replay(record)  # every move checked before anything is stored
         token = new_secret()
         row = GameRow(secrets.token_urlsafe(9), record.game, dict(record.params),
                       str(record.setup), {"kind": "hotseat", "from_record": True},
                       [token, token], [str(m) for m in record.moves])
-        return self._start(row, token, None)
+        if len(row.moves) <= LOOP_REPLAY_MOVES:
+            return self._start(replayed(row), token, None)
+        return self._start(await self.heavy.run(client, replayed, row), token, None)
 
-    def _start(self, row: GameRow, token: str, side: int | None) -> dict[str, Any]:
-        live = _rebuild(row)
+    def _start(self, live: LiveGame | ClassicGame, token: str,
+               side: int | None) -> dict[str, Any]:
+        row = live.row
         self.store.insert(row)
         self.games[row.id] = live
         self._evict()
@@ -288,9 +323,10 @@ class Server:
 
     # -- seats -------------------------------------------------------------------------------
 
-    async def claim(self, game_id: str, invitation: str, holder: str | None) -> dict[str, Any]:
+    async def claim(self, game_id: str, invitation: str, holder: str | None,
+                    client: str = "server") -> dict[str, Any]:
         """The first claim of an invitation takes its seat; answer that seat's token."""
-        async with self.locked(game_id) as live:
+        async with self.locked(game_id, client) as live:
             if holder and _holds(live, holder):
                 raise SeatError("you already play a seat of this game; send the invitation "
                                 "to your opponent")
@@ -305,9 +341,10 @@ class Server:
                 "links": {"you": f"/play/{game_id}#t={token}",
                           "spectator": f"/play/{game_id}"}}
 
-    async def cancel(self, game_id: str, token: str | None) -> LiveGame | ClassicGame:
+    async def cancel(self, game_id: str, token: str | None,
+                     client: str = "server") -> LiveGame | ClassicGame:
         """The creator withdraws an unclaimed invitation."""
-        async with self.locked(game_id) as live:
+        async with self.locked(game_id, client) as live:
             live.cancel(live.seats_of(token))
             try:
                 self.store.save_seats(live.row)
@@ -320,10 +357,11 @@ class Server:
     # -- moves -------------------------------------------------------------------------------
 
     async def move(self, game_id: str, token: str | None, seats: list[int] | None,
-                   move: Move | MoveMessage) -> LiveGame | ClassicGame:
+                   move: Move | MoveMessage, client: str = "server"
+                   ) -> LiveGame | ClassicGame:
         """Play ``move`` for the seat ``token`` (or, on a socket, ``seats``) holds, under the
         game's lock; store it and tell every page."""
-        async with self.locked(game_id) as live:
+        async with self.locked(game_id, client) as live:
             held = live.seats_of(token) if seats is None else seats
             if not held:
                 raise SeatError("a move needs this seat's private link (token); spectators "
@@ -485,12 +523,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/play/{game_id}", include_in_schema=False)
     async def play_page(game_id: str) -> Response:
-        try:
-            server.game(game_id)
-        except NotFound:
+        if not server.exists(game_id):  # a damaged game's page opens and says so (410)
             return HTMLResponse(NO_SUCH_GAME, status_code=404)
-        except DamagedRow:
-            pass  # the page opens and says so (its socket answers 410)
         return FileResponse(STATIC / "game.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -516,32 +550,37 @@ def create_app(settings: Settings) -> FastAPI:
     async def open_record(body: OpenRecord, request: Request) -> dict[str, Any]:
         address = address_key(client_of(request.client))
         server.creations.check(address)
-        created = server.open_record(body.record)
+        created = await server.open_record(body.record, client_of(request.client))
         server.creations.count(address)
         return created
 
     @app.get("/api/games/{game_id}")
-    async def game_view(game_id: str, token: SeatToken = None) -> dict[str, Any]:
-        live = server.game(game_id)
+    async def game_view(game_id: str, request: Request,
+                        token: SeatToken = None) -> dict[str, Any]:
+        live = await server.game(game_id, client_of(request.client))
         return live.view(live.seats_of(token))
 
     @app.post("/api/games/{game_id}/moves")
-    async def make_move(game_id: str, body: Move, token: SeatToken = None) -> dict[str, Any]:
-        live = await server.move(game_id, token, None, body)
+    async def make_move(game_id: str, body: Move, request: Request,
+                        token: SeatToken = None) -> dict[str, Any]:
+        live = await server.move(game_id, token, None, body, client_of(request.client))
         return live.view(live.seats_of(token))
 
     @app.post("/api/games/{game_id}/claim")
-    async def claim(game_id: str, body: Claim, token: SeatToken = None) -> dict[str, Any]:
-        return await server.claim(game_id, body.invitation, token)
+    async def claim(game_id: str, body: Claim, request: Request,
+                    token: SeatToken = None) -> dict[str, Any]:
+        return await server.claim(game_id, body.invitation, token, client_of(request.client))
 
     @app.post("/api/games/{game_id}/cancel")
-    async def cancel(game_id: str, body: Cancel, token: SeatToken = None) -> dict[str, Any]:
-        live = await server.cancel(game_id, token)
+    async def cancel(game_id: str, body: Cancel, request: Request,
+                     token: SeatToken = None) -> dict[str, Any]:
+        live = await server.cancel(game_id, token, client_of(request.client))
         return live.view(live.seats_of(token))
 
     @app.get("/api/games/{game_id}/record")
-    async def download(game_id: str, format: Literal["json", "text"] = "json") -> Response:
-        live = server.game(game_id)
+    async def download(game_id: str, request: Request,
+                       format: Literal["json", "text"] = "json") -> Response:
+        live = await server.game(game_id, client_of(request.client))
         if isinstance(live, ClassicGame):
             body, kind, suffix = live.download(format)
         elif format == "json":
@@ -555,7 +594,7 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/api/games/{game_id}/position")
     async def position(game_id: str, request: Request,
                        upto: Annotated[int, Query(ge=0, le=1_000_000)]) -> dict[str, Any]:
-        live = server.game(game_id)
+        live = await server.game(game_id, client_of(request.client))
         job = live.position_job(upto)
         work = transcript_after if isinstance(live, ClassicGame) else position_after
         return await server.heavy.run(client_of(request.client), work, *job)
@@ -589,7 +628,7 @@ async def serve_socket(server: Server, websocket: WebSocket, game_id: str) -> No
         outbox = Outbox(websocket)
         outbox.start()
         server.sockets.setdefault(game_id, {})[outbox] = seats
-        outbox.offer(server.game(game_id).view(seats))
+        outbox.offer((await server.game(game_id, address)).view(seats))
         rate = MessageRate()
         warned = -math.inf  # when the page was last told to slow down
         while not outbox.closed:
@@ -661,7 +700,8 @@ async def _greet(server: Server, websocket: WebSocket, game_id: str) -> list[int
         header = hello.token
     elif len(header) > MAX_TOKEN:
         raise SeatError("this link's seat token does not belong to this game")
-    return server.game(game_id).seats_of(header or None)
+    live = await server.game(game_id, client_of(websocket.client))
+    return live.seats_of(header or None)
 
 
 async def _refuse(websocket: WebSocket, error: Exception) -> None:

@@ -346,6 +346,20 @@ def position_after(game: str, params: dict[str, Any], setup: str, moves: list[st
     return replay(record, upto=upto).display(None)
 
 
+def replayed(row: GameRow) -> LiveGame:
+    """A new game from ``row`` (an uploaded record), every move checked: the rules' own error
+    for the first move they refuse (run in a worker when the record is long).
+
+    >>> row = GameRow("g", "blocking_queen", {"k": 2}, "9,14", {"kind": "hotseat"},
+    ...               ["t", "t"], ["5,10", "3,8"])
+    >>> replayed(row).state.display(None)["queen"]
+    [3, 8]
+    """
+    check_row(row)
+    return LiveGame(row, replay(Record(row.game, dict(row.params), row.setup, ["", ""],
+                                       list(row.moves))))
+
+
 def check_row(row: GameRow) -> None:
     """Refuse a row whose fields have the wrong shape (the store may hold rows written by an
     earlier version, or damaged): :class:`ValueError` naming the field."""
@@ -368,4 +382,4 @@ def same_secret(a: str, b: str) -> bool:
 
 
 __all__ = ["MAX_MOVE_TEXT", "IllegalMoveError", "InvitationTaken", "LiveGame", "SeatError",
-           "StaleMove", "TurnError", "check_ply", "position_after"]
+           "StaleMove", "TurnError", "check_ply", "position_after", "replayed"]
