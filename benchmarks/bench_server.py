@@ -6,13 +6,19 @@ Each scenario starts ``lifearena serve`` in its own process on a free port with 
 database and keeps ``--games`` online War of Life games (random starts) going at once for
 ``--seconds``: a game is created over HTTP (the creator's seat token and an invitation),
 its invitation claimed (``POST /api/games/{id}/claim``: the other seat's token), and each
-seat opens a WebSocket and says hello with its token. On its turn a seat sends a random
-legal move with the view's ply and waits for the server's push that shows it played; a
-move's latency is that WebSocket round trip. A game ends at its end or after ``--moves``
-moves, and its slot then starts a new one, until ``--seconds`` have passed. No agent is
-involved. Every game's two seats come from a loopback address of their own (``127.1.x.y``:
-Linux routes all of 127/8 to the loopback), as players on machines of their own would, so
-the server's bounds per address (32 sockets) apply to each pair, not to the whole benchmark.
+seat opens a WebSocket and says hello with its token. On its turn a seat thinks (``--think``
+seconds on average: uniformly 0.5 to 1.5 times it), then sends a random legal move with the
+view's ply and waits for the server's push that shows it played; a move's latency is that
+WebSocket round trip. With the default second of thought, 200 games offer about 190 moves a
+second, as 400 quick players would: a load the server carries with room to spare, so the
+latencies say how long a player waits, not how long a queue is. ``--think 0`` plays as fast
+as the server answers instead: the moves/s are then the server's capacity (with this
+benchmark's clients on the same machine), and the latencies mostly time the queue. A game
+ends at its end or after ``--moves`` moves, and its slot then starts a new one, until
+``--seconds`` have passed. No agent is involved. Every game's two seats come from a loopback
+address of their own (``127.1.x.y``: Linux routes all of 127/8 to the loopback), as players
+on machines of their own would, so the server's bounds per address (32 sockets) apply to
+each pair, not to the whole benchmark.
 
 The *hostile* scenario plays the same games while
 
@@ -21,10 +27,11 @@ The *hostile* scenario plays the same games while
   that is not JSON, a spectator's move and a JSON array, written as fast as the connection
   takes them (``--flood-rate`` per socket and second to pace them instead), while never
   reading a byte of what the server sends (raw TCP sockets with a 4 KiB receive buffer,
-  reading paused after the handshake, so their TCP buffers fill). The server answers every
-  message past its rate bound (20 a second) with an error the page never reads; once the
-  kernel's buffers and the socket's outbox are full it closes the socket (4008) and aborts
-  the connection, and the spectator reconnects at once (the report counts those drops);
+  reading paused after the handshake, so their TCP buffers fill). The server answers a
+  burst of them, tells the page once to slow down, drops the rest unread and then closes the
+  socket for flooding (1008), stops reading from it and refuses that address's sockets for
+  30 s; the spectator reconnects at once, and goes on flooding the refused socket until the
+  server ends the connection (the report counts those drops);
 * ``--position-clients`` (4) clients, from an address each, keep ``--position-inflight`` (2,
   the server's bound of slow requests running per address) ``GET /api/games/{id}/position
   ?upto=N`` requests outstanding, N random in 0..10,000, on ``--long-games`` (2) games of
@@ -65,6 +72,7 @@ import argparse
 import asyncio
 import base64
 import contextlib
+import gc
 import json
 import os
 import random
@@ -323,6 +331,8 @@ async def play_game(scenario: Scenario, game_id: str, tokens: list[str], address
             if not legal:
                 raise PlayerError(f"the view of seat {seat} lists no legal moves")
             ply = states[seat]["ply"]
+            if scenario.args.think > 0:  # a player's thought: the load's shape, not a wait
+                await asyncio.sleep(scenario.args.think * rng.uniform(0.5, 1.5))
             started = time.perf_counter()
             await sockets[seat].send(json.dumps({"type": "move", "ply": ply,
                                                  "move": rng.choice(legal)["move"]}))
@@ -513,6 +523,9 @@ async def run_scenario(scenario: Scenario, hostile: bool) -> float:
         if hostile:
             await prepare_hostile(scenario, lobby, clients)
         scenario.started = {slot: asyncio.Event() for slot in range(args.games)}
+        # this process's own full collections would stop all 400 players at once and be
+        # timed as the server's: what is loaded so far is left out of them
+        gc.freeze()
         scenario.cpu.start()
         started = time.perf_counter()
         scenario.deadline = time.monotonic() + args.seconds
@@ -627,8 +640,11 @@ def report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]]) -> N
     if args.repeat > 1:
         rows += [(f"{name} median", figures) for name, figures in medians.items()]
     print()
+    thought = (f"players think {args.think:g} s a move on average" if args.think > 0
+               else "players move as fast as the server answers")
     print(f"{args.games} online War of Life games at once for {args.seconds:g} s a scenario "
-          f"(at most {args.moves} moves a game); a move's latency is its WebSocket round trip")
+          f"(at most {args.moves} moves a game; {thought}); a move's latency is its "
+          "WebSocket round trip")
     table(LATENCY, rows)
     print()
     table(RESOURCES, rows)
@@ -670,6 +686,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="concurrent games (1..1000)")
     parser.add_argument("--moves", type=int, default=30, help="moves per game at most")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="a player's mean thought before each move, in seconds (0: play "
+                        "as fast as the server answers, which measures its capacity)")
     parser.add_argument("--seconds", type=float, default=30,
                         help="how long each scenario plays (seconds)")
     parser.add_argument("--scenario", choices=("both", "ordinary", "hostile"), default="both")
@@ -693,10 +712,11 @@ def main() -> None:
     if args.quick:
         args.games, args.seconds, args.long_games = min(args.games, 50), 8.0, 1
     if (not 1 <= args.games <= 1000 or not 1 <= args.moves <= 250 or args.seconds <= 0
-            or args.repeat < 1 or not 0 <= args.spectators <= 32
+            or args.repeat < 1 or not 0 <= args.spectators <= 32 or not 0 <= args.think <= 60
             or not 1 <= args.long_turns <= 10_000 or args.long_games < 1
             or not 0 <= args.position_clients <= 250 or args.position_inflight < 1):
-        parser.error("--games 1..1000, --moves 1..250, --seconds > 0, --repeat >= 1, "
+        parser.error("--games 1..1000, --moves 1..250, --think 0..60, --seconds > 0, "
+                     "--repeat >= 1, "
                      "--spectators 0..32, --long-turns 1..10000, --long-games >= 1, "
                      "--position-clients 0..250, --position-inflight >= 1")
     names = ["ordinary", "hostile"] if args.scenario == "both" else [args.scenario]

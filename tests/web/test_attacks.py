@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import socket
 import sqlite3
 import threading
@@ -25,6 +26,7 @@ from lifearena.web import Settings, create_app
 from lifearena.web import app as web_app
 from lifearena.web.heavy import HeavyWork
 from lifearena.web.limits import SOCKETS_PER_ADDRESS
+from lifearena.web.store import GameRow
 
 from .conftest import claim, connect, create, move, tokens_of, view, ws_url
 
@@ -300,6 +302,28 @@ def _while_replaying(client: TestClient, request: Callable[[], Any]) -> tuple[An
     took = time.perf_counter() - started
     thread.join(30)
     return answers[0], took
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle scheduling class")
+def test_slow_work_runs_in_processes_that_take_only_an_idle_cpu() -> None:
+    """A worker runs only when nothing else wants a core (a replay waits, not the moves),
+    and a long game replayed there comes back whole."""
+    heavy = HeavyWork("process", workers=1)
+    record = Record.load(_long_p2life_record(40))
+    row = GameRow("abcdefgh", record.game, dict(record.params), str(record.setup),
+                  {"kind": "hotseat"}, ["t", "t"], list(record.moves))
+
+    async def ask() -> tuple[int, Any]:
+        return (await heavy.run("10.0.0.1", os.sched_getscheduler, 0),
+                await heavy.run("10.0.0.1", web_app.replayed, row))
+
+    try:
+        policy, live = asyncio.run(ask())
+    finally:
+        heavy.close()
+    assert policy == os.SCHED_IDLE
+    assert live.row.moves == row.moves
+    assert live.state.display(None) == web_app.replayed(row).state.display(None)
 
 
 def test_slow_requests_past_a_clients_bound_are_refused(client: TestClient,

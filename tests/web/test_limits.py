@@ -202,6 +202,50 @@ def test_a_message_rate_never_allows_more_than_burst_plus_rate_times_time(
         assert allowed <= burst + per_second * (clock.now - start) + 1e-6
 
 
+@given(per_second=st.floats(1, 50), burst=st.integers(1, 50), excess=st.integers(1, 50),
+       factor=st.floats(0.1, 1.9), count=st.integers(1, 400))
+def test_a_page_under_twice_the_rate_never_floods(per_second: float, burst: int,
+                                                     excess: int, factor: float,
+                                                     count: int) -> None:
+    """Refusals are forgiven at the rate, so a page that sends under twice the rate (fewer
+    refusals than messages allowed) loses messages but is never flooding."""
+    clock = Clock()
+    rate = MessageRate(per_second, burst, excess=excess, clock=clock)
+    for _ in range(count):
+        clock.now += 1 / (factor * per_second)
+        rate.allow()
+        assert not rate.flooding
+
+
+@given(per_second=st.floats(1, 50), burst=st.integers(1, 50), excess=st.integers(0, 50))
+def test_a_page_that_keeps_sending_regardless_floods_after_its_excess(
+        per_second: float, burst: int, excess: int) -> None:
+    """At once: the burst is allowed, then exactly ``excess`` more are refused before the
+    page counts as flooding."""
+    rate = MessageRate(per_second, burst, excess=excess, clock=Clock())
+    assert all(rate.allow() for _ in range(burst))
+    for _ in range(excess):
+        assert not rate.allow() and not rate.flooding
+    assert not rate.allow() and rate.flooding
+
+
+def test_an_address_held_off_opens_no_socket_until_its_time_is_up() -> None:
+    clock = Clock()
+    counts = SocketCounts(clock=clock)
+    counts.hold_off("203.0.113.7", 30)
+    with pytest.raises(TooManySockets) as refused:
+        counts.acquire("game1", "203.0.113.7")
+    assert "flooded" in one_line(refused.value) and "30 s" in str(refused.value)
+    counts.acquire("game1", "203.0.113.8")  # another address is not held off
+    counts.hold_off("203.0.113.7", 5)  # a shorter hold-off never shortens a longer one
+    clock.now += 29
+    with pytest.raises(TooManySockets):
+        counts.acquire("game1", "203.0.113.7")
+    clock.now += 1
+    counts.acquire("game1", "203.0.113.7")
+    assert counts.of_address("203.0.113.7") == 1
+
+
 def test_a_message_rate_refuses_nonsense_bounds() -> None:
     with pytest.raises(BadParameterError, match="per_second 0"):
         MessageRate(0, 10)

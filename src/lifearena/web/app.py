@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import gc
 import logging
 import math
 import os
@@ -107,6 +108,9 @@ MAX_WS_MESSAGE = 4_096
 LOOP_REPLAY_MOVES = 32
 """Moves a game may have for the event loop to replay it itself (at most about 0.15 ms a
 move: a few milliseconds); a longer game is replayed in a slow-work worker."""
+GC_THRESHOLDS = (700, 10, 100)
+"""The collector's thresholds while serving (Python's: 700, 10, 10): full collections come
+ten times less often (each takes tens of milliseconds under load)."""
 HELLO_TIMEOUT = 10.0
 """Seconds a new socket has to say who it is before it is closed."""
 NO_SUCH_GAME = ("<!doctype html><html lang=en><head><meta charset=utf-8><title>lifearena — no "
@@ -480,6 +484,11 @@ def create_app(settings: Settings) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         server.pool = await start_agent_pool(settings)
+        # what the server loaded to start (modules, compiled kernels: about a million
+        # objects) lives as long as it does: leave it out of the collector's full passes,
+        # and make those rarer, or each (50-90 ms) stops every game every few seconds
+        gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
         if settings.on_ready is not None:
             settings.on_ready()
         try:
@@ -637,11 +646,11 @@ async def serve_socket(server: Server, websocket: WebSocket, game_id: str) -> No
                 break
             if not rate.allow():
                 if rate.flooding:  # read no more of it: close, and hold its address off
+                    stop_reading(websocket)
                     server.socket_counts.hold_off(address)
                     await outbox.close(FLOOD_CODE, f"flooding: over {rate.per_second:.0f} "
                                        f"messages a second; no new socket for "
                                        f"{FLOOD_HOLD_OFF:.0f} s", flush=True)
-                    stop_reading(websocket)  # its frames are not even parsed any more
                     break
                 if time.monotonic() - warned > 1.0:  # said once a second; the rest of
                     warned = time.monotonic()              # what is past the rate is dropped
@@ -705,7 +714,8 @@ async def _greet(server: Server, websocket: WebSocket, game_id: str) -> list[int
 
 
 async def _refuse(websocket: WebSocket, error: Exception) -> None:
-    """Tell a socket why it is refused, then close it with 44xx (the HTTP status's twin)."""
+    """Tell a socket why it is refused, then close it with 44xx (the HTTP status's twin)
+    (after which nothing more is read from it: a refused page may be flooding)."""
     with contextlib.suppress(Exception):
         await websocket.send_json(_error_message(error))
         if websocket.client_state != WebSocketState.DISCONNECTED:

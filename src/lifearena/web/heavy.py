@@ -143,16 +143,35 @@ def stop_pool(pool: Executor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
-WORKER_NICENESS = 10
-"""How much lower than the server's a slow-work worker's scheduling priority is: a replay
-must never take the CPU from the event loop that answers moves."""
+WORKER_NICENESS = 19
+"""How much lower than the server's a slow-work worker's scheduling priority is, where the
+system has no idle scheduling class: a replay must never take the CPU from the event loop
+that answers moves."""
 
 
 def start_worker(parent: int) -> None:
     """A slow-work worker's initializer: die with the server, and yield the CPU to it."""
     exit_with_parent(parent)
+    yield_the_cpu()
+
+
+def yield_the_cpu() -> str:
+    """Run this process only when nothing else wants the CPU (Linux's ``SCHED_IDLE``: even a
+    nice 10 process takes a tenth of a busy core from the server), or, where that class does
+    not exist, at the lowest niceness; answer which.
+
+    On a machine whose cores are all busy, a replay then waits, instead of every move of
+    every game waiting a little for it.
+    """
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
+        return "idle"
+    except (OSError, AttributeError):  # not Linux, or not allowed
+        pass
     with contextlib.suppress(OSError, AttributeError):  # not every system can renice
         os.nice(WORKER_NICENESS)
+        return "nice"
+    return "normal"
 
 
 def client_of(scope_client: tuple[str, int] | None) -> str:

@@ -50,6 +50,10 @@ CLOSE_TIMEOUT = 1.0
 the connection is aborted."""
 SLOW_CODE = 4008
 """The close code of a socket whose peer did not read (4000-4999: the application's own)."""
+READ_SIZE = 16_384
+"""Bytes a socket's transport reads at once (asyncio's default is 256 KiB): the server
+parses every frame of a read before anything else runs, and 256 KiB of a flooding page's
+tiny frames are some 10,000 of them, about 60 ms of one core."""
 TRANSPORT_KEY = "lifearena.transport"
 """The scope key under which :class:`AbortableSockets` leaves a socket's transport."""
 
@@ -334,25 +338,44 @@ class AbortableSockets:
     ASGI interface offers neither, so this middleware, placed outside every middleware that
     wraps ``send`` (``app.add_middleware(AbortableSockets)`` on a FastAPI or Starlette app),
     leaves the server's transport in the socket's scope under :data:`TRANSPORT_KEY`, when the
-    server (uvicorn's WebSocket protocols) has one.
+    server (uvicorn's WebSocket protocols) has one, makes it read at most :data:`READ_SIZE`
+    bytes at once (under asyncio's event loop), and pauses it the moment the application
+    closes the socket (uvicorn resumes reading to await the peer's close frame, which nobody
+    needs, and then ends the connection after its close timeout).
     """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            transport = getattr(getattr(send, "__self__", None), "transport", None)
-            if transport is not None:
-                scope[TRANSPORT_KEY] = transport
-        await self.app(scope, receive, send)
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        transport = getattr(getattr(send, "__self__", None), "transport", None)
+        if transport is None:
+            await self.app(scope, receive, send)
+            return
+        scope[TRANSPORT_KEY] = transport
+        if isinstance(getattr(transport, "max_size", None), int):  # asyncio's own transports
+            transport.max_size = READ_SIZE
+
+        async def send_then_stop_reading(message: Message) -> None:
+            await send(message)
+            if message["type"] == "websocket.close":  # the server closes: read no more
+                _pause(transport)
+
+        await self.app(scope, receive, send_then_stop_reading)
 
 
 def stop_reading(websocket: Any) -> bool:
     """Read nothing more from ``websocket``'s peer (its transport paused; the server closes
     the connection when the close handshake times out); ``False`` where the transport is
     unknown (not under uvicorn, or without :class:`AbortableSockets`)."""
-    pause = getattr(_transport_of(websocket), "pause_reading", None)
+    return _pause(_transport_of(websocket))
+
+
+def _pause(transport: Any) -> bool:
+    pause = getattr(transport, "pause_reading", None)
     if not callable(pause):
         return False
     try:
