@@ -351,9 +351,14 @@ def replayed(row: GameRow) -> LiveGame:
     for the first move they refuse (run in a worker when the record is long).
 
     >>> row = GameRow("g", "blocking_queen", {"k": 2}, "9,14", {"kind": "hotseat"},
-    ...               ["t", "t"], ["5,10", "3,8"])
-    >>> replayed(row).state.display(None)["queen"]
-    [3, 8]
+    ...               ["t", "t"], ["5,10", "3,8"])      # a queen's move, then a block
+    >>> replayed(row).state
+    BlockingQueen.from_moves('9,14', ['5,10', '#3,8'], k=2)
+    >>> row.moves.append("9,9")
+    >>> replayed(row)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.ParseError: record move 3 '9,9': illegal move: 9,9: a queen on 5,10 ...
     """
     check_row(row)
     return LiveGame(row, replay(Record(row.game, dict(row.params), row.setup, ["", ""],
