@@ -1,5 +1,5 @@
 """``python -m lifearena`` runs the command line."""
 
-from lifearena.cli import main
+from lifearena._entry import main
 
 main()

@@ -665,6 +665,23 @@ def test_an_interrupt_inside_a_compiled_kernel_is_one_line(monkeypatch) -> None:
     assert result.code == 130 and result.err == "interrupted\n"
 
 
+def test_ctrl_c_while_the_command_line_loads_is_one_line() -> None:
+    """A Ctrl-C in the second the command line takes to load (stood for by an import that
+    raises KeyboardInterrupt) ends as one in a command does: one line, status 130."""
+    code = ("import sys, importlib.abc\n"
+            "class CtrlC(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path, target=None):\n"
+            "        if name == 'lifearena.cli':\n"
+            "            raise KeyboardInterrupt\n"
+            "sys.meta_path.insert(0, CtrlC())\n"
+            "sys.argv = ['lifearena', '--version']\n"
+            "from lifearena._entry import main\n"
+            "main()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert (done.returncode, done.stderr, done.stdout) == (130, "interrupted\n", "")
+
+
 def test_ctrl_c_in_any_command_says_interrupted(monkeypatch) -> None:  # type: ignore
     # typer ends a command interrupted in plain Python with a silent status 130; every
     # command says "interrupted" instead, once
