@@ -7,11 +7,16 @@ of ``src/lifearena``. An edge ``a -> b`` is an ``import`` of ``b`` by ``a``; imp
 * **No circles**, counting imports inside functions too: a circle is a reader going back and
   forth whether or not a lazy import hides it from the interpreter (``losat`` and
   ``losat_eval``, ``war_of_life`` and ``war_of_life_fast`` used to be such pairs).
-* **Layers** (``../DESIGN.md``): ``errors`` < ``life`` < ``core`` (and ``testing``, the
-  conformance check of the protocol, and ``killtest``, the kill-and-resume harness) <
-  ``games`` < ``agents`` < ``arena`` < ``studies`` < the interfaces ``cli``, ``web``,
-  ``interop``. Every import, at module level or inside a function, must point to the same
-  layer or a lower one.
+* **Layers** (``../DESIGN.md``): ``errors`` (and ``caps``, the caps on numbers and sizes
+  that the interfaces accept) < ``life`` < ``core`` (and ``testing``, the conformance check
+  of the protocol, and ``killtest``, the kill-and-resume harness) < ``games`` < ``agents`` <
+  ``arena`` < ``studies`` < the interfaces ``cli``, ``web``, ``interop`` < the entry points
+  ``_entry`` and ``__main__``. Every import, at module level or inside a function, must point
+  to the same layer or a lower one.
+* **Interfaces stand side by side**: no module of one interface (``cli``, ``web``,
+  ``interop``) imports a module of another, at module level or inside a function; what two
+  of them share lives below them (``lifearena.caps``, ``lifearena.arena.game_names``). Only
+  the entry points, which are not interfaces, import the command line.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / PACKAGE
 
 LAYERS: dict[str, int] = {
     "errors": 0,
+    "extras": 0,
+    "caps": 0,  # the caps that the command line and the web lab both enforce
     "life": 1,
     "core": 2,
     "testing": 2,
@@ -37,8 +44,12 @@ LAYERS: dict[str, int] = {
     "cli": 7,
     "web": 7,
     "interop": 7,
+    "_entry": 8,  # the ``lifearena`` script's entry point, which loads the command line
     "__main__": 8,
 }
+
+INTERFACES = frozenset({"cli", "web", "interop"})
+"""The packages that face users and other programs; none imports another."""
 
 
 def module_name(path: Path) -> str:
@@ -188,3 +199,64 @@ def test_imports_point_down_the_layers(top_level_only: bool) -> None:
         and layer_of(target) > layer_of(source)  # type: ignore[operator]
     ) - UPWARD_ALLOWED
     assert not upward, "imports pointing up the layers:\n" + "\n".join(sorted(upward))
+
+
+CROSSINGS_ALLOWED: dict[str, str] = {
+    # ``lifearena serve`` is the command that starts the web application: it imports the web
+    # package inside the command's functions, when it runs, never at module level.
+    "lifearena.cli.serve": "web",
+}
+"""Modules of an interface that may import another interface inside a function (the one
+named), never at module level."""
+
+
+def interface_of(module: str) -> str | None:
+    """The interface package a module belongs to, or ``None`` for the layers below them and
+    the entry points.
+
+    >>> interface_of("lifearena.web.lab.child"), interface_of("lifearena.cli")
+    ('web', 'cli')
+    >>> interface_of("lifearena.arena.game_names"), interface_of("lifearena._entry")
+    (None, None)
+    """
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in INTERFACES else None
+
+
+def crossings(graph: dict[str, set[str]],
+              allowed: dict[str, str] | None = None) -> set[str]:
+    """The edges of ``graph`` from a module of one interface to a module of another, less
+    those ``allowed`` names (source module: the interface it may import).
+
+    >>> graph = {"lifearena.web.lab.launcher": {"lifearena.cli.checks", "lifearena.web.catalog"},
+    ...          "lifearena._entry": {"lifearena.cli"},
+    ...          "lifearena.cli.life": {"lifearena.caps"},
+    ...          "lifearena.cli.serve": {"lifearena.web.app", "lifearena.interop"}}
+    >>> sorted(crossings(graph, {"lifearena.cli.serve": "web"}))  # doctest: +NORMALIZE_WHITESPACE
+    ['lifearena.cli.serve -> lifearena.interop',
+     'lifearena.web.lab.launcher -> lifearena.cli.checks']
+    """
+    allowed = allowed or {}
+    return {f"{source} -> {target}" for source, targets in graph.items()
+            for target in targets
+            if interface_of(source) is not None and interface_of(target) is not None
+            and interface_of(source) != interface_of(target)
+            and allowed.get(source) != interface_of(target)}
+
+
+def test_interface_modules_are_told_apart() -> None:
+    graph = import_graph(top_level_only=False)
+    for interface in INTERFACES:
+        assert any(interface_of(module) == interface for module in graph), interface
+    assert set(CROSSINGS_ALLOWED) <= set(graph), "an allowed crossing names no module"
+    graph["lifearena.web.lab.child"] = {*graph["lifearena.web.lab.child"], "lifearena.cli"}
+    assert "lifearena.web.lab.child -> lifearena.cli" in crossings(graph, CROSSINGS_ALLOWED)
+
+
+@pytest.mark.parametrize("top_level_only", [True, False], ids=["module-level", "all"])
+def test_interfaces_do_not_import_one_another(top_level_only: bool) -> None:
+    # at module level nothing may cross: an allowed crossing is an import inside a function
+    allowed = {} if top_level_only else CROSSINGS_ALLOWED
+    crossing = crossings(import_graph(top_level_only=top_level_only), allowed)
+    assert not crossing, ("an interface imports another (move what they share below them):\n"
+                          + "\n".join(sorted(crossing)))

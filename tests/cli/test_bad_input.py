@@ -38,8 +38,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lifearena.caps import MAX_GRID_CELLS
 from lifearena.cli import build_command, main
-from lifearena.cli.caps import MAX_GRID_CELLS
 from signals import ctrl_c_reaches_children  # tests/signals.py
 
 GLIDER = "x = 3, y = 3, rule = B3/S23\nbob$2bo$3o!\n"
@@ -635,7 +635,7 @@ def test_records_are_json_or_text_only(tmp_path, bad_input) -> None:
 
 
 def test_the_caps_table_in_the_docs_is_the_code_s() -> None:
-    from lifearena.cli.caps import CAPS
+    from lifearena.caps import CAPS
 
     doc = (Path(__file__).parents[2] / "docs" / "reliability.md").read_text()
     rows = {line.split("|")[1].strip(): line.split("|")[2:4] for line in doc.splitlines()

@@ -37,8 +37,8 @@ def test_negative_seed_is_a_one_line_error(capsys, argv, option) -> None:
 
 def test_every_seed_option_takes_the_seed_range() -> None:
     # click's range is the only check of a seed now, so every seed option must carry it
+    from lifearena.caps import MAX_SEED
     from lifearena.cli import build_command
-    from lifearena.cli.caps import MAX_SEED
 
     def seeds(command, path=()):  # type: ignore[no-untyped-def]
         for param in command.params:

@@ -35,6 +35,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from typing import Any
 
 from lifearena.errors import BadParameterError
+from lifearena.extras import require
 
 Task = tuple[Callable[..., Any], Sequence[Any]]
 
@@ -87,6 +88,7 @@ def check_scheduler(address: str) -> str:
     lifearena.errors.BadParameterError: bad Dask scheduler address 'bogus' (missing port \
 number in address 'bogus'); expected an address such as tcp://10.0.0.1:8786
     """
+    require("cluster", "a Dask scheduler address")
     from distributed.comm.addressing import parse_address, parse_host_port
     from distributed.comm.registry import backends
 
@@ -148,6 +150,7 @@ class Executor:
     def __enter__(self) -> Executor:
         if self.kind == "dask":
             if isinstance(self.scheduler, str):
+                require("cluster", "running on a Dask cluster")
                 from distributed import Client
 
                 try:

@@ -47,6 +47,7 @@ from lifearena.arena.referee import GameResult, TimeControl, initial_state, play
 from lifearena.arena.storage import GameKey, Run
 from lifearena.core import State, load_game
 from lifearena.errors import BadParameterError
+from lifearena.extras import require
 
 _LIMIT_KEYS = {f.name for f in fields(Limit)}
 
@@ -356,6 +357,7 @@ def run_ladder(
 
 def chart(ladder: Ladder, path: str, title: str | None = None) -> None:
     """Write the ladder as a PNG: each entrant's Elo with its bootstrap interval."""
+    require("studies", "a ladder's chart")
     import matplotlib
 
     matplotlib.use("Agg")

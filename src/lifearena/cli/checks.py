@@ -1,9 +1,11 @@
 """Checks of option values shared by the command groups, raising the library's errors.
 
 Numbers are checked by click while parsing (every numeric option takes a closed range from
-:mod:`lifearena.cli.caps`; a negative seed never reaches numpy). What a range cannot say is
+:mod:`lifearena.caps`; a negative seed never reaches numpy). What a range cannot say is
 checked here, before any work: an output path of the wrong type or in a missing folder (found
 after an hour of runs it would lose the hour), entrants, bot programs.
+Game names and their aliases are resolved by :mod:`lifearena.arena.game_names`, which the
+web lab shares.
 
 >>> check_output(Path("/nope/x.png"), "--png", (".png",))
 Traceback (most recent call last):
@@ -157,15 +159,3 @@ def check_bot_command(label: str, argv: Sequence[str], option: str = "--bot") ->
         raise BadParameterError(f"{option} {label}: script {script!r} does not exist; expected "
                                 f"a file that {Path(program).name} can run")
 
-
-# games also known by a shorter name on the command line
-GAME_ALIASES = {"queen": "blocking-queen"}
-
-
-def game_name(text: str) -> str:
-    """The game a command line names, aliases resolved.
-
-    >>> game_name("queen"), game_name("war-of-life")
-    ('blocking-queen', 'war-of-life')
-    """
-    return GAME_ALIASES.get(text.strip().lower(), text)

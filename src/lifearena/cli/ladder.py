@@ -12,12 +12,12 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from lifearena.cli import caps
+from lifearena import caps
+from lifearena.arena.game_names import game_name
 from lifearena.cli.checks import (
     check_bot_command,
     check_built,
     check_output,
-    game_name,
     split_entrants,
 )
 from lifearena.errors import BadParameterError, LifeArenaError

@@ -17,8 +17,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from lifearena.cli import caps
-from lifearena.cli.caps import check_cells
+from lifearena import caps
+from lifearena.caps import check_cells
 from lifearena.cli.checks import check_output
 from lifearena.cli.compiling import EVOLVE_KERNELS, RUN_KERNELS, announce_compiling
 from lifearena.errors import BadParameterError

@@ -17,8 +17,7 @@ from typing import Annotated
 
 import typer
 
-from lifearena import agents
-from lifearena.cli import caps
+from lifearena import agents, caps
 from lifearena.cli.checks import check_output
 from lifearena.cli.terminal_play import (
     HUMAN,

@@ -16,8 +16,8 @@ from typing import Annotated, Any
 
 import typer
 
+from lifearena import caps
 from lifearena.agents import Limit, make
-from lifearena.cli import caps
 from lifearena.cli.checks import check_output
 from lifearena.cli.terminal_play import (
     HUMAN,

@@ -26,8 +26,8 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from lifearena.cli import caps
-from lifearena.cli.caps import check_cells
+from lifearena import caps
+from lifearena.caps import check_cells
 from lifearena.cli.checks import check_output
 from lifearena.cli.terminal_play import (
     Display,

@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from lifearena.cli import caps
+from lifearena import caps
 from lifearena.cli.checks import check_output
 from lifearena.cli.compiling import PALACE_KERNELS, announce_compiling
 from lifearena.cli.terminal_play import (
@@ -29,6 +29,7 @@ from lifearena.cli.terminal_play import (
 )
 from lifearena.core import Outcome, Record, State
 from lifearena.errors import BadParameterError
+from lifearena.extras import require
 from lifearena.games.blocking_queen_palace import check_k, p_positions, palace_numbers
 from lifearena.studies.palace_picture import Window, choose_block, fold_picture, render_png
 
@@ -126,6 +127,7 @@ def _check_block(region: Window, block: int | None, pixels: int, saturation: int
 def _check_picture_path(path: Path) -> None:
     """Refuse, before the long computation, a name matplotlib cannot write or a missing
     folder."""
+    require("studies", "a palace picture")
     from matplotlib.backend_bases import FigureCanvasBase
 
     kinds = FigureCanvasBase.get_supported_filetypes()

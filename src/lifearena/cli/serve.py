@@ -22,6 +22,7 @@ from typing import Annotated, Any
 import typer
 
 from lifearena.errors import BadParameterError
+from lifearena.extras import require
 
 DEFAULT_DB = Path("lifearena-web.sqlite")
 
@@ -62,6 +63,7 @@ def serve(
 ) -> None:
     """Serve the games in a browser: hot-seat, online (your own link and an invitation for
     your opponent) or against an agent. Prints the URL and the database file."""
+    require("web", "lifearena serve")
     if db.exists() and db.is_dir():
         raise BadParameterError(f"--db {db} is a folder; expected a SQLite file")
     if not db.resolve().parent.is_dir():

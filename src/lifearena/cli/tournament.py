@@ -26,8 +26,10 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from lifearena import caps
 from lifearena.agents.bot import parse_bot_spec
 from lifearena.arena.executor import Executor
+from lifearena.arena.game_names import game_name
 from lifearena.arena.referee import TimeControl
 from lifearena.arena.storage import ResultsDB
 from lifearena.arena.tournament import (
@@ -39,12 +41,10 @@ from lifearena.arena.tournament import (
     parse_agents,
     run_tournament,
 )
-from lifearena.cli import caps
 from lifearena.cli.checks import (
     check_bot_command,
     check_built,
     check_output,
-    game_name,
     split_entrants,
 )
 from lifearena.errors import BadParameterError

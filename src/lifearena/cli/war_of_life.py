@@ -40,9 +40,9 @@ from rich.progress import (
 from rich.table import Table
 
 from lifearena import agents as agent_registry
+from lifearena import caps
 from lifearena.agents.bot import BotError
 from lifearena.arena.referee import play_game
-from lifearena.cli import caps
 from lifearena.cli.checks import check_output
 from lifearena.cli.compiling import WAR_OF_LIFE_KERNELS, announce_compiling
 from lifearena.cli.terminal_play import (

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lifearena.errors import BadParameterError
+from lifearena.extras import require
 from lifearena.studies.p2life import mean_field, simulated_one_step_density
 from lifearena.studies.p2life_density import (
     DEFAULT_PS,
@@ -56,6 +57,7 @@ NO_RUNS = "no runs"
 
 
 def _plt():  # type: ignore[no-untyped-def]
+    require("studies", "the p2life report's figures")
     import matplotlib
 
     matplotlib.use("Agg")

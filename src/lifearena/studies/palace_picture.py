@@ -33,6 +33,7 @@ from typing import Literal
 import numpy as np
 
 from lifearena.errors import BadParameterError, ParseError
+from lifearena.extras import require
 from lifearena.games import blocking_queen_palace_kernels as kernels
 from lifearena.games.blocking_queen_palace import check_k
 
@@ -186,6 +187,7 @@ def render_png(
 
     The figure is sized so that the image is not resampled: each block is one pixel.
     """
+    require("studies", "a palace picture")
     import matplotlib
 
     matplotlib.use("Agg")

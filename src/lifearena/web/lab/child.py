@@ -8,11 +8,16 @@ else would end it if the server were killed; left running, a restarted server wo
 as stopped and *Resume* would start a second writer on its file. When the server is gone
 the command is interrupted as *Stop* interrupts it (SIGINT: it marks the run ``interrupted``
 and exits; it can be resumed from the file), and ends unconditionally after a grace period.
+
+The command runs in this process as ``python -m lifearena`` runs it: through the package's
+``__main__`` (:mod:`runpy`), the program's entry point, never by importing the command
+line's modules, which belong to another interface (``tests/test_import_layers.py``).
 """
 
 from __future__ import annotations
 
 import os
+import runpy
 import signal
 import sys
 import threading
@@ -41,11 +46,15 @@ def watch_server(server: int, poll: float = POLL, grace: float = GRACE) -> threa
 
 
 def main(argv: list[str]) -> None:
-    """Run ``lifearena`` with ``argv[1:]`` while the process ``argv[0]`` is the parent."""
-    from lifearena.cli import main as lifearena
+    """Run ``lifearena`` with ``argv[1:]`` while the process ``argv[0]`` is the parent.
 
+    The command is ``python -m lifearena argv[1:]`` run in this process, so that the watcher
+    thread runs beside it: it reads its arguments from :data:`sys.argv` and ends the process
+    with its own exit status, as the ``lifearena`` program does.
+    """
     watch_server(int(argv[0]))
-    lifearena(argv[1:])
+    sys.argv = [sys.argv[0], *argv[1:]]
+    runpy.run_module("lifearena", run_name="__main__")
 
 
 if __name__ == "__main__":

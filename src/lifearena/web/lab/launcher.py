@@ -39,11 +39,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from lifearena import caps
 from lifearena.agents.registry import available_agents
+from lifearena.arena.game_names import game_name
 from lifearena.arena.storage import ResultsDB
 from lifearena.arena.tournament import TournamentConfig, default_params, parse_agents
-from lifearena.cli import caps
-from lifearena.cli.checks import game_name
 from lifearena.errors import BadParameterError, LifeArenaError
 from lifearena.web import catalog
 from lifearena.web.lab.models import LaunchBody
@@ -149,7 +149,8 @@ item after validation, not 0
     @classmethod
     def from_body(cls, body: LaunchBody) -> LaunchSpec:
         """A spec from the page's declared body, checked against the game: its agents, and
-        the CLI's cap on a tournament's games.
+        the cap on a tournament's games that the CLI applies too
+        (:data:`lifearena.caps.MAX_TOTAL_GAMES`).
 
         >>> LaunchSpec.from_body(LaunchBody(game="chess", agents=["random"], games=1)
         ...                      )  # doctest: +ELLIPSIS

@@ -31,7 +31,7 @@ from pydantic import (
     Tag,
 )
 
-from lifearena.cli import caps
+from lifearena import caps
 from lifearena.web.models import Declared
 
 MAX_NAME = 64

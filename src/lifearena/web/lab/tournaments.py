@@ -48,11 +48,11 @@ from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from lifearena import caps
 from lifearena.arena.ladder import planned_total, rate
 from lifearena.arena.ratings import Match, bootstrap, crosstable
 from lifearena.arena.storage import APPLICATION_ID, GameKey, ResultsDB, Run
 from lifearena.arena.tournament import TournamentConfig, TournamentReport, report
-from lifearena.cli import caps
 from lifearena.errors import BadParameterError
 from lifearena.web import catalog
 from lifearena.web.lab.admin import AdminHeader, admin_gate, refusal

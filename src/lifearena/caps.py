@@ -1,10 +1,14 @@
-"""The caps on the command line's numbers and sizes, in one place.
+"""The caps on the numbers and sizes that lifearena's interfaces accept, in one place.
 
-Every numeric option of ``lifearena`` takes a closed range (click checks it while parsing,
-before any work, and ``--help`` prints it next to the option); sizes given as text (``WxH``,
-a window) are checked against :data:`MAX_GRID_CELLS` and friends before anything is
-allocated. A cap is there because past it a run would exhaust memory or never end, not to
-forbid big experiments: each is far above what the documented experiments use.
+The command line and the web lab enforce the same caps, so they live here, below both
+interfaces (they need only :mod:`lifearena.errors`). Every numeric option of ``lifearena``
+takes a closed range (click checks it while parsing, before any work, and ``--help`` prints
+it next to the option); sizes given as text (``WxH``, a window) are checked against
+:data:`MAX_GRID_CELLS` and friends before anything is allocated. The lab's tournament form
+takes the same ranges for games per pairing and seeds, and refuses a tournament of more than
+:data:`MAX_TOTAL_GAMES` games. A cap is there because past it a run would exhaust memory or
+never end, not to forbid big experiments: each is far above what the documented experiments
+use.
 
 >>> check_cells(1000, 1000, "--size 1000x1000")
 >>> check_cells(10**9, 10**9, "--size 1000000000x1000000000")  # doctest: +ELLIPSIS
