@@ -12,6 +12,7 @@ The seat tokens in the private links are the only authentication of players;
 from __future__ import annotations
 
 import errno
+import gc
 import ipaddress
 import secrets
 import socket
@@ -78,6 +79,7 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
 
     def ready() -> None:
+        settle_collector()
         typer.echo(f"lifearena web: http://{shown}:{port}/")
         typer.echo(f"games stored in {db.resolve()}")
         if tournaments:
@@ -108,6 +110,21 @@ def serve(
         uvicorn.Server(server_config(app, proxies)).run(sockets=[listener])
     finally:
         listener.close()
+
+
+GC_THRESHOLDS = (700, 10, 100)
+"""The collector's thresholds while serving (Python's: 700, 10, 10): full collections come
+ten times less often (each takes tens of milliseconds under load)."""
+
+
+def settle_collector() -> None:
+    """Once the server has loaded what it serves with (modules, compiled kernels: about a
+    million objects that live as long as it does), leave that out of the garbage collector's
+    full passes and make those rarer: each would otherwise stop every game for 50-90 ms every
+    few seconds under load (``benchmarks/bench_server.py``). For this process only: the
+    ``serve`` command owns it, the web application does not."""
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def server_config(app: Any, proxies: str | None, **more: Any) -> Any:

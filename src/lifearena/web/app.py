@@ -32,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import gc
 import logging
 import math
 import os
@@ -108,9 +107,6 @@ MAX_WS_MESSAGE = 4_096
 LOOP_REPLAY_MOVES = 32
 """Moves a game may have for the event loop to replay it itself (at most about 0.15 ms a
 move: a few milliseconds); a longer game is replayed in a slow-work worker."""
-GC_THRESHOLDS = (700, 10, 100)
-"""The collector's thresholds while serving (Python's: 700, 10, 10): full collections come
-ten times less often (each takes tens of milliseconds under load)."""
 HELLO_TIMEOUT = 10.0
 """Seconds a new socket has to say who it is before it is closed."""
 NO_SUCH_GAME = ("<!doctype html><html lang=en><head><meta charset=utf-8><title>lifearena — no "
@@ -484,11 +480,6 @@ def create_app(settings: Settings) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         server.pool = await start_agent_pool(settings)
-        # what the server loaded to start (modules, compiled kernels: about a million
-        # objects) lives as long as it does: leave it out of the collector's full passes,
-        # and make those rarer, or each (50-90 ms) stops every game every few seconds
-        gc.freeze()
-        gc.set_threshold(*GC_THRESHOLDS)
         if settings.on_ready is not None:
             settings.on_ready()
         try:
