@@ -609,7 +609,8 @@ def create_app(settings: Settings) -> FastAPI:
 async def serve_socket(server: Server, websocket: WebSocket, game_id: str) -> None:
     """One page's socket: who it is (its hello), then the game pushed through a bounded
     outbox and moves taken at a bounded rate, until either side goes."""
-    address = address_key(client_of(websocket.client))
+    client = client_of(websocket.client)
+    address = address_key(client)
     await websocket.accept()
     try:
         server.socket_counts.acquire(game_id, address)
@@ -619,16 +620,18 @@ async def serve_socket(server: Server, websocket: WebSocket, game_id: str) -> No
     outbox: Outbox | None = None
     try:
         try:
-            seats = await _greet(server, websocket, game_id)
+            seats = await _greet(server, websocket, game_id, client)
+            if seats is None:
+                return  # gone before saying hello
+            first = (await server.game(game_id, client)).view(seats)
         except LifeArenaError as error:
             await _refuse(websocket, error)
             return
-        if seats is None:
-            return  # gone before saying hello
+        # registered and offered its first view with no await between: no push is missed
         outbox = Outbox(websocket)
         outbox.start()
         server.sockets.setdefault(game_id, {})[outbox] = seats
-        outbox.offer((await server.game(game_id, address)).view(seats))
+        outbox.offer(first)
         rate = MessageRate()
         warned = -math.inf  # when the page was last told to slow down
         while not outbox.closed:
@@ -643,8 +646,9 @@ async def serve_socket(server: Server, websocket: WebSocket, game_id: str) -> No
                                        f"messages a second; no new socket for "
                                        f"{FLOOD_HOLD_OFF:.0f} s", flush=True)
                     break
-                if time.monotonic() - warned > 1.0:  # said once a second; the rest of
-                    warned = time.monotonic()              # what is past the rate is dropped
+                # said at most once a second; whatever is past the rate is dropped unread
+                if time.monotonic() - warned > 1.0:
+                    warned = time.monotonic()
                     outbox.offer(_error_message(TooManyMessages(
                         f"more than {rate.per_second:.0f} messages a second from one page; "
                         "slow down (messages past the rate are dropped)")))
@@ -678,7 +682,8 @@ def _error_message(error: Exception) -> dict[str, Any]:
     return {"type": "error", "error": str(error), "status": status_of(error)}
 
 
-async def _greet(server: Server, websocket: WebSocket, game_id: str) -> list[int] | None:
+async def _greet(server: Server, websocket: WebSocket, game_id: str,
+                 client: str) -> list[int] | None:
     """The seats of a new socket: from its ``X-Seat-Token`` header, or its first message
     (a hello); ``None`` when the page left first."""
     if "token" in websocket.query_params:
@@ -700,8 +705,7 @@ async def _greet(server: Server, websocket: WebSocket, game_id: str) -> list[int
         header = hello.token
     elif len(header) > MAX_TOKEN:
         raise SeatError("this link's seat token does not belong to this game")
-    live = await server.game(game_id, client_of(websocket.client))
-    return live.seats_of(header or None)
+    return (await server.game(game_id, client)).seats_of(header or None)
 
 
 async def _refuse(websocket: WebSocket, error: Exception) -> None:

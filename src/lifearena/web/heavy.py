@@ -155,23 +155,19 @@ def start_worker(parent: int) -> None:
     yield_the_cpu()
 
 
-def yield_the_cpu() -> str:
+def yield_the_cpu() -> None:
     """Run this process only when nothing else wants the CPU (Linux's ``SCHED_IDLE``: even a
     nice 10 process takes a tenth of a busy core from the server), or, where that class does
-    not exist, at the lowest niceness; answer which.
+    not exist, at the lowest niceness.
 
     On a machine whose cores are all busy, a replay then waits, instead of every move of
     every game waiting a little for it.
     """
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
-        return "idle"
     except (OSError, AttributeError):  # not Linux, or not allowed
-        pass
-    with contextlib.suppress(OSError, AttributeError):  # not every system can renice
-        os.nice(WORKER_NICENESS)
-        return "nice"
-    return "normal"
+        with contextlib.suppress(OSError, AttributeError):  # not every system can renice
+            os.nice(WORKER_NICENESS)
 
 
 def client_of(scope_client: tuple[str, int] | None) -> str:

@@ -104,8 +104,8 @@ class Outbox:
         self._slow = False
         self._aborted = False
         self._close_code: int | None = None
-        self._ended = asyncio.Event()  # set once closed, or once the writer found it gone
-        self._ended_future: asyncio.Future[None] | None = None  # the same, for asyncio.wait
+        self._has_ended = False  # closed, or the writer found the peer gone
+        self._ended: asyncio.Future[None] | None = None  # made on the loop when first asked
 
     def __repr__(self) -> str:
         state = "slow" if self._slow else "closed" if self._closed else "open"
@@ -179,22 +179,22 @@ class Outbox:
     async def wait_closed(self) -> None:
         """Return once the outbox is closed: closed by :meth:`close` or :meth:`offer`, or
         its peer found gone by the writer."""
-        await self._ended.wait()
+        await asyncio.shield(self.ended())  # a cancelled waiter leaves the future to others
 
     def ended(self) -> asyncio.Future[None]:
         """A future done once the outbox is closed (as :meth:`wait_closed` returns): one for
         the outbox's whole life, so a reading loop can wait on it beside every read without
         a task of its own per read."""
-        if self._ended_future is None:
-            self._ended_future = asyncio.get_running_loop().create_future()
-            if self._ended.is_set():
-                self._ended_future.set_result(None)
-        return self._ended_future
+        if self._ended is None:
+            self._ended = asyncio.get_running_loop().create_future()
+            if self._has_ended:
+                self._ended.set_result(None)
+        return self._ended
 
     def _mark_ended(self) -> None:
-        self._ended.set()
-        if self._ended_future is not None and not self._ended_future.done():
-            self._ended_future.set_result(None)
+        self._has_ended = True
+        if self._ended is not None and not self._ended.done():
+            self._ended.set_result(None)
 
     # -- the inside --------------------------------------------------------------------------
 
