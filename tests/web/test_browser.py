@@ -355,4 +355,11 @@ def test_player_labels_and_the_links_card_fit_the_game(browser: Any, base_url: s
     assert page.locator("#links input[data-link=invite]").count() == 1
     assert "Send the invitation to your opponent" in page.inner_text("#links")
     assert _banner(page).startswith("Waiting for your opponent to join")
+    # the whole invitation is in view beside its Copy button, which copies it
+    field = page.locator("#links input[data-link=invite]")
+    assert field.evaluate("f => f.clientWidth") >= 200
+    page.locator("#links button[aria-label='Copy invitation']").click()
+    page.wait_for_function(
+        "document.querySelector(\"#links button[aria-label='Copy invitation']\")"
+        ".textContent === 'Copied'", timeout=5000)
     assert errors == []

@@ -516,6 +516,18 @@ function onKey(event) {
   event.preventDefault();
 }
 
+function copyLink(input, button) {
+  // the clipboard API needs a secure context (https or localhost); elsewhere, the selection
+  input.select();
+  const copied = navigator.clipboard && window.isSecureContext
+    ? navigator.clipboard.writeText(input.value).then(() => true, () => false)
+    : Promise.resolve(document.execCommand("copy"));
+  copied.then((ok) => {
+    button.textContent = ok ? "Copied" : "Select and copy";
+    setTimeout(() => { button.textContent = "Copy"; }, 1500);
+  });
+}
+
 function showLinks() {
   const stored = sessionStorage.getItem("links-" + gameId);
   const links = stored ? JSON.parse(stored) : {};
@@ -536,7 +548,13 @@ function showLinks() {
     input.dataset.link = key;
     input.addEventListener("focus", () => input.select());
     label.htmlFor = input.id = "link-" + key;
-    row.append(label, input);
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.className = "quiet";
+    copy.textContent = "Copy";
+    copy.setAttribute("aria-label", "Copy " + label.textContent.toLowerCase());
+    copy.addEventListener("click", () => copyLink(input, copy));
+    row.append(label, input, copy);
     rows.appendChild(row);
   }
   $("links-note").textContent = links.invite

@@ -261,6 +261,9 @@ async function listRuns() {
       $("run").appendChild(option);
     }
   }
+  // with no run to choose, the chooser would be an empty box that opens on nothing (its
+  // card then shows only when there is an error to say: lab.css)
+  $("run").closest(".pair").hidden = !$("run").options.length;
 }
 
 // -- starting, stopping and resuming ------------------------------------------------------------
