@@ -33,6 +33,7 @@ LAYERS: dict[str, int] = {
     "errors": 0,
     "extras": 0,
     "caps": 0,  # the caps that the command line and the web lab both enforce
+    "params": 0,  # typed parameter specs: what every game's parameters are, read by all
     "life": 1,
     "core": 2,
     "testing": 2,

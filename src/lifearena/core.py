@@ -46,15 +46,16 @@ import copy
 import importlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from pathlib import Path
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 import numpy as np
 
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError, read_text_file
+from lifearena.params import ParamSpec, check_values
 
 CHANCE = -1
 """Player id of a chance node: the next action is drawn from ``chance_outcomes()``."""
@@ -164,6 +165,143 @@ class GameInfo:
         return tuple(f"player_{p}" for p in range(self.num_players))
 
 
+class Game:
+    """A game with its parameters (OpenSpiel's meaning): immutable, and the maker of states.
+
+    A game subclasses it with its static :attr:`info`, its parameter :attr:`specs` and its
+    :attr:`state_type`, and fills in :meth:`_initial_state` (and, where they depend on the
+    parameters, :attr:`num_distinct_actions` and :attr:`observation_shape`). The referee,
+    tournaments, records, the research adapters, the command line's option ranges and the web
+    form all read a game's parameters from its specs.
+
+    >>> from lifearena.games.losat import LosatGame
+    >>> game = LosatGame(width=9)
+    >>> game
+    LosatGame(width=9)
+    >>> game.params["width"], game.num_distinct_actions
+    (9, 685)
+    >>> game.new_initial_state().game == game
+    True
+    >>> LosatGame(width=40)
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: losat parameter width=40; expected an integer 5..25
+    """
+
+    info: ClassVar[GameInfo]
+    specs: ClassVar[tuple[ParamSpec, ...]] = ()
+    state_type: ClassVar[type[State]]
+
+    def __init__(self, params: Mapping[str, Any] | None = None, /, **values: Any) -> None:
+        merged = {**dict(params or {}), **values}
+        checked = check_values(self.specs, merged, self.info.name)
+        self._params: dict[str, Any] = self._check_together(checked)
+
+    # -- hooks a game fills in --------------------------------------------------------------
+
+    def _initial_state(self, seed: int | None) -> State:
+        """The start of a game (``seed``: the random start's seed, or ``None`` for the
+        game's own ``seed`` parameter)."""
+        raise NotImplementedError(f"{self.info.name} has no initial state")
+
+    def _check_together(self, values: dict[str, Any]) -> dict[str, Any]:
+        """Checks that involve several parameters at once (each one alone is already
+        checked against its spec); the values, possibly completed."""
+        return values
+
+    # -- derived ----------------------------------------------------------------------------
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """Every parameter's value (a copy)."""
+        return dict(self._params)
+
+    @property
+    def rule_params(self) -> dict[str, Any]:
+        """The parameters of the rules (not of the start): what states and records keep."""
+        return {s.name: self._params[s.name] for s in self.specs if not s.start}
+
+    @classmethod
+    def from_served(cls, values: Mapping[str, Any]) -> Self:
+        """The game a public server's form asks for: only the parameters the form offers
+        (the others keep their defaults), each within its spec's ``served`` range.
+
+        >>> from lifearena.games.losat import LosatGame
+        >>> LosatGame.from_served({"width": 9})
+        LosatGame(width=9)
+        >>> LosatGame.from_served({"max_moves": 10})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        lifearena.errors.BadParameterError: unknown losat parameter(s) max_moves; expected ...
+        """
+        return cls(check_values(cls.specs, values, cls.info.name, served=True))
+
+    @classmethod
+    def spec(cls, name: str) -> ParamSpec:
+        """The spec of the parameter called ``name``."""
+        for spec in cls.specs:
+            if spec.name == name:
+                return spec
+        raise BadParameterError(f"unknown {cls.info.name} parameter {name!r:.40}; expected "
+                                f"one of {', '.join(s.name for s in cls.specs) or '(none)'}")
+
+    @classmethod
+    def rule_specs(cls) -> tuple[ParamSpec, ...]:
+        """The specs of the rules' parameters."""
+        return tuple(s for s in cls.specs if not s.start)
+
+    def new_initial_state(self, seed: int | None = None) -> State:
+        """The start of a game with these parameters; ``seed`` (where the game has a random
+        start) replaces the game's ``seed`` parameter."""
+        state = self._initial_state(seed)
+        state._game = self if seed is None or "seed" not in self._params else \
+            self.with_params(seed=seed)
+        return state
+
+    def state_from_setup(self, setup: str) -> State:
+        """A state at the position ``setup`` (the game's position notation), under these
+        rules."""
+        state = self.state_type.from_setup(setup, **self.rule_params)
+        state._game = self
+        return state
+
+    def with_params(self, **values: Any) -> Self:
+        """This game with some parameters changed (checked again)."""
+        return type(self)({**self._params, **values})
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """Actions are ``0 <= a < num_distinct_actions`` under these parameters."""
+        return self.info.num_distinct_actions
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of :meth:`State.observation` under these parameters."""
+        return tuple(self.new_initial_state().observation(0).shape)
+
+    @property
+    def max_game_length(self) -> int:
+        """The most actions a game under these parameters can take."""
+        return self.info.max_game_length
+
+    def __repr__(self) -> str:
+        changed = ", ".join(f"{s.name}={self._params[s.name]!r}" for s in self.specs
+                            if self._params[s.name] != s.default)
+        return f"{type(self).__name__}({changed})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other._params == self._params  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple(sorted(self._params.items()))))
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
+
+
 class State(ABC):
     """A position of a game. Subclasses fill in the hooks marked *abstract* (and
     ``_apply_action`` / ``_apply_actions`` as their dynamics need).
@@ -173,12 +311,24 @@ class State(ABC):
     """
 
     info: ClassVar[GameInfo]
+    game_type: ClassVar[type[Game]]
+    """The :class:`Game` whose states these are (set by :func:`register_game`)."""
     move_help: ClassVar[str] = "a move in the game's notation"
     """One line describing the move notation (prompts and help commands show it)."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         self.params: dict[str, Any] = dict(params or {})
         self._history: list[HistoryItem] = []
+        self._game: Game | None = None
+
+    @property
+    def game(self) -> Game:
+        """The game this is a state of (its parameters are the state's rules parameters, and
+        the start parameters of the game that made it, when one did)."""
+        game = getattr(self, "_game", None)
+        if game is None:
+            game = self._game = self.game_type(self.params)
+        return game
 
     # -- hooks a game fills in ------------------------------------------------------------
 
@@ -421,6 +571,47 @@ class State(ABC):
         )
 
 
+@runtime_checkable
+class Undo(Protocol):
+    """Make and unmake, as python-chess's ``push``/``pop``: a game that offers it lets a
+    search play moves on one state and take them back, instead of copying the state for
+    every child.
+
+    ``push(action)`` plays a legal sequential action (unchecked, for speed: a search plays
+    only legal moves) and records it in the history; ``pop()`` takes the last pushed action
+    back and returns it. A pushed and popped state is the state it was, key and history
+    included.
+    """
+
+    def push(self, action: Action) -> None: ...
+
+    def pop(self) -> Action: ...
+
+
+@runtime_checkable
+class PositionKey(Protocol):
+    """A game whose positions have a cheap exact key (a Zobrist hash with the side to move
+    and whatever else decides the future) for transposition tables."""
+
+    def key(self) -> Hashable: ...
+
+
+@runtime_checkable
+class OrderedMoves(Protocol):
+    """A game that knows which moves to search first (captures, advances...)."""
+
+    def order_actions(self, actions: Sequence[Action], player: int) -> list[Action]: ...
+
+
+@runtime_checkable
+class BatchedChildren(Protocol):
+    """A game that values every child of a position in one call: the mover's legal actions,
+    each child's value for ``player`` and whether each child is terminal."""
+
+    def evaluate_children(self, player: int
+                          ) -> tuple[Sequence[Action], np.ndarray, np.ndarray]: ...
+
+
 @dataclass
 class Record:
     """A game record: enough to replay the game exactly.
@@ -584,17 +775,63 @@ class Record:
 
 # -- the registry of games ---------------------------------------------------------------------
 
-_GAMES: dict[str, type[State]] = {}
+_GAMES: dict[str, type[Game]] = {}
 
 
-def register_game(cls: type[State]) -> type[State]:
-    """Class decorator: make ``cls`` (a :class:`State` subclass) findable by its info name."""
-    _GAMES[cls.info.name] = cls
+def register_game(cls: type[Any]) -> type[Any]:
+    """Class decorator: make a game findable by its info name.
+
+    ``cls`` is a :class:`Game` subclass (its ``state_type`` learns its game), or, for a game
+    written as a :class:`State` alone, the state class: its game is then made here, with a
+    parameter spec read off each default of ``info.parameters`` and the start made by the
+    class's ``new_game(seed=..., **params)`` where it has one.
+    """
+    if isinstance(cls, type) and issubclass(cls, Game):
+        game = cls
+    elif isinstance(cls, type) and issubclass(cls, State):
+        game = _game_of_state(cls)
+    else:
+        raise BadParameterError(f"register_game takes a Game or State class; got {cls!r:.80}")
+    game.state_type.game_type = game
+    _GAMES[game.info.name] = game
     return cls
 
 
-def load_game(name: str) -> type[State]:
-    """The state class of the game called ``name`` (e.g. ``"war_of_life"``)."""
+def _game_of_state(state_type: type[State]) -> type[Game]:
+    specs = [_spec_of_default(name, value) for name, value in state_type.info.parameters.items()]
+    maker = getattr(state_type, "new_game", None)
+    if maker is not None and "seed" not in state_type.info.parameters:
+        specs.append(ParamSpec("seed", "int", 0, low=0, high=2**63 - 1, start=True,
+                               label="Seed"))
+
+    def initial_state(self: Game, seed: int | None) -> State:
+        if maker is None:
+            raise BadParameterError(f"game {self.info.name!r} has no new_game(seed=...) to "
+                                    "make a start; give a setup")
+        params = self.rule_params
+        chosen = self._params.get("seed", 0) if seed is None else seed
+        return maker(seed=chosen, **params)  # type: ignore[no-any-return]
+
+    return type(f"{state_type.__name__}Game", (Game,), {
+        "info": state_type.info, "specs": tuple(specs), "state_type": state_type,
+        "_initial_state": initial_state, "__module__": state_type.__module__})
+
+
+def _spec_of_default(name: str, value: Any) -> ParamSpec:
+    wide = 2**63 - 1
+    if isinstance(value, bool):
+        return ParamSpec(name, "bool", value)
+    if isinstance(value, int):
+        return ParamSpec(name, "int", value, low=-wide, high=wide)
+    if isinstance(value, float):
+        return ParamSpec(name, "float", value, low=-float(wide), high=float(wide))
+    if value is None:
+        return ParamSpec(name, "int", None, low=1, high=wide, optional=True)
+    return ParamSpec(name, "text", str(value), max_length=10_000)
+
+
+def game_type(name: str) -> type[Game]:
+    """The :class:`Game` class of the game called ``name`` (``"war-of-life"`` too)."""
     key = str(name).strip().lower().replace("-", "_")
     if key not in _GAMES and key.isidentifier():
         try:
@@ -603,9 +840,24 @@ def load_game(name: str) -> type[State]:
             if error.name != f"lifearena.games.{key}":
                 raise
     if key not in _GAMES:
-        raise BadParameterError(f"unknown game {name!r}; expected one of: "
+        raise BadParameterError(f"unknown game {str(name)[:40]!r}; expected one of: "
                                 f"{', '.join(sorted(available_games()))}")
     return _GAMES[key]
+
+
+def get_game(name: str, params: Mapping[str, Any] | None = None, /, **values: Any) -> Game:
+    """The game called ``name`` with ``params`` (checked against its specs), as OpenSpiel's
+    ``load_game``.
+
+    >>> get_game("losat", width=9).new_initial_state().params["width"]
+    9
+    """
+    return game_type(name)(params, **values)
+
+
+def load_game(name: str) -> type[State]:
+    """The state class of the game called ``name`` (e.g. ``"war_of_life"``)."""
+    return game_type(name).state_type
 
 
 def available_games() -> list[str]:
@@ -630,16 +882,17 @@ def replay(record: Record, *, upto: int | None = None) -> State:
     """
     record.checked()
     try:
-        cls = load_game(record.game)
+        kind = game_type(record.game)
     except ValueError as error:
         raise ParseError(f"record field 'game': {error}") from None
-    unknown = sorted(set(record.params) - set(cls.info.parameters))
+    rules = [s.name for s in kind.rule_specs()]
+    unknown = sorted(set(record.params) - set(rules))
     if unknown:
-        raise ParseError(f"record field 'params': unknown {cls.info.name} parameter(s) "
+        raise ParseError(f"record field 'params': unknown {kind.info.name} parameter(s) "
                          f"{', '.join(map(repr, unknown))}; expected some of: "
-                         f"{', '.join(cls.info.parameters) or '(none)'}")
+                         f"{', '.join(rules) or '(none)'}")
     try:
-        state = cls.from_setup(record.setup, **record.params)
+        state = kind(record.params).state_from_setup(record.setup)
     except (ValueError, TypeError) as error:
         raise ParseError(f"record field 'setup' {record.setup!r:.80} (params "
                          f"{json.dumps(record.params, sort_keys=True):.80}): {error}") from None

@@ -160,7 +160,7 @@ def test_bad_configurations() -> None:
         TournamentConfig("toy_nim", agents, seats="three")
     with pytest.raises(BadParameterError, match="unknown game"):
         TournamentConfig("chess_test", agents)
-    with pytest.raises(BadParameterError, match="unknown toy_nim parameter.*takes no"):
+    with pytest.raises(BadParameterError, match="unknown toy_nim parameter"):
         TournamentConfig("toy_nim", agents, params={"rounds": 3})
     with pytest.raises(BadParameterError, match="unknown agent"):
         run_tournament(TournamentConfig("toy_nim", parse_agents("nobody"), games=1))

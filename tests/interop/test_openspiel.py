@@ -99,7 +99,7 @@ def test_bad_use_raises_the_librarys_errors() -> None:
         adapter.load("chess")
     with pytest.raises(BadParameterError, match="unknown parameter 'size'"):
         adapter.load("war_of_life", size=4)
-    with pytest.raises(BadParameterError, match="seed -1"):
+    with pytest.raises(BadParameterError, match="seed=-1"):
         pyspiel.load_game("python_war_of_life(seed=-1)")
 
 

@@ -69,7 +69,7 @@ POSITIONS: tuple[Position, ...] = (
     Position("life_for_two/limit", "life_for_two", setup="#*##./*#**#/.*#**/##*##/.*#*# 3",
              params={"max_turns": 4, "limit_result": "population"}),
     Position("losat/start", "losat", {}),
-    Position("losat/mid", "losat", {"width": 9, "length": 9, "neighbours": "4"},
+    Position("losat/mid", "losat", {"width": 9, "length": 9, "neighbours": 4},
              moves=("-D3", "-D2", "-D1", "+wF8")),
     # p2life: (1 + empty cells + own tokens) moves a player, so deep counts need tiny boards.
     Position("p2life/start", "p2life", {"size": 8, "seed": 3}, depth=1),

@@ -87,7 +87,7 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("life_for_two", "limit-population",
             {"rules": "instructed", "max_turns": 6, "limit_result": "population"}, seed=1),
     Variant("losat", "default", {}, seed=1),
-    Variant("losat", "von-neumann", {"width": 9, "length": 9, "neighbours": "4"}, seed=1),
+    Variant("losat", "von-neumann", {"width": 9, "length": 9, "neighbours": 4}, seed=1),
     Variant("losat", "own-colour",
             {"width": 9, "length": 11, "own_colour_only": True, "capture_or_more": True,
              "captures_to_win": 2, "first": "w"}, seed=1),

@@ -3,6 +3,7 @@ loop, bounds, and a restart that loses nothing."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -178,7 +179,7 @@ def test_an_agent_thinking_never_delays_another_game(client: TestClient,
     levels["easy"] = ("sleepy", None)
     entry = catalog.CATALOG["war_of_life"]
     monkeypatch.setitem(catalog.CATALOG, "war_of_life",
-                        type(entry)(entry.name, entry.title, entry.summary, entry.params, levels))
+                        dataclasses.replace(entry, levels=levels))
     slow = create(client, "war_of_life", opponent="agent", level="easy", side=1)
     assert view(client, slow["id"], slow["token"])["thinking"]
     other = create(client, "war_of_life")
@@ -210,7 +211,7 @@ def test_a_failing_agent_is_reported_not_hidden(client: TestClient,
     entry = catalog.CATALOG["blocking_queen"]
     levels = {**entry.levels, "easy": ("broken", None)}
     monkeypatch.setitem(catalog.CATALOG, "blocking_queen",
-                        type(entry)(entry.name, entry.title, entry.summary, entry.params, levels))
+                        dataclasses.replace(entry, levels=levels))
     created = create(client, "blocking_queen", opponent="agent", level="easy", side=1)
     state = _wait(client, created["id"], created["token"], lambda s: s["agent_error"])
     assert "no move today" in state["agent_error"] and state["moves"] == []

@@ -27,7 +27,6 @@ ladder killed at any moment resumes to the very ladder an uninterrupted run give
 
 from __future__ import annotations
 
-import importlib
 import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -215,14 +214,9 @@ def default_entrants(game: str, time: float = 0.2) -> list[Entrant]:
 
 
 def start_state(game: str, seed: int) -> State:
-    """The start for ``seed``: the game's random start, or its fixed start for games whose
-    ``new_game`` takes no seed (Losat)."""
-    try:
-        return initial_state(game, seed=seed)
-    except (BadParameterError, TypeError):
-        cls = load_game(game)
-        module = importlib.import_module(cls.__module__)
-        return module.new_game()
+    """The start for ``seed``: the game's random start, or its fixed start for games that
+    have no random one (Losat)."""
+    return initial_state(game, seed=seed)
 
 
 def play_task(spec: GameSpec, first: Entrant, second: Entrant,

@@ -26,8 +26,6 @@ adapter that enforces its own deadline raises :class:`AgentTimeout` (or any exce
 from __future__ import annotations
 
 import contextlib
-import importlib
-import inspect
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -46,6 +44,7 @@ from lifearena.core import (
     Record,
     State,
     Termination,
+    game_type,
     load_game,
 )
 from lifearena.errors import BadParameterError
@@ -132,25 +131,16 @@ def game_class(game: str | type[State]) -> type[State]:
 
 def initial_state(game: str | type[State], *, setup: str | None = None, seed: int | None = None,
                   params: Mapping[str, Any] | None = None) -> State:
-    """The start of a game: ``from_setup(setup, **params)`` when a setup is given, else the
-    game module's ``new_game(seed=seed, **params)`` (a random start where the game has one).
+    """The start of a game of ``game`` with ``params`` (checked against the game's specs):
+    the position ``setup`` when one is given, else the game's start for ``seed`` (a random
+    start where the game has one; ``None``: the game's own ``seed`` parameter).
+
+    >>> initial_state("losat", params={"width": 9}).game
+    LosatGame(width=9)
     """
-    cls = game_class(game)
-    params = dict(params or {})
-    if setup is not None:
-        return cls.from_setup(setup, **params)
-    # a game offers its random start as ``new_game(seed=...)`` on the class or in its module
-    new_game = getattr(cls, "new_game", None) or getattr(
-        importlib.import_module(cls.__module__), "new_game", None)
-    if new_game is None:
-        raise BadParameterError(f"game {cls.info.name!r} has no new_game(seed=...) to make a "
-                                "start; give a setup")
-    try:
-        takes_seed = "seed" in inspect.signature(new_game).parameters
-    except (TypeError, ValueError):
-        takes_seed = True
-    # a game whose start never varies may take no seed at all
-    return new_game(seed=seed, **params) if takes_seed else new_game(**params)
+    kind = game.game_type if isinstance(game, type) else game_type(game)
+    made = kind(params or {})
+    return made.state_from_setup(setup) if setup is not None else made.new_initial_state(seed)
 
 
 # -- playing ----------------------------------------------------------------------------------

@@ -60,6 +60,7 @@ from lifearena.arena.stats import (
     ranking,
 )
 from lifearena.arena.storage import GameKey, ResultsDB, Run
+from lifearena.core import game_type
 from lifearena.errors import BadParameterError
 
 # -- agents -----------------------------------------------------------------------------------
@@ -200,11 +201,7 @@ class TournamentConfig:
     def __post_init__(self) -> None:
         info = game_class(self.game).info
         object.__setattr__(self, "game", info.name)
-        unknown = sorted(set(self.params) - set(info.parameters))
-        if unknown:
-            raise BadParameterError(
-                f"unknown {info.name} parameter(s) {', '.join(unknown)}; expected some of: "
-                f"{', '.join(info.parameters) or '(none: this game takes no parameters)'}")
+        game_type(info.name)(self.params)  # every parameter known and within its spec
         if self.games < 1:
             raise BadParameterError(f"games={self.games}; expected at least 1 per pairing")
         if self.seed < 0:

@@ -19,6 +19,7 @@ import typer
 
 from lifearena import agents, caps
 from lifearena.cli.checks import check_output
+from lifearena.cli.spec_options import spec_option
 from lifearena.cli.terminal_play import (
     HUMAN,
     Display,
@@ -30,9 +31,9 @@ from lifearena.cli.terminal_play import (
 from lifearena.core import Outcome, Record, State
 from lifearena.errors import BadParameterError
 from lifearena.games.life_for_two import (
-    LIMIT_RESULTS,
     SYMBOLS,
     LifeForTwo,
+    LifeForTwoGame,
     cell_text,
     format_board,
 )
@@ -102,12 +103,12 @@ def play(
         "--player2", help="'human' or an agent name for player 2 (#).")] = HUMAN,
     seed: Annotated[int, typer.Option(
         help="Seed of the agents (player 2 gets seed + 1).", min=0, max=caps.MAX_SEED)] = 0,
-    max_turns: Annotated[int, typer.Option(
-        help="End an undecided game after this many turns (0: no limit, as in the "
-        "original).", min=0, max=caps.MAX_MOVES)] = 0,
-    limit_result: Annotated[str, typer.Option(
-        help="How the move limit decides: 'draw' or 'population' (more pieces wins).")
-    ] = "draw",
+    max_turns: Annotated[int, spec_option(
+        LifeForTwoGame.spec("max_turns"), help="End an undecided game after this many turns "
+        "(0: no limit, as in the original).")] = 0,
+    limit_result: Annotated[str, spec_option(
+        LifeForTwoGame.spec("limit_result"), help="How the move limit decides: 'draw' or "
+        "'population' (more pieces wins).")] = "draw",
     setup: Annotated[str, typer.Option(
         help="Start from this position instead of the empty board (rows joined by '/', "
         "then the turn number).")] = "",
@@ -138,11 +139,8 @@ def play(
                                     f"{', '.join(given)}")
         play_classic(sys.stdin, sys.stdout, echo=not sys.stdin.isatty())
         return
-    if limit_result not in LIMIT_RESULTS:
-        raise BadParameterError(f"--limit-result {limit_result!r}; expected one of "
-                                f"{', '.join(LIMIT_RESULTS)}")
-    params = {"max_turns": max_turns or None, "limit_result": limit_result}
-    state = (LifeForTwo.from_setup(setup, **params) if setup else LifeForTwo(**params))
+    game = LifeForTwoGame(max_turns=max_turns or None, limit_result=limit_result)
+    state = game.state_from_setup(setup) if setup else game.new_initial_state()
     seats = make_seats((player1, player2), lambda name, player: agents.make(
         name, game="life_for_two", seed=seed + player))
     typer.echo(f"Life for Two: player 1 (*) {player1}, player 2 (#) {player2}")

@@ -19,6 +19,7 @@ import typer
 from lifearena import caps
 from lifearena.agents import Limit, make
 from lifearena.cli.checks import check_output
+from lifearena.cli.spec_options import spec_option
 from lifearena.cli.terminal_play import (
     HUMAN,
     Display,
@@ -29,6 +30,9 @@ from lifearena.cli.terminal_play import (
 )
 from lifearena.core import Outcome, State
 from lifearena.games import losat
+from lifearena.params import spec_table
+
+SPEC = spec_table(losat.SPECS)
 
 app = typer.Typer(
     help="Losat, Life One Step at a Time (19x19 Go board).",
@@ -95,23 +99,24 @@ def play(
     setup: Annotated[str | None, typer.Option(help="start position in Losat position "
                                                    "notation (default: the two heptominoes)")]
     = None,
-    width: Annotated[int | None, typer.Option(help="board width, 5..25 (default: 19, or the "
-                                                   "--setup position's)", min=5, max=25)] = None,
-    length: Annotated[int | None, typer.Option(help="board length (rows; default: 19, or the "
-                                                    "--setup position's)", min=6, max=99)] = None,
-    offset: Annotated[int, typer.Option(help="columns between the heptominoes' centres",
-                                        min=-25, max=25)] = 1,
-    gap: Annotated[int, typer.Option(help="empty rows between the heptominoes", min=0, max=93)] = 3,
-    first: Annotated[str, typer.Option(help="who moves first: b or w")] = "b",
-    own_colour_only: Annotated[bool, typer.Option(help="players may change only their own "
-                                                       "colour (and capture the opponent's)")]
-    = False,
-    capture_or_more: Annotated[bool, typer.Option(help="capture with 3 or more opposite "
-                                                       "neighbours")] = False,
-    neighbours: Annotated[int, typer.Option(help="8 (Moore) or 4 (von Neumann)", min=4, max=8)] = 8,
-    captures_to_win: Annotated[int, typer.Option(help="captures that win", min=1, max=1000)] = 5,
-    max_moves: Annotated[int, typer.Option(help="moves after which the game is drawn",
-                                           min=1, max=caps.MAX_MOVES)] = 400,
+    width: Annotated[int | None, spec_option(
+        SPEC["width"], help="board width (default: 19, or the --setup position's)")] = None,
+    length: Annotated[int | None, spec_option(
+        SPEC["length"], help="board length (rows; default: 19, or the --setup position's)")
+    ] = None,
+    offset: Annotated[int, spec_option(SPEC["offset"])] = SPEC["offset"].default,
+    gap: Annotated[int, spec_option(SPEC["gap"])] = SPEC["gap"].default,
+    first: Annotated[str, spec_option(SPEC["first"])] = SPEC["first"].default,
+    own_colour_only: Annotated[bool, spec_option(
+        SPEC["own_colour_only"], help="players may change only their own colour (and "
+        "capture the opponent's)")] = False,
+    capture_or_more: Annotated[bool, spec_option(
+        SPEC["capture_or_more"], help="capture with 3 or more opposite neighbours")] = False,
+    neighbours: Annotated[int, spec_option(SPEC["neighbours"], help="8 (Moore) or 4 (von "
+                                           "Neumann)")] = SPEC["neighbours"].default,
+    captures_to_win: Annotated[int, spec_option(
+        SPEC["captures_to_win"], help="captures that win")] = SPEC["captures_to_win"].default,
+    max_moves: Annotated[int, spec_option(SPEC["max_moves"])] = SPEC["max_moves"].default,
     save: Annotated[Path | None, typer.Option("--save", "--record",
                                               help="write the game record here (.json for "
                                                    "JSON)")] = None,

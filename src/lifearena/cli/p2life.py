@@ -29,6 +29,7 @@ from rich.table import Table
 from lifearena import caps
 from lifearena.caps import check_cells
 from lifearena.cli.checks import check_output
+from lifearena.cli.spec_options import spec_option
 from lifearena.cli.terminal_play import (
     Display,
     Seat,
@@ -38,6 +39,10 @@ from lifearena.cli.terminal_play import (
 )
 from lifearena.core import Outcome, Record, State
 from lifearena.errors import BadParameterError
+from lifearena.games.p2life import SPECS as P2LIFE_SPECS
+from lifearena.params import spec_table
+
+P2LIFE_SPEC = spec_table(P2LIFE_SPECS)
 
 app = typer.Typer(
     help="p2life: the Levene-Roussos two-player Life, studied and played.",
@@ -338,15 +343,15 @@ def play(
     white: Annotated[str, typer.Option(
         help="Agent for white (w): human, random, greedy...")] = "human",
     black: Annotated[str, typer.Option(help="Agent for black (b).")] = "greedy",
-    size: Annotated[int, typer.Option(help="Board side.", min=3, max=caps.MAX_BOARD)] = 12,
-    density_: Annotated[float, typer.Option(
-        "--density", help="Density of the starting soup.", min=0.0, max=1.0)] = 0.35,
-    seed: Annotated[int, typer.Option(help="Seed of the soup and of the coins.",
-                                      min=0, max=caps.MAX_SEED)] = 0,
-    max_generations: Annotated[int, typer.Option(
-        help="Generations before population decides.", min=1, max=caps.MAX_MOVES)] = 64,
-    moves: Annotated[int, typer.Option(
-        help="Turns (each: pass, +x,y or -x,y) per generation.", min=1, max=1000)] = 1,
+    size: Annotated[int, spec_option(P2LIFE_SPEC["size"], help="Board side.")] = 12,
+    density_: Annotated[float, spec_option(
+        P2LIFE_SPEC["density"], "--density", help="Density of the starting soup.")] = 0.35,
+    seed: Annotated[int, spec_option(P2LIFE_SPEC["seed"],
+                                     help="Seed of the soup and of the coins.")] = 0,
+    max_generations: Annotated[int, spec_option(
+        P2LIFE_SPEC["max_generations"], help="Generations before population decides.")] = 64,
+    moves: Annotated[int, spec_option(
+        P2LIFE_SPEC["moves"], help="Turns (each: pass, +x,y or -x,y) per generation.")] = 1,
     bounded: Annotated[bool, typer.Option(help="A bounded board instead of a torus.")] = False,
     record: Annotated[Path | None, typer.Option(
         "--record", "--save", help="Write the game record to this file (.json for JSON, "
@@ -358,14 +363,14 @@ def play(
 ) -> None:
     """Play p2life in the terminal: both sides choose at once, then a generation runs."""
     from lifearena.agents import make
-    from lifearena.games.p2life import new_game
+    from lifearena.games.p2life import P2LifeGame
 
     if replay_file is not None:
         _replay(replay_file)
         return
     check_output(record, "--record")
-    state = new_game(size=size, density=density_, seed=seed, torus=not bounded,
-                     max_generations=max_generations, moves=moves)
+    state = P2LifeGame(size=size, density=density_, seed=seed, torus=not bounded,
+                       max_generations=max_generations, moves=moves).new_initial_state()
     names = (white, black)
     seats = make_seats(names, lambda name, p: make(name, game="p2life", seed=seed + p))
     TerminalPlay(state, seats, P2LifeDisplay(names), save=record, seed=seed).run()

@@ -20,6 +20,7 @@ from rich.table import Table
 from lifearena import caps
 from lifearena.cli.checks import check_output
 from lifearena.cli.compiling import PALACE_KERNELS, announce_compiling
+from lifearena.cli.spec_options import spec_option
 from lifearena.cli.terminal_play import (
     Display,
     Seat,
@@ -30,6 +31,7 @@ from lifearena.cli.terminal_play import (
 from lifearena.core import Outcome, Record, State
 from lifearena.errors import BadParameterError
 from lifearena.extras import require
+from lifearena.games.blocking_queen import BlockingQueenGame
 from lifearena.games.blocking_queen_palace import check_k, p_positions, palace_numbers
 from lifearena.studies.palace_picture import Window, choose_block, fold_picture, render_png
 
@@ -171,8 +173,8 @@ def _palace_note(k: int, square: tuple[int, int]) -> str:
 
 @app.command()
 def play(
-    k: Annotated[int, typer.Option("-k", help="The blocking parameter k >= 1.",
-                                   min=1, max=caps.MAX_K)] = 2,
+    k: Annotated[int, spec_option(BlockingQueenGame.spec("k"), "-k",
+                                  help="The blocking parameter k.")] = 2,
     start: Annotated[str, typer.Option(
         "--from", help="The queen's start square 'x,y' (0 <= x, y < 128).")] = "20,33",
     first: Annotated[str, typer.Option(

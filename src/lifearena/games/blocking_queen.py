@@ -48,11 +48,13 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
+from lifearena.caps import MAX_SEED
 from lifearena.core import (
     TERMINAL,
     Action,
     Chance,
     Dynamics,
+    Game,
     GameInfo,
     Information,
     Outcome,
@@ -61,6 +63,7 @@ from lifearena.core import (
     register_game,
 )
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
+from lifearena.params import ParamSpec
 
 SIDE = 128
 """Coordinates run 0 .. SIDE - 1 (the dense action space covers this square)."""
@@ -110,6 +113,25 @@ def index_square(index: int) -> tuple[int, int]:
     return index % SIDE, index // SIDE
 
 
+SPECS: tuple[ParamSpec, ...] = (
+    ParamSpec("k", "int", 2, low=1, high=MAX_K, label="k", served=(1, 64),
+              help="1 + the number of blocks per turn"),
+    ParamSpec("start", "choice", "random", choices=("random", "square"), start=True,
+              label="Start", help="a random square, or one you choose"),
+    ParamSpec("seed", "int", 0, low=0, high=MAX_SEED, start=True, label="Seed",
+              help="the same seed gives the same start", shown_when=("start", "random"),
+              served_default=1),
+    ParamSpec("size", "int", 40, low=2, high=SIDE, start=True, label="Start region",
+              served=False, served_default=30, shown_when=("start", "random"),
+              help="the random start square has 0 <= x, y < size"),
+    ParamSpec("x", "int", 9, low=0, high=SIDE - 1, start=True, label="Queen x",
+              shown_when=("start", "square")),
+    ParamSpec("y", "int", 14, low=0, high=SIDE - 1, start=True, label="Queen y",
+              shown_when=("start", "square")),
+)
+"""The queen game's parameters: k is the rule; the rest say where the queen starts."""
+
+
 def check_k(k: Any) -> int:
     if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 1 <= k <= MAX_K:
         raise BadParameterError(f"blocking parameter k={k!r}; expected an integer "
@@ -117,7 +139,6 @@ def check_k(k: Any) -> int:
     return int(k)
 
 
-@register_game
 class BlockingQueen(State):
     """A position of the blocking queen game (see the module docstring)."""
 
@@ -134,7 +155,7 @@ class BlockingQueen(State):
         # 2(SIDE - 1) turns) and has at most k plies (a move and k - 1 blocks or a '-')
         max_game_length=2 * (SIDE - 1) * MAX_K,
         player_symbols=SYMBOLS,
-        parameters={"k": 2},
+        parameters={s.name: s.default for s in SPECS if not s.start},
     )
 
     def __init__(self, x: int, y: int, k: int = 2) -> None:
@@ -358,6 +379,35 @@ class BlockingQueen(State):
         return (f"BlockingQueen.from_moves({self.setup()!r}, {self.history_strings()!r}, "
                 f"k={self.k})")
 
+
+
+@register_game
+class BlockingQueenGame(Game):
+    """The blocking queen game with its parameters: k, and a random or chosen start.
+
+    >>> BlockingQueenGame(k=3, start="square", x=4, y=6).new_initial_state().setup()
+    '4,6'
+    >>> BlockingQueenGame(start="square", x=0, y=0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: blocking_queen start 0,0: the queen must start off ...
+    """
+
+    info = BlockingQueen.info
+    specs = SPECS
+    state_type = BlockingQueen
+
+    def _check_together(self, values: dict[str, Any]) -> dict[str, Any]:
+        if values["start"] == "square" and (values["x"], values["y"]) == (0, 0):
+            raise BadParameterError("blocking_queen start 0,0: the queen must start off the "
+                                    "origin")
+        return values
+
+    def _initial_state(self, seed: int | None) -> BlockingQueen:
+        p = self._params
+        if p["start"] == "square":
+            return BlockingQueen(p["x"], p["y"], k=p["k"])
+        return new_game(seed=p["seed"] if seed is None else seed, k=p["k"], size=p["size"])
 
 def new_game(seed: int | None = None, k: int = 2, size: int = 40) -> BlockingQueen:
     """A game from a random start square 0 <= x, y < size (not the origin), drawn from

@@ -58,12 +58,14 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
+from lifearena.caps import MAX_MOVES
 from lifearena.core import (
     SIMULTANEOUS,
     TERMINAL,
     Action,
     Chance,
     Dynamics,
+    Game,
     GameInfo,
     Information,
     Outcome,
@@ -74,6 +76,7 @@ from lifearena.core import (
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
 from lifearena.life.rules import Rule
 from lifearena.life.step import step
+from lifearena.params import ParamSpec
 
 SIZE = 5
 CELLS = SIZE * SIZE
@@ -89,6 +92,21 @@ _TRIPLE_ACTION = {cells: CELLS + k for k, cells in enumerate(TRIPLES)}
 _TRIPLE_BITS = np.array([(1 << a) | (1 << b) | (1 << c) for a, b, c in TRIPLES], dtype=np.int64)
 NUM_ACTIONS = CELLS + len(TRIPLES)
 LIMIT_RESULTS = ("draw", "population")
+RULES = ("instructed", "classic")
+"""The written rules (choices hidden, played through this module), or the 1978 BASIC
+program exactly (:mod:`lifearena.games.life_for_two_classic`, a terminal at one screen)."""
+
+SPECS: tuple[ParamSpec, ...] = (
+    ParamSpec("rules", "choice", "instructed", choices=RULES, start=True, label="Rules",
+              help="instructed: the written rules, choices hidden; classic: the 1978 BASIC "
+              "program exactly, bugs included, at one screen"),
+    ParamSpec("max_turns", "int", None, low=1, high=MAX_MOVES, optional=True,
+              label="Turn limit", served=(1, 500), help="0: play until one side dies out",
+              shown_when=("rules", "instructed")),
+    ParamSpec("limit_result", "choice", "draw", choices=LIMIT_RESULTS, label="At the limit",
+              help="a draw, or more pieces wins", shown_when=("rules", "instructed")),
+)
+"""Life for Two's parameters: which program, then the rules' turn limit and its result."""
 
 _CELL_RE = re.compile(r"\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*")
 
@@ -224,7 +242,6 @@ def format_board(board: np.ndarray) -> str:
     return "\n".join(lines)
 
 
-@register_game
 class LifeForTwo(State):
     """A Life for Two position (see the module docstring for rules and notation)."""
 
@@ -241,7 +258,7 @@ class LifeForTwo(State):
         max_game_length=1_000_000,
         player_symbols=SYMBOLS,
         side_names=("player *", "player #"),
-        parameters={"max_turns": None, "limit_result": "draw"},
+        parameters={s.name: s.default for s in SPECS if not s.start},
     )
 
     def __init__(self, board: np.ndarray | None = None, turn: int = 1,
@@ -460,6 +477,36 @@ class LifeForTwo(State):
         params = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"LifeForTwo.from_setup({self.position()!r}, {params})"
 
+
+
+@register_game
+class LifeForTwoGame(Game):
+    """Life for Two with its parameters; the start is always the empty board.
+
+    >>> LifeForTwoGame(max_turns=20).new_initial_state().params
+    {'max_turns': 20, 'limit_result': 'draw'}
+    >>> LifeForTwoGame(rules="classic").new_initial_state()  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: life_for_two rules=classic is the 1978 BASIC program, ...
+    """
+
+    info = LifeForTwo.info
+    specs = SPECS
+    state_type = LifeForTwo
+
+    def _initial_state(self, seed: int | None) -> LifeForTwo:
+        if self._params["rules"] == "classic":
+            raise BadParameterError(
+                "life_for_two rules=classic is the 1978 BASIC program, played as a terminal "
+                "transcript ('lifearena life-for-two play --classic', or the web at one "
+                "screen); expected rules=instructed for a game state")
+        return LifeForTwo(**self.rule_params)
+
+    @property
+    def max_game_length(self) -> int:
+        turns = self._params["max_turns"]
+        return self.info.max_game_length if turns is None else int(turns)
 
 def new_game(seed: int | None = None, **params: Any) -> LifeForTwo:
     """A game from the empty board (``max_turns=...``, ``limit_result=...`` as parameters).

@@ -99,18 +99,20 @@ position, and playing on would award a win the position already holds).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar, Self
 
 import numpy as np
 from numba import njit
 
+from lifearena.caps import MAX_MOVES
 from lifearena.core import (
     TERMINAL,
     Action,
     Chance,
     Dynamics,
+    Game,
     GameInfo,
     Information,
     Outcome,
@@ -120,6 +122,7 @@ from lifearena.core import (
 )
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
 from lifearena.games import losat_eval
+from lifearena.params import ParamSpec, check_values
 
 BLACK, WHITE = 0, 1
 """Player ids; a point holds ``player + 1`` (1 black, 2 white) or 0 when empty."""
@@ -130,67 +133,60 @@ REMOVE, ADD_BLACK, ADD_WHITE, CAPTURE = 0, 1, 2, 3
 ZOBRIST_SEED = 20090501
 """Seed of the Zobrist table (fixed so hashes are the same on every machine and run)."""
 
-DEFAULTS: dict[str, Any] = {
-    "width": 19,
-    "length": 19,
-    "offset": 1,
-    "gap": 3,
-    "first": "b",
-    "own_colour_only": False,
-    "capture_or_more": False,
-    "neighbours": 8,
-    "captures_to_win": 5,
-    "max_moves": 400,
-}
 MAX_WIDTH, MAX_LENGTH = len(COLUMNS), 99
+
+SPECS: tuple[ParamSpec, ...] = (
+    ParamSpec("width", "int", 19, low=5, high=MAX_WIDTH, label="Width", served=(9, 25),
+              help="board width (columns)"),
+    ParamSpec("length", "int", 19, low=6, high=MAX_LENGTH, label="Length", served=(9, 25),
+              help="board length (rows)"),
+    ParamSpec("own_colour_only", "bool", False, label="Own colour only",
+              help="change only your own stones, capture only the opponent's"),
+    ParamSpec("capture_or_more", "bool", False, label="Capture with 3 or more",
+              help="a capture needs 3 or more opposite neighbours, not exactly 3"),
+    ParamSpec("neighbours", "choice", 8, choices=(8, 4), label="Neighbourhood",
+              help="8 surrounding points (Moore) or 4 (von Neumann)"),
+    ParamSpec("captures_to_win", "int", 5, low=1, high=1000, label="Captures to win",
+              served=(1, 20)),
+    ParamSpec("first", "choice", "b", choices=SYMBOLS, label="First to move",
+              help="who moves first: b or w"),
+    ParamSpec("offset", "int", 1, low=-MAX_WIDTH, high=MAX_WIDTH, served=False,
+              label="Offset", help="columns between the heptominoes' centres"),
+    ParamSpec("gap", "int", 3, low=0, high=MAX_LENGTH - 6, served=False, label="Gap",
+              help="empty rows between the heptominoes"),
+    ParamSpec("max_moves", "int", 400, low=1, high=MAX_MOVES, served=False,
+              label="Move limit", help="moves after which the game is drawn"),
+)
+"""Losat's parameters: every one is a rule (the start is always the two heptominoes)."""
+DEFAULTS: dict[str, Any] = {spec.name: spec.default for spec in SPECS}
 
 _MOVE = re.compile(r"^(?:(?P<pass>pass)|(?P<kind>[-x+])(?P<colour>[bw])?(?P<col>[a-z])"
                    r"(?P<row>\d{1,2}))$")
 
 
 def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
-    """The full parameter dict (defaults filled in), or :class:`BadParameterError`.
+    """The full parameter dict (defaults filled in), or :class:`BadParameterError`: each
+    value against its spec in :data:`SPECS`, then the ones that constrain each other.
 
     >>> check_params({"width": 9})["length"]
     19
     >>> check_params({"neighbours": 6})
     Traceback (most recent call last):
     ...
-    lifearena.errors.BadParameterError: neighbours=6; expected 8 (Moore) or 4 (von Neumann)
+    lifearena.errors.BadParameterError: losat parameter neighbours=6; expected one of 8, 4
     """
-    unknown = sorted(set(params) - set(DEFAULTS))
-    if unknown:
-        raise BadParameterError(f"unknown Losat parameter(s) {', '.join(unknown)}; expected "
-                                f"some of {', '.join(DEFAULTS)}")
-    p = {**DEFAULTS, **params}
-    for key in ("width", "length", "offset", "gap", "neighbours", "captures_to_win",
-                "max_moves"):
-        if isinstance(p[key], bool) or not isinstance(p[key], int | np.integer):
-            raise BadParameterError(f"{key}={p[key]!r}; expected an integer")
-        p[key] = int(p[key])
-    for key in ("own_colour_only", "capture_or_more"):
-        if not isinstance(p[key], bool | np.bool_):
-            raise BadParameterError(f"{key}={p[key]!r}; expected true or false")
-        p[key] = bool(p[key])
-    if not 5 <= p["width"] <= MAX_WIDTH:
-        raise BadParameterError(f"width={p['width']}; expected 5..{MAX_WIDTH}")
-    if p["gap"] < 0:
-        raise BadParameterError(f"gap={p['gap']}; expected at least 0")
-    if p["gap"] + 6 > MAX_LENGTH:
-        raise BadParameterError(f"gap={p['gap']}; expected at most {MAX_LENGTH - 6} (two "
-                                f"heptominoes and the gap fit in at most {MAX_LENGTH} rows)")
-    if not p["gap"] + 6 <= p["length"] <= MAX_LENGTH:
+    return _check_together(check_values(SPECS, _plain(params), "losat"))
+
+
+def _plain(params: Mapping[str, Any]) -> dict[str, Any]:
+    """numpy scalars (a position's shape, an array's count) as the Python values specs take."""
+    return {k: v.item() if isinstance(v, np.generic) else v for k, v in params.items()}
+
+
+def _check_together(p: dict[str, Any]) -> dict[str, Any]:
+    if p["gap"] + 6 > p["length"]:
         raise BadParameterError(f"length={p['length']}; expected {p['gap'] + 6}..{MAX_LENGTH} "
                                 f"(two heptominoes and a gap of {p['gap']} rows)")
-    if p["first"] not in SYMBOLS:
-        raise BadParameterError(f"first={p['first']!r}; expected 'b' or 'w'")
-    if p["neighbours"] not in (4, 8):
-        raise BadParameterError(f"neighbours={p['neighbours']}; expected 8 (Moore) or 4 "
-                                "(von Neumann)")
-    if p["captures_to_win"] < 1:
-        raise BadParameterError(f"captures_to_win={p['captures_to_win']}; expected at least 1")
-    if p["max_moves"] < 1:
-        raise BadParameterError(f"max_moves={p['max_moves']}; expected at least 1")
     black_centre, white_centre = _centres(p["width"], p["offset"])
     if min(black_centre, white_centre) < 1 or max(black_centre, white_centre) > p["width"] - 2:
         raise BadParameterError(f"offset={p['offset']} puts a heptomino off the "
@@ -384,7 +380,6 @@ class _Geometry:
         return cls._cache[key]
 
 
-@register_game
 class LosatState(State):
     """A Losat position. Make one with :func:`new_game` or :func:`from_setup`.
 
@@ -597,6 +592,70 @@ class LosatState(State):
 
     def _apply_action(self, action: Action) -> None:
         self._do(action)
+
+    # -- make and unmake, and the search's hooks (lifearena.core.Undo and friends) ---------------
+
+    def push(self, action: Action) -> None:
+        """Play the legal ``action`` without checking it, so that :meth:`pop` can take it
+        back (the superko memory stays exact along a search's path)."""
+        self._do(int(action))
+        self._history.append(int(action))
+
+    def pop(self) -> Action:
+        """Take back the last move and return it.
+
+        >>> state = new_game()
+        >>> key, first = state.key(), state.legal_actions()[0]
+        >>> state.push(first); state.pop() == first, state.key() == key, state.history()
+        (True, True, [])
+        """
+        if not self._undo_stack:
+            raise IllegalMoveError("no move to take back")
+        self._undo()
+        action = self._history.pop()
+        return action  # type: ignore[return-value]
+
+    def key(self) -> tuple[int, int, int, int]:
+        """A transposition key: the Zobrist hash of the stones, the side to move and both
+        capture counts (what decides the game from here, but for the superko memory)."""
+        return (self._hash, self._to_move, self._captures[0], self._captures[1])
+
+    def order_actions(self, actions: Sequence[Action], player: int) -> list[Action]:
+        """``actions`` in the order a search should try them: captures of the opponent's
+        stones, ``player``'s additions nearest its goal line, removals of the opponent's
+        lead stones, the rest (passes and self-harm last)."""
+        n = self._n
+        width = self._geo.width
+        own = player + 1
+        goal, other_goal = self._goal[player], self._goal[1 - player]
+        cells = self._board
+
+        def score(action: int) -> float:
+            kind, point = divmod(action, n)
+            if kind == 4:
+                return 0.0
+            row = point // width
+            if kind == CAPTURE:
+                return (300.0 if cells[point] != own else -100.0) - abs(row - goal)
+            if kind in (ADD_BLACK, ADD_WHITE):
+                return (200.0 - abs(row - goal)) if kind == own else -50.0
+            if cells[point] != own:  # a removal
+                return 100.0 - abs(row - other_goal)
+            return -10.0
+
+        return sorted(actions, key=score, reverse=True)
+
+    def lead_share(self, player: int) -> float:
+        """The share (up to 5 stones) of ``player``'s stones on its two most advanced rows:
+        a broad front survives the removal of its lead stone."""
+        rows = np.flatnonzero(self._board == player + 1) // self._geo.width
+        if not rows.size:
+            return 0.0
+        if player == BLACK:  # Black advances towards row 0
+            k = np.count_nonzero(rows <= rows.min() + 1)
+        else:
+            k = np.count_nonzero(rows >= rows.max() - 1)
+        return min(int(k), 5) / 5
 
     def _do(self, action: Action) -> None:
         """Play ``action`` without legality check or history (search agents pair it with
@@ -868,6 +927,38 @@ class LosatState(State):
         extra = "".join(f", {k}={v!r}" for k, v in changed.items())
         return f"losat.from_setup({self.position()!r}{extra})"
 
+
+
+@register_game
+class LosatGame(Game):
+    """Losat with its parameters: ``LosatGame(width=9).new_initial_state()`` is the two
+    heptominoes on a 9-wide board.
+
+    >>> LosatGame(width=9, length=11, gap=5).observation_shape
+    (2, 11, 9)
+    """
+
+    info = LosatState.info
+    specs = SPECS
+    state_type = LosatState
+
+    def _check_together(self, values: dict[str, Any]) -> dict[str, Any]:
+        return _check_together(values)
+
+    def _initial_state(self, seed: int | None) -> LosatState:
+        return new_game(**self._params)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return 4 * self._params["width"] * self._params["length"] + 1
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (2, self._params["length"], self._params["width"])
+
+    @property
+    def max_game_length(self) -> int:
+        return int(self._params["max_moves"])
 
 def _refuse_decided(state: LosatState, setup: str) -> None:
     """A ParseError if the game of ``state`` (just set up from ``setup``) is already over."""

@@ -61,17 +61,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Self
 
 import numpy as np
 
+from lifearena.caps import MAX_SEED
 from lifearena.core import (
     SIMULTANEOUS,
     TERMINAL,
     Action,
     Chance,
     Dynamics,
+    Game,
     GameInfo,
     Information,
     Outcome,
@@ -83,13 +85,33 @@ from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
 from lifearena.life.grid import random_grid
 from lifearena.life.rules import Rule
 from lifearena.life.step import step
+from lifearena.params import ParamSpec
 
 SYMBOLS = ("w", "b")
 _CHARS = {".": 0, "w": 1, "b": 2}
 _CHAR_OF = ".wb"
 P2LIFE = Rule.named("p2life")
 MAX_SIDE = 64
-DEFAULTS: dict[str, Any] = {"seed": 0, "torus": True, "max_generations": 64, "moves": 1}
+MAX_TURNS = 10_000
+"""Most generations times moves per generation: the game's longest possible length."""
+
+SPECS: tuple[ParamSpec, ...] = (
+    ParamSpec("size", "int", 12, low=2, high=MAX_SIDE, start=True, label="Board size",
+              served=(6, 32), help="cells a side of the square board"),
+    ParamSpec("density", "float", 0.35, low=0.0, high=1.0, start=True, label="Soup density",
+              served=(0.05, 0.8), help="the share of cells alive in the starting soup"),
+    ParamSpec("seed", "int", 0, low=0, high=MAX_SEED, label="Seed",
+              help="makes the soup and the coins", served_default=1),
+    ParamSpec("torus", "bool", True, label="Wrap around (torus)",
+              help="the board's edges wrap round"),
+    ParamSpec("max_generations", "int", 64, low=1, high=MAX_TURNS, label="Generations",
+              served=(4, 256), help="at this limit the larger side wins"),
+    ParamSpec("moves", "int", 1, low=1, high=MAX_TURNS, label="Moves per generation",
+              served=(1, 4)),
+)
+"""p2life's parameters: the start's board size and soup density, then the rules' (the seed
+is a rule too: it draws the coins of 3-vs-3 births)."""
+DEFAULTS: dict[str, Any] = {s.name: s.default for s in SPECS if not s.start}
 
 _MOVE_RE = re.compile(r"\s*([+-])\s*(\d+)\s*,\s*(\d+)\s*")
 _POSITION_RE = re.compile(r"(?P<rows>[.wb/]+)\s+(?P<gen>\d+):(?P<moved>\d+)")
@@ -203,7 +225,6 @@ def symmetric_soup(height: int, width: int, density: float, seed: int) -> np.nda
     return cells.reshape(height, width)
 
 
-@register_game
 class P2Life(State):
     """A p2life game position (see the module docstring for rules and notation)."""
 
@@ -215,7 +236,7 @@ class P2Life(State):
         chance=Chance.SEEDED,
         information=Information.IMPERFECT,
         num_distinct_actions=2 * MAX_SIDE * MAX_SIDE + 1,
-        max_game_length=10_000,
+        max_game_length=MAX_TURNS,
         player_symbols=SYMBOLS,
         side_names=("white", "black"),
         parameters=dict(DEFAULTS),
@@ -251,6 +272,9 @@ class P2Life(State):
             raise BadParameterError(f"{moved} moves made since the last generation; expected "
                                     f"0..{merged['moves'] - 1}")
         self.board = board
+        # the action space depends on the board's size, so each state carries its own copy
+        # of the static facts (the class attribute describes the largest board)
+        self.info = replace(type(self).info, num_distinct_actions=2 * board.size + 1)
         self.generation = int(generation)
         self.moved = int(moved)
         self._start = format_position(board, self.generation, self.moved)
@@ -415,6 +439,43 @@ class P2Life(State):
         params = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"P2Life.from_setup({self.position()!r}, {params})"
 
+
+
+@register_game
+class P2LifeGame(Game):
+    """p2life as a game with its parameters.
+
+    >>> game = P2LifeGame(size=8, seed=2)
+    >>> game.num_distinct_actions, game.observation_shape
+    (129, (2, 8, 8))
+    >>> game.new_initial_state(seed=5).params["seed"]
+    5
+    """
+
+    info = P2Life.info
+    specs = SPECS
+    state_type = P2Life
+
+    def _check_together(self, values: dict[str, Any]) -> dict[str, Any]:
+        if values["max_generations"] * values["moves"] > MAX_TURNS:
+            raise BadParameterError(
+                f"max_generations x moves = {values['max_generations'] * values['moves']} "
+                f"turns; expected at most {MAX_TURNS}")
+        return values
+
+    def _initial_state(self, seed: int | None) -> P2Life:
+        p = self._params
+        return new_game(size=p["size"], density=p["density"],
+                        seed=p["seed"] if seed is None else seed, torus=p["torus"],
+                        moves=p["moves"], max_generations=p["max_generations"])
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return 2 * self._params["size"] ** 2 + 1
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (2, self._params["size"], self._params["size"])
 
 def apply_moves(board: np.ndarray, moves: Sequence[Move]) -> np.ndarray:
     """``board`` after both players' (already legal) moves, before the generation.

@@ -56,11 +56,13 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
+from lifearena.caps import MAX_SEED
 from lifearena.core import (
     TERMINAL,
     Action,
     Chance,
     Dynamics,
+    Game,
     GameInfo,
     Information,
     Outcome,
@@ -72,6 +74,7 @@ from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
 from lifearena.games import war_of_life_fast as fast
 from lifearena.life.rules import Rule
 from lifearena.life.step import step
+from lifearena.params import ParamSpec
 
 SIZE = 8
 """Rows and columns of the board."""
@@ -298,11 +301,22 @@ def apply_moves(boards: np.ndarray, player: int, actions: np.ndarray) -> np.ndar
 # -- the state ----------------------------------------------------------------------------------
 
 
+SPECS: tuple[ParamSpec, ...] = (
+    ParamSpec("start", "choice", "random", choices=("random", "prolog"), start=True,
+              label="Start", help="12 random pieces each, or a position you type"),
+    ParamSpec("seed", "int", 0, low=0, high=MAX_SEED, start=True, label="Seed",
+              help="the same seed gives the same start", shown_when=("start", "random"),
+              served_default=1),
+    ParamSpec("position", "text", "[[[2,2],[2,3],[3,2]],[[6,6],[6,7],[7,6]]]", max_length=2000,
+              start=True, label="Prolog position", shown_when=("start", "prolog"),
+              help="[[blue [row,col] cells],[red cells]], rows 1..8 from the top"),
+)
+"""War of Life's parameters, all of the start: the rules have none."""
+
 _EXPECTED_SETUP = ("expected the Prolog form, optionally followed by the side to move (b or r) "
                    "and the number of moves played, e.g. '[[[1,1]],[[8,8]]] r 12'")
 
 
-@register_game
 class WarOfLifeState(State):
     """A War of Life position: the board, the side to move and the number of moves played.
 
@@ -342,6 +356,8 @@ class WarOfLifeState(State):
         self.last_crank = Crank(None, None)
         """What the last move's crank did (births and deaths), for display."""
         self._outcome = self._judge()
+        self._taken: list[tuple[np.ndarray, int, int, Outcome | None, Crank]] = []
+        """What :meth:`push` saved: the position before each pushed move."""
 
     # -- construction -----------------------------------------------------------------------
 
@@ -420,6 +436,41 @@ class WarOfLifeState(State):
         self._moves += 1
         self._to_move = 1 - player
         self._outcome = self._judge()
+
+    def clone(self) -> Self:
+        """An independent copy (boards are replaced, never changed in place, so the copy
+        shares them)."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.params = dict(self.params)
+        twin._history = list(self._history)
+        twin._taken = list(self._taken)
+        return twin
+
+    def push(self, action: Action) -> None:
+        """Play the legal ``action`` without checking it, so that :meth:`pop` can take it
+        back (a search's make and unmake: :class:`lifearena.core.Undo`)."""
+        self._taken.append((self._board, self._to_move, self._moves, self._outcome,
+                            self.last_crank))
+        self._apply_action(int(action))
+        self._history.append(int(action))
+
+    def pop(self) -> Action:
+        """Take back the last :meth:`push` and return its action.
+
+        >>> state = new_game(seed=3)
+        >>> before = state.setup(), state.to_prolog()
+        >>> state.push(state.legal_actions()[0]); _ = state.pop()
+        >>> (state.setup(), state.to_prolog()) == before, state.move_number()
+        (True, 0)
+        """
+        if not self._taken:
+            raise IllegalMoveError("no pushed move to take back")
+        (self._board, self._to_move, self._moves, self._outcome,
+         self.last_crank) = self._taken.pop()
+        action = self._history.pop()
+        assert isinstance(action, int)
+        return action
 
     def outcome(self) -> Outcome | None:
         return self._outcome
@@ -669,6 +720,26 @@ def random_board(seed: int) -> np.ndarray:
     board[red] = RED
     return board.reshape(SIZE, SIZE)
 
+
+
+@register_game
+class WarOfLifeGame(Game):
+    """War of Life: a random start from a seed, or a position in the coursework's Prolog form.
+
+    >>> WarOfLifeGame(start="prolog", position="[[[1,1]],[[8,8]]]").new_initial_state()
+    war_of_life.from_prolog('[[[1,1]],[[8,8]]]')
+    >>> WarOfLifeGame().new_initial_state(seed=7).setup() == new_game(seed=7).setup()
+    True
+    """
+
+    info = WarOfLifeState.info
+    specs = SPECS
+    state_type = WarOfLifeState
+
+    def _initial_state(self, seed: int | None) -> WarOfLifeState:
+        if self._params["start"] == "prolog":
+            return WarOfLifeState.from_setup(self._params["position"])
+        return new_game(seed=self._params["seed"] if seed is None else seed)
 
 def new_game(seed: int = 0) -> WarOfLifeState:
     """A game from the random start that ``seed`` makes (blue to move).

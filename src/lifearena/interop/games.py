@@ -1,36 +1,35 @@
 """The games as every adapter sees them: parameters with defaults, starting states, chance
-nodes, pictures. Everything here is read off the protocol of :mod:`lifearena.core` and the
-game module's ``new_game``; no adapter knows any game's rules.
+nodes, pictures. Everything here is read off the protocol of :mod:`lifearena.core` and each
+game's parameter specs (:class:`lifearena.params.ParamSpec`); no adapter knows any game's
+rules.
 
-A game's parameters are the union of ``GameInfo.parameters`` and the keyword arguments of its
-``new_game`` (the start: ``seed``, a board ``size``...). The research libraries want plain
-values (OpenSpiel accepts only ``int``, ``float``, ``bool`` and ``str``), so two conventions
-apply throughout:
+A game's parameters are its specs (the rules' and the start's: a ``seed``, a board
+``size``...). The research libraries want plain values (OpenSpiel accepts only ``int``,
+``float``, ``bool`` and ``str``), so two conventions apply throughout:
 
 * ``seed`` is always an integer (default 0): the seed of the game's random start, so a game
-  with given parameters always starts the same way.
+  with given parameters always starts the same way (games whose start never varies ignore
+  it).
 * any other parameter whose default is ``None`` ("no limit") is the integer ``0`` outside, and
   ``0`` means ``None`` coming back in.
 
->>> parameter_defaults("war_of_life")
-{'seed': 0}
+>>> parameter_defaults("war_of_life")["seed"], parameter_defaults("war_of_life")["start"]
+(0, 'random')
 >>> parameter_defaults("life_for_two")
-{'limit_result': 'draw', 'max_turns': 0, 'seed': 0}
+{'limit_result': 'draw', 'max_turns': 0, 'rules': 'instructed', 'seed': 0}
 >>> new_state("life_for_two", {"max_turns": 0}).params
 {'max_turns': None, 'limit_result': 'draw'}
 """
 
 from __future__ import annotations
 
-import importlib
-import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from lifearena.arena.referee import initial_state
-from lifearena.core import CHANCE, SIMULTANEOUS, State, available_games, load_game
+from lifearena.core import CHANCE, SIMULTANEOUS, State, available_games, game_type, load_game
 from lifearena.errors import BadParameterError
 
 ParamValue = int | float | bool | str
@@ -61,42 +60,16 @@ def canonical_name(game: str) -> str:
     return load_game(game).info.name
 
 
-def _new_game(game: str) -> Callable[..., State]:
-    cls = load_game(game)
-    maker = getattr(cls, "new_game", None) or getattr(
-        importlib.import_module(cls.__module__), "new_game", None)
-    if maker is None:
-        raise BadParameterError(f"game {cls.info.name!r} has no new_game() to start from")
-    return maker
-
-
-def _raw_defaults(game: str) -> dict[str, Any]:
-    values: dict[str, Any] = dict(load_game(game).info.parameters)
-    for name, param in inspect.signature(_new_game(game)).parameters.items():
-        if param.kind in (param.KEYWORD_ONLY, param.POSITIONAL_OR_KEYWORD) and \
-                param.default is not param.empty:
-            values.setdefault(name, param.default)
-    return values
-
-
 def parameter_defaults(game: str) -> dict[str, ParamValue]:
-    """Every parameter of ``game`` with its default, as plain values (see the module doc)."""
-    plain: dict[str, ParamValue] = {}
-    for name, value in sorted(_raw_defaults(game).items()):
-        if name == "seed":
-            plain[name] = 0 if value is None else int(value)
-        elif value is None:
-            plain[name] = NONE_VALUE
-        elif isinstance(value, bool | int | float | str):
-            plain[name] = value
-        elif isinstance(value, np.integer):
-            plain[name] = int(value)
-        elif isinstance(value, tuple | list) and len(set(value)) == 1:
-            plain[name] = value[0]  # a square size given as (n, n)
-        else:
-            raise BadParameterError(f"parameter {name}={value!r} of {game!r} has no plain "
-                                    "form; expected an int, float, bool or str default")
-    return plain
+    """Every parameter of ``game`` with its default, as plain values (see the module doc),
+    read off the game's specs. Text parameters (a position typed in a form) are left out:
+    OpenSpiel's game strings cannot carry their brackets and commas; start from a setup
+    instead."""
+    plain: dict[str, ParamValue] = {"seed": 0}
+    for spec in game_type(game).specs:
+        if spec.kind != "text":
+            plain[spec.name] = spec.plain_default
+    return dict(sorted(plain.items()))
 
 
 def game_params(game: str, params: Mapping[str, Any] | None = None) -> dict[str, ParamValue]:
@@ -104,12 +77,12 @@ def game_params(game: str, params: Mapping[str, Any] | None = None) -> dict[str,
     :class:`~lifearena.errors.BadParameterError`.
 
     >>> game_params("war_of_life", {"seed": 4})
-    {'seed': 4}
+    {'seed': 4, 'start': 'random'}
     >>> try:
     ...     game_params("war_of_life", {"size": 4})
     ... except ValueError as error:
     ...     print(error)
-    unknown parameter 'size' of 'war_of_life'; expected some of: seed
+    unknown parameter 'size' of 'war_of_life'; expected some of: seed, start
     """
     defaults = parameter_defaults(game)
     chosen = dict(params or {})
@@ -123,12 +96,15 @@ def game_params(game: str, params: Mapping[str, Any] | None = None) -> dict[str,
 def new_state(game: str, params: Mapping[str, Any] | None = None) -> State:
     """The start of ``game`` with ``params`` in their plain form (see the module doc)."""
     values: dict[str, Any] = game_params(game, params)
-    for name, default in _raw_defaults(game).items():
-        if name != "seed" and default is None and values[name] == NONE_VALUE and \
-                not isinstance(values[name], bool):
-            values[name] = None
-    seed = values.pop("seed", 0)
-    return initial_state(canonical_name(game), seed=int(seed), params=values)
+    seed = values.pop("seed")
+    kind = game_type(game)
+    if any(spec.name == "seed" for spec in kind.specs):
+        values["seed"] = seed
+    for spec in kind.specs:  # an optional parameter's 0 is its None
+        if spec.optional and values[spec.name] == NONE_VALUE and \
+                not isinstance(values[spec.name], bool):
+            values[spec.name] = None
+    return initial_state(kind.info.name, seed=int(seed), params=values)
 
 
 def resolve_chance(state: State, rng: np.random.Generator) -> None:

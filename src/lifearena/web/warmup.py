@@ -43,7 +43,7 @@ def warm_up() -> None:
     compute_tile(1, 1, 0, 0)
     for game in catalog.GAMES:
         entry = catalog.CATALOG[game]
-        start = catalog.new_state(game, {p.name: p.default for p in entry.params})
+        start = catalog.new_state(game, {})
         current = start.current_player()
         seat = current if current >= 0 else 0  # a simultaneous start: seat 0 moves too
         # each agent the form's levels name, once (two levels may share one)

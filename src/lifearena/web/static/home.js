@@ -60,6 +60,8 @@ function chooseGame(name) {
     input.id = id;
     input.dataset.param = p.name;
     input.dataset.kind = p.kind;
+    // a choice among numbers (Losat's neighbourhood: 8 or 4) is sent as a number
+    if (p.kind === "choice" && typeof p.choices[0] === "number") input.dataset.kind = "int";
     const row = [label, input];
     if (p.help) {
       const help = document.createElement("div");

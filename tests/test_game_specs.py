@@ -1,0 +1,153 @@
+"""One description of each game's parameters: the web form, the command line's options and
+the research adapters all read the game's specs (:class:`lifearena.params.ParamSpec`).
+
+A bound written a second time anywhere (a form with its own range, an option with a wider
+one, an action space that ignores the board size) fails here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import typer
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lifearena.cli import app as cli_app
+from lifearena.core import Game, available_games, game_type, get_game
+from lifearena.errors import BadParameterError
+from lifearena.interop.games import new_state, parameter_defaults
+from lifearena.params import ParamSpec
+from lifearena.web import catalog
+
+GAMES = ["war_of_life", "life_for_two", "losat", "p2life", "blocking_queen"]
+
+# (command path, option name) -> (game, parameter): the CLI options made from specs
+CLI_OPTIONS = {
+    (("losat", "play"), "width"): ("losat", "width"),
+    (("losat", "play"), "length"): ("losat", "length"),
+    (("losat", "play"), "offset"): ("losat", "offset"),
+    (("losat", "play"), "gap"): ("losat", "gap"),
+    (("losat", "play"), "captures_to_win"): ("losat", "captures_to_win"),
+    (("losat", "play"), "max_moves"): ("losat", "max_moves"),
+    (("p2life", "play"), "size"): ("p2life", "size"),
+    (("p2life", "play"), "density_"): ("p2life", "density"),
+    (("p2life", "play"), "seed"): ("p2life", "seed"),
+    (("p2life", "play"), "max_generations"): ("p2life", "max_generations"),
+    (("p2life", "play"), "moves"): ("p2life", "moves"),
+    (("life-for-two", "play"), "max_turns"): ("life_for_two", "max_turns"),
+    (("queen", "play"), "k"): ("blocking_queen", "k"),
+}
+
+
+def _command(path: tuple[str, ...]) -> Any:
+    command: Any = typer.main.get_command(cli_app)
+    for name in path:
+        command = command.commands[name]
+    return command
+
+
+def _option(path: tuple[str, ...], name: str) -> Any:
+    for param in _command(path).params:
+        if param.name == name:
+            return param
+    raise AssertionError(f"lifearena {' '.join(path)} has no option {name}")
+
+
+def test_every_game_is_a_game_object_with_specs() -> None:
+    assert set(GAMES) <= set(available_games())
+    for name in GAMES:
+        kind = game_type(name)
+        assert issubclass(kind, Game) and kind.state_type.game_type is kind
+        game = kind()
+        state = game.new_initial_state()
+        assert state.game == game
+        assert state.info.name == name
+        assert set(state.params) == {s.name for s in kind.rule_specs()}
+        assert game.observation_shape == state.observation(0).shape
+        assert game.num_distinct_actions == state.info.num_distinct_actions
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_web_form_is_the_specs_served_range(name: str) -> None:
+    entry = catalog.CATALOG[name].to_json()
+    specs = [s for s in game_type(name).specs if s.is_served]
+    assert entry["params"] == [s.to_json(served=True) for s in specs]
+    for spec, field in zip(specs, entry["params"], strict=True):
+        if spec.kind in ("int", "float"):
+            low, high = spec.bounds()
+            assert low <= field["low"] <= field["high"] <= high  # served within the game's
+    assert entry["simultaneous"] == (game_type(name).info.dynamics.value == "simultaneous")
+
+
+@pytest.mark.parametrize(("where", "what"), list(CLI_OPTIONS.items()),
+                         ids=[f"{' '.join(p)} --{o}" for p, o in CLI_OPTIONS])
+def test_command_line_ranges_are_the_specs(where: tuple[tuple[str, ...], str],
+                                           what: tuple[str, str]) -> None:
+    option = _option(*where)
+    spec = game_type(what[0]).spec(what[1])
+    low, high = spec.bounds()
+    assert (option.min, option.max) == (low, high)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_adapters_parameters_and_sizes_are_the_specs(name: str) -> None:
+    defaults = parameter_defaults(name)
+    for spec in game_type(name).specs:
+        if spec.kind != "text":
+            assert defaults[spec.name] == spec.plain_default
+    state = new_state(name, {})
+    assert state.info.num_distinct_actions == state.game.num_distinct_actions
+    assert len(state.legal_actions_mask(0 if state.current_player() < 0 else None)) == \
+        state.game.num_distinct_actions
+
+
+def test_spaces_follow_the_parameters() -> None:
+    pytest.importorskip("gymnasium")
+    from lifearena.interop.games import spaces_of
+
+    for size in (6, 12):
+        state = new_state("p2life", {"size": size})
+        observation, action = spaces_of(state)
+        assert action.n == 2 * size * size + 1 == get_game("p2life", size=size).num_distinct_actions
+        assert observation["observation"].shape == (2, size, size)
+    state = new_state("losat", {"width": 9, "length": 11, "gap": 5})
+    assert spaces_of(state)[1].n == get_game("losat", width=9, length=11,
+                                             gap=5).num_distinct_actions
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_bad_values_are_refused_by_name_everywhere(name: str) -> None:
+    kind = game_type(name)
+    for spec in kind.specs:
+        bad: Any = {"int": 1.5, "float": "x", "bool": 1, "choice": object(),
+                    "text": 7}[spec.kind]
+        with pytest.raises(BadParameterError, match=spec.name):
+            kind({spec.name: bad})
+    with pytest.raises(BadParameterError, match="unknown"):
+        kind({"no_such_parameter": 1})
+
+
+def _values(spec: ParamSpec) -> st.SearchStrategy[Any]:
+    if spec.kind == "int":
+        low, high = spec.bounds()
+        return st.integers(int(low), int(high))
+    if spec.kind == "float":
+        low, high = spec.bounds()
+        return st.floats(low, high)
+    if spec.kind == "bool":
+        return st.booleans()
+    if spec.kind == "choice":
+        return st.sampled_from(spec.choices)
+    return st.text(max_size=spec.max_length)
+
+
+@given(st.data())
+def test_a_value_within_its_spec_round_trips_through_text(data: st.DataObject) -> None:
+    name = data.draw(st.sampled_from(GAMES))
+    spec = data.draw(st.sampled_from(game_type(name).specs))
+    value = data.draw(_values(spec))
+    checked = spec.check(value, name)
+    if spec.kind != "text":
+        assert spec.parse(str(0 if checked is None else checked).lower()) == checked
