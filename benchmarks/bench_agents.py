@@ -12,6 +12,14 @@ whether the interval excludes 50%):
   linear programming; it takes no limit) against ``greedy``; ``--agent mcts`` tries generic
   decoupled-UCT MCTS instead. Played with ``max_turns=100, limit_result="population"``.
 
+``--speed`` measures the alpha-beta search's nodes per second instead, on War of Life and
+Losat, three ways in one run: on one state with the games' make and unmake (``push``/``pop``,
+what the agent does), with a ``clone()`` per child, and with a ``copy.deepcopy`` per child
+(what every child cost before the games had make and unmake); it prints the medians over
+``--positions`` positions and the ratios of the first to the other two:
+
+    .venv/bin/python benchmarks/bench_agents.py --speed --positions 12
+
 Each start (``--games`` of them, from seeds 0, 1, ...) is played twice with the seats
 swapped (Losat has one fixed start: its pairs differ by the agents' seeds). ``--workers``
 games run at once over the arena's executor (each agent is single-threaded).
@@ -26,6 +34,8 @@ games run at once over the arena's executor (each agent is single-threaded).
 from __future__ import annotations
 
 import argparse
+import copy
+import statistics
 import time
 from collections import Counter
 from typing import Any
@@ -108,6 +118,72 @@ def report(game: str, search: str, baseline: str, budget: str,
             f"{wall:.0f} s wall with {workers} worker(s)")
 
 
+# (game, agent options) of the speed runs: a fixed depth, so the three ways search the same
+# tree; War of Life's batched children are turned off (they value a whole ply at once and
+# would hide the cost of making children)
+SPEED: dict[str, dict[str, Any]] = {
+    "war_of_life": {"children": False, "depth": 3},
+    "losat": {"depth": 3},
+}
+
+
+def speed_positions(game: str, count: int) -> list[Any]:
+    """``count`` positions a few random plies into games of ``game`` (fixed seeds)."""
+    import numpy as np
+
+    positions = []
+    for seed in range(count):
+        rng = np.random.default_rng(seed)
+        state = start_state(game, seed)
+        for _ in range(int(rng.integers(0, 6))):
+            legal = state.legal_actions()
+            if state.is_terminal() or not legal:
+                break
+            state.apply_action(int(rng.choice(legal)))
+        if not state.is_terminal():
+            positions.append(state)
+    return positions
+
+
+def nodes_per_second(game: str, state: Any, way: str) -> float:
+    """The search's nodes per second on ``state``, making children ``way``: ``"undo"``,
+    ``"clone"`` or ``"deepcopy"``."""
+    from lifearena.agents.alphabeta import AlphaBetaAgent
+
+    options = dict(SPEED[game])
+    depth = options.pop("depth")
+    agent = agents.make("alphabeta", game=game, seed=0, depth=depth, **options)
+    assert isinstance(agent, AlphaBetaAgent)
+    agent.undo = way == "undo"
+    if way == "deepcopy":
+        def child(parent: Any, action: int) -> Any:
+            made = copy.deepcopy(parent)
+            made.apply_action(action, check=False)
+            return made
+        agent._child = child  # type: ignore[method-assign]
+    player = state.current_player()
+    started = time.perf_counter()
+    agent.act(state, player)
+    return agent.stats.nodes / (time.perf_counter() - started)
+
+
+def speed(positions: int) -> None:
+    """Print the search's nodes per second three ways (see the module doc)."""
+    for game in SPEED:
+        states = speed_positions(game, positions)
+        nodes_per_second(game, states[0], "undo")  # compile the game's kernels first
+        rates: dict[str, list[float]] = {way: [] for way in ("undo", "clone", "deepcopy")}
+        for state in states:
+            for way in rates:
+                rates[way].append(nodes_per_second(game, state, way))
+        med = {way: statistics.median(values) for way, values in rates.items()}
+        print(f"{game}: alpha-beta depth {SPEED[game]['depth']}, median over {len(states)} "
+              f"positions: push/pop {med['undo']:,.0f} nodes/s, clone {med['clone']:,.0f}, "
+              f"deepcopy {med['deepcopy']:,.0f}; push/pop over deepcopy "
+              f"{med['undo'] / med['deepcopy']:.2f}x, over clone "
+              f"{med['undo'] / med['clone']:.2f}x", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", choices=[*MATCHES, "all"], default="all")
@@ -118,7 +194,14 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="games played at once")
     parser.add_argument("--agent", default=None, help="search agent name (default per game)")
     parser.add_argument("--options", default="", help="agent options, e.g. rollout_depth=2")
+    parser.add_argument("--speed", action="store_true",
+                        help="measure the search's nodes per second instead of strength")
+    parser.add_argument("--positions", type=int, default=12,
+                        help="positions per game of the --speed runs")
     args = parser.parse_args()
+    if args.speed:
+        speed(args.positions)
+        return
     games = list(MATCHES) if args.game == "all" else [args.game]
     for game in games:
         search, options, baseline = MATCHES[game]

@@ -46,7 +46,7 @@ import copy
 import importlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from pathlib import Path
@@ -131,6 +131,31 @@ class Outcome:
             return (0.0,) * num_players
         return tuple(1.0 if p == self.winner else -1.0 for p in range(num_players))
 
+    def to_dict(self) -> dict[str, Any]:
+        """The outcome as a record keeps it (JSON-able).
+
+        >>> Outcome(Termination.WIN, 1, "r").to_dict()
+        {'termination': 'win', 'winner': 1, 'winner_symbol': 'r', 'detail': ''}
+        """
+        return {"termination": self.termination.value, "winner": self.winner,
+                "winner_symbol": self.winner_symbol, "detail": self.detail}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
+        """The outcome :meth:`to_dict` wrote; :class:`ParseError` naming what is wrong."""
+        try:
+            termination = Termination(data["termination"])
+        except (KeyError, ValueError, TypeError):
+            raise ParseError(f"record outcome {dict(data)!r:.80}: expected a termination, one "
+                             f"of {', '.join(t.value for t in Termination)}") from None
+        winner = data.get("winner")
+        if winner is not None and (isinstance(winner, bool) or winner not in (0, 1)):
+            raise ParseError(f"record outcome winner {winner!r:.40}; expected 0, 1 or null")
+        symbol, detail = data.get("winner_symbol"), data.get("detail", "")
+        if not isinstance(detail, str) or not (symbol is None or isinstance(symbol, str)):
+            raise ParseError("record outcome: winner_symbol and detail must be strings")
+        return cls(termination, winner, symbol, detail)
+
     def __str__(self) -> str:
         head = "draw" if self.winner is None else f"{self.winner_symbol or self.winner} wins"
         tail = f", {self.detail}" if self.detail else ""
@@ -158,6 +183,9 @@ class GameInfo:
     side_names: tuple[str, ...] = ()
     """What people call each side in a sentence (``("blue", "red")``); empty: ``player 1``,
     ``player 2``."""
+    rules_version: int = 1
+    """The version of the game's rules; a record says which one it was played under, and a
+    record of rules this lifearena does not know is refused by name."""
 
     @property
     def player_names(self) -> tuple[str, ...]:
@@ -568,6 +596,8 @@ class State(ABC):
             moves=self.history_strings(),
             result=str(outcome) if outcome else "*",
             extra=dict(extra),
+            outcome=outcome.to_dict() if outcome else None,
+            version=self.info.rules_version,
         )
 
 
@@ -624,15 +654,26 @@ class Record:
         [Player0 "minimax"]
         [Player1 "random"]
         [Result "b wins (win)"]
+        [Outcome "{\"detail\": \"\", \"termination\": \"win\", \"winner\": 0, ...}"]
+        [Version "1"]
 
         1. [1,1,2,2]
         2. [8,8,7,7]
+
+    ``result`` is the outcome in words; ``outcome`` the same, structured (termination,
+    winner, detail: :meth:`Outcome.to_dict`), ``None`` while the game goes on or in records
+    written before it was kept; ``version`` the game's rules version the game was played
+    under (1 in records that do not say).
 
     >>> record = Record("demo", {}, "start", ["a", "b"], ["x", "y | z"], "*")
     >>> Record.from_text(record.to_text()) == record
     True
     >>> Record.from_json(record.to_json()) == record
     True
+    >>> won = Record("demo", {}, "start", ["a", "b"], ["x"], "a wins (win)",
+    ...              outcome=Outcome(Termination.WIN, 0, "a").to_dict())
+    >>> Record.from_text(won.to_text()).outcome_value()
+    Outcome(termination=<Termination.WIN: 'win'>, winner=0, winner_symbol='a', detail='')
     """
 
     game: str
@@ -642,9 +683,15 @@ class Record:
     moves: list[str]
     result: str = "*"
     extra: dict[str, Any] = field(default_factory=dict)
+    outcome: dict[str, Any] | None = None
+    version: int = 1
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, sort_keys=True)
+
+    def outcome_value(self) -> Outcome | None:
+        """The structured outcome as an :class:`Outcome` (``None`` when the record has none)."""
+        return None if self.outcome is None else Outcome.from_dict(self.outcome)
 
     @classmethod
     def from_json(cls, text: str) -> Record:
@@ -660,7 +707,7 @@ class Record:
         if missing:
             raise ParseError(f"record JSON lacks {', '.join(missing)}")
         known = {k: data[k] for k in ("game", "params", "setup", "players", "moves", "result",
-                                      "extra") if k in data}
+                                      "extra", "outcome", "version") if k in data}
         return cls(**known).checked()
 
     def checked(self) -> Record:
@@ -692,6 +739,13 @@ class Record:
                 if not isinstance(item, str):
                     raise ParseError(f"record field {name!r}: item {i} is {item!r:.80}; "
                                      "expected a string")
+        if self.outcome is not None:
+            if not isinstance(self.outcome, dict):
+                raise fail("outcome", self.outcome, "a JSON object or null")
+            self.outcome_value()
+        if isinstance(self.version, bool) or not isinstance(self.version, int) \
+                or self.version < 1:
+            raise fail("version", self.version, "a rules version, an integer from 1")
         return self
 
     def to_text(self) -> str:
@@ -704,6 +758,9 @@ class Record:
         ]
         if self.extra:
             tags.append(("Extra", json.dumps(self.extra, sort_keys=True)))
+        if self.outcome is not None:
+            tags.append(("Outcome", json.dumps(self.outcome, sort_keys=True)))
+        tags.append(("Version", str(self.version)))
         head = "\n".join(f"[{k} {json.dumps(v)}]" for k, v in tags)
         body = "\n".join(f"{i}. {m}" for i, m in enumerate(self.moves, start=1))
         return f"{head}\n\n{body}\n"
@@ -734,11 +791,16 @@ class Record:
         try:
             params = json.loads(tags.get("Params", "{}"))
             extra = json.loads(tags.get("Extra", "{}"))
+            outcome = json.loads(tags["Outcome"]) if "Outcome" in tags else None
         except (json.JSONDecodeError, TypeError):
-            raise ParseError("record's Params/Extra tag is not a JSON object") from None
+            raise ParseError("record's Params/Extra/Outcome tag is not a JSON object") from None
+        version_text = str(tags.get("Version", "1"))
+        if not version_text.isdigit():
+            raise ParseError(f"record's Version tag {version_text!r:.40}; expected a rules "
+                             "version, an integer from 1")
         players = [tags[k] for k in sorted(t for t in tags if t.startswith("Player"))]
         return cls(tags["Game"], params, tags["Setup"], players, moves,
-                   tags.get("Result", "*"), extra).checked()
+                   tags.get("Result", "*"), extra, outcome, int(version_text)).checked()
 
     @classmethod
     def load(cls, text: str) -> Record:
@@ -878,13 +940,38 @@ def replay(record: Record, *, upto: int | None = None) -> State:
     """The state reached by playing ``record``'s moves (the first ``upto`` of them).
 
     A record edited by hand is refused with :class:`ParseError` naming what is wrong: the
-    field (``game``, ``params``, ``setup``, ...) or the number of the first bad move.
+    field (``game``, ``params``, ``setup``, ``version``...) or the number of the first bad
+    move.
+    """
+    *_, last = replay_positions(record, upto=upto)  # one state, played on: the last yield
+    return last
+
+
+def replay_positions(record: Record, *, upto: int | None = None) -> Iterator[State]:
+    """The positions of ``record``, one by one: its start, then the state after each move (the
+    first ``upto`` of them). The same state object is played on and yielded each time, so
+    take what is needed of it (its display, a clone) before asking for the next.
+
+    >>> record = Record("blocking_queen", {"k": 2}, "9,14", ["", ""], ["5,10", "3,8"])
+    >>> [str(state.setup()) + " " + str(state.move_number()) for state in
+    ...  replay_positions(record)]
+    ['9,14 0', '9,14 1', '9,14 2']
+    >>> next(replay_positions(Record("war_of_life", {}, "[[[1,1]],[[8,8]]]", [], [],
+    ...                              version=9)))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.ParseError: record field 'version': war_of_life rules version 9; ...
     """
     record.checked()
     try:
         kind = game_type(record.game)
     except ValueError as error:
         raise ParseError(f"record field 'game': {error}") from None
+    if record.version != kind.info.rules_version:
+        raise ParseError(f"record field 'version': {kind.info.name} rules version "
+                         f"{record.version}; this lifearena plays version "
+                         f"{kind.info.rules_version} and cannot replay a game played under "
+                         "other rules")
     rules = [s.name for s in kind.rule_specs()]
     unknown = sorted(set(record.params) - set(rules))
     if unknown:
@@ -896,6 +983,7 @@ def replay(record: Record, *, upto: int | None = None) -> State:
     except (ValueError, TypeError) as error:
         raise ParseError(f"record field 'setup' {record.setup!r:.80} (params "
                          f"{json.dumps(record.params, sort_keys=True):.80}): {error}") from None
+    yield state
     for number, text in enumerate(record.moves[:upto], start=1):
         try:
             if state.is_simultaneous_node():
@@ -908,5 +996,4 @@ def replay(record: Record, *, upto: int | None = None) -> State:
                 state.apply_action(state.string_to_action(text, None if player < 0 else player))
         except ValueError as error:
             raise ParseError(f"record move {number} {text!r}: {error}") from None
-    return state
-
+        yield state

@@ -17,8 +17,14 @@ actions), so it runs on every game, if not optimally on the last kind.
   those are terminal (with values ±1 or 0), computed at once with the engine's batched
   kernels. The search then scores nodes one ply above the horizon, and orders moves, with
   one call instead of a clone per child (War of Life has it).
+* **Make and unmake** — where the game offers :class:`~lifearena.core.Undo` (``push`` and
+  ``pop``, as python-chess), the search plays every line on one state and takes the moves
+  back, instead of copying the state for each child (War of Life and Losat have it).
 * **Transposition table** — keyed by ``state.key()`` when the game offers one (e.g. a Zobrist
   hash), else by a hash of the observation bytes, the player to move and the move number.
+  ``keep_table=True`` keeps it from one move to the next while the agent plays one side.
+* **Contempt** — a finished draw is worth ``-contempt`` to the searcher (0 by default): an
+  agent that should play on for a win rather than settle (Losat's) sets it.
 * **Limits** — the agent's own limit (``time=``, ``nodes=``, ``depth=`` or a ``level``) and
   the one passed to :meth:`act` both apply, field by field the tighter one. The node limit is
   exact: the search visits at most that many positions. With no bound at all the depth is 3.
@@ -43,7 +49,7 @@ import numpy as np
 
 from lifearena.agents.base import Agent, Limit
 from lifearena.agents.registry import register_agent
-from lifearena.core import CHANCE, SIMULTANEOUS, TERMINAL, Action, State
+from lifearena.core import CHANCE, SIMULTANEOUS, TERMINAL, Action, State, Undo
 from lifearena.errors import BadParameterError, IllegalMoveError
 
 WIN = 1000.0
@@ -125,8 +131,26 @@ class AlphaBetaAgent(Agent):
         shuffle: bool = True,
         children: Children | bool | None = None,
         name: str | None = None,
+        contempt: float = 0.0,
+        keep_table: bool = False,
+        default_limit: Limit | None = None,
+        undo: bool = True,
+        partial: bool = True,
+        killers: bool = True,
     ) -> None:
         self.children = children
+        self.contempt = float(contempt)
+        self.keep_table = keep_table
+        self.default_limit = default_limit or Limit(depth=3)
+        """The limit when neither the agent's own nor the caller's sets any bound."""
+        self.undo = undo
+        """Use the game's make and unmake where it has them (``False``: copy every child,
+        as a baseline for benchmarks)."""
+        self.partial = partial
+        """Play the best move of an iteration the limit cut short, when it beat the ones
+        searched before it (``False``: the best move of the last finished iteration)."""
+        self.use_killers = killers
+        """Try the moves that cut off a sibling's search first."""
         self.rng = np.random.default_rng(seed)
         self.limit = limit
         self.evaluator = evaluate
@@ -148,14 +172,22 @@ class AlphaBetaAgent(Agent):
             raise IllegalMoveError(f"player {player} has no legal action to choose from")
         lim = merge_limits(self.limit, limit)
         if lim.time is None and lim.nodes is None and lim.depth is None:
-            lim = replace(lim, depth=3)
+            lim = merge_limits(self.default_limit, lim)
+        if not self.keep_table or getattr(self, "_root", player) != player \
+                or len(self._tt) > 500_000:
+            self._tt = {}  # stored values are the root player's, contempt included
         self._root = player
         self._batch_fn = self._children_fn(state)
         self._deadline = None if lim.time is None else start + lim.time * 0.98
         self._max_nodes = lim.nodes
         self._nodes = 0
-        self._tt = {}
         self._killers = {}
+        if self.undo and isinstance(state, Undo) and \
+                state.current_player() not in (SIMULTANEOUS, CHANCE):
+            state = state.clone()  # the search's own board, played on and taken back
+            self._undoing = True
+        else:
+            self._undoing = False
         self.stats = SearchStats()
         actions = list(legal)
         if self.shuffle:
@@ -170,7 +202,7 @@ class AlphaBetaAgent(Agent):
                 except _Stop:
                     self.stats.stopped = True
                     break
-                if found is not None:
+                if found is not None and (complete or self.partial):
                     best, value = found, v
                 if not complete:
                     self.stats.stopped = True
@@ -223,11 +255,17 @@ class AlphaBetaAgent(Agent):
         return list(actions), [float(v) for v in scores]
 
     def _evaluate(self, state: State) -> float:
-        if self.evaluator is not None:
-            value = float(self.evaluator(state, self._root))
-        else:
-            value = float(state.evaluate(self._root))
-        return max(-1.0, min(1.0, value))
+        if self.evaluator is not None:  # may add bonuses a little beyond [-1, 1]
+            return max(-1.5, min(1.5, float(self.evaluator(state, self._root))))
+        return max(-1.0, min(1.0, float(state.evaluate(self._root))))
+
+    def _terminal(self, state: State, ply: int) -> float:
+        """A finished game's value for the root player: sooner wins score more, a draw is
+        worth ``-contempt``."""
+        value = state.returns()[self._root]
+        if value == 0.0:
+            return -self.contempt
+        return value * (WIN - ply)
 
     def _tick(self) -> None:
         if self._max_nodes is not None and self._nodes >= self._max_nodes:
@@ -240,6 +278,19 @@ class AlphaBetaAgent(Agent):
         child = state.clone()
         child.apply_action(action, check=False)
         return child
+
+    def _value_of(self, state: State, action: Action, child: State | None,
+                  search: Callable[[State], float]) -> float:
+        """``search`` of the position after ``action``: on ``child`` when the ordering made
+        it; else on the search's own board, played and taken back, where the game has make
+        and unmake; else on a child made here."""
+        if child is None and self._undoing:
+            state.push(action)  # type: ignore[attr-defined]
+            try:
+                return search(state)
+            finally:
+                state.pop()  # type: ignore[attr-defined]
+        return search(self._child(state, action) if child is None else child)
 
     def _ordered(self, state: State, mover: int, actions: list[Action], depth: int, ply: int,
                  first: Action | None) -> list[tuple[Action, State | None]]:
@@ -257,12 +308,15 @@ class AlphaBetaAgent(Agent):
             score_of = dict(zip(batch_actions, scores, strict=True))
             pairs.sort(key=lambda p: -sign * score_of.get(p[0], 0.0))
         elif self.order_by_eval and depth >= 2 and len(actions) > 1:
+            # the children are made once, kept and searched (making them again after
+            # a push would cost twice where making a move is the dear part)
             children = [self._child(state, a) for a in actions]
             sign = 1.0 if mover == self._root else -1.0
             scores = [sign * self._static(c, ply + 1) for c in children]
             order = sorted(range(len(actions)), key=lambda i: -scores[i])
             pairs = [(actions[i], children[i]) for i in order]
-        front = [a for a in (first, *self._killers.get(ply, ())) if a is not None]
+        killers = self._killers.get(ply, ()) if self.use_killers else ()
+        front = [a for a in (first, *killers) if a is not None]
         if front:
             rank = {a: i for i, a in enumerate(dict.fromkeys(front))}
             pairs.sort(key=lambda p: rank.get(p[0], len(rank)))
@@ -272,7 +326,7 @@ class AlphaBetaAgent(Agent):
         if self._deadline is not None and time.perf_counter() > self._deadline:
             raise _Stop
         if state.is_terminal():
-            return state.returns()[self._root] * (WIN - ply)
+            return self._terminal(state, ply)
         return self._evaluate(state)
 
     def _root_search(self, state: State, player: int, actions: list[Action], depth: int
@@ -284,12 +338,13 @@ class AlphaBetaAgent(Agent):
             return self._simultaneous_root(state, player, actions, depth)
         alpha, beta = -np.inf, np.inf
         best: Action | None = None
-        pairs = self._ordered(state, player, actions, depth, 0, actions[0])
+        # the last iteration's best first; at depth 1 there is none yet (actions[0] is only
+        # the first of a shuffle)
+        pairs = self._ordered(state, player, actions, depth, 0, actions[0] if depth > 1 else None)
         for action, child in pairs:
-            if child is None:
-                child = self._child(state, action)
             try:
-                value = self._search(child, depth - 1, alpha, beta, 1)
+                value = self._value_of(state, action, child, lambda s, a=alpha, b=beta:
+                                       self._search(s, depth - 1, a, b, 1))
             except _Stop:
                 return best, alpha, False
             if best is None or value > alpha:
@@ -335,7 +390,7 @@ class AlphaBetaAgent(Agent):
         self._tick()
         current = state.current_player()
         if current == TERMINAL:
-            return state.returns()[self._root] * (WIN - ply)
+            return self._terminal(state, ply)
         if depth <= 0:
             return self._evaluate(state)
         if current == CHANCE:
@@ -377,9 +432,8 @@ class AlphaBetaAgent(Agent):
         value = -np.inf if maximizing else np.inf
         actions = state.legal_actions(current)
         for action, child in self._ordered(state, current, actions, depth, ply, tt_move):
-            if child is None:
-                child = self._child(state, action)
-            score = self._search(child, depth - 1, alpha, beta, ply + 1)
+            score = self._value_of(state, action, child, lambda s, a=alpha, b=beta:
+                                   self._search(s, depth - 1, a, b, ply + 1))
             if maximizing:
                 if score > value:
                     value, best_action = score, action

@@ -330,7 +330,8 @@ def play_game(
     if forfeit_reason:
         extra["forfeit"] = forfeit_reason
     record = Record(game=info.name, params=dict(state.params), setup=start_setup,
-                    players=list(names), moves=moves, result=str(outcome), extra=extra)
+                    players=list(names), moves=moves, result=str(outcome), extra=extra,
+                    outcome=outcome.to_dict(), version=info.rules_version)
     result = GameResult(
         game=info.name, params=dict(state.params), setup=start_setup, players=list(names),
         moves=moves, outcome=outcome, length=length, duration=duration, record=record,
@@ -355,7 +356,8 @@ def result_from_moves(game: str | type[State], setup: str, players: Sequence[str
     length = len(moves)  # fast paths play games without chance nodes
     record = Record(game=info.name, params=dict(params or {}), setup=setup,
                     players=list(players), moves=list(moves), result=str(outcome),
-                    extra={"seed": seed, "fast_path": True})
+                    extra={"seed": seed, "fast_path": True}, outcome=outcome.to_dict(),
+                    version=info.rules_version)
     duration = float(seconds) if math.isfinite(seconds) else 0.0
     return GameResult(game=info.name, params=dict(params or {}), setup=setup,
                       players=list(players), moves=list(moves), outcome=outcome, length=length,

@@ -368,8 +368,9 @@ def replay_in_terminal(path: Path, game: str, display: Display) -> Record:
 
 
 def recorded_forfeit(record: Record, symbols: Sequence[str]) -> Outcome | None:
-    """The forfeit a record ends with (``extra.forfeit`` and a result such as ``r wins
-    (forfeit, DETAIL)``), so that a replay ends as the game did; ``None`` for other records.
+    """The forfeit a record ends with (``extra.forfeit`` and its structured outcome, or, in
+    records written before outcomes were kept, a result such as ``r wins (forfeit,
+    DETAIL)``), so that a replay ends as the game did; ``None`` for other records.
 
     >>> r = Record("war_of_life", {}, "x", ["a", "b"], [], "r wins (forfeit, b crashed)",
     ...            {"forfeit": "crash"})
@@ -379,6 +380,10 @@ detail='b crashed')
     """
     if not record.extra.get("forfeit"):
         return None
+    if record.outcome is not None:  # the structured outcome; older records: the words
+        outcome = record.outcome_value()
+        return outcome if outcome is not None and \
+            outcome.termination is Termination.FORFEIT else None
     found = re.match(r"^(?:(\S+) wins|draw) \(forfeit(?:, (.*))?\)$", record.result, re.S)
     if found is None or (found.group(1) is not None and found.group(1) not in symbols):
         return None

@@ -107,6 +107,9 @@ def _target(cell: int, direction: int) -> int:
 
 TARGETS: tuple[int, ...] = tuple(_target(a // 8, a % 8) for a in range(NUM_ACTIONS))
 """``TARGETS[action]``: the 0-based target cell of an action, or -1 when it leaves the board."""
+_SOURCES = np.arange(NUM_ACTIONS) // 8
+_SAFE_TARGETS = np.array([t if t >= 0 else SIZE * SIZE for t in TARGETS])
+"""Targets with the ones off the board sent to an extra, always occupied cell (index 64)."""
 
 
 @dataclass(frozen=True)
@@ -353,10 +356,13 @@ class WarOfLifeState(State):
         self._start = (board_to_prolog(board), to_move, moves_played)
         self.seed = seed
         """The seed of the random start, if it came from one (informative only)."""
-        self.last_crank = Crank(None, None)
-        """What the last move's crank did (births and deaths), for display."""
+        self._crank: Crank | None = Crank(None, None)
+        self._crank_source: tuple[int, int, np.ndarray, np.ndarray] | None = None
+        """The last move, its player and the board before and after its crank: what
+        :attr:`last_crank` is worked out from when it is first asked for."""
+        self._moves_cache: tuple[int, list[Action]] | None = None
         self._outcome = self._judge()
-        self._taken: list[tuple[np.ndarray, int, int, Outcome | None, Crank]] = []
+        self._taken: list[tuple[Any, ...]] = []
         """What :meth:`push` saved: the position before each pushed move."""
 
     # -- construction -----------------------------------------------------------------------
@@ -403,12 +409,16 @@ class WarOfLifeState(State):
         return None
 
     def _moves_of(self, player: int) -> list[Action]:
-        flat = self._board.reshape(-1)
-        own = player + 1
-        return [cell * 8 + d
-                for cell in range(SIZE * SIZE) if flat[cell] == own
-                for d in range(8)
-                if (t := TARGETS[cell * 8 + d]) >= 0 and flat[t] == EMPTY]
+        """``player``'s moves, sorted (kept for the board as it stands: boards are replaced,
+        never changed in place)."""
+        cached = self._moves_cache
+        if cached is not None and cached[0] == player:
+            return list(cached[1])
+        cells = np.append(self._board.reshape(-1), np.int8(BLUE))  # cell 64: off the board
+        moves: list[Action] = np.flatnonzero((cells[_SOURCES] == player + 1)
+                                             & (cells[_SAFE_TARGETS] == EMPTY)).tolist()
+        self._moves_cache = (player, moves)
+        return list(moves)
 
     def current_player(self) -> int:
         return TERMINAL if self._outcome is not None else self._to_move
@@ -423,19 +433,29 @@ class WarOfLifeState(State):
         flat[action // 8] = EMPTY
         flat[TARGETS[action]] = player + 1
         after = crank(moved)
-        born = (moved == EMPTY) & (after != EMPTY)
-        died = (moved != EMPTY) & (after == EMPTY)
-        self.last_crank = Crank(
-            Move.from_action(action), player,
-            tuple((int(r) + 1, int(c) + 1, SYMBOLS[after[r, c] - 1])
-                  for r, c in zip(*np.nonzero(born), strict=True)),
-            tuple((int(r) + 1, int(c) + 1, SYMBOLS[moved[r, c] - 1])
-                  for r, c in zip(*np.nonzero(died), strict=True)),
-        )
+        self._crank, self._crank_source = None, (action, player, moved, after)
+        self._moves_cache = None
         self._board = after
         self._moves += 1
         self._to_move = 1 - player
         self._outcome = self._judge()
+
+    @property
+    def last_crank(self) -> Crank:
+        """What the last move's crank did (births and deaths), for display."""
+        if self._crank is None:
+            assert self._crank_source is not None
+            action, player, moved, after = self._crank_source
+            born = (moved == EMPTY) & (after != EMPTY)
+            died = (moved != EMPTY) & (after == EMPTY)
+            self._crank = Crank(
+                Move.from_action(action), player,
+                tuple((int(r) + 1, int(c) + 1, SYMBOLS[after[r, c] - 1])
+                      for r, c in zip(*np.nonzero(born), strict=True)),
+                tuple((int(r) + 1, int(c) + 1, SYMBOLS[moved[r, c] - 1])
+                      for r, c in zip(*np.nonzero(died), strict=True)),
+            )
+        return self._crank
 
     def clone(self) -> Self:
         """An independent copy (boards are replaced, never changed in place, so the copy
@@ -451,7 +471,7 @@ class WarOfLifeState(State):
         """Play the legal ``action`` without checking it, so that :meth:`pop` can take it
         back (a search's make and unmake: :class:`lifearena.core.Undo`)."""
         self._taken.append((self._board, self._to_move, self._moves, self._outcome,
-                            self.last_crank))
+                            self._crank, self._crank_source, self._moves_cache))
         self._apply_action(int(action))
         self._history.append(int(action))
 
@@ -466,8 +486,8 @@ class WarOfLifeState(State):
         """
         if not self._taken:
             raise IllegalMoveError("no pushed move to take back")
-        (self._board, self._to_move, self._moves, self._outcome,
-         self.last_crank) = self._taken.pop()
+        (self._board, self._to_move, self._moves, self._outcome, self._crank,
+         self._crank_source, self._moves_cache) = self._taken.pop()
         action = self._history.pop()
         assert isinstance(action, int)
         return action

@@ -94,6 +94,15 @@ class RleGrid(LabBody):
         None, description="the rule named in the RLE header (a typed table is left out)")
 
 
+class RecordOutcome(LabBody):
+    """How a recorded game ended (:meth:`lifearena.core.Outcome.to_dict`)."""
+
+    termination: Annotated[StrictStr, Field(max_length=MAX_NAME)]
+    winner: Annotated[StrictInt, Field(ge=0, le=1)] | None = None
+    winner_symbol: Annotated[StrictStr, Field(max_length=MAX_NAME)] | None = None
+    detail: Annotated[StrictStr, Field(max_length=MAX_VALUE)] = ""
+
+
 class RecordObject(LabBody):
     """A game record as JSON fields (:class:`lifearena.core.Record`)."""
 
@@ -106,6 +115,8 @@ class RecordObject(LabBody):
         max_length=MAX_RECORD_MOVES)
     result: Annotated[StrictStr, Field(max_length=MAX_VALUE)] = "*"
     extra: dict[Key, Value] = Field(default_factory=dict, max_length=MAX_FIELDS)
+    outcome: RecordOutcome | None = None
+    version: Annotated[StrictInt, Field(ge=1, le=1_000)] = 1
 
 
 def _record_form(value: Any) -> str:
@@ -130,4 +141,5 @@ class ReplayBody(LabBody):
         description="the record's text (JSON or PGN-like), or its fields")
 
 
-__all__ = ["LabBody", "LaunchBody", "RecordObject", "ReplayBody", "RleGrid", "RleText"]
+__all__ = ["LabBody", "LaunchBody", "RecordObject", "RecordOutcome", "ReplayBody", "RleGrid",
+           "RleText"]

@@ -8,8 +8,8 @@
   "<JSON or text record>"}`` or the record's fields): every position of the record, as the
   game page draws it (:meth:`State.display` for a spectator), after 0, 1, ... moves, with
   the moves in the game's notation and the outcome. Positions come from
-  :func:`lifearena.core.replay`, computed by :func:`replay_positions` in the app's slow-work
-  pool; at most :data:`MAX_MOVES` moves.
+  :func:`lifearena.core.replay_positions`, computed by :func:`replay_positions` in the app's
+  slow-work pool; at most :data:`MAX_MOVES` moves.
 * ``GET /lab/live``, ``GET /api/lab/live``: the games in progress on this server, each with
   its spectator link (simultaneous choices stay hidden until revealed, as for any spectator),
   and the last :data:`RECENT` finished ones with their replays.
@@ -22,7 +22,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
 
-from lifearena.core import Record, replay
+from lifearena.core import Record
+from lifearena.core import replay_positions as core_positions
 from lifearena.errors import BadParameterError, ParseError
 from lifearena.web import catalog
 from lifearena.web.lab.common import STATIC_LAB, slow
@@ -50,24 +51,13 @@ def positions(record: Record) -> dict[str, Any]:
         raise BadParameterError(f"record of {len(record.moves)} moves; the replay page opens "
                                 f"at most {MAX_MOVES}")
     moves = [str(m) for m in record.moves]
-    # one pass: the position before the first move, then one move at a time, each checked
-    # exactly as core.replay checks it (replay(record, upto=i) for every i would be quadratic)
-    state = replay(Record(record.game, dict(record.params), record.setup,
-                          list(record.players), []))
-    shown = [state.display(None)]
-    for number, text in enumerate(moves, start=1):
-        try:
-            if state.is_simultaneous_node():
-                parts = [p.strip() for p in text.split("|")]
-                if len(parts) != state.info.num_players:
-                    raise ParseError(f"expected {state.info.num_players} moves joined by '|'")
-                state.apply_actions([state.string_to_action(p, i) for i, p in enumerate(parts)])
-            else:
-                player = state.current_player()
-                state.apply_action(state.string_to_action(text, None if player < 0 else player))
-        except ValueError as error:
-            raise ParseError(f"record move {number} {text!r}: {error}") from None
+    shown = []
+    state = None
+    for state in core_positions(Record(record.game, dict(record.params), record.setup,
+                                       list(record.players), moves, record.result,
+                                       record.extra, record.outcome, record.version)):
         shown.append(state.display(None))
+    assert state is not None
     final = state.outcome()
     return {"game": record.game, "title": catalog.CATALOG[record.game].title,
             "players": [str(p) for p in record.players], "moves": moves,
