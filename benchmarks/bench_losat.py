@@ -75,11 +75,11 @@ def bench_movegen(positions: int = 60, repeats: int = 5) -> None:
     boards = []
     for s in states:
         replayed = losat.new_game()
-        seen = {replayed.board().tobytes()}
+        seen = {replayed.board.tobytes()}
         for action in s.history():
             replayed.apply_action(action)
-            seen.add(replayed.board().tobytes())
-        boards.append((s.board(), seen))
+            seen.add(replayed.board.tobytes())
+        boards.append((s.board, seen))
     fast_times, slow_times = [], []
     for _ in range(repeats):
         for s in states:

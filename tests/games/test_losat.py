@@ -53,7 +53,7 @@ def test_isolated_pi_heptomino_is_one_life_generation(colour):
     additions = [m for m in texts if m.startswith("+")]
     assert len(removals) == 3 and len(additions) == 3 and len(texts) == 6
     assert all(m.startswith("+" + "bw"[colour - 1]) for m in additions)
-    board = state.board()
+    board = state.board
     nxt = step((board == colour).astype(np.int8), "life")
     changed = {losat.point_name(int(r) * 11 + int(c), 11, 13)
                for r, c in np.argwhere(nxt != (board == colour))}
@@ -91,11 +91,11 @@ def test_capture_turns_the_stone_and_scores_for_the_other_colour():
     assert "xC4" in moves(state)
     # White moves; the capture is White's
     state.apply_move_text("xC4")
-    assert state.board()[3, 2] == 2 and state.captures() == (0, 1)
+    assert state.board[3, 2] == 2 and state.captures() == (0, 1)
     # Black moving may capture too: a capture always counts for the colour that gains
     again = losat.from_setup(CAPTURE_SETUP.replace(" w", " b"), gap=0)
     again.apply_move_text("xC4")
-    assert again.captures() == (0, 1) and again.board()[3, 2] == 2
+    assert again.captures() == (0, 1) and again.board[3, 2] == 2
 
 
 def test_capture_needs_exactly_three_unless_or_more():
@@ -406,7 +406,7 @@ def fast_perft(state: losat.LosatState, depth: int) -> int:
 
 def test_perft_from_the_start_two_ways():
     state = losat.new_game()
-    board = state.board()
+    board = state.board
     counts = [fast_perft(state, d) for d in (1, 2, 3)]
     assert [slow_perft(board, {board.tobytes()}, d) for d in (1, 2, 3)] == counts
     assert counts == [12, 146, 1796]  # golden values: a change in the rules shows here
@@ -417,7 +417,7 @@ def test_perft_from_the_start_two_ways():
 
 
 def recomputed(state: losat.LosatState) -> tuple[np.ndarray, int]:
-    board = state.board()
+    board = state.board
     padded = np.pad(board, 1)
     counts = np.zeros((2, *board.shape), dtype=np.int16)
     for dr in (-1, 0, 1):

@@ -158,7 +158,7 @@ def test_every_action_round_trips_and_off_board_actions_have_no_notation():
     assert len(on_board) == 420  # 4 corners x 3 + 24 edges x 5 + 36 inner x 8
     for action in on_board:
         assert state.string_to_action(state.action_to_string(action)) == action
-    with pytest.raises(BadParameterError, match="not a move on the board"):
+    with pytest.raises(ParseError, match="not a move on the board"):
         state.action_to_string(0)  # (1,1) up-left
 
 

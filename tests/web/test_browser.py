@@ -237,7 +237,7 @@ def test_an_online_invitation_seats_one_person_and_hides_its_choice_from_everyon
 
 def _capture_record() -> str:
     state = losat.new_game(width=9, length=13)
-    board = state.board()
+    board = state.board.copy()  # the state's board is read-only
     for name, value in (("C8", 1), ("D8", 1), ("E8", 1), ("D7", 2)):
         point = parse_point(name, 9, 13)
         board[point // 9, point % 9] = value
@@ -249,6 +249,7 @@ def test_a_losat_capture_by_clicking(browser: Any, base_url: str, shots: Path) -
     errors: list[str] = []
     page = _page(browser, errors)
     page.goto(base_url + "/")
+    page.wait_for_selector(".game-card")  # the page's script is ready (it draws the cards)
     page.fill("#record-text", _capture_record())
     page.click("#open")
     page.wait_for_selector("svg.board [data-cell]")

@@ -195,14 +195,14 @@ class BlockingQueen(State):
         return sorted(square_index(*s) for s in self.queen_moves())
 
     def explain_illegal(self, action: Action, player: int | None = None) -> str:
-        """Why ``action`` is not legal here (see :meth:`why_illegal`)."""
-        return self.why_illegal(action) or super().explain_illegal(action, player)
+        """Why ``action`` is not legal here (see :meth:`_why_illegal`)."""
+        return self._why_illegal(action) or super().explain_illegal(action, player)
 
     def move_prompt(self, player: int) -> str:
         return ("block '#x,y' or '-' to stop" if self.blocking
                 else "move the queen 'x,y'")
 
-    def why_illegal(self, action: Action) -> str | None:
+    def _why_illegal(self, action: Action) -> str | None:
         """Why ``action`` may not be played now, or ``None`` if it may."""
         if self._outcome is not None:
             return "the game is over; no move can be played"
@@ -235,7 +235,7 @@ class BlockingQueen(State):
     def apply_action(self, action: Action, *, check: bool = True) -> None:
         # A precise reason beats the generic message.
         if check:
-            reason = self.why_illegal(int(action))
+            reason = self._why_illegal(int(action))
             if reason:
                 raise IllegalMoveError(f"illegal move: {reason}")
         super().apply_action(action, check=False)

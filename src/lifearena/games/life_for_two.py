@@ -270,14 +270,14 @@ class LifeForTwo(State):
             raise BadParameterError(f"limit_result {limit_result!r}; expected one of "
                                     f"{', '.join(LIMIT_RESULTS)}")
         super().__init__({"max_turns": max_turns, "limit_result": limit_result})
-        self.board = (np.zeros((SIZE, SIZE), dtype=np.int8) if board is None
+        self._board = (np.zeros((SIZE, SIZE), dtype=np.int8) if board is None
                       else np.array(board, dtype=np.int8))
-        if self.board.shape != (SIZE, SIZE) or self.board.min() < 0 or self.board.max() > 2:
+        if self._board.shape != (SIZE, SIZE) or self._board.min() < 0 or self._board.max() > 2:
             raise BadParameterError("a Life for Two board is 5x5 with values 0, 1, 2")
         self.turn = turn
-        if turn == 1 and int(np.count_nonzero(self.board == 0)) < FIRST_PIECES:
+        if turn == 1 and int(np.count_nonzero(self._board == 0)) < FIRST_PIECES:
             raise BadParameterError(f"the first turn needs at least {FIRST_PIECES} empty cells")
-        self._start = format_position(self.board, turn)
+        self._start = format_position(self._board, turn)
         self._outcome: Outcome | None = None
         self.placed: np.ndarray | None = None
         """The board of the last turn after placement, before its generation."""
@@ -286,6 +286,13 @@ class LifeForTwo(State):
         """Cells both players chose on the last turn (left empty)."""
 
     # -- protocol hooks ---------------------------------------------------------------------
+
+    @property
+    def board(self) -> np.ndarray:
+        """The board, row 0 at the top: 0 empty, 1 and 2 the players' pieces (read-only)."""
+        view = self._board.view()
+        view.flags.writeable = False
+        return view
 
     def current_player(self) -> int:
         return TERMINAL if self._outcome is not None else SIMULTANEOUS
@@ -296,7 +303,7 @@ class LifeForTwo(State):
         return self.turn == 1
 
     def _occupied_bits(self) -> int:
-        flat = self.board.reshape(-1)
+        flat = self._board.reshape(-1)
         return sum(1 << int(i) for i in np.flatnonzero(flat))
 
     def _legal_actions(self, player: int) -> list[Action]:
@@ -306,12 +313,12 @@ class LifeForTwo(State):
                 return list(range(CELLS, NUM_ACTIONS))
             free = np.flatnonzero((_TRIPLE_BITS & occupied) == 0)
             return (free + CELLS).tolist()
-        return np.flatnonzero(self.board.reshape(-1) == 0).tolist()
+        return np.flatnonzero(self._board.reshape(-1) == 0).tolist()
 
     def explain_illegal(self, action: Action, player: int | None = None) -> str:
-        """Why ``player`` may not play ``action`` now (see :meth:`why_illegal`)."""
+        """Why ``player`` may not play ``action`` now (see :meth:`_why_illegal`)."""
         who = 0 if player is None else player
-        return self.why_illegal(action, who) or super().explain_illegal(action, player)
+        return self._why_illegal(action, who) or super().explain_illegal(action, player)
 
     def move_prompt(self, player: int) -> str:
         return "your 3 cells as x,y x,y x,y" if self.first_turn else "your cell as x,y"
@@ -320,7 +327,7 @@ class LifeForTwo(State):
         """Parse and check a choice without listing the ~2,300 legal first-turn choices."""
         return self.parse_choice(text, 0 if player is None else player)
 
-    def why_illegal(self, action: Action, player: int) -> str | None:
+    def _why_illegal(self, action: Action, player: int) -> str | None:
         """Why ``action`` may not be played by ``player`` now, or ``None`` if it may."""
         if self._outcome is not None:
             return "the game is over; no move can be played"
@@ -332,7 +339,7 @@ class LifeForTwo(State):
         if len(move.cells) != wanted:
             return (f"turn {self.turn} places {wanted} cell{'s' * (wanted > 1)}; "
                     f"got {len(move.cells)} ({move})")
-        flat = self.board.reshape(-1)
+        flat = self._board.reshape(-1)
         for cell in move.cells:
             if flat[cell]:
                 return (f"cell {cell_text(cell)} is occupied by {SYMBOLS[flat[cell] - 1]}; "
@@ -348,7 +355,7 @@ class LifeForTwo(State):
         lifearena.errors.IllegalMoveError: turn 1 places 3 cells; got 1 (3,2)
         """
         action = Move.from_text(text).action
-        reason = self.why_illegal(action, player)
+        reason = self._why_illegal(action, player)
         if reason:
             raise IllegalMoveError(reason)
         return action
@@ -357,7 +364,7 @@ class LifeForTwo(State):
         # A precise reason beats the generic message, and avoids scanning 2300 actions.
         if check and self.current_player() == SIMULTANEOUS and len(actions) == 2:
             for player, action in enumerate(actions):
-                reason = self.why_illegal(action, player)
+                reason = self._why_illegal(action, player)
                 if reason:
                     raise IllegalMoveError(f"illegal move for player {player + 1} "
                                            f"({SYMBOLS[player]}): {reason}")
@@ -366,7 +373,7 @@ class LifeForTwo(State):
     def _apply_actions(self, actions: Sequence[Action]) -> None:
         moves = (Move.from_action(actions[0]), Move.from_action(actions[1]))
         both = set(moves[0].cells) & set(moves[1].cells)
-        flat = self.board.reshape(-1).copy()
+        flat = self._board.reshape(-1).copy()
         for player, move in enumerate(moves):
             for cell in move.cells:
                 if cell not in both:
@@ -374,7 +381,7 @@ class LifeForTwo(State):
         self.placed = flat.reshape(SIZE, SIZE)
         self.last_moves = moves
         self.last_collisions = tuple(sorted(both))
-        self.board = step(self.placed, IMMIGRATION)
+        self._board = step(self.placed, IMMIGRATION)
         self.turn += 1
         self._outcome = self._judge()
 
@@ -409,8 +416,8 @@ class LifeForTwo(State):
         """Planes: the player's own pieces, the opponent's, and all ones on the first turn."""
         own, other = (1, 2) if player == 0 else (2, 1)
         planes = np.zeros((3, SIZE, SIZE), dtype=np.int8)
-        planes[0] = self.board == own
-        planes[1] = self.board == other
+        planes[0] = self._board == own
+        planes[1] = self._board == other
         planes[2] = 1 if self.first_turn else 0
         return planes
 
@@ -419,7 +426,7 @@ class LifeForTwo(State):
 
     def position(self) -> str:
         """The current position in the game's notation."""
-        return format_position(self.board, self.turn)
+        return format_position(self._board, self.turn)
 
     @classmethod
     def from_setup(cls, setup: str, **params: Any) -> Self:
@@ -448,7 +455,7 @@ class LifeForTwo(State):
 
         wanted = FIRST_PIECES if self.first_turn else 1
         return grid_display(
-            self.board, self.placed, counts=self.populations(),
+            self._board, self.placed, counts=self.populations(),
             collisions=[list(divmod(c, SIZE)) for c in self.last_collisions],
             last_moves=[[list(divmod(c, SIZE)) for c in m.cells] for m in self.last_moves]
             if self.last_moves else [],
@@ -468,10 +475,10 @@ class LifeForTwo(State):
 
     def populations(self) -> tuple[int, int]:
         """How many pieces player 1 (``*``) and player 2 (``#``) have."""
-        return int(np.count_nonzero(self.board == 1)), int(np.count_nonzero(self.board == 2))
+        return int(np.count_nonzero(self._board == 1)), int(np.count_nonzero(self._board == 2))
 
     def __str__(self) -> str:
-        return format_board(self.board)
+        return format_board(self._board)
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.params.items())

@@ -469,7 +469,7 @@ class LosatState(State):
 
     def position(self) -> str:
         """The current position in the position notation."""
-        return format_position(self.board(), self._to_move, self.captures(), self._passes)
+        return format_position(self.board, self._to_move, self.captures(), self._passes)
 
     def clone(self) -> Self:
         twin = object.__new__(type(self))
@@ -487,9 +487,13 @@ class LosatState(State):
 
     # -- read access -------------------------------------------------------------------------
 
+    @property
     def board(self) -> np.ndarray:
-        """The board as a ``(length, width)`` int8 array, row 0 = top row (a copy)."""
-        return self._board.reshape(self.params["length"], self.params["width"]).copy()
+        """The board as a ``(length, width)`` int8 array, row 0 = top row (a read-only copy:
+        a search changes the state's own board in place)."""
+        board = self._board.reshape(self.params["length"], self.params["width"]).copy()
+        board.flags.writeable = False
+        return board
 
     def captures(self) -> tuple[int, int]:
         """Captures scored by Black and by White."""
@@ -791,7 +795,7 @@ class LosatState(State):
         from lifearena.games._display import grid_display
 
         width, length = self.params["width"], self.params["length"]
-        board = self.board()
+        board = self.board
         last = self._last
         last_point = None if last is None or last == 4 * self._n else list(
             divmod(last % self._n, width))
@@ -968,7 +972,7 @@ def _refuse_decided(state: LosatState, setup: str) -> None:
             raise ParseError(f"position {setup!r}: {SYMBOLS[player]} already has {count} "
                              f"captures and captures_to_win={target} (the game is over); "
                              f"expected at most {target - 1} captures each")
-    board = state.board()
+    board = state.board
     for player, row in enumerate(state.goal_rows()):
         if (board[row] == player + 1).any():
             raise ParseError(f"position {setup!r}: a {SYMBOLS[player]} stone already stands on "

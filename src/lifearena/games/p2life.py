@@ -271,7 +271,7 @@ class P2Life(State):
         if not 0 <= moved < merged["moves"]:
             raise BadParameterError(f"{moved} moves made since the last generation; expected "
                                     f"0..{merged['moves'] - 1}")
-        self.board = board
+        self._board = board
         # the action space depends on the board's size, so each state carries its own copy
         # of the static facts (the class attribute describes the largest board)
         self.info = replace(type(self).info, num_distinct_actions=2 * board.size + 1)
@@ -287,28 +287,35 @@ class P2Life(State):
 
     @property
     def height(self) -> int:
-        return int(self.board.shape[0])
+        return int(self._board.shape[0])
 
     @property
     def width(self) -> int:
-        return int(self.board.shape[1])
+        return int(self._board.shape[1])
+
+    @property
+    def board(self) -> np.ndarray:
+        """The board, row 0 at the top: 0 empty, 1 and 2 the players' pieces (read-only)."""
+        view = self._board.view()
+        view.flags.writeable = False
+        return view
 
     def current_player(self) -> int:
         return TERMINAL if self._outcome is not None else SIMULTANEOUS
 
     def _legal_actions(self, player: int) -> list[Action]:
-        flat = self.board.reshape(-1)
+        flat = self._board.reshape(-1)
         n = flat.size
         places = np.flatnonzero(flat == 0) + 1
         removes = np.flatnonzero(flat == player + 1) + 1 + n
         return [0, *places.tolist(), *removes.tolist()]
 
     def explain_illegal(self, action: Action, player: int | None = None) -> str:
-        """Why ``player`` may not play ``action`` now (see :meth:`why_illegal`)."""
+        """Why ``player`` may not play ``action`` now (see :meth:`_why_illegal`)."""
         who = 0 if player is None else player
-        return self.why_illegal(action, who) or super().explain_illegal(action, player)
+        return self._why_illegal(action, who) or super().explain_illegal(action, player)
 
-    def why_illegal(self, action: Action, player: int) -> str | None:
+    def _why_illegal(self, action: Action, player: int) -> str | None:
         """Why ``player`` may not play ``action`` now, or ``None`` if they may."""
         if self._outcome is not None:
             return "the game is over; no move can be played"
@@ -318,7 +325,7 @@ class P2Life(State):
             return str(error)
         if move.kind == "pass":
             return None
-        value = int(self.board[move.y - 1, move.x - 1])
+        value = int(self._board[move.y - 1, move.x - 1])
         if move.kind == "place" and value:
             return f"cell {move.x},{move.y} is occupied by {SYMBOLS[value - 1]}; place on '.'"
         if move.kind == "remove" and value != player + 1:
@@ -329,19 +336,19 @@ class P2Life(State):
     def apply_actions(self, actions: Sequence[Action], *, check: bool = True) -> None:
         if check and self.current_player() == SIMULTANEOUS and len(actions) == 2:
             for player, action in enumerate(actions):
-                reason = self.why_illegal(action, player)
+                reason = self._why_illegal(action, player)
                 if reason:
                     raise IllegalMoveError(f"illegal move for {SYMBOLS[player]}: {reason}")
         super().apply_actions(actions, check=False)
 
     def _apply_actions(self, actions: Sequence[Action]) -> None:
         moves = tuple(Move.from_action(a, self.height, self.width) for a in actions)
-        self.board = apply_moves(self.board, moves)
+        self._board = apply_moves(self._board, moves)
         self.last_moves = (moves[0], moves[1])
         self.moved += 1
         if self.moved == self.params["moves"]:
-            self.placed = self.board
-            self.board = step(self.board, P2LIFE, torus=self.params["torus"],
+            self.placed = self._board
+            self._board = step(self._board, P2LIFE, torus=self.params["torus"],
                               seed=self.params["seed"], generation=self.generation)
             self.generation += 1
             self.moved = 0
@@ -375,14 +382,14 @@ class P2Life(State):
     def observation(self, player: int) -> np.ndarray:
         """Planes: the player's own tokens, the opponent's tokens."""
         own, other = (1, 2) if player == 0 else (2, 1)
-        return np.stack([self.board == own, self.board == other]).astype(np.int8)
+        return np.stack([self._board == own, self._board == other]).astype(np.int8)
 
     def setup(self) -> str:
         return self._start
 
     def position(self) -> str:
         """The current position in the game's notation."""
-        return format_position(self.board, self.generation, self.moved)
+        return format_position(self._board, self.generation, self.moved)
 
     @classmethod
     def from_setup(cls, setup: str, **params: Any) -> Self:
@@ -412,7 +419,7 @@ class P2Life(State):
         last = [[[m.y - 1, m.x - 1]] if m.kind != "pass" else [] for m in self.last_moves] \
             if self.last_moves else []
         return grid_display(
-            self.board, before, counts=self.populations(), count_label="tokens",
+            self._board, before, counts=self.populations(), count_label="tokens",
             last_moves=last,
             torus=self.params["torus"],
             status=f"generation {self.generation + 1} of {self.params['max_generations']}"
@@ -429,11 +436,11 @@ class P2Life(State):
 
     def populations(self) -> tuple[int, int]:
         """How many tokens white (``w``) and black (``b``) have."""
-        counts = np.bincount(self.board.reshape(-1), minlength=3)
+        counts = np.bincount(self._board.reshape(-1), minlength=3)
         return int(counts[1]), int(counts[2])
 
     def __str__(self) -> str:
-        return format_board(self.board)
+        return format_board(self._board)
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.params.items())

@@ -146,8 +146,8 @@ class Move:
     @classmethod
     def from_action(cls, action: Action) -> Move:
         if not 0 <= action < NUM_ACTIONS or TARGETS[action] < 0:
-            raise BadParameterError(f"action {action} is not a move on the board; expected "
-                                    f"0..{NUM_ACTIONS - 1} staying on the board")
+            raise ParseError(f"action {action} is not a move on the board; expected "
+                             f"0..{NUM_ACTIONS - 1} staying on the board")
         cell, target = divmod(action, 8)[0], TARGETS[action]
         return cls(cell // SIZE + 1, cell % SIZE + 1, target // SIZE + 1, target % SIZE + 1)
 
@@ -502,17 +502,6 @@ class WarOfLifeState(State):
 
     def string_to_action(self, text: str, player: int | None = None) -> Action:
         return Move.from_text(text).action
-
-    def parse_move(self, text: str) -> Action:
-        """Read a move of the player to move and check it, saying why it is illegal if so.
-
-        >>> state = from_prolog("[[[1,1],[1,2]],[[8,8]]]")
-        >>> state.parse_move("1,1,1,2")  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        lifearena.errors.IllegalMoveError: [1,1,1,2]: the target 1,2 is occupied; ...
-        """
-        return self.read_move(text)
 
     def observation(self, player: int) -> np.ndarray:
         own = self._board == player + 1

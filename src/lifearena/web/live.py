@@ -323,7 +323,8 @@ class LiveGame:
         outcome = self.state.outcome()
         return Record(self.row.game, dict(self.row.params), self.row.setup, self.players(),
                       list(self.row.moves), str(outcome) if outcome else "*",
-                      {"web_game": self.row.id})
+                      {"web_game": self.row.id}, outcome.to_dict() if outcome else None,
+                      self.state.info.rules_version)
 
     def position_job(self, upto: int) -> tuple[Any, ...]:
         """The arguments of :func:`position_after` for the picture after ``upto`` moves
