@@ -318,7 +318,8 @@ class Game:
         return f"{type(self).__name__}({changed})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other._params == self._params  # type: ignore[attr-defined]
+        return isinstance(other, Game) and type(other) is type(self) \
+            and other._params == self._params
 
     def __hash__(self) -> int:
         return hash((type(self), tuple(sorted(self._params.items()))))
@@ -338,7 +339,9 @@ class State(ABC):
     :meth:`apply_actions` unless called with ``check=False``.
     """
 
-    info: ClassVar[GameInfo]
+    info: GameInfo
+    """The game's static facts; a game whose sizes follow its parameters (Losat, p2life)
+    gives each state its own copy."""
     game_type: ClassVar[type[Game]]
     """The :class:`Game` whose states these are (set by :func:`register_game`)."""
     move_help: ClassVar[str] = "a move in the game's notation"

@@ -180,7 +180,8 @@ class ParamSpec:
         >>> ParamSpec("max_turns", "int", None, low=1, high=500, optional=True).plain_default
         0
         """
-        return 0 if self.default is None else self.default  # type: ignore[no-any-return]
+        value: PlainValue = 0 if self.default is None else self.default
+        return value
 
     @property
     def form_default(self) -> Any:

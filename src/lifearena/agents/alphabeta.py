@@ -39,6 +39,7 @@ Limit(time=None, nodes=None, simulations=None, depth=2)
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from collections.abc import Callable, Sequence
@@ -343,8 +344,8 @@ class AlphaBetaAgent(Agent):
         pairs = self._ordered(state, player, actions, depth, 0, actions[0] if depth > 1 else None)
         for action, child in pairs:
             try:
-                value = self._value_of(state, action, child, lambda s, a=alpha, b=beta:
-                                       self._search(s, depth - 1, a, b, 1))
+                value = self._value_of(state, action, child, functools.partial(
+                    self._search, depth=depth - 1, alpha=alpha, beta=beta, ply=1))
             except _Stop:
                 return best, alpha, False
             if best is None or value > alpha:
@@ -432,8 +433,8 @@ class AlphaBetaAgent(Agent):
         value = -np.inf if maximizing else np.inf
         actions = state.legal_actions(current)
         for action, child in self._ordered(state, current, actions, depth, ply, tt_move):
-            score = self._value_of(state, action, child, lambda s, a=alpha, b=beta:
-                                   self._search(s, depth - 1, a, b, ply + 1))
+            score = self._value_of(state, action, child, functools.partial(
+                self._search, depth=depth - 1, alpha=alpha, beta=beta, ply=ply + 1))
             if maximizing:
                 if score > value:
                     value, best_action = score, action

@@ -41,7 +41,7 @@ class Limit:
     @classmethod
     def from_text(cls, text: str) -> Limit:
         """Parse ``"time=1.5,nodes=10000"``; an empty string is no limit."""
-        values: dict[str, float | int] = {}
+        values: dict[str, Any] = {}
         names = {f.name for f in fields(cls)}
         for part in filter(None, (p.strip() for p in text.split(","))):
             key, eq, raw = part.partition("=")

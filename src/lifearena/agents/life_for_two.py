@@ -40,7 +40,7 @@ there is nothing hidden in a view to peek at anyway.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from scipy.optimize import linprog
@@ -49,7 +49,7 @@ from lifearena.agents.base import Agent, Limit
 from lifearena.agents.registry import register_agent
 from lifearena.core import Action, State
 from lifearena.errors import BadParameterError, IllegalMoveError
-from lifearena.games.life_for_two import CELLS, TRIPLES
+from lifearena.games.life_for_two import CELLS, TRIPLES, LifeForTwo
 from lifearena.games.life_for_two_batch import (
     cell_masks,
     joint_placements,
@@ -74,7 +74,7 @@ def scores(boards: np.ndarray, player: int, win: float = WIN) -> np.ndarray:
     """
     pops = populations(boards)
     own, other = pops[:, player], pops[:, 1 - player]
-    out = (own - other).astype(np.float64)
+    out: np.ndarray = (own - other).astype(np.float64)
     out[(other == 0) & (own > 0)] = win
     out[(own == 0) & (other > 0)] = -win
     return out
@@ -165,7 +165,8 @@ def _reply_values(boards: np.ndarray, player: int, k: int, follow: float) -> np.
     if follow:
         value[undecided] += follow * scores(step_batch(one[undecided]), player, WIN / 4)
     matrix = value.reshape(n, k, k)
-    return 0.5 * (matrix.min(axis=2).max(axis=1) + matrix.max(axis=1).min(axis=1))
+    bounds: np.ndarray = 0.5 * (matrix.min(axis=2).max(axis=1) + matrix.max(axis=1).min(axis=1))
+    return bounds
 
 
 def _argmax_random(values: np.ndarray, rng: np.random.Generator) -> int:
@@ -190,7 +191,7 @@ class GreedyAgent(Agent):
         if len(their_legal) > self.opponent_samples and their_legal[0] >= CELLS:
             pick = self.rng.choice(len(their_legal), self.opponent_samples, replace=False)
             theirs = theirs[np.sort(pick)]
-        board = np.asarray(state.board, dtype=np.int8).reshape(-1)
+        board = np.asarray(cast(LifeForTwo, state).board, dtype=np.int8).reshape(-1)
         after = step_batch(_arrange(board, player, mine, theirs))
         expected = scores(after, player).reshape(len(mine), len(theirs)).mean(axis=1)
         return int(legal[_argmax_random(expected, self.rng)])
@@ -235,7 +236,7 @@ class NashAgent(Agent):
     def payoff(self, state: State, player: int, mine: np.ndarray,
                theirs: np.ndarray) -> np.ndarray:
         """My payoff for each (my move, their move) pair of cell masks."""
-        board = np.asarray(state.board, dtype=np.int8).reshape(-1)
+        board = np.asarray(cast(LifeForTwo, state).board, dtype=np.int8).reshape(-1)
         one = step_batch(_arrange(board, player, mine, theirs))
         value = scores(one, player)
         weight = 1.0
@@ -255,7 +256,7 @@ class NashAgent(Agent):
         legal, mine = _moves(state, player)
         their_legal, theirs = _moves(state, 1 - player)
         if legal[0] >= CELLS:
-            board = np.asarray(state.board, dtype=np.int8).reshape(-1)
+            board = np.asarray(cast(LifeForTwo, state).board, dtype=np.int8).reshape(-1)
             legal, mine = self._shortlist(board, legal, mine, player)
             their_legal, theirs = self._shortlist(board, their_legal, theirs, 1 - player)
         strategy, _ = solve_matrix_game(self.payoff(state, player, mine, theirs))

@@ -313,7 +313,8 @@ def _make_mcts(game: str | None = None, seed: int | None = 0, level: str | None 
             raise BadParameterError(f"unknown level {level!r}; expected one of "
                                     f"{', '.join(LEVELS)}")
         base = LEVELS[level]
-    given = {k: v for k, v in (("time", time), ("simulations", simulations)) if v is not None}
+    given: dict[str, Any] = {k: v for k, v in (("time", time), ("simulations", simulations))
+                             if v is not None}
     limit = replace(base or Limit(), **given) if given else base
     if isinstance(rollout, str) and rollout != "random":
         from lifearena.agents.registry import make

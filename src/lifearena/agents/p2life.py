@@ -47,7 +47,8 @@ def score_moves(state: P2Life, player: int, actions: list[int]) -> np.ndarray:
                  generation=state.generation)
     own = np.count_nonzero(after == player + 1, axis=(1, 2))
     other = np.count_nonzero(after == 2 - player, axis=(1, 2))
-    return (own - other).astype(np.int64)
+    difference: np.ndarray = (own - other).astype(np.int64)
+    return difference
 
 
 class GreedyP2LifeAgent(Agent):

@@ -14,8 +14,9 @@
 >>> from lifearena.arena import play_game, run_tournament, Executor, ResultsDB
 """
 
+from lifearena.agents.base import AgentTimeout, TimeControl
 from lifearena.arena.executor import Executor, run_tasks
-from lifearena.arena.referee import AgentTimeout, GameResult, TimeControl, play_game
+from lifearena.arena.referee import GameResult, play_game
 from lifearena.arena.storage import GameKey, ResultsDB
 from lifearena.arena.tournament import (
     AgentSpec,

@@ -207,7 +207,7 @@ class Executor:
 
     def _run_pool(self, tasks: Iterable[Task]) -> Iterator[tuple[int, Any]]:
         assert self._pool is not None
-        pending: dict[Future, int] = {}
+        pending: dict[Future[Any], int] = {}
         source = enumerate(tasks)
         exhausted = False
         while True:

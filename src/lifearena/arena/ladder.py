@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from lifearena.agents.base import Agent, Limit
+from lifearena.agents.base import Agent, Limit, TimeControl
 from lifearena.agents.registry import split_name
 from lifearena.arena.ratings import (
     Crosstable,
@@ -42,7 +42,7 @@ from lifearena.arena.ratings import (
     crosstable,
     first_player_score,
 )
-from lifearena.arena.referee import GameResult, TimeControl, initial_state, play_game
+from lifearena.arena.referee import GameResult, initial_state, play_game
 from lifearena.arena.storage import GameKey, Run
 from lifearena.core import State, load_game
 from lifearena.errors import BadParameterError
@@ -120,7 +120,7 @@ class Entrant:
             return BotAgent(list(self.command), time_control=tc, name=self.label)
         from lifearena import agents
 
-        agent = agents.make(self.agent, game=game, seed=seed, **dict(self.options))
+        agent: Agent = agents.make(self.agent, game=game, seed=seed, **dict(self.options))
         return agent
 
 

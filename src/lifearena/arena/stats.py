@@ -138,7 +138,7 @@ class RankingRow:
 
 def ranking(summaries: Iterable[Summary], confidence: float = 0.95) -> list[RankingRow]:
     """Agents ranked by score against other agents (wins + half the draws per game)."""
-    tally: dict[str, Counter] = defaultdict(Counter)
+    tally: dict[str, Counter[str]] = defaultdict(Counter)
     for game in summaries:
         a, b = game["player0"], game["player1"]
         if a == b:
@@ -193,9 +193,9 @@ def first_player_advantage(summaries: Iterable[Summary], order: Sequence[str] | 
                            confidence: float = 0.95) -> list[FirstPlayerRow]:
     """Per agent, win rates moving first and second and their difference; the last row,
     agent ``"(all)"``, pools every game (first player's wins against second player's)."""
-    first: dict[str, Counter] = defaultdict(Counter)
-    second: dict[str, Counter] = defaultdict(Counter)
-    total = Counter()
+    first: dict[str, Counter[str]] = defaultdict(Counter)
+    second: dict[str, Counter[str]] = defaultdict(Counter)
+    total: Counter[str] = Counter()
     for game in summaries:
         first[game["player0"]]["n"] += 1
         second[game["player1"]]["n"] += 1

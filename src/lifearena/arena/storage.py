@@ -107,7 +107,7 @@ class GameKey(NamedTuple):
     order (0: the pairing's first agent plays first)."""
 
     pairing: str
-    index: int
+    index: int  # type: ignore[assignment]  # a field's name, not tuple.index
     seat: int
 
 
@@ -327,7 +327,8 @@ class Run:
 
     @property
     def status(self) -> str:
-        return self._conn.execute("SELECT status FROM runs WHERE id=?", (self.id,)).fetchone()[0]
+        return str(self._conn.execute("SELECT status FROM runs WHERE id=?",
+                                      (self.id,)).fetchone()[0])
 
     # -- games --------------------------------------------------------------------------------
 
@@ -357,8 +358,8 @@ class Run:
         return {GameKey(*row) for row in rows}
 
     def count_games(self) -> int:
-        return self._conn.execute("SELECT COUNT(*) FROM games WHERE run_id=?",
-                                  (self.id,)).fetchone()[0]
+        return int(self._conn.execute("SELECT COUNT(*) FROM games WHERE run_id=?",
+                                      (self.id,)).fetchone()[0])
 
     def summaries(self) -> list[dict[str, Any]]:
         """The summary columns of every stored game (no records), in key order."""

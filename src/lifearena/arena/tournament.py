@@ -40,11 +40,11 @@ from typing import Any
 import numpy as np
 
 from lifearena.agents import Agent, Limit, available_agents, make
+from lifearena.agents.base import TimeControl
 from lifearena.agents.registry import is_spec_name, split_name
 from lifearena.arena.executor import Executor
 from lifearena.arena.referee import (
     GameResult,
-    TimeControl,
     game_class,
     initial_state,
     play_game,
@@ -92,7 +92,8 @@ class AgentSpec:
         label, name = label.strip(), (name if eq else head).strip()
         if name == "prolog":  # prolog:FILE:PREDICATE[:options] names one agent
             file, _, rest = tail.partition(":")
-            predicate, colon, tail = rest.partition(":")
+            predicate, separator, tail = rest.partition(":")
+            colon = bool(separator)
             name = f"prolog:{file}:{predicate}"
             label = label if eq else name
         if not label or not name:
@@ -125,7 +126,8 @@ class AgentSpec:
         options = dict(self.options)
         if self.name == "bot":
             options.setdefault("label", self.label)  # forfeits name the bot by its label
-        return make(self.name, game=game, seed=seed, **options)
+        agent: Agent = make(self.name, game=game, seed=seed, **options)
+        return agent
 
     def to_dict(self) -> dict[str, Any]:
         return {"label": self.label, "name": self.name, "options": dict(self.options),
@@ -433,16 +435,18 @@ class TournamentReport:
         lines += ["", "## Ranking (self-play excluded)", "",
                   "| rank | agent | games | wins | draws | losses | score | win rate (95% CI) |",
                   "|---:|---|---:|---:|---:|---:|---:|---|"]
-        for i, r in enumerate(self.ranking, start=1):
-            lines.append(f"| {i} | {r.agent} | {r.games} | {r.wins} | {r.draws} | {r.losses} | "
-                         f"{r.score:.3f} | {_pct(r.win_rate, r.win_low, r.win_high)} |")
+        for i, ranked in enumerate(self.ranking, start=1):
+            lines.append(f"| {i} | {ranked.agent} | {ranked.games} | {ranked.wins} | "
+                         f"{ranked.draws} | {ranked.losses} | {ranked.score:.3f} | "
+                         f"{_pct(ranked.win_rate, ranked.win_low, ranked.win_high)} |")
         lines += ["", "## First-player advantage", "",
                   "| agent | wins moving first | wins moving second | advantage (95% CI) |",
                   "|---|---|---|---|"]
-        for r in self.first_player:
-            lines.append(f"| {r.agent} | {_pct(r.first_rate, r.first_low, r.first_high)} | "
-                         f"{_pct(r.second_rate, r.second_low, r.second_high)} | "
-                         f"{_signed(r.advantage, r.advantage_low, r.advantage_high)} |")
+        for first in self.first_player:
+            lines.append(f"| {first.agent} | "
+                         f"{_pct(first.first_rate, first.first_low, first.first_high)} | "
+                         f"{_pct(first.second_rate, first.second_low, first.second_high)} | "
+                         f"{_signed(first.advantage, first.advantage_low, first.advantage_high)} |")
         wins, decisive, share, low, high = self.decisive
         lines += ["", f"The first player won {wins} of {decisive} decisive games: "
                   f"{_pct(share, low, high)}.", ""]

@@ -358,7 +358,7 @@ class BlockingQueen(State):
             return []
         return [divmod(int(action) % SQUARES, SIDE)]
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         """A transposition key for search agents."""
         return (self.queen, self.mover, self.blocking, self.blocks_left,
                 tuple(sorted(self._blocked)))

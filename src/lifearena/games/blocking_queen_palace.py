@@ -200,7 +200,7 @@ def p_positions(k: int, limit: int) -> list[tuple[int, int]]:
     k = check_k(k)
     limit = _check_size("limit", limit)
     # row by row: the whole limit x limit table would need gigabytes for a limit of 50,000
-    pairs = []
+    pairs: list[tuple[int, int]] = []
     for y, row in enumerate(palace_rows(k, limit, limit)):
         pairs.extend((int(x), y) for x in np.flatnonzero(row[:y + 1] < k))
     return sorted(pairs)

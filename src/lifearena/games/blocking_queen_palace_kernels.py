@@ -42,7 +42,9 @@ from numba import njit
 
 
 @njit(cache=True)
-def _row(k, col, diag, out):  # pragma: no cover - compiled
+def _row(  # pragma: no cover - compiled
+    k: int, col: np.ndarray, diag: np.ndarray, out: np.ndarray
+) -> None:
     """Compute one row into ``out`` (palace numbers) and update the counters in place.
 
     ``diag`` has one more entry than ``col``; ``diag[0]`` is always 0 (nothing lies
@@ -64,14 +66,18 @@ def _row(k, col, diag, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def advance_rows(k, col, diag, out, nrows):  # pragma: no cover - compiled
+def advance_rows(  # pragma: no cover - compiled
+    k: int, col: np.ndarray, diag: np.ndarray, out: np.ndarray, nrows: int
+) -> None:
     """Advance the counters by ``nrows`` rows; ``out`` holds the last row's palace numbers."""
     for _ in range(nrows):
         _row(k, col, diag, out)
 
 
 @njit(cache=True)
-def fill_rows(k, col, diag, dest):  # pragma: no cover - compiled
+def fill_rows(  # pragma: no cover - compiled
+    k: int, col: np.ndarray, diag: np.ndarray, dest: np.ndarray
+) -> None:
     """Compute ``dest.shape[0]`` consecutive rows into ``dest`` (rows x width)."""
     for y in range(dest.shape[0]):
         _row(k, col, diag, dest[y])
@@ -82,7 +88,9 @@ CHUNK = 64
 
 
 @njit(cache=True)
-def sparse_row(k, y, col, dg, out):  # pragma: no cover - compiled
+def sparse_row(  # pragma: no cover - compiled
+    k: int, y: int, col: np.ndarray, dg: np.ndarray, out: np.ndarray
+) -> None:
     """Compute row ``y`` into ``out`` with the diagonal counters indexed by diagonal.
 
     ``dg[x - y + h]`` counts the palaces on the diagonal through (x, y) above row y, where
@@ -129,21 +137,28 @@ def sparse_row(k, y, col, dg, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def sparse_fill(k, y0, col, dg, dest):  # pragma: no cover - compiled
+def sparse_fill(  # pragma: no cover - compiled
+    k: int, y0: int, col: np.ndarray, dg: np.ndarray, dest: np.ndarray
+) -> None:
     """Rows ``y0 .. y0 + dest.shape[0] - 1`` into ``dest`` with :func:`sparse_row`."""
     for i in range(dest.shape[0]):
         sparse_row(k, y0 + i, col, dg, dest[i])
 
 
 @njit(cache=True)
-def sparse_advance(k, y0, col, dg, out, nrows):  # pragma: no cover - compiled
+def sparse_advance(  # pragma: no cover - compiled
+    k: int, y0: int, col: np.ndarray, dg: np.ndarray, out: np.ndarray, nrows: int
+) -> None:
     """Rows ``y0 .. y0 + nrows - 1`` without keeping them (``out`` holds the last)."""
     for i in range(nrows):
         sparse_row(k, y0 + i, col, dg, out)
 
 
 @njit(cache=True)
-def fold_rows_sum(k, y0, col, dg, out, nrows, x0, sat, sums):  # pragma: no cover - compiled
+def fold_rows_sum(  # pragma: no cover - compiled
+    k: int, y0: int, col: np.ndarray, dg: np.ndarray, out: np.ndarray, nrows: int, x0: int,
+    sat: int, sums: np.ndarray
+) -> None:
     """Rows ``y0 ..`` (``nrows`` of them), adding ``clip(n - k, -sat, sat)`` of each window
     square to ``sums[i]`` (window column ``x0 + i``): a straight loop, which vectorises."""
     w = sums.shape[0]
@@ -156,7 +171,10 @@ def fold_rows_sum(k, y0, col, dg, out, nrows, x0, sat, sums):  # pragma: no cove
 
 
 @njit(cache=True)
-def fold_rows_hist(k, y0, col, dg, out, nrows, x0, sat, hist):  # pragma: no cover - compiled
+def fold_rows_hist(  # pragma: no cover - compiled
+    k: int, y0: int, col: np.ndarray, dg: np.ndarray, out: np.ndarray, nrows: int, x0: int,
+    sat: int, hist: np.ndarray
+) -> None:
     """Rows ``y0 ..`` (``nrows`` of them), counting in ``hist[i, v + sat]`` how often window
     column ``x0 + i`` showed ``v = clip(n - k, -sat, sat)``. Consecutive squares hit
     different rows of ``hist``, so the increments do not wait on one another."""
@@ -170,7 +188,9 @@ def fold_rows_hist(k, y0, col, dg, out, nrows, x0, sat, hist):  # pragma: no cov
 
 
 @njit(cache=True)
-def reduce_blocks(per_column, block, dest):  # pragma: no cover - compiled
+def reduce_blocks(  # pragma: no cover - compiled
+    per_column: np.ndarray, block: int, dest: np.ndarray
+) -> None:
     """Sum ``per_column`` (columns first) over runs of ``block`` columns into ``dest``."""
     for i in range(per_column.shape[0]):
         dest[i // block] += per_column[i]

@@ -51,10 +51,10 @@ pending, unrevealed choice and ``view(player)`` is a plain copy.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, cast
 
 import numpy as np
 
@@ -86,7 +86,8 @@ _CHARS = {".": 0, "*": 1, "#": 2}
 _CHAR_OF = ".*#"
 IMMIGRATION = Rule.named("immigration")
 
-TRIPLES: tuple[tuple[int, int, int], ...] = tuple(combinations(range(CELLS), FIRST_PIECES))
+TRIPLES: tuple[tuple[int, int, int], ...] = tuple(
+    cast(Iterator[tuple[int, int, int]], combinations(range(CELLS), FIRST_PIECES)))
 """The 3-cell subsets in action order: action ``25 + k`` is ``TRIPLES[k]``."""
 _TRIPLE_ACTION = {cells: CELLS + k for k, cells in enumerate(TRIPLES)}
 _TRIPLE_BITS = np.array([(1 << a) | (1 << b) | (1 << c) for a, b, c in TRIPLES], dtype=np.int64)
@@ -195,7 +196,9 @@ class Move:
 
     @property
     def action(self) -> int:
-        return self.cells[0] if len(self.cells) == 1 else _TRIPLE_ACTION[self.cells]
+        if len(self.cells) == 1:
+            return self.cells[0]
+        return _TRIPLE_ACTION[cast(tuple[int, int, int], self.cells)]
 
     def __str__(self) -> str:
         return " ".join(cell_text(c) for c in self.cells)

@@ -58,7 +58,8 @@ def step_batch(boards: np.ndarray) -> np.ndarray:
     around = padded[:, NEIGHBOURS]  # (n, 25, 8)
     n1 = np.count_nonzero(around == 1, axis=2)
     n2 = np.count_nonzero(around == 2, axis=2)
-    return _IMMIGRATION[boards, n1, n2]
+    after: np.ndarray = _IMMIGRATION[boards, n1, n2]
+    return after
 
 
 def populations(boards: np.ndarray) -> np.ndarray:

@@ -43,6 +43,7 @@ PLAYER 1 IS THE WINNER
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterable, Iterator
 from typing import TextIO
@@ -210,15 +211,10 @@ def classic_generation(board: list[list[int]]) -> list[list[int]]:
     >>> classic_generation([[1, 1, 0, 0, 0], [1, 0, 0, 0, 0], [0] * 5, [0] * 5, [0] * 5])[1][:2]
     [1, 1]
     """
-    program = _Program(iter(()), _NullOut(), echo=False)
+    program = _Program(iter(()), io.StringIO(), echo=False)
     for y in range(5):
         for x in range(5):
             program.n[y + 1][x + 1] = (0, 100, 1000)[board[y][x]]
     program.generation()
     code = {0: 0, 100: 1, 1000: 2}
     return [[code[program.n[y + 1][x + 1]] for x in range(5)] for y in range(5)]
-
-
-class _NullOut:
-    def write(self, text: str) -> int:
-        return len(text)

@@ -390,7 +390,7 @@ class LosatState(State):
 
     move_help: ClassVar[str] = ("+bD4 / +wD4 add (+D4 your own colour), -D4 remove, xD4 capture, "
                                 "pass")
-    info: ClassVar[GameInfo] = GameInfo(
+    info = GameInfo(
         name="losat",
         long_name="Losat (Life, One Step at a Time)",
         dynamics=Dynamics.SEQUENTIAL,
@@ -439,7 +439,7 @@ class LosatState(State):
         self._outcome: Outcome | None = None
         self._last: int | None = None
         self._legal_cache: list[int] | None = None
-        self._undo_stack: list[tuple] = []
+        self._undo_stack: list[tuple[Any, ...]] = []
         self._goal = goal_rows(p)
         rows = self._board.reshape(p["length"], p["width"])
         self._on_goal = [int(np.count_nonzero(rows[self._goal[c]] == c + 1)) for c in (0, 1)]
@@ -954,7 +954,7 @@ class LosatGame(Game):
 
     @property
     def num_distinct_actions(self) -> int:
-        return 4 * self._params["width"] * self._params["length"] + 1
+        return 4 * int(self._params["width"]) * int(self._params["length"]) + 1
 
     @property
     def observation_shape(self) -> tuple[int, ...]:

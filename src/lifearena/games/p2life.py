@@ -478,7 +478,7 @@ class P2LifeGame(Game):
 
     @property
     def num_distinct_actions(self) -> int:
-        return 2 * self._params["size"] ** 2 + 1
+        return 2 * int(self._params["size"]) ** 2 + 1
 
     @property
     def observation_shape(self) -> tuple[int, ...]:

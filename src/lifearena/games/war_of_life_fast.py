@@ -82,7 +82,7 @@ def popcount(x: np.uint64) -> int:
     x = x - ((x >> _ONE) & _M1)
     x = (x & _M2) + ((x >> _S2) & _M2)
     x = (x + (x >> _S4)) & _M4
-    return np.int64((x * _H01) >> _S56)
+    return np.int64((x * _H01) >> _S56)  # type: ignore[return-value]  # an int to numba
 
 
 @njit(cache=True)
@@ -160,7 +160,7 @@ def nth_move(own: np.uint64, other: np.uint64, index: int) -> int:
         if index < count:
             for _ in range(index):
                 targets &= targets - _ONE
-            return cell * 8 + DIRECTION_OF[_lowest(targets) - cell + 9]
+            return cell * 8 + DIRECTION_OF[_lowest(targets) - cell + 9]  # type: ignore[no-any-return]
         index -= count
     return -1
 
