@@ -1,9 +1,13 @@
 """The game protocol every lifearena game implements (OpenSpiel's meaning, typed).
 
-A game is two things kept apart:
+A game is three things kept apart:
 
 * :class:`GameInfo` — static facts: name, players, dynamics (sequential or simultaneous),
-  chance, information, action-space size, maximum length, parameter defaults.
+  chance, information, action-space size, maximum length, parameter defaults, rules version.
+* :class:`Game` — the game with its parameters, checked against its typed specs
+  (:class:`lifearena.params.ParamSpec`): it makes states (``new_initial_state(seed)``,
+  ``state_from_setup(text)``) and knows the sizes adapters need under those parameters.
+  :func:`get_game` finds one by name: ``get_game("losat", width=9)``.
 * :class:`State` — a position. A game subclasses it and fills in a few hooks
   (``_legal_actions``, ``_apply_action`` and/or ``_apply_actions``, ``current_player``,
   ``outcome``, ``action_to_string``/``string_to_action``, ``observation``, ``setup``,
@@ -36,8 +40,13 @@ nothing about a game lives in them:
   last generation's births and deaths), never more than :meth:`State.view` shows.
 * :meth:`State.action_cells`: the grid cells a move touches, in click order.
 
-Games register themselves with :func:`register_game`; :func:`load_game` finds a game by name
-(importing ``lifearena.games.<name>``), and :func:`replay` rebuilds a state from a record.
+Optional protocols a search uses where a game offers them: :class:`Undo` (``push``/``pop``,
+make and unmake), :class:`PositionKey`, :class:`OrderedMoves`, :class:`BatchedChildren`.
+
+Games register themselves with :func:`register_game`; :func:`game_type` and :func:`get_game`
+find a game by name (importing ``lifearena.games.<name>``), :func:`load_game` its state class;
+:func:`replay` rebuilds a state from a record and :func:`replay_positions` yields each of its
+positions.
 """
 
 from __future__ import annotations
