@@ -23,22 +23,18 @@ from lifearena.web import catalog
 
 GAMES = ["war_of_life", "life_for_two", "losat", "p2life", "blocking_queen"]
 
-# (command path, option name) -> (game, parameter): the CLI options made from specs
-CLI_OPTIONS = {
-    (("losat", "play"), "width"): ("losat", "width"),
-    (("losat", "play"), "length"): ("losat", "length"),
-    (("losat", "play"), "offset"): ("losat", "offset"),
-    (("losat", "play"), "gap"): ("losat", "gap"),
-    (("losat", "play"), "captures_to_win"): ("losat", "captures_to_win"),
-    (("losat", "play"), "max_moves"): ("losat", "max_moves"),
-    (("p2life", "play"), "size"): ("p2life", "size"),
-    (("p2life", "play"), "density_"): ("p2life", "density"),
-    (("p2life", "play"), "seed"): ("p2life", "seed"),
-    (("p2life", "play"), "max_generations"): ("p2life", "max_generations"),
-    (("p2life", "play"), "moves"): ("p2life", "moves"),
-    (("life-for-two", "play"), "max_turns"): ("life_for_two", "max_turns"),
-    (("queen", "play"), "k"): ("blocking_queen", "k"),
+# the CLI options made from specs: command -> (game, {option's name: parameter})
+SPEC_OPTIONS: dict[tuple[str, ...], tuple[str, dict[str, str]]] = {
+    ("losat", "play"): ("losat", {n: n for n in ("width", "length", "offset", "gap",
+                                                  "captures_to_win", "max_moves")}),
+    ("p2life", "play"): ("p2life", {"size": "size", "density_": "density", "seed": "seed",
+                                    "max_generations": "max_generations", "moves": "moves"}),
+    ("life-for-two", "play"): ("life_for_two", {"max_turns": "max_turns"}),
+    ("queen", "play"): ("blocking_queen", {"k": "k"}),
 }
+CLI_OPTIONS = {(command, option): (game, param)
+               for command, (game, names) in SPEC_OPTIONS.items()
+               for option, param in names.items()}
 
 
 def _command(path: tuple[str, ...]) -> Any:

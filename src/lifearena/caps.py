@@ -44,7 +44,6 @@ MIN_SECONDS = 0.001  # a thinking time below a millisecond is a typo
 MAX_SECONDS = 86_400.0  # a thinking time of a day
 MAX_BOOTSTRAP = 100_000
 MAX_MOVES = 1_000_000
-MAX_BOARD = 4096  # side of a p2life board played in the terminal
 MAX_PALACE_SIDE = 1_000_000  # side of a palace picture region: 10^12 squares, hours
 MAX_PIXELS = 16_384  # largest side of a palace picture
 MAX_K = 100_000  # blocking parameter of the queen game
@@ -70,7 +69,6 @@ CAPS: dict[str, tuple[float, float]] = {
     "moves": (1, MAX_MOVES),
     "palace picture side": (1, MAX_PALACE_SIDE),
     "palace picture pixels a side": (1, MAX_PIXELS),
-    "p2life board side": (3, MAX_BOARD),
     "k (blocking queen)": (1, MAX_K),
 }
 
