@@ -91,8 +91,12 @@ def test_command_line_ranges_are_the_specs(where: tuple[tuple[str, ...], str],
 def test_the_adapters_parameters_and_sizes_are_the_specs(name: str) -> None:
     defaults = parameter_defaults(name)
     for spec in game_type(name).specs:
-        if spec.kind != "text":
+        if spec.name in defaults:
             assert defaults[spec.name] == spec.plain_default
+        else:  # a typed position, or the choice that switches to one
+            assert spec.kind == "text" or any(
+                other.kind == "text" and other.shown_when == (spec.name, choice)
+                for other in game_type(name).specs for choice in spec.choices)
     state = new_state(name, {})
     assert state.info.num_distinct_actions == state.game.num_distinct_actions
     assert len(state.legal_actions_mask(0 if state.current_player() < 0 else None)) == \

@@ -13,8 +13,8 @@ A game's parameters are its specs (the rules' and the start's: a ``seed``, a boa
 * any other parameter whose default is ``None`` ("no limit") is the integer ``0`` outside, and
   ``0`` means ``None`` coming back in.
 
->>> parameter_defaults("war_of_life")["seed"], parameter_defaults("war_of_life")["start"]
-(0, 'random')
+>>> parameter_defaults("war_of_life")
+{'seed': 0}
 >>> parameter_defaults("life_for_two")
 {'limit_result': 'draw', 'max_turns': 0, 'rules': 'instructed', 'seed': 0}
 >>> new_state("life_for_two", {"max_turns": 0}).params
@@ -62,12 +62,16 @@ def canonical_name(game: str) -> str:
 
 def parameter_defaults(game: str) -> dict[str, ParamValue]:
     """Every parameter of ``game`` with its default, as plain values (see the module doc),
-    read off the game's specs. Text parameters (a position typed in a form) are left out:
-    OpenSpiel's game strings cannot carry their brackets and commas; start from a setup
-    instead."""
+    read off the game's specs. Text parameters (a position typed in a form) are left out, with
+    the choice that switches to them (War of Life's ``start``): OpenSpiel's game strings
+    cannot carry their brackets and commas; start from a setup instead."""
+    specs = game_type(game).specs
+    text = [spec for spec in specs if spec.kind == "text"]
+    left_out = {spec.name for spec in text} | {spec.shown_when[0] for spec in text
+                                               if spec.shown_when}
     plain: dict[str, ParamValue] = {"seed": 0}
-    for spec in game_type(game).specs:
-        if spec.kind != "text":
+    for spec in specs:
+        if spec.name not in left_out:
             plain[spec.name] = spec.plain_default
     return dict(sorted(plain.items()))
 
@@ -77,12 +81,12 @@ def game_params(game: str, params: Mapping[str, Any] | None = None) -> dict[str,
     :class:`~lifearena.errors.BadParameterError`.
 
     >>> game_params("war_of_life", {"seed": 4})
-    {'seed': 4, 'start': 'random'}
+    {'seed': 4}
     >>> try:
     ...     game_params("war_of_life", {"size": 4})
     ... except ValueError as error:
     ...     print(error)
-    unknown parameter 'size' of 'war_of_life'; expected some of: seed, start
+    unknown parameter 'size' of 'war_of_life'; expected some of: seed
     """
     defaults = parameter_defaults(game)
     chosen = dict(params or {})

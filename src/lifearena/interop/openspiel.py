@@ -250,7 +250,7 @@ def load(game: str, **params: Any) -> LifeArenaGame:
     ...     load("war_of_life", size=3)
     ... except ValueError as error:
     ...     print(error)
-    unknown parameter 'size' of 'war_of_life'; expected some of: seed, start
+    unknown parameter 'size' of 'war_of_life'; expected some of: seed
 
     A value is given the type of the parameter's default where that loses nothing
     (``density=1`` is ``1.0``, a numpy integer an ``int``), as OpenSpiel checks types exactly:
