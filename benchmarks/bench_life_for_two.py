@@ -26,7 +26,7 @@ import numpy as np
 from lifearena import agents
 from lifearena.arena.ratings import wilson_interval
 from lifearena.arena.referee import play_game
-from lifearena.games.life_for_two_batch import step_batch
+from lifearena.games.life_for_two.batch import step_batch
 from lifearena.life.step import step
 
 PARAMS = {"max_turns": 100, "limit_result": "population"}

@@ -10,7 +10,7 @@ from lifearena.agents import available_agents, make
 from lifearena.agents.blocking_queen import is_palace, palace_table
 from lifearena.arena.referee import play_game
 from lifearena.games.blocking_queen import BlockingQueen
-from lifearena.games.blocking_queen_palace import palace_numbers
+from lifearena.games.blocking_queen.palace import palace_numbers
 
 OPPONENTS = ("random", "greedy", "perfect")
 

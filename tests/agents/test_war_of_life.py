@@ -11,7 +11,7 @@ from lifearena import agents
 from lifearena.agents.war_of_life import minimax_values
 from lifearena.errors import BadParameterError, IllegalMoveError
 from lifearena.games import war_of_life as wol
-from lifearena.games import war_of_life_fast as fast
+from lifearena.games.war_of_life import fast
 
 
 def choice(name: str, prolog: str, to_move: str = "b", **options) -> str:

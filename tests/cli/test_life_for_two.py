@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from lifearena.cli import app, main
 from lifearena.cli.outcome_text import describe_outcome
 from lifearena.core import Record, replay
-from lifearena.games.life_for_two_classic import play_classic
+from lifearena.games.life_for_two.classic import play_classic
 
 ISSUE_INPUT = "1,1\n2,1\n1,2\n3,4\n4,4\n5,4\n3,2\n3,2\n"
 

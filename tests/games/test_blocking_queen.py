@@ -8,7 +8,7 @@ import pytest
 from lifearena.core import TERMINAL, Termination, load_game, replay
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
 from lifearena.games.blocking_queen import DONE, BlockingQueen, new_game, options
-from lifearena.games.blocking_queen_palace import palace_numbers
+from lifearena.games.blocking_queen.palace import palace_numbers
 from lifearena.testing import check_game
 
 

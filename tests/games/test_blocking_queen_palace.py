@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lifearena.errors import BadParameterError
-from lifearena.games.blocking_queen_palace import (
+from lifearena.games.blocking_queen.palace import (
     in_hood,
     p_positions,
     palace_numbers,

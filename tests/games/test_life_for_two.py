@@ -17,7 +17,7 @@ from lifearena.games.life_for_two import (
     Move,
     new_game,
 )
-from lifearena.games.life_for_two_batch import step_batch
+from lifearena.games.life_for_two.batch import step_batch
 from lifearena.life.step import step
 from lifearena.testing import check_game
 

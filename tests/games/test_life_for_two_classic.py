@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lifearena.errors import ParseError
-from lifearena.games.life_for_two_classic import classic_generation, play_classic
+from lifearena.games.life_for_two.classic import classic_generation, play_classic
 from lifearena.life.step import step
 
 PROMPT = "X,Y\nXXXXXX\n$$$$$$\n&&&&&&\n? "

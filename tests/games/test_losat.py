@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from lifearena.core import Record, Termination, replay
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
 from lifearena.games import losat
+from lifearena.games.losat import rules as losat_rules
 from lifearena.life.step import step
 from lifearena.testing import check_game
 
@@ -426,7 +427,7 @@ def recomputed(state: losat.LosatState) -> tuple[np.ndarray, int]:
                 window = padded[1 + dr:1 + dr + board.shape[0], 1 + dc:1 + dc + board.shape[1]]
                 counts[0] += window == 1
                 counts[1] += window == 2
-    table = losat._Geometry.get(board.shape[1], board.shape[0], 8).zobrist
+    table = losat_rules._Geometry.get(board.shape[1], board.shape[0], 8).zobrist
     h = 0
     for point in np.flatnonzero(board.reshape(-1)):
         h ^= table[board.reshape(-1)[point] - 1][point]

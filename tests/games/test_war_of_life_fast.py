@@ -11,7 +11,7 @@ from lifearena import agents
 from lifearena.core import Outcome, Termination
 from lifearena.errors import ParseError
 from lifearena.games import war_of_life as wol
-from lifearena.games import war_of_life_fast as fast
+from lifearena.games.war_of_life import fast
 from lifearena.life.step import step
 
 STRATEGIES = fast.STRATEGIES

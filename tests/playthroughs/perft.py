@@ -198,10 +198,10 @@ def perft_by_text(position: Position, depth: int) -> int:
 
 def perft_war_of_life_bits(blue: int, red: int, to_move: int, depth: int) -> int:
     """War of Life's perft on bitboards with the compiled kernels of
-    :mod:`lifearena.games.war_of_life_fast` (``count_moves``, ``nth_move``, ``crank_bits``),
+    :mod:`lifearena.games.war_of_life.fast` (``count_moves``, ``nth_move``, ``crank_bits``),
     which the protocol state does not use: a side without pieces ends the game. Only for
     positions far from the 250-move limit."""
-    from lifearena.games import war_of_life_fast as fast
+    from lifearena.games.war_of_life import fast
 
     one = np.uint64(1)
     mine, theirs = (np.uint64(blue), np.uint64(red))

@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from lifearena.games import war_of_life_fast
+from lifearena.games.war_of_life import fast as war_of_life_fast
 from lifearena.web.catalog import GAMES
 from playthroughs import perft  # tests/ is on sys.path (tests/conftest.py)
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lifearena.errors import BadParameterError, ParseError
-from lifearena.games.blocking_queen_palace import palace_numbers
+from lifearena.games.blocking_queen.palace import palace_numbers
 from lifearena.studies.palace_picture import Window, choose_block, fold_picture, render_png
 
 

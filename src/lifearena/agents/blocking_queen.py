@@ -1,7 +1,7 @@
 """Agents for the blocking queen game: a perfect player from palace numbers, and a greedy one.
 
 ``make("perfect", game="blocking_queen")`` plays by the palace numbers of
-:mod:`lifearena.games.blocking_queen_palace` (a palace is a square such that whoever moves
+:mod:`lifearena.games.blocking_queen.palace` (a palace is a square such that whoever moves
 the queen there wins):
 
 * queen move: to a palace whenever one is reachable; otherwise (a lost position) the
@@ -41,7 +41,7 @@ from lifearena.games.blocking_queen import (
     options,
     square_index,
 )
-from lifearena.games.blocking_queen_palace import palace_numbers
+from lifearena.games.blocking_queen.palace import palace_numbers
 
 
 @lru_cache(maxsize=16)

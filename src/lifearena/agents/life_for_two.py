@@ -1,7 +1,7 @@
 """Agents for Life for Two: ``random`` (generic), ``greedy`` and ``nash``.
 
 All of them score a joint placement by what one Immigration generation (run on a batch of
-boards by :mod:`lifearena.games.life_for_two_batch`) leaves: my pieces minus the
+boards by :mod:`lifearena.games.life_for_two.batch`) leaves: my pieces minus the
 opponent's, with ``+WIN``/``-WIN`` when only one side survives (a win or loss at once) and 0
 when both die (a draw).
 
@@ -50,7 +50,7 @@ from lifearena.agents.registry import register_agent
 from lifearena.core import Action, State
 from lifearena.errors import BadParameterError, IllegalMoveError
 from lifearena.games.life_for_two import CELLS, TRIPLES, LifeForTwo
-from lifearena.games.life_for_two_batch import (
+from lifearena.games.life_for_two.batch import (
     cell_masks,
     joint_placements,
     populations,

@@ -75,5 +75,5 @@ EVOLVE_KERNELS = ("lifearena.life.kernels.bitwise:evolve_planes",
                   "lifearena.life.kernels.bitplanes:_pack",
                   "lifearena.life.kernels.bitplanes:_unpack")
 RUN_KERNELS = (*EVOLVE_KERNELS, "lifearena.life.kernels.bitwise:run_planes")
-WAR_OF_LIFE_KERNELS = ("lifearena.games.war_of_life_fast:play",)
-PALACE_KERNELS = ("lifearena.games.blocking_queen_palace_kernels",)
+WAR_OF_LIFE_KERNELS = ("lifearena.games.war_of_life.fast:play",)
+PALACE_KERNELS = ("lifearena.games.blocking_queen.palace_kernels",)

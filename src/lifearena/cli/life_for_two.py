@@ -37,7 +37,7 @@ from lifearena.games.life_for_two import (
     cell_text,
     format_board,
 )
-from lifearena.games.life_for_two_classic import play_classic
+from lifearena.games.life_for_two.classic import play_classic
 
 app = typer.Typer(
     help="Life for Two (5x5, simultaneous hidden placement).",

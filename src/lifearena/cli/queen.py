@@ -32,7 +32,7 @@ from lifearena.core import Outcome, Record, State
 from lifearena.errors import BadParameterError
 from lifearena.extras import require
 from lifearena.games.blocking_queen import BlockingQueenGame
-from lifearena.games.blocking_queen_palace import check_k, p_positions, palace_numbers
+from lifearena.games.blocking_queen.palace import check_k, p_positions, palace_numbers
 from lifearena.studies.palace_picture import Window, choose_block, fold_picture, render_png
 
 app = typer.Typer(help="The blocking queen game: palace numbers, pictures, play.",

@@ -34,8 +34,8 @@ import numpy as np
 
 from lifearena.errors import BadParameterError, ParseError
 from lifearena.extras import require
-from lifearena.games import blocking_queen_palace_kernels as kernels
-from lifearena.games.blocking_queen_palace import check_k
+from lifearena.games.blocking_queen import palace_kernels as kernels
+from lifearena.games.blocking_queen.palace import check_k
 
 Mode = Literal["mean", "mode"]
 MODES: tuple[str, ...] = ("mean", "mode")

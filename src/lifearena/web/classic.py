@@ -1,6 +1,6 @@
 """Life for Two's classic rules in the browser: the 1978 BASIC program LIFE2, run exactly.
 
-The program (:mod:`lifearena.games.life_for_two_classic`) reads one ``x,y`` answer per
+The program (:mod:`lifearena.games.life_for_two.classic`) reads one ``x,y`` answer per
 prompt from a single terminal, bugs and unfairness included (player 2 sees player 1's setup
 pieces; a shared cell on a later turn clears a neighbour). Here it is a hot-seat game whose
 stored "moves" are the answers typed so far: every change replays the program on them and
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lifearena.errors import BadParameterError, ParseError
-from lifearena.games.life_for_two_classic import play_classic
+from lifearena.games.life_for_two.classic import play_classic
 from lifearena.web.live import SeatError, TurnError, check_ply, same_secret
 from lifearena.web.store import GameRow
 

@@ -23,9 +23,9 @@ WEB_KERNELS = ("lifearena.life.kernels.bitwise:evolve_planes",
                "lifearena.life.kernels.bitlogic:eval_terms",
                "lifearena.life.kernels.batch:evolve_boards",
                "lifearena.games.losat:_shift",
-               "lifearena.games.losat_eval:_features",
-               "lifearena.games.blocking_queen_palace_kernels:sparse_fill",
-               "lifearena.games.blocking_queen_palace_kernels:fold_rows_sum")
+               "lifearena.games.losat.evaluation:_features",
+               "lifearena.games.blocking_queen.palace_kernels:sparse_fill",
+               "lifearena.games.blocking_queen.palace_kernels:fold_rows_sum")
 """Entry kernels the web's pages and agents call (as :func:`~lifearena.cli.compiling.
 cold_kernels` takes them): when one is cold, the warm-up compiles."""
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from lifearena.games.blocking_queen_palace import palace_numbers
+from lifearena.games.blocking_queen.palace import palace_numbers
 from lifearena.studies.palace_picture import Window, fold_picture
 from lifearena.web.lab.palace import MAX_AREA, TILE, TileCache
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from lifearena.games.blocking_queen_palace import palace_numbers
+from lifearena.games.blocking_queen.palace import palace_numbers
 
 from .conftest import until
 

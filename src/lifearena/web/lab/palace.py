@@ -36,7 +36,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
 
 from lifearena.errors import BadParameterError
-from lifearena.games.blocking_queen_palace import check_k
+from lifearena.games.blocking_queen.palace import check_k
 from lifearena.studies.palace_picture import Window, fold_picture
 from lifearena.web.catalog import QUEEN_MAX_K, QUEEN_MAX_SQUARE
 from lifearena.web.lab.common import STATIC_LAB, slow

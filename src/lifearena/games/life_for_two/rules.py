@@ -95,7 +95,7 @@ NUM_ACTIONS = CELLS + len(TRIPLES)
 LIMIT_RESULTS = ("draw", "population")
 RULES = ("instructed", "classic")
 """The written rules (choices hidden, played through this module), or the 1978 BASIC
-program exactly (:mod:`lifearena.games.life_for_two_classic`, a terminal at one screen)."""
+program exactly (:mod:`lifearena.games.life_for_two.classic`, a terminal at one screen)."""
 
 SPECS: tuple[ParamSpec, ...] = (
     ParamSpec("rules", "choice", "instructed", choices=RULES, start=True, label="Rules",

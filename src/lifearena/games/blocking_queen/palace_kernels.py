@@ -10,7 +10,7 @@ held, so rows can be streamed for as long as wanted. Two kernels:
   per column, ``diag[x]``, shifting them one column east each row, and walks every square;
   the only loop-carried dependency is ``r`` (the test ``r < k - col[x] - diag[x]`` compares
   r against a value computed without it). About 1 ns per square. It needs no bound on the
-  number of rows, so :func:`lifearena.games.blocking_queen_palace.palace_rows` streams with it.
+  number of rows, so :func:`lifearena.games.blocking_queen.palace.palace_rows` streams with it.
 * the **sparse kernel** (:func:`sparse_row` and the folds built on it) keeps one counter
   per diagonal x - y instead, so nothing shifts, and exploits that a row holds at most k
   palaces, clustered: three vectorised passes, and a square-by-square walk only through the

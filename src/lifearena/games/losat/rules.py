@@ -121,7 +121,7 @@ from lifearena.core import (
     register_game,
 )
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
-from lifearena.games import losat_eval
+from lifearena.games.losat import evaluation as losat_eval
 from lifearena.params import ParamSpec, check_values
 
 BLACK, WHITE = 0, 1
@@ -879,20 +879,20 @@ class LosatState(State):
 
     def features(self) -> np.ndarray:
         """The eight raw counts behind the heuristic (:data:`losat_eval.FEATURES
-        <lifearena.games.losat_eval.FEATURES>`), from one pass over the board."""
+        <lifearena.games.losat.evaluation.FEATURES>`), from one pass over the board."""
         return losat_eval.board_features(self._board, self._counts, self.params["width"],
                                          or_more=self.params["capture_or_more"])
 
     def terms(self, features: np.ndarray | None = None) -> dict[str, float]:
         """The heuristic's four terms (progress, captures, material, mobility), from Black's
-        side, each in [-1, 1]; see :mod:`lifearena.games.losat_eval`."""
+        side, each in [-1, 1]; see :mod:`lifearena.games.losat.evaluation`."""
         p = self.params
         return losat_eval.heuristic_terms(
             self.features() if features is None else features, length=p["length"],
             goals=self._goal, captures=self.captures(), captures_to_win=p["captures_to_win"])
 
     def evaluate(self, player: int) -> float:
-        """Heuristic in [-1, 1] for ``player``; see :mod:`lifearena.games.losat_eval`.
+        """Heuristic in [-1, 1] for ``player``; see :mod:`lifearena.games.losat.evaluation`.
 
         >>> new_game().evaluate(0)  # the start is symmetric but for the offset
         0.0

@@ -17,7 +17,7 @@ Three independent ways to compute them:
 * ``method="direct"``: the definition, counting palaces along the three lines (slow; the
   reference the others are tested against).
 * ``method="dp"``: row by row with three counters per column in O(width) memory, with a
-  numba row kernel (:mod:`lifearena.games.blocking_queen_palace_kernels`);
+  numba row kernel (:mod:`lifearena.games.blocking_queen.palace_kernels`);
   :func:`palace_rows` streams rows of any length without holding the region.
 * ``method="ca"``: the paper's fourth-order cellular automaton on the diamond space-time
   grid, in plain numpy (:func:`palace_numbers_ca`).
@@ -40,7 +40,7 @@ from typing import Literal
 import numpy as np
 
 from lifearena.errors import BadParameterError
-from lifearena.games import blocking_queen_palace_kernels as kernels
+from lifearena.games.blocking_queen import palace_kernels as kernels
 
 Method = Literal["dp", "ca", "direct"]
 METHODS: tuple[str, ...] = ("dp", "ca", "direct")

@@ -71,7 +71,7 @@ from lifearena.core import (
     register_game,
 )
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
-from lifearena.games import war_of_life_fast as fast
+from lifearena.games.war_of_life import fast
 from lifearena.life.rules import Rule
 from lifearena.life.step import step
 from lifearena.params import ParamSpec
