@@ -5,7 +5,7 @@ starts, every game's record written to a temporary SQLite file as it finishes) o
 ``--repeats`` times (median reported), and in the same run three baselines:
 
 * the same tournament with ``workers=1`` (serial), for the parallel speed-up;
-* the bare compiled games (``war_of_life.fast_play`` over the same starts, one core, nothing
+* the bare compiled games (``war_of_life_fast.fast_play`` over the same starts, one core, nothing
   stored), for the arena's own overhead;
 * the referee path (registered agents on the protocol state, ``fast=False``) on
   ``--referee-games`` games per pairing, extrapolated, for the fast path's gain.
@@ -25,6 +25,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from lifearena.agents.war_of_life_fast import fast_play
 from lifearena.arena.executor import available_cores
 from lifearena.arena.tournament import (
     TournamentConfig,
@@ -51,7 +52,7 @@ def bare_games(config: TournamentConfig) -> float:
               for i in range(config.games)]
     start = time.perf_counter()
     for _, _, first, second in config.schedule():
-        war_of_life.fast_play(setups, (first.name, second.name), (1, 2))
+        fast_play(setups, (first.name, second.name), (1, 2))
     return time.perf_counter() - start
 
 
@@ -66,7 +67,7 @@ def main() -> None:
     config = TournamentConfig("war_of_life", default_agents("war_of_life"), games=args.games)
     total = config.total_games()
     cores = available_cores()
-    war_of_life.fast_play([war_of_life.new_game(seed=0).setup()], ("random", "random"), (0, 0))
+    fast_play([war_of_life.new_game(seed=0).setup()], ("random", "random"), (0, 0))
 
     runs = [timed_tournament(config, workers=cores) for _ in range(args.repeats)]
     parallel = statistics.median(runs)

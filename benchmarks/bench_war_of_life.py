@@ -1,7 +1,7 @@
 """Benchmark: War of Life games per second, compiled bitboard path vs the protocol path.
 
 For every pair of the five coursework strategies, the fast path
-(:func:`lifearena.games.war_of_life.fast_play`: numba bitboards, setups parsed and moves
+(:func:`lifearena.agents.war_of_life_fast.fast_play`: numba bitboards, setups parsed and moves
 written out as text, per-game timing included) plays ``--games`` games from the same random
 starts, repeated ``--repeats`` times (median reported); the protocol path (the registered
 agents acting on :class:`WarOfLifeState`, engine crank) plays the first ``--protocol-games``
@@ -22,6 +22,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from lifearena import agents
+from lifearena.agents.war_of_life_fast import fast_play
 from lifearena.games import war_of_life as wol
 
 STRATEGIES = ("random", "bloodlust", "self_preservation", "land_grab", "minimax")
@@ -32,7 +33,7 @@ def fast_rate(setups: list[str], pair: tuple[str, str], repeats: int) -> tuple[f
     walls, cpus = [], []
     for _ in range(repeats):
         wall, cpu = time.perf_counter(), time.process_time()
-        wol.fast_play(setups, pair, (1, 2))
+        fast_play(setups, pair, (1, 2))
         walls.append(len(setups) / (time.perf_counter() - wall))
         cpus.append(len(setups) / max(time.process_time() - cpu, 1e-9))
     return statistics.median(walls), statistics.median(cpus)
@@ -48,7 +49,7 @@ def protocol_rate(setups: list[str], pair: tuple[str, str]) -> float:
 
 
 def table(setups: list[str], pairs: list[tuple[str, str]]) -> int:
-    return sum(len(wol.fast_play(setups, pair, (1, 2))) for pair in pairs)
+    return sum(len(fast_play(setups, pair, (1, 2))) for pair in pairs)
 
 
 def main() -> None:
@@ -61,7 +62,7 @@ def main() -> None:
     args = parser.parse_args()
 
     setups = [wol.new_game(seed=s).setup() for s in range(args.games)]
-    wol.fast_play(setups[:1], ("minimax", "random"), (0, 0))  # load the compiled code
+    fast_play(setups[:1], ("minimax", "random"), (0, 0))  # load the compiled code
     pairs = [(a, b) for a in STRATEGIES for b in STRATEGIES]
     print(f"{'blue':18} {'red':18} {'fast games/s':>13} {'(cpu)':>10} "
           f"{'protocol games/s':>17} {'ratio (cpu)':>12}")

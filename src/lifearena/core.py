@@ -10,8 +10,8 @@ A game is three things kept apart:
   :func:`get_game` finds one by name: ``get_game("losat", width=9)``.
 * :class:`State` — a position. A game subclasses it and fills in a few hooks
   (``_legal_actions``, ``_apply_action`` and/or ``_apply_actions``, ``current_player``,
-  ``outcome``, ``action_to_string``/``string_to_action``, ``observation``, ``setup``,
-  ``__str__``); the base class derives the rest: legality checks, history, ``returns``,
+  ``outcome``, ``action_to_string``/``string_to_action``, ``observation``, ``setup``);
+  the base class derives the rest: legality checks, history, ``returns``,
   ``is_terminal``, records and replay.
 
 Players are 0 and 1 (``player_0``/``player_1`` for RL users; each game also has symbols such
@@ -26,19 +26,19 @@ node. Replaying the history on ``setup`` reproduces the state.
 A game never holds a hidden random generator: randomness is a chance node or a seed passed
 in, so every game replays exactly from its :class:`Record`.
 
-Optional hooks with defaults here, which interfaces (terminal play, the web layer) use so that
-nothing about a game lives in them:
+A game's presentation is kept apart from its rules: :class:`Presentation` (one per game,
+``Game.presentation``) says how a position looks and how a person picks a move, so that
+nothing about a game lives in the terminal or the web layer:
 
-* ``move_help`` (a class attribute): one line describing the move notation, for prompts and
-  help commands.
-* :meth:`State.explain_illegal`: one line saying why a parsed move is not legal here.
-* :meth:`State.read_move`: parse a person's text and check it, raising with that line.
-* :meth:`State.legal_moves_text`: the legal moves, written out for a "moves" command.
-* :meth:`State.move_prompt`: what a person is asked for now (default ``move_help``).
-* ``__str__``: the position as a text board.
-* :meth:`State.display`: the position as JSON-able data a page draws (grid, counts, the
-  last generation's births and deaths), never more than :meth:`State.view` shows.
-* :meth:`State.action_cells`: the grid cells a move touches, in click order.
+* ``text``: the position as a text board (``str(state)`` is it);
+* ``display``: the position as JSON-able data a page draws (grid, counts, the last
+  generation's births and deaths), never more than :meth:`State.view` shows;
+* ``explain_illegal``: one line saying why a parsed move is not legal here
+  (:meth:`State.read_move` raises with it);
+* ``interaction``: what the board asks of a person now (an :class:`Interaction`: its
+  :class:`InteractionKind` and prompt), and ``choices``: the legal moves with the cells a
+  person clicks and a label for each (:class:`MoveChoice`);
+* ``legal_moves_text`` (a "moves" command) and ``move_prompt``.
 
 Optional protocols a search uses where a game offers them: :class:`Undo` (``push``/``pop``,
 make and unmake), :class:`PositionKey`, :class:`OrderedMoves`, :class:`BatchedChildren`.
@@ -202,6 +202,188 @@ class GameInfo:
         return tuple(f"player_{p}" for p in range(self.num_players))
 
 
+# -- presentation: how a position looks and how a person picks a move -------------------------
+
+
+class InteractionKind(StrEnum):
+    """What the board asks of a person, so a page or a terminal needs no game's name."""
+
+    PIECE_THEN_TARGET = "piece-then-target"
+    """A piece of theirs, then an empty cell it goes to (War of Life)."""
+    CELLS = "cells"
+    """:attr:`Interaction.count` cells at once, confirmed together (Life for Two)."""
+    CELL_OR_PASS = "cell-or-pass"
+    """One cell, placing on an empty one or removing from one of theirs, or a pass
+    (p2life)."""
+    POINT_THEN_ACTION = "point-then-action"
+    """A point, then one of the moves at it (add, remove, capture), or a pass (Losat)."""
+    SQUARE_THEN_BLOCKS = "square-then-blocks"
+    """A square to move to, then squares to block, one at a time, or stop (the blocking
+    queen game)."""
+    ANSWER = "answer"
+    """A typed answer to a prompt (the 1978 Life for Two program)."""
+    WAIT = "wait"
+    """Nothing: it is not this person's turn, or the game is over."""
+
+
+@dataclass(frozen=True)
+class Interaction:
+    """What a person is asked for now: the kind of input and the prompt's words.
+
+    >>> Interaction(InteractionKind.CELLS, "choose 3 empty cells", count=3).to_dict()
+    {'kind': 'cells', 'prompt': 'choose 3 empty cells', 'count': 3, 'can_pass': False}
+    """
+
+    kind: InteractionKind
+    prompt: str
+    count: int = 1
+    """How many cells one move takes (:attr:`InteractionKind.CELLS`)."""
+    can_pass: bool = False
+    """Whether a move without a cell (a pass, an end of blocking) is among the choices."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": str(self.kind), "prompt": self.prompt, "count": self.count,
+                "can_pass": self.can_pass}
+
+
+@dataclass(frozen=True)
+class MoveChoice:
+    """One legal move as a person picks it: its action, its notation, the grid cells clicked
+    for it (row 0 at the top, in click order; none for a pass) and a short label.
+
+    >>> MoveChoice(5, "[1,1,1,2]", ((0, 0), (0, 1)), "move").to_dict()
+    {'action': 5, 'move': '[1,1,1,2]', 'cells': [[0, 0], [0, 1]], 'label': 'move'}
+    """
+
+    action: Action
+    text: str
+    cells: tuple[tuple[int, int], ...]
+    label: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action, "move": self.text,
+                "cells": [list(cell) for cell in self.cells], "label": self.label}
+
+
+class Presentation:
+    """How a game's positions look and how a person picks a move: the half of a game that
+    the terminal and the web read, kept apart from the rules (:class:`State`).
+
+    One instance per game (``Game.presentation``); it holds nothing and takes the state in
+    every method. A game subclasses it and overrides what it can say better than these
+    defaults, which work for any game from the rules protocol alone.
+
+    >>> from lifearena.games.war_of_life import from_prolog
+    >>> state = from_prolog("[[[1,1],[1,2]],[[8,8]]]")
+    >>> shown = state.game.presentation
+    >>> shown.interaction(state, 0).kind
+    <InteractionKind.PIECE_THEN_TARGET: 'piece-then-target'>
+    >>> shown.interaction(state, 1).kind
+    <InteractionKind.WAIT: 'wait'>
+    """
+
+    def text(self, state: State) -> str:
+        """The position as a text board (what ``str(state)`` prints)."""
+        return f"{state.info.long_name}, move {state.move_number()}"
+
+    def display(self, state: State, player: int | None = None) -> dict[str, Any]:
+        """What a page needs to draw the position for ``player`` (``None``: a spectator), as
+        JSON-able data; never more than ``state.view(player)`` shows that player.
+
+        Grid games return ``{"grid": {"rows", "cols", "cells", "row_labels",
+        "col_labels"}, "counts": [...], "count_label", "before", "births", "deaths",
+        "status"}`` (cells 0 empty, 1 and 2 the players' colours, row 0 at the top;
+        ``before`` the board as it stood just before the last generation, ``births`` and
+        ``deaths`` the ``[row, column]`` cells that generation changed). The default is the
+        text picture only.
+        """
+        return {"text": str(state if player is None else state.view(player))}
+
+    def action_cells(self, state: State, action: Action) -> list[tuple[int, int]]:
+        """The ``(row, column)`` cells of :meth:`display`'s grid that ``action`` touches (row 0
+        at the top), in the order a person clicks them. The default: none."""
+        return []
+
+    def explain_illegal(self, state: State, action: Action, player: int | None = None) -> str:
+        """One line saying why the parsed ``action`` of ``player`` (default: the player to
+        move) may not be played now. The default names the move and whose turn it is."""
+        current = state.current_player()
+        if current == TERMINAL:
+            return "the game is over; no move can be played"
+        who = current if player is None else player
+        if current not in (SIMULTANEOUS, who):
+            return (f"it is not {state.info.player_symbols[who]}'s turn; "
+                    f"{state.info.player_symbols[current]} is to move")
+        described = describe_action(state, action, who)
+        if action in state.legal_actions(who):
+            return f"{described} is legal"
+        return f"{described} is not a legal move here"
+
+    def interaction(self, state: State, player: int) -> Interaction:
+        """What the board asks of ``player`` now. The default: a typed move in the game's
+        notation, or :attr:`InteractionKind.WAIT` when ``player`` has no move."""
+        if not self._to_act(state, player):
+            return Interaction(InteractionKind.WAIT, "nothing to do now")
+        return Interaction(InteractionKind.ANSWER, state.move_help)
+
+    def choice_label(self, state: State, action: Action, player: int) -> str:
+        """A short label of one legal move on a button or in a list (default: "move")."""
+        return "move"
+
+    def choices(self, state: State, player: int) -> list[MoveChoice]:
+        """``player``'s legal moves, each with its notation, the cells a person clicks and
+        a label: what a page offers on the board, from this presentation alone."""
+        return [MoveChoice(a, state.action_to_string(a, player),
+                           tuple(self.action_cells(state, a)),
+                           self.choice_label(state, a, player))
+                for a in state.legal_actions(player)]
+
+    def move_prompt(self, state: State, player: int) -> str:
+        """What a person typing ``player``'s move is asked for now, in the game's notation
+        (default the state's ``move_help``)."""
+        return state.move_help
+
+    def legal_moves_text(self, state: State, player: int | None = None) -> str:
+        """The legal moves of ``player`` (default the one to move) in the game's notation,
+        for a person who asks for them."""
+        who = state.current_player() if player is None else player
+        return " ".join(state.action_to_string(a, who) for a in state.legal_actions(who))
+
+    @staticmethod
+    def _to_act(state: State, player: int) -> bool:
+        """Whether ``player`` has a move to make now."""
+        current = state.current_player()
+        return current in (SIMULTANEOUS, player) and bool(state.legal_actions(player))
+
+
+_PLAIN = Presentation()
+
+
+def presentation_of(state: State) -> Presentation:
+    """The presentation of ``state``'s game (the plain default for a state of no registered
+    game); a state class with a ``presentation`` of its own has that one (a game whose
+    states come in kinds that look apart: Life for Two's 1978 program is a transcript).
+
+    >>> from lifearena.games.losat import new_game
+    >>> type(presentation_of(new_game())).__name__
+    'LosatPresentation'
+    """
+    own = getattr(type(state), "presentation", None)
+    if isinstance(own, Presentation):
+        return own
+    game = getattr(type(state), "game_type", None)
+    return game.presentation if game is not None else _PLAIN
+
+
+def describe_action(state: State, action: Action, player: int) -> str:
+    """``action`` in quotes in the game's notation, or ``action N`` where it has none (out of
+    range): how an error message names a move."""
+    try:
+        return repr(state.action_to_string(action, player))
+    except Exception:  # an out-of-range action has no notation
+        return f"action {action}"
+
+
 class Game:
     """A game with its parameters (OpenSpiel's meaning): immutable, and the maker of states.
 
@@ -228,6 +410,11 @@ class Game:
     info: ClassVar[GameInfo]
     specs: ClassVar[tuple[ParamSpec, ...]] = ()
     state_type: ClassVar[type[State]]
+    presentation: ClassVar[Presentation] = Presentation()
+    """How the game's positions look and how a person picks a move."""
+    tournament_params: ClassVar[Mapping[str, Any]] = {}
+    """Parameters a tournament plays with unless told otherwise (a turn cap for a game that
+    has no limit of its own)."""
 
     def __init__(self, params: Mapping[str, Any] | None = None, /, **values: Any) -> None:
         merged = {**dict(params or {}), **values}
@@ -417,43 +604,14 @@ class State(ABC):
         """At a chance node: the possible actions and their probabilities."""
         return []
 
+    def __str__(self) -> str:
+        """The position as a text board (the presentation's ``text``)."""
+        return presentation_of(self).text(self)
+
     def view(self, player: int) -> State:
         """A copy showing only what ``player`` may see. Perfect-information games return a
         clone; games with hidden information override this to hide it."""
         return self.clone()
-
-    def explain_illegal(self, action: Action, player: int | None = None) -> str:
-        """One line saying why the parsed ``action`` of ``player`` (default: the player to
-        move) may not be played now. Games override it with precise reasons; this default
-        names the move and whose turn it is."""
-        current = self.current_player()
-        if current == TERMINAL:
-            return "the game is over; no move can be played"
-        who = current if player is None else player
-        if current not in (SIMULTANEOUS, who):
-            return (f"it is not {self.info.player_symbols[who]}'s turn; "
-                    f"{self.info.player_symbols[current]} is to move")
-        if action in self.legal_actions(who):
-            return f"{self._describe(action, who)} is legal"
-        return f"{self._describe(action, who)} is not a legal move here"
-
-    def display(self, player: int | None = None) -> dict[str, Any]:
-        """What a page needs to draw this position for ``player`` (``None``: a spectator),
-        as JSON-able data; never more than :meth:`view` shows that player.
-
-        Games override it. Grid games return ``{"grid": {"rows", "cols", "cells",
-        "row_labels", "col_labels"}, "counts": [...], "count_label", "before", "births",
-        "deaths", "status"}`` (cells 0 empty, 1 and 2 the players' colours, row 0 at the
-        top; ``before`` the board as it stood just before the last generation, ``births``
-        and ``deaths`` the ``[row, column]`` cells that generation changed). The default is
-        the text picture only.
-        """
-        return {"text": str(self if player is None else self.view(player))}
-
-    def action_cells(self, action: Action) -> list[tuple[int, int]]:
-        """The ``(row, column)`` cells of the grid of :meth:`display` that ``action`` touches
-        (row 0 at the top), in the order a person clicks them. The default: none."""
-        return []
 
     def evaluate(self, player: int) -> float:
         """A heuristic value of the position for ``player`` in [-1, 1] (search agents use it).
@@ -462,26 +620,17 @@ class State(ABC):
             return self.returns()[player]
         return 0.0
 
-    def move_prompt(self, player: int) -> str:
-        """What ``player`` is asked for now (default :attr:`move_help`)."""
-        return self.move_help
-
-    def legal_moves_text(self, player: int | None = None) -> str:
-        """The legal moves of ``player`` (default the one to move) in the game's notation,
-        for a person who asks for them."""
-        who = self.current_player() if player is None else player
-        return " ".join(self.action_to_string(a, who) for a in self.legal_actions(who))
-
     # -- derived --------------------------------------------------------------------------
 
     def read_move(self, text: str, player: int | None = None) -> Action:
         """A person's move: parse ``text`` in the game's notation for ``player`` (default the
         one to move) and check it. Raises :class:`ParseError` for malformed text and
-        :class:`IllegalMoveError` with :meth:`explain_illegal`'s line for an illegal move."""
+        :class:`IllegalMoveError` with the line of the presentation's ``explain_illegal``
+        for an illegal move."""
         who = self.current_player() if player is None else player
         action = self.string_to_action(text, who)
         if action not in self.legal_actions(who):
-            raise IllegalMoveError(self.explain_illegal(action, who))
+            raise IllegalMoveError(presentation_of(self).explain_illegal(self, action, who))
         return action
 
 
@@ -521,7 +670,7 @@ class State(ABC):
             else:
                 legal = self._legal_actions(current)
             if action not in legal:
-                raise IllegalMoveError(f"illegal move {self._describe(action, current)}; "
+                raise IllegalMoveError(f"illegal move {describe_action(self, action, current)}; "
                                        f"expected one of the {len(legal)} legal moves")
         self._apply_action(int(action))
         self._history.append(int(action))
@@ -537,7 +686,7 @@ class State(ABC):
             for player, action in enumerate(actions):
                 if action not in self._legal_actions(player):
                     raise IllegalMoveError(
-                        f"illegal move {self._describe(action, player)} for player {player}"
+                        f"illegal move {describe_action(self, action, player)} for player {player}"
                     )
         joint = tuple(int(a) for a in actions)
         self._apply_actions(joint)
@@ -548,12 +697,6 @@ class State(ABC):
         action = self.string_to_action(text, player)
         self.apply_action(action)
         return action
-
-    def _describe(self, action: Action, player: int) -> str:
-        try:
-            return repr(self.action_to_string(action, player))
-        except Exception:  # an out-of-range action has no notation
-            return f"action {action}"
 
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL

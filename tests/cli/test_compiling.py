@@ -47,3 +47,16 @@ def test_named_kernels_exist(kernels) -> None:  # type: ignore[no-untyped-def]
         module, _, name = item.partition(":")
         found = compiling._cached_dispatchers(__import__(module, fromlist=["_"]))
         assert found and (not name or name in {d.py_func.__name__ for d in found})
+
+
+def test_every_named_entry_kernel_exists() -> None:
+    """A list of entry kernels that names a moved or renamed kernel fails here, instead of
+    checking nothing."""
+    from lifearena.cli import compiling
+    from lifearena.web.warmup import WEB_KERNELS
+
+    for kernels in (WEB_KERNELS, compiling.RUN_KERNELS, compiling.WAR_OF_LIFE_KERNELS,
+                    compiling.PALACE_KERNELS):
+        assert isinstance(compiling.cold_kernels(*kernels), list)
+    with pytest.raises(LookupError, match="no cached numba kernel 'gone'"):
+        compiling.cold_kernels("lifearena.life.kernels.bitwise:gone")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from classic_reference import reference_play
 from lifearena.cli import app, main
 from lifearena.cli.outcome_text import describe_outcome
 from lifearena.core import Record, replay
@@ -28,10 +29,22 @@ def test_classic_reads_stdin_and_prints_the_full_transcript() -> None:
     expected = io.StringIO()
     play_classic(io.StringIO(ISSUE_INPUT), expected, echo=True)
     assert out == expected.getvalue()
+    first = io.StringIO()  # the program as first written, before it was a game state
+    reference_play(io.StringIO(ISSUE_INPUT), first, echo=True)
+    assert out == first.getvalue()
     assert out.endswith("? 3,2\nSAME COORD.  SET TO 0\n\n\n 0  1  2  3  4  5  0 \n"
                         " 1  *  *           1 \n 2  *  *           2 \n 3                 3 \n"
                         " 4                 4 \n 5                 5 \n 0  1  2  3  4  5  0 \n"
                         "PLAYER 1 IS THE WINNER\n")
+
+
+def test_classic_answers_refused_lines_as_the_program_did() -> None:
+    typed = "1,1\nthree\n1,1\n0,9\n2,1\n1,2\n3,4\n4,4\n5,4\n3,2\n1,1\n3,2\n"
+    out = _invoke(["--classic"], typed)
+    first = io.StringIO()
+    reference_play(io.StringIO(typed), first, echo=True)
+    assert out == first.getvalue()
+    assert "? three\n?REDO FROM START\n? 1,1\nILLEGAL COORDS. RETYPE\nX,Y\n" in out
 
 
 def test_two_people_hidden_input_bad_choices_asked_again(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ import pytest
 import toy_games
 from lifearena.cli import main
 from lifearena.cli.terminal_play import InputEnded, Seat, TerminalPlay
-from lifearena.core import State
+from lifearena.core import State, presentation_of
 from lifearena.errors import IllegalMoveError
 from lifearena.games import losat
 from lifearena.games.blocking_queen import BlockingQueen
@@ -226,7 +226,7 @@ def test_every_game_explains_an_illegal_move(state: State, text: str, reason: st
     with pytest.raises(IllegalMoveError) as error:
         state.read_move(text, player)
     assert reason in str(error.value)
-    assert state.move_help and state.legal_moves_text(player)
+    assert state.move_help and presentation_of(state).legal_moves_text(state, player)
 
 
 SUPERKO_GAME = [
@@ -244,7 +244,7 @@ def test_losat_names_superko() -> None:
     state = losat.new_game(width=7, length=9, gap=1, offset=0)
     for text in SUPERKO_GAME:
         state.apply_move_text(text)
-    assert "superko" in state.explain_illegal(state.string_to_action("xE6"))
+    assert "superko" in presentation_of(state).explain_illegal(state, state.string_to_action("xE6"))
 
 
 def test_the_end_of_a_game_names_the_sides_as_the_game_declares_them() -> None:

@@ -105,13 +105,13 @@ def test_test_strategy_prints_the_coursework_figures(capsys, monkeypatch):
 def test_test_strategy_counts_games_on_a_progress_bar_in_chunks(monkeypatch):
     monkeypatch.setattr(wol_cli, "CHUNK", 7)
     batches: list[int] = []
-    play = wol_cli.wol.FastPlayer.play
+    play = wol_cli.FastPlayer.play
 
     def spy(self, setups):
         batches.append(len(setups))
         return play(self, setups)
 
-    monkeypatch.setattr(wol_cli.wol.FastPlayer, "play", spy)
+    monkeypatch.setattr(wol_cli.FastPlayer, "play", spy)
     screen = io.StringIO()
     console = Console(file=screen, force_terminal=True, color_system=None, width=120)
     chunked = wol_cli.run_games("random", "land_grab", 30, 4, progress=True, console=console)

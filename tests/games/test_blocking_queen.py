@@ -1,13 +1,28 @@
-"""The blocking queen game on the protocol: rules, notation, conformance, and a solver check
-that the game tree agrees with the palace numbers."""
+"""The blocking queen game on the protocol: rules, notation, presentation, conformance, and a
+solver check that the game tree agrees with the palace numbers."""
 
 from __future__ import annotations
 
 import pytest
 
-from lifearena.core import TERMINAL, Termination, load_game, replay
+from lifearena.core import (
+    TERMINAL,
+    InteractionKind,
+    Termination,
+    load_game,
+    presentation_of,
+    replay,
+)
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
-from lifearena.games.blocking_queen import DONE, BlockingQueen, new_game, options
+from lifearena.games.blocking_queen import (
+    DONE,
+    BlockingQueen,
+    BlockingQueenPresentation,
+    BlockingQueenState,
+    Move,
+    new_game,
+    options,
+)
 from lifearena.games.blocking_queen.palace import palace_numbers
 from lifearena.testing import check_game
 
@@ -19,7 +34,7 @@ def test_conformance(k: int) -> None:
 
 
 def test_registered_and_replayable() -> None:
-    assert load_game("blocking-queen") is BlockingQueen
+    assert load_game("blocking-queen") is BlockingQueenState is BlockingQueen
     state = BlockingQueen.from_moves("9,7", ["9,3", "#0,3", "#6,3", "2,3"], k=3)
     again = replay(state.record())
     assert again.key() == state.key() and str(again) == str(state)
@@ -96,6 +111,104 @@ def test_bad_parameters() -> None:
         BlockingQueen(3, 3, k=0)
     with pytest.raises(BadParameterError, match="start square 300,3"):
         BlockingQueen(300, 3)
+
+
+def test_moves_read_and_write_the_notation() -> None:
+    assert [str(Move.parse(t)) for t in ("20,9", " #4, 9", "-")] == ["20,9", "#4,9", "-"]
+    assert Move.parse("4,9", blocking=True) == Move("block", 4, 9)
+    for action in (0, 130, DONE - 1, DONE):
+        assert Move.from_action(action).action == action
+    assert eval(repr(Move.parse("#4,9"))) == Move("block", 4, 9)
+    with pytest.raises(BadParameterError, match="off the board"):
+        Move("move", 128, 0)
+
+
+def test_the_presentation_is_the_games() -> None:
+    state = BlockingQueenState.from_moves("9,7", ["9,3", "#0,3", "#6,3"], k=3)
+    shown = presentation_of(state)
+    assert isinstance(shown, BlockingQueenPresentation)
+    assert str(state) == shown.text(state) == "queen 9,3, k=3, 2 to move, blocked #0,3 #6,3"
+    for name in ("display", "action_cells", "explain_illegal", "_why_illegal", "move_prompt",
+                 "__str__"):
+        assert name not in vars(BlockingQueenState), name
+
+
+def _check_choices(state: BlockingQueenState, player: int) -> list[str]:
+    """Each choice parses back to its action in the phase, names the square a click picks
+    (``(y, x)``), and is labelled by its kind; returns the labels."""
+    shown = presentation_of(state)
+    choices = shown.choices(state, player)
+    assert [c.action for c in choices] == state.legal_actions(player)
+    for choice in choices:
+        assert state.string_to_action(choice.text, player) == choice.action
+        move = Move.from_action(choice.action)
+        if move.kind == "stop":
+            assert (choice.text, choice.cells, choice.label) == ("-", (), "stop blocking")
+        else:
+            assert choice.cells == ((move.y, move.x),)
+            assert choice.label == {"move": "move", "block": "block"}[move.kind]
+            assert move.square in options(*state.queen)
+    # one choice per square: a click names one move
+    squares = [c.cells for c in choices if c.cells]
+    assert len(squares) == len(set(squares))
+    return [c.label for c in choices]
+
+
+def test_interaction_and_choices_of_a_turn() -> None:
+    state = BlockingQueenState.from_setup("6,6", k=3)
+    shown = presentation_of(state)
+    asked = shown.interaction(state, 0)
+    assert (asked.kind, asked.count, asked.can_pass) == (InteractionKind.SQUARE_THEN_BLOCKS, 1,
+                                                         False)
+    assert asked.prompt == "move the queen west, north or north-west"
+    assert shown.interaction(state, 1).kind is InteractionKind.WAIT
+    assert shown.choices(state, 1) == []
+    assert set(_check_choices(state, 0)) == {"move"}
+    assert shown.move_prompt(state, 0) == "move the queen 'x,y'"
+
+    state.apply_move_text("6,2")
+    asked = shown.interaction(state, 0)
+    assert (asked.kind, asked.count, asked.can_pass) == (InteractionKind.SQUARE_THEN_BLOCKS, 1,
+                                                         True)
+    assert asked.prompt == ("block a square the opponent could move to, or stop (2 blocks "
+                            "left)")
+    labels = _check_choices(state, 0)
+    assert labels[-1] == "stop blocking" and set(labels[:-1]) == {"block"}
+    assert shown.move_prompt(state, 0) == "block '#x,y' or '-' to stop"
+
+    state.apply_move_text("#3,2")
+    assert shown.interaction(state, 0).prompt.endswith("(1 block left)")
+    state.apply_move_text("-")
+    assert shown.interaction(state, 0).kind is InteractionKind.WAIT
+    assert shown.interaction(state, 1).prompt == "move the queen west, north or north-west"
+    assert set(_check_choices(state, 1)) == {"move"}
+    assert ((2, 3),) not in [c.cells for c in shown.choices(state, 1)]  # 3,2 is blocked
+
+
+def test_choices_on_the_largest_board_and_at_the_end() -> None:
+    state = BlockingQueenState(127, 127, k=2)
+    shown = presentation_of(state)
+    assert len(_check_choices(state, 0)) == 3 * 127
+    state.apply_move_text("0,0")
+    assert state.is_terminal()
+    assert shown.interaction(state, 0).kind is InteractionKind.WAIT
+    assert shown.interaction(state, 1).kind is InteractionKind.WAIT
+    assert shown.explain_illegal(state, 0, 1) == "the game is over; no move can be played"
+
+
+def test_illegal_moves_are_explained_in_each_phase() -> None:
+    state = BlockingQueenState.from_setup("5,5", k=2)
+    shown = presentation_of(state)
+    assert shown.explain_illegal(state, DONE + 1) == "action 32769 is out of range 0..32768"
+    assert shown.explain_illegal(state, state.string_to_action("#1,1")) == (
+        "#1,1 is a block, but the queen must move first")
+    state.apply_move_text("5,2")
+    assert shown.explain_illegal(state, state.string_to_action("#5,3")) == (
+        "#5,3: the queen on 5,2 cannot reach 5,3; block only squares it could move to")
+    assert shown.explain_illegal(state, Move("move", 4, 2).action) == (
+        "4,2 moves the queen, but 1 is blocking now; block a square '#x,y' or stop with '-'")
+    with pytest.raises(IllegalMoveError, match="^#5,3: the queen on 5,2"):
+        state.read_move("5,3")
 
 
 def _solve(k: int):

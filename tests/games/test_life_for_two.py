@@ -1,4 +1,5 @@
-"""Life for Two: rules, collisions, endings, notation, bad input and conformance."""
+"""Life for Two: rules, collisions, endings, notation, bad input, conformance and the
+presentation (what the board asks, the choices a person picks)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lifearena.core import SIMULTANEOUS, Record, Termination, load_game, replay
+from lifearena.core import (
+    SIMULTANEOUS,
+    Interaction,
+    InteractionKind,
+    Record,
+    Termination,
+    load_game,
+    presentation_of,
+    replay,
+)
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
 from lifearena.games.life_for_two import (
     CELLS,
     NUM_ACTIONS,
     TRIPLES,
     LifeForTwo,
+    LifeForTwoPresentation,
+    LifeForTwoState,
     Move,
+    format_board,
     new_game,
 )
 from lifearena.games.life_for_two.batch import step_batch
@@ -185,3 +198,100 @@ def test_conformance_from_a_midgame_position() -> None:
     check_game(lambda seed: LifeForTwo.from_setup("**.../**.../...#./...#./...#. 2",
                                                   max_turns=20, limit_result="population"),
                games=4, seed=11)
+
+
+# -- presentation: what the board asks and what a person picks ---------------------------------
+
+
+def test_state_keeps_no_presentation_of_its_own() -> None:
+    for name in ("display", "action_cells", "explain_illegal", "_why_illegal", "move_prompt",
+                 "legal_moves_text", "__str__"):
+        assert name not in vars(LifeForTwoState), name
+    assert LifeForTwo is LifeForTwoState
+    assert isinstance(new_game().game.presentation, LifeForTwoPresentation)
+
+
+def test_text_is_the_numbered_board() -> None:
+    state = LifeForTwo.from_setup("**.../**.../...#./...#./...#. 2")
+    assert str(state) == presentation_of(state).text(state) == format_board(state.board)
+    assert str(state).splitlines()[3] == "3  . . . # ."
+
+
+@pytest.mark.parametrize(("setup", "count", "prompt", "asked"), [
+    ("...../...../...../...../..... 1", 3, "choose 3 empty cells",
+     "your 3 cells as x,y x,y x,y"),
+    ("**.../**.../...#./...#./...#. 2", 1, "choose an empty cell", "your cell as x,y"),
+])
+def test_interaction_asks_for_the_cells_of_the_turn(setup: str, count: int, prompt: str,
+                                                    asked: str) -> None:
+    state = LifeForTwo.from_setup(setup)
+    shown = presentation_of(state)
+    for player in (0, 1):
+        interaction = shown.interaction(state, player)
+        assert interaction == Interaction(InteractionKind.CELLS, prompt, count=count)
+        assert not interaction.can_pass
+        assert shown.move_prompt(state, player) == asked
+    assert shown.display(state, 0)["choose"] == count
+
+
+def test_interaction_waits_when_the_game_is_over() -> None:
+    state = new_game()
+    _play(state, "1,1 3,1 5,1", "1,5 3,5 5,5")
+    assert state.is_terminal()
+    shown = presentation_of(state)
+    assert [shown.interaction(state, p).kind for p in (0, 1)] == [InteractionKind.WAIT] * 2
+    assert shown.choices(state, 0) == []
+    assert shown.explain_illegal(state, 0, 0) == "the game is over; no move can be played"
+
+
+@pytest.mark.parametrize("setup", ["**.../**.../...#./...#./...#. 2",
+                                   "*.#*#/#*#*./.*.#*/*#*.#/#.*#* 1"])
+def test_choices_parse_back_and_click_their_cells(setup: str) -> None:
+    state = LifeForTwo.from_setup(setup)
+    shown = presentation_of(state)
+    board = state.board
+    for player in (0, 1):
+        choices = shown.choices(state, player)
+        assert [c.action for c in choices] == state.legal_actions(player)
+        for choice in choices:
+            assert state.read_move(choice.text, player) == choice.action
+            assert choice.label == "place"
+            cells = Move.parse(choice.text).cells
+            assert choice.cells == tuple(divmod(c, 5) for c in cells)
+            assert len(choice.cells) == state.cells_to_choose
+            assert all(board[row, col] == 0 for row, col in choice.cells)
+
+
+def test_first_turn_offers_every_triple_of_empty_cells() -> None:
+    state = new_game()
+    choices = presentation_of(state).choices(state, 1)
+    assert len(choices) == len(TRIPLES)
+    first, last = choices[0], choices[-1]
+    assert (first.text, first.cells) == ("1,1 2,1 3,1", ((0, 0), (0, 1), (0, 2)))
+    assert (last.text, last.cells) == ("3,5 4,5 5,5", ((4, 2), (4, 3), (4, 4)))
+
+
+def test_display_shows_the_last_turn_revealed_and_the_same_to_both() -> None:
+    state = new_game()
+    _play(state, "2,2 3,2 2,3", "2,2 4,4 5,5")
+    shown = presentation_of(state)
+    data = shown.display(state, None)
+    assert data["collisions"] == [[1, 1]]
+    assert data["last_moves"] == [[[1, 1], [1, 2], [2, 1]], [[1, 1], [3, 3], [4, 4]]]
+    assert data["before"] == state.placed.tolist()
+    assert data["status"] == "turn 2: each player chooses 1 cell" and data["choose"] == 1
+    assert shown.display(state, 0) == shown.display(state, 1) == data
+    assert shown.display(state.view(0), 0) == data
+
+
+def test_explain_illegal_gives_the_precise_reason() -> None:
+    state = LifeForTwo.from_setup("**.../**.../...#./...#./...#. 2")
+    shown = presentation_of(state)
+    assert shown.explain_illegal(state, Move.parse("4,3").action, 0) == (
+        "cell 4,3 is occupied by #; choose an empty cell")
+    assert shown.explain_illegal(state, Move.parse("3,1 3,2 3,3").action, 1) == (
+        "turn 2 places 1 cell; got 3 (3,1 3,2 3,3)")
+    assert "out of range" in shown.explain_illegal(state, NUM_ACTIONS, 0)
+    assert shown.explain_illegal(state, Move.parse("3,1").action, 0) == "'3,1' is legal"
+    with pytest.raises(IllegalMoveError, match=r"cell 1,1 is occupied by \*"):
+        state.read_move("1,1", 1)

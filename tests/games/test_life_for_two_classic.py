@@ -1,4 +1,6 @@
-"""Classic mode: the issue's transcript of the 1978 program, character for character."""
+"""Classic mode: the issue's transcript of the 1978 program, character for character; the
+program as a state (its legal answers, records, presentation) and at a terminal, byte for
+byte as the program first written (``tests/classic_reference.py``)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lifearena.errors import ParseError
-from lifearena.games.life_for_two.classic import classic_generation, play_classic
+from classic_reference import reference_play
+from lifearena.core import (
+    Dynamics,
+    InteractionKind,
+    Record,
+    get_game,
+    presentation_of,
+    replay,
+)
+from lifearena.errors import IllegalMoveError, ParseError
+from lifearena.games.life_for_two import LifeForTwoGame
+from lifearena.games.life_for_two.classic import (
+    CLASSIC_SETUP,
+    ClassicState,
+    RedoFromStart,
+    classic_generation,
+    play_classic,
+)
 from lifearena.life.step import step
 
 PROMPT = "X,Y\nXXXXXX\n$$$$$$\n&&&&&&\n? "
@@ -199,3 +217,158 @@ def test_original_arithmetic_equals_immigration(cells: list[int]) -> None:
     board = np.array(cells, dtype=np.int8).reshape(5, 5)
     expected = step(board, "immigration", kernel="reference")
     assert classic_generation(board.tolist()) == expected.tolist()
+
+
+# -- the program as a state -------------------------------------------------------------------
+
+_LINES = st.one_of(
+    st.builds(lambda x, y: f"{x},{y}", st.integers(1, 5), st.integers(1, 5)),
+    st.builds(lambda x, y: f"{x},{y}", st.integers(-2, 8), st.integers(-2, 8)),
+    st.sampled_from(["", "three", "3;2", " 3 , 2 ", "+1,+2", "1,1,1", "3,", "0,0"]),
+)
+
+
+def _terminal(play, lines: list[str], echo: bool) -> tuple[str, object]:
+    out = io.StringIO()
+    try:
+        result: object = play([f"{line}\n" for line in lines], out, echo=echo)
+    except ParseError as error:
+        result = str(error)
+    return out.getvalue(), result
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINES, max_size=120), st.booleans())
+def test_the_terminal_prints_what_the_program_first_written_printed(lines: list[str],
+                                                                    echo: bool) -> None:
+    # whatever is typed, refused lines and early ends included, byte for byte
+    assert _terminal(play_classic, lines, echo) == _terminal(reference_play, lines, echo)
+
+
+def _random_game(draw: st.DrawFn, most: int = 200) -> ClassicState:
+    state = ClassicState()
+    for _ in range(most):
+        if state.is_terminal():
+            break
+        state.apply_action(draw(st.sampled_from(state.legal_actions())))
+    return state
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_random_legal_answers_give_the_terminals_transcript(data: st.DataObject) -> None:
+    state = _random_game(data.draw)
+    answers = state.history_strings()
+    text, result = _terminal(play_classic, answers, echo=True)
+    if state.is_terminal():
+        assert state.transcript == text and result == state.outcome().winner
+    else:  # the terminal ran out of input at the program's next ? (and ended the line)
+        assert text == state.transcript + "\n" and "input ended" in str(result)
+    assert str(state) == state.transcript
+    assert _terminal(reference_play, answers, echo=True) == (text, result)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_legal_answers_are_exactly_those_the_program_takes(data: st.DataObject) -> None:
+    state = _random_game(data.draw, data.draw(st.integers(0, 40)))
+    if state.is_terminal():
+        return
+    answers = state.history_strings()
+    before = len(_terminal(reference_play, answers, echo=True)[0]) - 1  # the "\n" of the end
+    for action in range(25):
+        text = state.action_to_string(action)
+        after = _terminal(reference_play, [*answers, text], echo=True)[0][before:]
+        taken = not after.startswith(f"{text}\nILLEGAL COORDS. RETYPE")
+        assert (action in state.legal_actions()) == taken, (answers, text)
+
+
+def test_whose_answer_the_program_waits_for() -> None:
+    state = ClassicState()
+    players = []
+    for answer in ISSUE_INPUT.split():
+        players.append(state.current_player())
+        state.apply_move_text(answer)
+    assert players == [0, 0, 0, 1, 1, 1, 0, 1]
+    assert state.is_terminal() and state.asking is None
+    assert state.outcome().winner == 0 and state.returns() == (1.0, -1.0)
+    assert state.transcript == ISSUE_TRANSCRIPT
+
+
+def test_player_2_may_type_player_1s_cell_only_after_the_setup() -> None:
+    state = ClassicState.from_answers(["1,1", "2,1", "1,2"])
+    assert state.string_to_action("1,1") not in state.legal_actions()  # the unfairness
+    later = ClassicState.from_answers(ISSUE_INPUT.split()[:7])
+    assert later.pending == later.string_to_action("3,2")
+    assert later.string_to_action("3,2") in later.legal_actions()  # then the SAME COORD bug
+    assert later.observation(1)[2].sum() == 1 and later.observation(1).shape == (4, 5, 5)
+
+
+def test_refused_answers_say_what_the_program_says_and_change_nothing() -> None:
+    state = ClassicState.from_answers(["1,1"])
+    before = state.transcript
+    with pytest.raises(RedoFromStart, match=r"^\?REDO FROM START$"):
+        state.read_move("three")
+    with pytest.raises(ParseError, match="^ILLEGAL COORDS. RETYPE$"):
+        state.read_move("6,1")
+    with pytest.raises(ParseError, match="^ILLEGAL COORDS. RETYPE$"):
+        state.read_move("1" * 5000 + ",1")
+    with pytest.raises(IllegalMoveError, match="^ILLEGAL COORDS. RETYPE$"):
+        state.read_move("1,1")
+    assert state.transcript == before and state.move_number() == 1
+
+
+def test_the_program_is_life_for_two_with_classic_rules() -> None:
+    game = get_game("life_for_two", rules="classic")
+    state = game.new_initial_state()
+    assert isinstance(state, ClassicState) and state.game == game
+    assert ClassicState().game == game and state.setup() == CLASSIC_SETUP
+    assert state.info.name == "life_for_two" and state.info.dynamics is Dynamics.SEQUENTIAL
+    assert state.info.rules_version == LifeForTwoGame.info.rules_version
+    assert type(presentation_of(state)).__name__ == "ClassicPresentation"
+    assert type(presentation_of(LifeForTwoGame().new_initial_state())).__name__ != \
+        "ClassicPresentation"
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_records_replay(data: st.DataObject) -> None:
+    state = _random_game(data.draw)
+    record = state.record(["alice", "bob"])
+    assert (record.game, record.params, record.setup) == ("life_for_two", {}, CLASSIC_SETUP)
+    for text in (record.to_json(), record.to_text()):
+        replayed = replay(Record.load(text))
+        assert isinstance(replayed, ClassicState)
+        assert replayed.transcript == state.transcript
+        assert replayed.outcome() == state.outcome()
+    assert eval(repr(state)).transcript == state.transcript
+
+
+def test_a_record_of_other_setups_or_parameters_is_refused() -> None:
+    with pytest.raises(ParseError, match="expected 'classic'"):
+        ClassicState.from_setup("...../...../...../...../..... 1")
+    with pytest.raises(ValueError, match="no parameters"):
+        ClassicState.from_setup(CLASSIC_SETUP, max_turns=3)
+
+
+# -- its presentation ---------------------------------------------------------------------------
+
+
+def test_the_page_gets_the_transcript_as_a_terminal_and_an_answer_box() -> None:
+    state = ClassicState.from_answers(["1,1", "2,1", "1,2"])
+    shown = presentation_of(state)
+    assert shown.display(state, None) == {"text": state.transcript, "terminal": True}
+    assert shown.display(state, 0) == shown.display(state, None)  # nothing is hidden
+    asked = shown.interaction(state, 1)
+    assert asked.kind is InteractionKind.ANSWER and "x,y" in asked.prompt
+    assert shown.interaction(state, 0).kind is InteractionKind.WAIT
+    choices = shown.choices(state, 1)
+    assert len(choices) == 22  # player 1's three setup pieces are taken
+    for choice in choices:
+        assert state.string_to_action(choice.text) == choice.action
+        assert choice.cells == () and choice.label == "answer"
+    assert shown.explain_illegal(state, state.string_to_action("1,1")) == "ILLEGAL COORDS. RETYPE"
+    assert "not 1's turn" in shown.explain_illegal(state, 5, 0)
+    ended = ClassicState.from_answers(ISSUE_INPUT.split())
+    assert shown.interaction(ended, 0).kind is InteractionKind.WAIT
+    assert shown.explain_illegal(ended, 5) == "the game is over; no move can be played"

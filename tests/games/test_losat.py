@@ -1,5 +1,6 @@
-"""Losat rules: the inventor's examples, captures, wins, superko, passes, notation, bad input,
-perft counts against a from-scratch generator, incremental bookkeeping, conformance."""
+"""Losat rules: the inventor's examples, captures, wins, superko, passes, notation (the Move
+value), bad input, the presentation (interaction, choices, reasons), perft counts against a
+from-scratch generator, incremental bookkeeping, conformance."""
 
 from __future__ import annotations
 
@@ -10,10 +11,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lifearena.core import Record, Termination, replay
+from lifearena.core import (
+    InteractionKind,
+    MoveChoice,
+    Record,
+    Termination,
+    presentation_of,
+    replay,
+)
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
 from lifearena.games import losat
-from lifearena.games.losat import rules as losat_rules
+from lifearena.games.losat import Move
+from lifearena.games.losat.geometry import Geometry
 from lifearena.life.step import step
 from lifearena.testing import check_game
 
@@ -279,7 +288,7 @@ def test_illegal_moves_are_rejected_and_change_nothing():
         with pytest.raises(IllegalMoveError, match="illegal move"):
             state.apply_move_text(text)
     assert state.position() == before and state.history() == []
-    with pytest.raises(IllegalMoveError, match="out of range"):
+    with pytest.raises(ParseError, match="out of range"):
         state.action_to_string(10_000)
 
 
@@ -347,6 +356,229 @@ def test_observation_planes():
     obs = losat.new_game().observation(1)
     assert obs.shape == (2, 19, 19) and obs.dtype == np.int8
     assert obs[0].sum() == obs[1].sum() == 7 and obs[0, 13, 8] == 1  # J6 is black
+
+
+# -- the Move value ---------------------------------------------------------------------------
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> losat.LosatState:
+    """A position reached by random legal moves from the start, under random rules."""
+    gap = draw(st.integers(0, 3))
+    state = losat.new_game(
+        width=draw(st.integers(5, 13)), length=draw(st.integers(gap + 6, 15)), gap=gap,
+        own_colour_only=draw(st.booleans()), capture_or_more=draw(st.booleans()),
+        neighbours=draw(st.sampled_from([8, 4])), first=draw(st.sampled_from(["b", "w"])))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    for _ in range(draw(st.integers(0, 60))):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+    return state
+
+
+@settings(max_examples=40, deadline=None)
+@given(state=positions())
+def test_every_legal_action_round_trips_through_move_and_text(state):
+    width, length = state.params["width"], state.params["length"]
+    player = state.current_player()
+    for action in state.legal_actions():
+        move = Move.from_action(action, width, length)
+        text = str(move)
+        assert text == state.action_to_string(action)
+        again = Move.parse(text, mover=player, width=width, length=length)
+        assert again == move and again.action(width, length) == action
+        assert Move.parse(text) == move  # the text names the colour: no board or mover needed
+        assert state.string_to_action(text) == action
+        assert eval(repr(move), {"Move": Move}) == move
+
+
+def test_every_action_of_a_small_board_is_a_move():
+    width, length = 5, 7
+    for action in range(4 * width * length + 1):
+        move = Move.from_action(action, width, length)
+        assert move.action(width, length) == action
+        assert Move.parse(str(move), width=width, length=length) == move
+    assert Move.from_action(4 * 35, 5, 7) == Move(losat.PASS)
+
+
+def test_move_fields_and_constants():
+    move = Move.parse("xK6")
+    assert (move.kind, move.point, move.point_name) == (losat.CAPTURE, (9, 6), "K6")
+    assert Move.parse("+bA1").kind == losat.ADD_BLACK and Move.parse("+wA1").kind == losat.ADD_WHITE
+    assert Move.parse("-T19") == Move(losat.REMOVE, (18, 19))
+    assert Move.parse("pass").point is None and Move.parse("pass").point_name is None
+    assert Move.parse("+K5", mover=losat.WHITE) == Move.parse("+wK5")
+    assert losat.new_game().action_to_string(Move.parse("+bK5").action(19, 19)) == "+bK5"
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("", "''"),
+    ("zz", "'zz'"),
+    ("+bD", "'+bD'"),
+    ("*D4", "'*D4'"),
+    ("+bI4", "'i4'"),
+    ("-U4", "'u4'"),
+    ("xD20", "'d20'"),
+    ("-D0", "'d0'"),
+    ("-bD4", "'-bD4'"),
+    ("xwK6", "'xwK6'"),
+])
+def test_move_parse_errors_name_the_bad_text(text, named):
+    with pytest.raises(ParseError) as parse_error:
+        Move.parse(text, mover=losat.BLACK, width=19, length=19)
+    assert named in str(parse_error.value)
+    # the state reads moves through Move: the same message
+    with pytest.raises(ParseError) as state_error:
+        losat.new_game().string_to_action(text)
+    assert str(state_error.value) == str(parse_error.value)
+
+
+def test_an_addition_without_colour_needs_the_mover():
+    with pytest.raises(ParseError, match="'\\+D4': whose colour"):
+        Move.parse("+D4")
+
+
+def test_a_move_off_a_smaller_board_has_no_action():
+    move = Move.parse("-T19")  # on the largest board
+    with pytest.raises(ParseError, match="'T19' is off the board: columns are A..E"):
+        move.action(5, 7)
+
+
+@pytest.mark.parametrize(("kind", "point", "message"), [
+    (7, (0, 1), "move kind 7"),
+    (losat.REMOVE, None, "needs a point"),
+    (losat.PASS, (0, 1), "a pass has no point"),
+    (losat.CAPTURE, (25, 1), "expected"),
+    (losat.ADD_BLACK, (0, 0), "row 1..99"),
+])
+def test_bad_moves_cannot_be_made(kind, point, message):
+    with pytest.raises(BadParameterError, match=message):
+        Move(kind, point)
+
+
+# -- presentation: what a person sees and picks ----------------------------------------------
+
+
+def shown(state: losat.LosatState) -> losat.LosatPresentation:
+    presentation = presentation_of(state)
+    assert isinstance(presentation, losat.LosatPresentation)
+    return presentation
+
+
+def test_the_state_keeps_no_presentation_of_its_own():
+    for name in ("display", "action_cells", "explain_illegal", "_why_illegal", "move_prompt",
+                 "legal_moves_text", "__str__", "move_kind"):
+        assert name not in vars(losat.LosatState), name
+    state = losat.new_game(width=9, length=13)
+    assert str(state) == losat.render(state) == shown(state).text(state)
+
+
+def test_interaction_at_the_start_and_after_the_end():
+    state = losat.new_game()
+    asked = shown(state).interaction(state, 0)
+    assert asked.kind == InteractionKind.POINT_THEN_ACTION
+    assert (asked.count, asked.can_pass) == (1, False) and "point" in asked.prompt
+    waiting = shown(state).interaction(state, 1)
+    assert waiting.kind == InteractionKind.WAIT and waiting.prompt == "black is to move"
+    over = losat.from_setup("5/1bbb1/5/5/5/5/5 b", gap=0)
+    over.apply_move_text("+bC7")
+    for player in (0, 1):
+        assert shown(over).interaction(over, player).kind == InteractionKind.WAIT
+        assert shown(over).choices(over, player) == []
+
+
+def test_a_player_with_no_change_is_offered_only_the_pass():
+    state = losat.from_setup("6/6/6/2bb2/2bb2/6/6 w", gap=0, width=6)
+    asked = shown(state).interaction(state, 1)
+    assert asked.kind == InteractionKind.POINT_THEN_ACTION and asked.can_pass
+    assert asked.prompt == "no change is possible: pass"
+    assert shown(state).choices(state, 1) == [MoveChoice(4 * 42, "pass", (), "pass")]
+
+
+LABELS = {losat.REMOVE: "remove", losat.ADD_BLACK: "add black", losat.ADD_WHITE: "add white",
+          losat.CAPTURE: "capture"}
+
+
+@pytest.mark.parametrize(("setup", "params"), [
+    (None, {}),
+    (CAPTURE_SETUP, {"gap": 0}),
+    (CAPTURE_SETUP.replace(" w", " b"), {"gap": 0, "own_colour_only": True}),
+    ("7/bb5/bb5/7/3www1/7/7 w", {"gap": 0, "capture_or_more": True}),
+])
+def test_choices_parse_back_and_sit_on_the_clicked_point(setup, params):
+    state = losat.from_setup(setup, **params) if setup else losat.new_game(**params)
+    player = state.current_player()
+    length = state.params["length"]
+    cells = state.board
+    choices = shown(state).choices(state, player)
+    assert [c.action for c in choices] == state.legal_actions()
+    for choice in choices:
+        assert state.string_to_action(choice.text, player) == choice.action
+        move = Move.parse(choice.text)
+        assert choice.label == LABELS[move.kind]
+        assert move.point is not None
+        col, number = move.point
+        assert choice.cells == ((length - number, col),)  # row 0 is the top row
+        occupied = bool(cells[length - number, col])
+        assert occupied == (move.kind in (losat.REMOVE, losat.CAPTURE))
+    # a click on a point offers exactly the moves there
+    clicked = choices[0].cells[0]
+    at_point = [c.text for c in choices if c.cells == (clicked,)]
+    name = losat.point_name(clicked[0] * state.params["width"] + clicked[1],
+                            state.params["width"], length)
+    assert at_point and all(text.endswith(name) for text in at_point)
+    assert shown(state).interaction(state, player).kind == InteractionKind.POINT_THEN_ACTION
+
+
+def test_display_of_the_last_move_and_the_goals():
+    state = losat.new_game(width=9, length=13)
+    state.apply_move_text("-F11")
+    shown_data = shown(state).display(state, None)
+    assert shown_data["last_point"] == [2, 5] and shown_data["last_kind"] == "remove"
+    assert shown_data["goal_rows"] == list(state.goal_rows())
+    assert shown_data["grid"]["row_labels"][0] == "13" and shown_data["stones"] == [7, 6]
+    assert shown_data["status"] == "move 2 of 400"
+    assert shown(state).action_cells(state, state.string_to_action("+bE2")) == [(11, 4)]
+    assert shown(state).action_cells(state, 4 * 9 * 13) == []
+
+
+def test_legal_moves_text_groups_by_kind():
+    state = losat.from_setup(CAPTURE_SETUP, gap=0)
+    lines = shown(state).legal_moves_text(state).splitlines()
+    assert [line.split()[0] for line in lines] == ["remove", "add", "capture"]
+    assert lines[2] == "  capture  xC4"
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("-A1", "-A1: A1 is empty; there is no stone to change"),
+    ("+bK6", "+bK6: K6 already holds a black stone"),
+    ("-K13", "-K13: the stone on K13 has 3 neighbours of its colour; only a stone with fewer "
+             "than 2 or more than 3 may go"),
+    ("xK6", "xK6: a capture needs exactly 3 neighbours of the other colour; K6 has 0"),
+    ("pass", "pass is legal only when no other move is"),
+    ("-K6", "-K6 is legal"),
+])
+def test_explain_illegal_gives_lifes_reason(text, reason):
+    state = losat.new_game()
+    assert shown(state).explain_illegal(state, state.string_to_action(text)) == reason
+
+
+def test_explain_illegal_owner_rule_turn_superko_and_range():
+    own = losat.new_game(own_colour_only=True)
+    assert shown(own).explain_illegal(own, own.string_to_action("+wL15")) == \
+        "+wL15: with own_colour_only you add only black stones"
+    assert shown(own).explain_illegal(own, own.string_to_action("-L14")) == \
+        "-L14: with own_colour_only you remove only your own stones"
+    assert shown(own).explain_illegal(own, 0, 1) == "it is not w's turn; b is to move"
+    assert shown(own).explain_illegal(own, 10_000) == "action 10000 is out of range 0..1444"
+    state = losat.from_setup(CAPTURE_SETUP, gap=0)
+    state.apply_move_text("xC4")
+    assert shown(state).explain_illegal(state, state.string_to_action("xC4")) == \
+        "xC4 would repeat an earlier position (superko)"
+    with pytest.raises(IllegalMoveError, match="superko"):
+        state.read_move("xC4")
 
 
 # -- perft against a from-scratch generator -------------------------------------------------
@@ -427,7 +659,7 @@ def recomputed(state: losat.LosatState) -> tuple[np.ndarray, int]:
                 window = padded[1 + dr:1 + dr + board.shape[0], 1 + dc:1 + dc + board.shape[1]]
                 counts[0] += window == 1
                 counts[1] += window == 2
-    table = losat_rules._Geometry.get(board.shape[1], board.shape[0], 8).zobrist
+    table = Geometry.get(board.shape[1], board.shape[0], 8).zobrist
     h = 0
     for point in np.flatnonzero(board.reshape(-1)):
         h ^= table[board.reshape(-1)[point] - 1][point]

@@ -1,4 +1,4 @@
-"""The p2life game: conformance, rules on worked positions, agents."""
+"""The p2life game: conformance, rules on worked positions, presentation, agents."""
 
 from __future__ import annotations
 
@@ -6,9 +6,24 @@ import numpy as np
 import pytest
 
 from lifearena.agents import make
-from lifearena.core import Record, Termination, load_game, replay
+from lifearena.core import (
+    SIMULTANEOUS,
+    InteractionKind,
+    Record,
+    Termination,
+    load_game,
+    presentation_of,
+    replay,
+)
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
-from lifearena.games.p2life import Move, P2Life, new_game, symmetric_soup
+from lifearena.games.p2life import (
+    Move,
+    P2Life,
+    P2LifePresentation,
+    P2LifeState,
+    new_game,
+    symmetric_soup,
+)
 from lifearena.life.step import step
 from lifearena.testing import check_game
 
@@ -21,7 +36,7 @@ def test_conformance() -> None:
 
 
 def test_registered() -> None:
-    assert load_game("p2life") is P2Life
+    assert load_game("p2life") is P2LifeState is P2Life
 
 
 def test_collision_removal_and_generation() -> None:
@@ -29,7 +44,7 @@ def test_collision_removal_and_generation() -> None:
     # Both place on 3,3: it stays empty, and the white L still becomes a block by birth.
     state.apply_actions([state.string_to_action("+3,3"), state.string_to_action("+3,3")])
     assert state.board[2, 2] == 1 and state.populations() == (4, 4)
-    assert state.last_moves == (Move.from_text("+3,3"), Move.from_text("+3,3"))
+    assert state.last_moves == (Move.parse("+3,3"), Move.from_text("+3,3"))
     assert state.generation == 1
 
 
@@ -78,7 +93,7 @@ def test_illegal_moves_and_notation() -> None:
     with pytest.raises(ParseError, match="off the 2x3 board"):
         state.string_to_action("+4,1")
     with pytest.raises(ParseError, match="bad move"):
-        Move.from_text("3,3")
+        Move.parse("3,3")
     with pytest.raises(ParseError, match="bad p2life position"):
         P2Life.from_setup("wbx/... 0:0")
     with pytest.raises(BadParameterError, match="moves"):
@@ -92,6 +107,85 @@ def test_symmetric_start_is_fair() -> None:
     soup = symmetric_soup(9, 9, 0.5, seed=4)
     white, black = np.count_nonzero(soup == 1), np.count_nonzero(soup == 2)
     assert white == black > 0 and soup[4, 4] == 0
+
+
+def test_the_presentation_is_the_games() -> None:
+    state = P2LifeState.from_setup("wb./... 0:0")
+    shown = presentation_of(state)
+    assert isinstance(shown, P2LifePresentation)
+    assert str(state) == shown.text(state) == "   1 2 3\n1  w b .\n2  . . ."
+    for name in ("display", "action_cells", "explain_illegal", "_why_illegal", "__str__"):
+        assert name not in vars(P2LifeState), name
+
+
+@pytest.mark.parametrize("setup", ["wb./... 0:0", "ww.b/.bw./..b. 3:0", "w.b/b.w 1:1"])
+def test_interaction_and_choices(setup: str) -> None:
+    state = P2LifeState.from_setup(setup, moves=2)
+    shown = presentation_of(state)
+    assert state.current_player() == SIMULTANEOUS
+    for player in (0, 1):
+        asked = shown.interaction(state, player)
+        assert (asked.kind, asked.count, asked.can_pass) == (InteractionKind.CELL_OR_PASS, 1,
+                                                             True)
+        assert asked.prompt == "place a token, remove one of yours, or pass"
+        choices = shown.choices(state, player)
+        assert [c.action for c in choices] == state.legal_actions(player)
+        clicked = {}
+        for choice in choices:
+            assert state.string_to_action(choice.text, player) == choice.action
+            assert list(choice.cells) == shown.action_cells(state, choice.action)
+            if choice.label == "pass":
+                assert choice.text == "pass" and choice.cells == ()
+                continue
+            (row, col), = choice.cells
+            # a click on a cell picks the one move there: place on '.', remove one's own
+            assert choice.text[1:] == f"{col + 1},{row + 1}"
+            value = int(state.board[row, col])
+            assert (choice.label, choice.text[0]) == (
+                ("place", "+") if value == 0 else ("remove", "-"))
+            assert value in (0, player + 1)
+            assert (row, col) not in clicked
+            clicked[(row, col)] = choice
+        assert len(clicked) == np.count_nonzero(state.board == 0) + np.count_nonzero(
+            state.board == player + 1)
+        assert {c.label for c in choices} <= {"pass", "place", "remove"}
+
+
+def test_nothing_to_do_once_the_game_is_over() -> None:
+    state = P2LifeState.from_setup("w../..b 0:0")
+    state.apply_actions([0, 0])  # lone tokens die: both sides are gone
+    shown = presentation_of(state)
+    assert state.is_terminal()
+    for player in (0, 1):
+        assert shown.interaction(state, player).kind is InteractionKind.WAIT
+        assert shown.choices(state, player) == []
+    assert shown.explain_illegal(state, 0, 0) == "the game is over; no move can be played"
+
+
+def test_illegal_moves_are_explained_for_each_player() -> None:
+    state = P2LifeState.from_setup("wb./... 0:0")
+    shown = presentation_of(state)
+    place_on_b, remove_w = state.string_to_action("+2,1"), state.string_to_action("-1,1")
+    assert shown.explain_illegal(state, place_on_b, 0) == (
+        "cell 2,1 is occupied by b; place on '.'")
+    assert shown.explain_illegal(state, remove_w, 1) == (
+        "cell 1,1 holds no b token; remove only your own")
+    assert shown.explain_illegal(state, 99, 0) == "action 99 out of range; expected 0..12"
+    with pytest.raises(IllegalMoveError, match="^cell 1,1 holds no b token"):
+        state.read_move("-1,1", 1)
+    assert state.read_move("-1,1", 0) == remove_w
+
+
+def test_display_marks_the_last_moves_and_the_board_before_the_generation() -> None:
+    state = P2LifeState.from_setup("....../.ww.../.w..../....../....bb/....bb 0:0",
+                                   torus=False)
+    shown = presentation_of(state)
+    assert shown.display(state)["before"] is None
+    state.apply_actions([state.string_to_action("+3,3"), state.string_to_action("-6,6")])
+    data = shown.display(state)
+    assert data["last_moves"] == [[[2, 2]], [[5, 5]]]
+    assert data["before"][2][2] == 1 and data["before"][5][5] == 0
+    assert data["counts"] == [4, 4] and data["status"] == "generation 2 of 64"
 
 
 def _play(white: str, black: str, seed: int) -> int | None:

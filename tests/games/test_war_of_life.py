@@ -6,7 +6,16 @@ import numpy as np
 import pytest
 
 from lifearena import agents
-from lifearena.core import TERMINAL, Outcome, Record, Termination, load_game, replay
+from lifearena.core import (
+    TERMINAL,
+    InteractionKind,
+    Outcome,
+    Record,
+    Termination,
+    load_game,
+    presentation_of,
+    replay,
+)
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
 from lifearena.games import war_of_life as wol
 from lifearena.testing import check_game
@@ -236,7 +245,9 @@ def test_random_start_follows_the_stated_draw():
 
 def test_boards_drawn_in_both_layouts():
     state = wol.from_prolog("[[[1,2],[3,4]],[[8,8]]]")
-    assert state.board_text("coursework").splitlines() == [
+    shown = presentation_of(state)
+    assert isinstance(shown, wol.WarOfLifePresentation)
+    assert shown.board_text(state, "coursework").splitlines() == [
         "  12345678", " +--------+", "1| b      |", "2|        |", "3|   b    |",
         "4|        |", "5|        |", "6|        |", "7|        |", "8|       r|", " +--------+"]
     clear = str(state).splitlines()
@@ -244,7 +255,7 @@ def test_boards_drawn_in_both_layouts():
     assert clear[2] == "1 | . b . . . . . . |"
     assert clear[-1] == "b 2, r 1, 0 moves played, b to move"
     with pytest.raises(BadParameterError):
-        state.board_text("fancy")
+        shown.board_text(state, "fancy")
 
 
 def test_repr_pastes_back():
@@ -292,3 +303,81 @@ def test_public_api_of_the_issue():
     assert isinstance(state.is_terminal(), bool)
     assert state.outcome() is None or state.outcome().termination in Termination
     assert wol.from_prolog(state.to_prolog()).to_prolog() == state.to_prolog()
+
+
+# -- presentation -------------------------------------------------------------------------------
+
+
+def test_interaction_asks_for_a_piece_then_its_target_of_the_player_to_move_only():
+    state = wol.from_prolog("[[[1,1],[1,2]],[[8,8]]]")
+    shown = presentation_of(state)
+    asked = shown.interaction(state, 0)
+    assert (asked.kind, asked.count, asked.can_pass) == (InteractionKind.PIECE_THEN_TARGET, 1,
+                                                         False)
+    assert asked.prompt == "move one of your pieces to an empty neighbouring cell"
+    assert shown.interaction(state, 1).kind is InteractionKind.WAIT  # not red's turn
+    over = wol.from_prolog("[[[1,1]],[[1,2],[2,1],[2,2]]]")  # stalemate: the game is over
+    assert over.is_terminal()
+    assert {shown.interaction(over, p).kind for p in (0, 1)} == {InteractionKind.WAIT}
+    assert shown.choices(over, 0) == []
+
+
+@pytest.mark.parametrize("setup", ["[[[1,1],[1,2]],[[8,8]]]", "[[[4,4]],[[1,1],[8,8]]] r",
+                                   wol.new_game(seed=5).setup()])
+def test_choices_are_the_legal_moves_as_a_click_picks_them(setup):
+    state = wol.WarOfLifeState.from_setup(setup)
+    shown = presentation_of(state)
+    player = state.current_player()
+    choices = shown.choices(state, player)
+    assert [c.action for c in choices] == state.legal_actions()
+    board = state.board
+    for choice in choices:
+        assert state.string_to_action(choice.text) == choice.action
+        assert wol.Move.parse(choice.text).action == choice.action
+        assert choice.label == "move"
+        (r1, c1), (r2, c2) = choice.cells  # the piece, then the empty cell it goes to
+        assert board[r1, c1] == player + 1 and board[r2, c2] == wol.EMPTY
+        move = wol.Move.from_action(choice.action)
+        assert (r1, c1, r2, c2) == (move.r1 - 1, move.c1 - 1, move.r2 - 1, move.c2 - 1)
+    assert shown.choices(state, 1 - player) == []
+
+
+def test_explain_illegal_names_the_reason():
+    state = wol.from_prolog("[[[1,1],[1,2]],[[8,8]]]")
+    shown = presentation_of(state)
+    explain = shown.explain_illegal
+    assert explain(state, wol.Move(1, 1, 1, 2).action) == (
+        "[1,1,1,2]: the target 1,2 is occupied; move to an empty neighbouring cell")
+    assert explain(state, wol.Move(8, 8, 8, 7).action) == (
+        "[8,8,8,7]: 8,8 is a red piece; move one of your own pieces")
+    assert explain(state, wol.Move(3, 3, 3, 4).action) == (
+        "[3,3,3,4]: 3,3 is empty; move one of your own pieces")
+    assert explain(state, 0) == "a piece on 1,1 cannot leave the board"
+    assert explain(state, 9999) == "action 9999 is out of range 0..511"
+    assert explain(state, wol.Move(8, 8, 8, 7).action, 1) == "it is not r's turn; b is to move"
+    assert explain(state, wol.Move(1, 2, 1, 3).action) == "[1,2,1,3] is legal"
+    over = wol.from_prolog("[[],[]]")
+    assert explain(over, 0) == "the game is over; no move can be played"
+    with pytest.raises(IllegalMoveError, match="target 1,2 is occupied"):
+        state.read_move("[1,1,1,2]")
+
+
+def test_display_shows_the_crank_and_the_cells_of_a_move():
+    state = wol.from_prolog("[[[1,4],[2,3]],[[8,8]]]")
+    shown = presentation_of(state)
+    first = shown.display(state, None)
+    assert first["before"] is None and first["last_move"] == [] and first["counts"] == [2, 1]
+    assert first["status"] == "move 1 of 250"
+    play(state, "2,3,1,3")
+    data = shown.display(state, 0)
+    assert data["counts"] == [0, 0] and data["status"] == "move 2 of 250"
+    assert data["before"][0][2:4] == [1, 1] and data["before"][7][7] == 2
+    assert data["deaths"] == [[0, 2], [0, 3], [7, 7]] and data["last_move"] == [[1, 2], [0, 2]]
+    assert shown.action_cells(state, wol.Move(2, 3, 1, 3).action) == [(1, 2), (0, 2)]
+    assert shown.action_cells(state, 0) == []  # off the board
+
+
+def test_the_state_keeps_no_presentation_of_its_own():
+    for name in ("display", "action_cells", "explain_illegal", "board_text", "status",
+                 "move_prompt", "legal_moves_text", "__str__"):
+        assert name not in vars(wol.WarOfLifeState), name

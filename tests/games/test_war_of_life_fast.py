@@ -1,13 +1,15 @@
-"""The bitboard fast path equals the protocol path: the crank, the moves, whole games."""
+"""The bitboard fast path equals the protocol path: the crank, the moves, the endings, whole
+games."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lifearena import agents
+from lifearena.agents.war_of_life_fast import fast_play
 from lifearena.core import Outcome, Termination
 from lifearena.errors import ParseError
 from lifearena.games import war_of_life as wol
@@ -48,6 +50,62 @@ def test_move_generation_equals_the_state(board, player):
     assert (cells * 8 + directions).tolist() == legal
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(boards, sparse_boards), st.integers(0, 1))
+def test_has_move_equals_the_move_count(board, player):
+    own, other = fast.board_to_bits(board)[:: 1 if player == 0 else -1]
+    assert fast.has_move(own, other) == (fast.count_moves(own, other) > 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 64), st.integers(0, 64), st.integers(0, 250), st.booleans())
+def test_ending_rules_in_their_order(blues, reds, played, has_move):
+    code = fast.ending(blues, reds, played, has_move)
+    expected = (fast.DRAW if blues == reds == 0 else fast.EXHAUST if played >= 250
+                else fast.RED_WINS if blues == 0 else fast.BLUE_WINS if reds == 0
+                else fast.GOES_ON if has_move else fast.STALEMATE)
+    assert code == expected
+    assert fast.endings(np.array([blues]), np.array([reds]), played,
+                        np.array([has_move])).tolist() == [code]
+
+
+POOL = np.random.default_rng(0).random(250)
+"""Enough draws for the random strategies of any game."""
+
+
+def ending_of_compiled_game(state):
+    """The outcome the compiled path gives ``state`` before any move (None: it plays on)."""
+    blue, red = fast.board_to_bits(state.board)
+    moves = np.empty(250, dtype=np.int16)
+    n, code, _, _ = fast.play(blue, red, state.to_move, state.moves_played, fast.RANDOM,
+                              fast.RANDOM, POOL, 0, POOL, 0, moves)
+    return fast.OUTCOMES[code] if n == 0 else None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(boards, sparse_boards), st.integers(0, 1), st.sampled_from([0, 120, 248, 249]))
+@example(wol.prolog_to_board("[[[1,1]],[[1,2],[2,1],[2,2]]]"), 0, 0)  # blue stalemated
+@example(wol.prolog_to_board("[[[1,2],[2,1],[2,2],[8,8]],[[1,1]]]"), 0, 0)  # (8,8) moved: red stuck
+@example(wol.prolog_to_board("[[[1,1],[1,2]],[[8,8]]]"), 0, 249)  # every child exhausts
+def test_protocol_children_and_compiled_path_agree_on_endings(board, to_move, played):
+    # the position itself: the protocol's outcome is the compiled path's (no move played)
+    state = wol.WarOfLifeState(board, to_move, played)
+    assert ending_of_compiled_game(state) == state.outcome()
+    if state.is_terminal():
+        return
+    # every child: the batched children end where the protocol's and the compiled path's
+    # games end, with the protocol's returns for either player
+    children = [state.evaluate_children(player) for player in (0, 1)]
+    for i, action in enumerate(state.legal_actions()):
+        child = state.clone()
+        child.apply_action(action)
+        assert ending_of_compiled_game(child) == child.outcome()
+        for player, (actions, values, terminal) in enumerate(children):
+            assert actions[i] == action and terminal[i] == child.is_terminal()
+            if terminal[i]:
+                assert values[i] == child.returns()[player]
+
+
 def protocol_games(setups, names, seeds):
     players = [agents.make(n, game="war_of_life", seed=s) for n, s in zip(names, seeds,
                                                                          strict=True)]
@@ -56,7 +114,7 @@ def protocol_games(setups, names, seeds):
 
 
 def fast_games(setups, names, seeds):
-    return [(moves, outcome) for moves, outcome, _ in wol.fast_play(setups, names, seeds)]
+    return [(moves, outcome) for moves, outcome, _ in fast_play(setups, names, seeds)]
 
 
 @pytest.mark.parametrize("first", STRATEGIES)
@@ -89,16 +147,16 @@ def test_random_agents_continue_their_stream_across_games():
 
 def test_fast_play_contract():
     setups = [wol.new_game(seed=s).setup() for s in range(5)]
-    results = wol.fast_play(setups, ("land_grab", "minimax"), (0, 0))
+    results = fast_play(setups, ("land_grab", "minimax"), (0, 0))
     assert len(results) == 5
     for moves, outcome, seconds in results:
         assert isinstance(outcome, Outcome) and seconds >= 0
         assert all(isinstance(m, str) and m.startswith("[") for m in moves)
-    assert wol.fast_play(setups, ("land_grab", "mcts"), (0, 0)) is None
-    assert wol.fast_play(setups, ("Land-Grab", "MINIMAX"), (0, 0))[0][0] == results[0][0]
-    assert wol.fast_play([], ("random", "random"), (0, 0)) == []
+    assert fast_play(setups, ("land_grab", "mcts"), (0, 0)) is None
+    assert fast_play(setups, ("Land-Grab", "MINIMAX"), (0, 0))[0][0] == results[0][0]
+    assert fast_play([], ("random", "random"), (0, 0)) == []
     with pytest.raises(ParseError, match="off the board"):
-        wol.fast_play(["[[[9,9]],[]]"], ("random", "random"), (0, 0))
+        fast_play(["[[[9,9]],[]]"], ("random", "random"), (0, 0))
 
 
 def test_parse_setup_matches_the_state():

@@ -237,10 +237,58 @@ def test_classic_life_for_two_runs_the_1978_program_at_one_screen(client: TestCl
         assert move(client, created["id"], token, answer).status_code == 200
     final = view(client, created["id"], token)
     assert final["outcome"]["winner"] == 0
+    assert final["outcome"]["detail"] == "PLAYER 1 IS THE WINNER"
     assert "SAME COORD.  SET TO 0" in final["display"]["text"]
     assert move(client, created["id"], token, "1,1").status_code == 409
-    transcript = client.get(f"/api/games/{created['id']}/record?format=text").text
-    assert transcript.rstrip().endswith("PLAYER 1 IS THE WINNER")
+    # its records are Life for Two's, and replay the program's transcript
+    for form in ("json", "text"):
+        text = client.get(f"/api/games/{created['id']}/record?format={form}").text
+        record = Record.load(text)
+        assert (record.game, record.setup, record.moves) == ("life_for_two", "classic", answers)
+        assert str(replay(record)) == final["display"]["text"]
+    assert str(replay(record)).rstrip().endswith("PLAYER 1 IS THE WINNER")
+
+
+def test_classic_life_for_two_is_a_live_game_of_the_program(client: TestClient) -> None:
+    created = create(client, "life_for_two", opponent="hotseat", params={"rules": "classic"})
+    game_id, token = created["id"], created["token"]
+    first = view(client, game_id, token)
+    assert first["game"] == "life_for_two" and first["title"] == "Life for Two (the 1978 program)"
+    assert first["display"]["terminal"] is True and first["simultaneous"] is False
+    assert first["legal"]["0"]["interaction"]["kind"] == "answer"
+    assert first["legal"]["0"]["count"] == 25 and "1" not in first["legal"]
+    assert "look away in turn" in first["move_help"]
+    # a refused answer gets the program's words and changes nothing
+    for text, status in (("three", 400), ("6,1", 400)):
+        refused = move(client, game_id, token, text)
+        assert refused.status_code == status
+    assert move(client, game_id, token, "1, 1").status_code == 200
+    refused = move(client, game_id, token, "1,1")
+    assert refused.status_code == 422 and refused.json()["error"] == "ILLEGAL COORDS. RETYPE"
+    assert move(client, game_id, token, "three").json()["error"] == "?REDO FROM START"
+    now = view(client, game_id, token)
+    assert now["moves"] == ["1,1"] and now["display"]["text"].count("? ") == 2
+    assert now["display"]["text"].endswith("? 1,1\nX,Y\nXXXXXX\n$$$$$$\n&&&&&&\n? ")
+    # an earlier position is the transcript as it stood
+    before = client.get(f"/api/games/{game_id}/position?upto=0").json()
+    assert before == {"text": first["display"]["text"], "terminal": True}
+
+
+def test_a_classic_game_stored_in_the_earlier_form_opens(client: TestClient) -> None:
+    """Games of the 1978 program stored before it was a state of Life for Two (game
+    ``life_for_two_classic``, no setup, every line typed kept) open as Life for Two's
+    classic rules, with the answers the program took."""
+    from lifearena.web.store import GameRow
+
+    server = client.app.state.server  # type: ignore[attr-defined]
+    typed = ["1,1", "9,9", "2,1", "three", "1,2", "3,4", "4,4", "5,4", "3,2"]
+    server.store.insert(GameRow("oldclassic1", "life_for_two_classic", {}, "",
+                                {"kind": "hotseat"}, ["hot-token", "hot-token"], typed))
+    old = view(client, "oldclassic1", "hot-token")
+    assert old["moves"] == [t for t in typed if t not in ("9,9", "three")]
+    assert old["awaiting"] == [1] and old["display"]["text"].count("? ") == 8
+    assert move(client, "oldclassic1", "hot-token", "3,2").status_code == 200
+    assert view(client, "oldclassic1")["outcome"]["winner"] == 0
 
 
 @pytest.mark.parametrize(("path", "bound"), [("/api/games", MAX_BODY),

@@ -21,7 +21,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from lifearena.core import Record, replay
+from lifearena.core import Record, State, presentation_of, replay
 from lifearena.web import Settings, create_app
 from lifearena.web import app as web_app
 from lifearena.web.heavy import HeavyWork
@@ -31,6 +31,10 @@ from lifearena.web.store import GameRow
 from .conftest import claim, connect, create, move, tokens_of, view, ws_url
 
 # -- a game's creator holds its own seat only --------------------------------------------------
+
+def shown(state: State) -> dict[str, Any]:
+    """What a spectator's page draws of ``state``."""
+    return presentation_of(state).display(state, None)
 
 
 def test_the_creator_cannot_read_or_play_the_invited_seat(client: TestClient) -> None:
@@ -181,7 +185,7 @@ def test_moves_racing_evictions_land_once_in_memory_and_store_alike(db: Path) ->
             assert stored.moves == live.row.moves and len(stored.moves) >= 6
             again = replay(Record(stored.game, stored.params, stored.setup, ["", ""],
                                   stored.moves))
-            assert again.display(None) == live.state.display(None)
+            assert shown(again) == shown(live.state)
 
     asyncio.run(scenario())
 
@@ -323,7 +327,7 @@ def test_slow_work_runs_in_processes_that_take_only_an_idle_cpu() -> None:
         heavy.close()
     assert policy == os.SCHED_IDLE
     assert live.row.moves == row.moves
-    assert live.state.display(None) == web_app.replayed(row).state.display(None)
+    assert shown(live.state) == shown(web_app.replayed(row).state)
 
 
 def test_slow_requests_past_a_clients_bound_are_refused(client: TestClient,

@@ -313,6 +313,19 @@ def test_life_for_two_classic_offers_only_this_screen(browser: Any, base_url: st
     page.screenshot(path=str(shots / "l42-classic-form.png"))
     page.click("#start")
     page.wait_for_url("**/play/**")
+    # the program's output instead of a board, answered in the typed box
+    page.wait_for_selector("#terminal:not([hidden])")
+    assert "LIFE2" in page.inner_text("#terminal") and page.is_hidden("svg.board")
+    assert _banner(page) == "Player 1: answer the program with x,y below"
+    for answer in ("1,1", "1,1"):
+        page.fill("#typed-move", answer)
+        page.press("#typed-move", "Enter")
+        page.wait_for_function("() => document.querySelectorAll('#moves li').length === 1")
+    page.wait_for_function("() => /ILLEGAL COORDS. RETYPE/.test("
+                           "document.querySelector('#message').textContent)")
+    assert "? 1,1" in page.inner_text("#terminal")
+    assert page.locator("#choices button").count() == 0
+    page.screenshot(path=str(shots / "l42-classic-game.png"))
     # back to the written rules: every opponent is offered again
     _open_form(page, base_url, "life_for_two")
     page.select_option("#param-rules", "classic")

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pytest
 
-from lifearena.core import SIMULTANEOUS, State
+from lifearena.core import SIMULTANEOUS, State, presentation_of
 from lifearena.web import catalog
+
+
+def shown(state: State) -> dict[str, Any]:
+    """What a spectator's page draws of ``state``."""
+    return presentation_of(state).display(state, None)
 
 
 def _play_randomly(state: State, plies: int, seed: int) -> list[State]:
@@ -31,7 +37,7 @@ def test_display_and_action_cells_fit_the_board(game: str) -> None:
     params = {"width": 9, "length": 13} if game == "losat" else {}
     for seed in range(3):
         for state in _play_randomly(catalog.new_state(game, params), 12, seed):
-            data = state.display(None)
+            data = shown(state)
             assert json.loads(json.dumps(data)) == data
             if "grid" in data:
                 rows, cols = data["grid"]["rows"], data["grid"]["cols"]
@@ -45,16 +51,16 @@ def test_display_and_action_cells_fit_the_board(game: str) -> None:
                 [state.current_player()] if not state.is_terminal() else [])
             for player in players:
                 for action in state.legal_actions(player)[:400]:
-                    for r, c in state.action_cells(action):
+                    for r, c in presentation_of(state).action_cells(state, action):
                         assert 0 <= r < rows and 0 <= c < cols
 
 
 def test_the_war_of_life_display_shows_the_board_before_the_crank() -> None:
     state = catalog.new_state("war_of_life", {"start": "random", "seed": 4})
     action = state.legal_actions()[0]
-    source, target = state.action_cells(action)
+    source, target = presentation_of(state).action_cells(state, action)
     state.apply_action(action)
-    data = state.display()
+    data = shown(state)
     before = np.array(data["before"])
     assert before[source] == 0 and before[target] == 1
     after = np.array(data["grid"]["cells"])

@@ -5,15 +5,22 @@ for every game (``register_agent("random")``) or for one game
 (``register_agent("minimax", game="war_of_life")``). :func:`make` imports
 ``lifearena.agents.<game>`` (if it exists) so that game's agents are registered, then prefers
 a game-specific factory over a generic one.
+
+A game's agents may also register a *fast path* (:func:`register_fast_path`): whole games
+between two named agents played without the protocol (compiled), exactly as those agents
+would play them on it; :func:`fast_player` finds it for a pair of names, or answers ``None``.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lifearena.errors import BadParameterError
+
+if TYPE_CHECKING:
+    from lifearena.core import Outcome
 
 Factory = Callable[..., Any]
 _GENERIC: dict[str, Factory] = {}
@@ -49,6 +56,56 @@ def register_spec(prefix: str) -> Callable[[Factory], Factory]:
         return factory
 
     return decorate
+
+
+class FastGames(Protocol):
+    """Whole games between two named agents, played by a game's fast path."""
+
+    def play(self, setups: Iterable[str]) -> list[tuple[list[str], Outcome, float]]:
+        """``(moves, outcome, seconds)`` for each setup, in order, the agents kept from one
+        game to the next."""
+        ...
+
+
+FastPath = Callable[[tuple[str, str], tuple[int, int]], FastGames | None]
+"""``f(names, seeds)``: the :class:`FastGames` of two agents called ``names`` (no options),
+seeded ``seeds``, or ``None`` when the fast path does not play one of them."""
+_FAST: dict[str, FastPath] = {}
+
+
+def register_fast_path(game: str) -> Callable[[FastPath], FastPath]:
+    """Decorator registering ``game``'s fast path (one per game)."""
+
+    def decorate(factory: FastPath) -> FastPath:
+        _FAST[_key(game)] = factory
+        return factory
+
+    return decorate
+
+
+def has_fast_path(game: str) -> bool:
+    """Whether ``game``'s agents register a fast path.
+
+    >>> has_fast_path("war_of_life"), has_fast_path("losat")
+    (True, False)
+    """
+    _load(game)
+    return _key(game) in _FAST
+
+
+def fast_player(game: str, names: tuple[str, str], seeds: tuple[int, int]
+                ) -> FastGames | None:
+    """The fast path's player of the agents called ``names`` (no options) seeded ``seeds``
+    for ``game``; ``None`` when the game has no fast path or it does not play one of them.
+
+    >>> fast_player("war_of_life", ("minimax", "random"), (0, 1)) is not None
+    True
+    >>> fast_player("war_of_life", ("minimax", "mcts"), (0, 1)) is None
+    True
+    """
+    _load(game)
+    factory = _FAST.get(_key(game))
+    return None if factory is None else factory(names, seeds)
 
 
 def _load(game: str | None) -> None:

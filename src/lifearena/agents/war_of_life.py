@@ -19,6 +19,9 @@ Ties: the first best move in the coursework's enumeration order (my pieces by as
 (+1,0), (+1,+1)``), which is the order of the sorted legal actions. With ``ties="random"``
 a tie is broken uniformly at random (one double from the agent's generator per tied choice).
 
+The strategies with no options also play whole games compiled
+(:mod:`lifearena.agents.war_of_life_fast`), registered here as the game's fast path.
+
 >>> from lifearena import agents
 >>> from lifearena.games import war_of_life
 >>> state = war_of_life.from_prolog("[[[1,1],[1,2],[1,3]],[[8,8]]]")
@@ -34,7 +37,8 @@ from typing import Any
 import numpy as np
 
 from lifearena.agents.base import Agent, Limit
-from lifearena.agents.registry import register_agent
+from lifearena.agents.registry import register_agent, register_fast_path
+from lifearena.agents.war_of_life_fast import compiled_player
 from lifearena.core import Action, State
 from lifearena.errors import BadParameterError, IllegalMoveError
 from lifearena.games import war_of_life as wol
@@ -143,3 +147,4 @@ def _factory(strategy: str) -> Any:
 
 for _name in STRATEGIES:
     register_agent(_name, game="war_of_life")(_factory(_name))
+register_fast_path("war_of_life")(compiled_player)

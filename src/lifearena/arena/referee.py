@@ -350,7 +350,7 @@ def result_from_moves(game: str | type[State], setup: str, players: Sequence[str
                       moves: Sequence[str], outcome: Outcome, seconds: float, *,
                       params: Mapping[str, Any] | None = None,
                       seed: int | None = None) -> GameResult:
-    """A :class:`GameResult` for a game played elsewhere (a game module's ``fast_play``):
+    """A :class:`GameResult` for a game played elsewhere (a game's fast path):
     ``seconds`` is the whole game's time, split per side unknown."""
     info = game_class(game).info
     length = len(moves)  # fast paths play games without chance nodes

@@ -13,8 +13,9 @@ master seed and ``i`` alone, so every pairing and seat order plays the same posi
 same chance seeds). Games are played in blocks of ``chunk`` consecutive starts; the agents of a
 block are made once with seeds drawn from (master seed, block, seat), so results never depend
 on the number of workers or on the order tasks finish. A block whose agents are plain names
-(no options, no limits, no time control, default parameters) goes to the game module's
-``fast_play`` when it has one that knows both names; otherwise to the referee.
+(no options, no limits, no time control, default parameters) goes to the game's fast path
+(:func:`lifearena.agents.registry.fast_player`) when it has one that knows both names;
+otherwise to the referee.
 
 >>> config = TournamentConfig("war_of_life", agents=parse_agents("random,minimax"), games=2)
 >>> for pairing, seat, first, second in config.schedule():
@@ -41,7 +42,7 @@ import numpy as np
 
 from lifearena.agents import Agent, Limit, available_agents, make
 from lifearena.agents.base import TimeControl
-from lifearena.agents.registry import is_spec_name, split_name
+from lifearena.agents.registry import fast_player, has_fast_path, is_spec_name, split_name
 from lifearena.arena.executor import Executor
 from lifearena.arena.referee import (
     GameResult,
@@ -171,15 +172,16 @@ def default_agents(game: str) -> tuple[AgentSpec, ...]:
 
 
 def default_params(game: str) -> dict[str, Any]:
-    """Game parameters a tournament uses unless told otherwise: the game module's
-    ``TOURNAMENT_PARAMS`` (e.g. a turn cap for Life for Two, which has no limit of its own),
+    """Game parameters a tournament uses unless told otherwise: the game's
+    ``tournament_params`` (e.g. a turn cap for Life for Two, which has no limit of its own),
     else none.
 
     >>> default_params("war_of_life")
     {}
+    >>> default_params("life_for_two")
+    {'max_turns': 100, 'limit_result': 'population'}
     """
-    module = importlib.import_module(game_class(game).__module__)
-    return dict(getattr(module, "TOURNAMENT_PARAMS", {}))
+    return dict(game_class(game).game_type.tournament_params)
 
 
 # -- configuration ----------------------------------------------------------------------------
@@ -226,7 +228,7 @@ class TournamentConfig:
     def _fast_candidate(self) -> bool:
         return bool(self.fast and self.time_control is None and not self.params
                     and all(a.plain for a in self.agents)
-                    and getattr(_game_module(self.game), "fast_play", None) is not None)
+                    and has_fast_path(self.game))
 
     def schedule(self) -> list[tuple[str, int, AgentSpec, AgentSpec]]:
         """``(pairing, seat, first player, second player)`` for every series of games."""
@@ -268,10 +270,6 @@ class TournamentConfig:
                    chunk=data["chunk"], fast=data["fast"])
 
 
-def _game_module(game: str) -> Any:
-    return importlib.import_module(game_class(game).__module__)
-
-
 def start_seed(master: int, index: int) -> int:
     """The seed of start ``index`` (the same for every pairing: paired starts)."""
     return int(np.random.SeedSequence([master, index]).generate_state(1, np.uint32)[0])
@@ -304,14 +302,14 @@ def play_block(config: Mapping[str, Any], pairing: str, seat: int, block: int
     params_key = json.dumps(dict(cfg.params), sort_keys=True)
     setups = [_start_setup(cfg.game, params_key, s) for s in seeds]
     names = [first.label, second.label]
-    fast = None
-    if cfg._fast_candidate():
-        fast = _game_module(cfg.game).fast_play(setups, (first.name, second.name), agent_seeds)
+    fast = fast_player(cfg.game, (first.name, second.name), agent_seeds) \
+        if cfg._fast_candidate() else None
     results: list[GameResult]
     if fast is not None:
         results = [result_from_moves(cfg.game, setup, names, moves, outcome, seconds,
                                      params=cfg.params, seed=s)
-                   for setup, s, (moves, outcome, seconds) in zip(setups, seeds, fast,
+                   for setup, s, (moves, outcome, seconds) in zip(setups, seeds,
+                                                                    fast.play(setups),
                                                                     strict=True)]
     else:
         players = [first.build(cfg.game, agent_seeds[0]), second.build(cfg.game, agent_seeds[1])]

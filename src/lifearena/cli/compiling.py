@@ -43,7 +43,8 @@ def cold_kernels(*kernels: ModuleType | str) -> list[str]:
 
     Each item is a module (all its cached kernels), a module name, or ``"module:function"``
     for one kernel: name a command's entry kernels, since the kernels a command never calls
-    stay cold for good.
+    stay cold for good. A named kernel that is not there raises :class:`LookupError` (a list
+    of entry kernels that has gone stale would otherwise check nothing).
     """
     cold = []
     for item in kernels:
@@ -53,10 +54,15 @@ def cold_kernels(*kernels: ModuleType | str) -> list[str]:
             module = importlib.import_module(module_name)
         else:
             module = item
+        found = False
         for dispatcher in _cached_dispatchers(module):
             function = dispatcher.py_func.__name__  # type: ignore[attr-defined]
-            if (not name or function == name) and not _has_cache(dispatcher):
-                cold.append(f"{module.__name__}:{function}")
+            if not name or function == name:
+                found = True
+                if not _has_cache(dispatcher):
+                    cold.append(f"{module.__name__}:{function}")
+        if name and not found:
+            raise LookupError(f"{item}: {module.__name__} has no cached numba kernel {name!r}")
     return cold
 
 

@@ -28,7 +28,7 @@ from lifearena.cli.terminal_play import (
     make_seats,
     replay_in_terminal,
 )
-from lifearena.core import Outcome, Record, State
+from lifearena.core import Outcome, Record, State, presentation_of
 from lifearena.errors import BadParameterError
 from lifearena.games.life_for_two import (
     SYMBOLS,
@@ -66,7 +66,8 @@ class LifeForTwoDisplay(Display):
         super().__init__(typer.echo)
 
     def prompt(self, state: State, player: int, seat: Seat) -> str:
-        return f"Player {player + 1} ({SYMBOLS[player]}), {state.move_prompt(player)}"
+        asked = presentation_of(state).move_prompt(state, player)
+        return f"Player {player + 1} ({SYMBOLS[player]}), {asked}"
 
     def moved_together(self, state: State, texts: Sequence[str]) -> None:
         assert isinstance(state, LifeForTwo)

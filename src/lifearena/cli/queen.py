@@ -28,7 +28,7 @@ from lifearena.cli.terminal_play import (
     make_seats,
     replay_in_terminal,
 )
-from lifearena.core import Outcome, Record, State
+from lifearena.core import Outcome, Record, State, presentation_of
 from lifearena.errors import BadParameterError
 from lifearena.extras import require
 from lifearena.games.blocking_queen import BlockingQueenGame
@@ -231,7 +231,7 @@ class QueenDisplay(Display):
         console.print(str(state))
 
     def prompt(self, state: State, player: int, seat: Seat) -> str:
-        return f"player {player + 1}, {state.move_prompt(player)}"
+        return f"player {player + 1}, {presentation_of(state).move_prompt(state, player)}"
 
     def moved(self, state: State, player: int, text: str) -> None:
         console.print(_move_line(state, player, self._name(player), text, self.hints),

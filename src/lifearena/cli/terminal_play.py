@@ -7,7 +7,7 @@ crashes, runs out of time or moves illegally forfeits the game); a person is pro
 types a move in the game's own notation or a command:
 
 ========================  ===============================================================
-``moves`` / ``legal``     the legal moves (:meth:`State.legal_moves_text`)
+``moves`` / ``legal``     the legal moves (the presentation's ``legal_moves_text``)
 ``help`` / ``?`` / empty  the notation (:attr:`State.move_help`), the legal moves, commands
 ``board``                 the board again (``str(state)``, or the command's own drawing)
 ``hint``                  a suggestion, where the command offers one
@@ -15,7 +15,7 @@ types a move in the game's own notation or a command:
 ========================  ===============================================================
 
 A move that does not parse or is not legal is refused with the game's own reason
-(:meth:`State.read_move`, :meth:`State.explain_illegal`) and asked again. At a simultaneous
+(:meth:`State.read_move`, the presentation's ``explain_illegal``) and asked again. At a simultaneous
 node every person enters their choice in turn; when two people share the terminal in a game
 with hidden information, the choices are read without echo so the second cannot read the
 first's (input from a pipe or a file is never echoed, so it is read as it is). When standard
@@ -56,6 +56,7 @@ from lifearena.core import (
     State,
     Termination,
     load_game,
+    presentation_of,
     replay,
 )
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
@@ -113,7 +114,8 @@ class Display:
         self.echo(str(state))
 
     def prompt(self, state: State, player: int, seat: Seat) -> str:
-        return f"{state.info.player_symbols[player]} to move ({state.move_prompt(player)})"
+        asked = presentation_of(state).move_prompt(state, player)
+        return f"{state.info.player_symbols[player]} to move ({asked})"
 
     def moved(self, state: State, player: int, text: str) -> None:
         """After a sequential move ``text`` of ``player``."""
@@ -298,12 +300,12 @@ class TerminalPlay:
             if word in QUIT_WORDS:
                 return None
             if word in ("moves", "legal"):
-                display.echo(state.legal_moves_text(player))
+                display.echo(presentation_of(state).legal_moves_text(state, player))
                 continue
             if word in ("help", "?", ""):
                 display.echo(f"type a move ({state.move_help}) or a command "
                              f"({self.command_words()})")
-                legal = state.legal_moves_text(player)
+                legal = presentation_of(state).legal_moves_text(state, player)
                 display.echo(f"legal:\n{legal}" if "\n" in legal else f"legal: {legal}")
                 continue
             if word == "board":

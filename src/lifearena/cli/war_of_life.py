@@ -42,6 +42,7 @@ from rich.table import Table
 from lifearena import agents as agent_registry
 from lifearena import caps
 from lifearena.agents.bot import BotError
+from lifearena.agents.war_of_life_fast import FastPlayer
 from lifearena.arena.referee import play_game
 from lifearena.cli.checks import check_output
 from lifearena.cli.compiling import WAR_OF_LIFE_KERNELS, announce_compiling
@@ -68,6 +69,8 @@ LAYOUTS = ("clear", "coursework", "both")
 # +-0.1% at a million games; more is a typo, not an experiment
 MAX_GAMES = caps.MAX_GAMES
 CHUNK = 1000  # games per call of the compiled path between progress updates
+SHOWN = wol.WarOfLifePresentation()
+"""The text boards and the status line."""
 
 
 PROLOG = "prolog"
@@ -121,7 +124,7 @@ def board_with_crank(state: wol.WarOfLifeState) -> str:
     >>> print(board_with_crank(state).splitlines()[6])
     5 | . . . . B . . . |
     """
-    rows = [list(line) for line in state.board_text("clear").splitlines()]
+    rows = [list(line) for line in SHOWN.board_text(state, "clear").splitlines()]
     for row, col, symbol in state.last_crank.births:
         rows[row + 1][2 + 2 * col] = symbol.upper()
     for row, col, _ in state.last_crank.deaths:
@@ -136,10 +139,10 @@ def _show(state: wol.WarOfLifeState, layout: str, *, describe: bool = True) -> N
     if layout in ("clear", "both"):
         typer.echo(board_with_crank(state))
     if layout in ("coursework", "both"):
-        typer.echo(state.board_text("coursework"))
+        typer.echo(SHOWN.board_text(state, "coursework"))
     if describe and state.last_crank.move is not None:
         typer.echo(state.last_crank.describe())
-    typer.echo(state.status())
+    typer.echo(SHOWN.status(state))
 
 
 class WarOfLifeDisplay(Display):
@@ -222,7 +225,7 @@ def play(
 
     game = TerminalPlay(state, seats, WarOfLifeDisplay(layout, quiet), save=save, hint=hint,
                         commands={"coursework": lambda s, _: typer.echo(
-                            s.board_text("coursework"))},
+                            SHOWN.board_text(s, "coursework"))},
                         record_extra={"seed": state.seed} if state.seed is not None else {})
     if HUMAN in names:
         typer.echo(f"moves: {state.move_help}; commands: {game.command_words()}")
@@ -300,7 +303,7 @@ def run_games(first: str, second: str, games: int, seed: int, *, ties: str = "fi
     with _progress(console) if progress else Progress(disable=True) as bar:
         task = bar.add_task(f"{first} vs {second}", total=games)
         if fast:
-            player = wol.FastPlayer((first, second), (seed, seed + 1))
+            player = FastPlayer((first, second), (seed, seed + 1))
             batch: list[str] = []
             for setup in setups:
                 batch.append(setup)

@@ -54,6 +54,8 @@ LIFE_PS = (0.35, 0.5)
 """Initial densities of the Life calibration runs (one-colour soups)."""
 NO_RUNS = "no runs"
 """What :func:`claims` says as our figure where the results file has no runs for a claim."""
+NOT_MEASURED = "not measured"
+"""The verdict of a claim the results file has no runs for (never "agrees")."""
 
 
 def _plt():  # type: ignore[no-untyped-def]
@@ -319,8 +321,25 @@ def _verdict(ours: Estimate, paper: float, tolerance: float = 2.0) -> str:
     return "agrees" if abs(z) <= tolerance else f"differs ({z:+.1f} SE)"
 
 
+def _unmeasured(claim: str, paper: str, why: str) -> tuple[str, str, str, str]:
+    """The row of a claim the results file has no runs for: :data:`NO_RUNS` as our figure,
+    and a comment that starts with the verdict :data:`NOT_MEASURED` and says what is missing.
+
+    >>> _unmeasured("lattice size barely matters", "barely", "one lattice size only.")[2:]
+    ('no runs', 'not measured: one lattice size only.')
+    """
+    return (claim, paper, NO_RUNS, f"{NOT_MEASURED}: {why}")
+
+
 def claims(runs: dict[str, list[RunRow]], spec: ReportSpec) -> list[tuple[str, str, str, str]]:
-    """The comparison table: ``(claim, paper, ours, comment)`` rows."""
+    """The comparison table: ``(claim, paper, ours, comment)`` rows, one per claim (two for
+    the asymptotic density, one per boundary), in the order of the module's table.
+
+    Each comment starts with the verdict: "agrees", "differs (...)", or "not measured" where
+    the results file has no runs that test the claim (no runs on a second lattice size for
+    "lattice size barely matters", none at p = 1 for "flat up to p = 1", ...); a claim is
+    never said to agree without runs that test it.
+    """
     main, ratio_rows, life = runs["main"], runs["ratio"], runs["life"]
     big = spec.largest
     big_text = f"{big[0]}x{big[1]}"
@@ -330,9 +349,9 @@ def claims(runs: dict[str, list[RunRow]], spec: ReportSpec) -> list[tuple[str, s
     bounded = _plateau(main, "bounded", big)
     for label, est in (("torus", torus), ("bounded", bounded)):
         if est.n == 0:
-            rows.append((f"asymptotic density approaches ({label})", "0.0362", NO_RUNS,
-                         f"no p2life runs with p in [{PLATEAU_FROM}, 1] on the {big_text} "
-                         f"{label} lattice in the results file."))
+            rows.append(_unmeasured(f"asymptotic density approaches ({label})", "0.0362",
+                                    f"no p2life runs with p in [{PLATEAU_FROM}, 1] on the "
+                                    f"{big_text} {label} lattice in the results file."))
             continue
         verdict = _verdict(est, 0.0362)
         comment = (f"{verdict}: mean over p in [{PLATEAU_FROM}, 1] on the {big_text} "
@@ -352,7 +371,11 @@ def claims(runs: dict[str, list[RunRow]], spec: ReportSpec) -> list[tuple[str, s
     lowest = min((s for s in summarise(main) if (s.height, s.width) == big and s.p > 0),
                  key=lambda s: s.density, default=None)
     extinct = sum(r.pop1 + r.pop2 == 0 for r in main if r.p > 0)
-    if lowest is not None:
+    if lowest is None:
+        rows.append(_unmeasured("non-zero for every non-zero p", "> 0 for all p > 0",
+                                f"no p2life runs with p > 0 on the {big_text} lattice in the "
+                                "results file."))
+    else:
         rows.append(("non-zero for every non-zero p", "> 0 for all p > 0",
                      f"lowest mean {lowest.density:.4f} ± {lowest.density_se:.4f} at "
                      f"p = {lowest.p} ({lowest.boundary}); {extinct} of {len(main)} runs "
@@ -363,15 +386,22 @@ def claims(runs: dict[str, list[RunRow]], spec: ReportSpec) -> list[tuple[str, s
     big_t = sorted((s for s in summarise(main)
                     if (s.height, s.width) == big and s.boundary == "torus"),
                    key=lambda s: s.p)
-    if big_t:
+    flat_claim = ("maximum at moderate p, flat to p = 1", "peak at moderate p, flat up to 1")
+    if not big_t or abs(big_t[-1].p - 1) > 1e-9:
+        rows.append(_unmeasured(*flat_claim, f"no p2life runs at p = 1 on the {big_text} torus "
+                                "in the results file: the claim is that the density stays flat "
+                                "up to p = 1."))
+    elif len(big_t) < 2:
+        rows.append(_unmeasured(*flat_claim, f"p2life runs at p = 1 only on the {big_text} "
+                                "torus: the claim compares a moderate p with p = 1."))
+    else:
         top = max(big_t, key=lambda s: s.density)
         knee = next(s.p for s in big_t if s.density >= 0.97 * top.density)
         at_one = big_t[-1]
         diff = Estimate(at_one.density - top.density,
                         math.hypot(at_one.density_se, top.density_se), at_one.runs)
         flat = abs(diff.value) <= 2 * diff.se or abs(diff.value) < 0.05 * top.density
-        rows.append(("maximum at moderate p, flat to p = 1",
-                     "peak at moderate p, flat up to 1",
+        rows.append((*flat_claim,
                      f"within 3% of the peak from p = {knee} on; peak {top.density:.4f} at "
                      f"p = {top.p}; p = {at_one.p}: "
                      f"{at_one.density:.4f} (difference {diff.text()})",
@@ -397,16 +427,20 @@ def claims(runs: dict[str, list[RunRow]], spec: ReportSpec) -> list[tuple[str, s
         comment += (" The difference is an edge effect, so it depends on the lattice size, "
                     "which the paper does not state.")
     if torus.n == 0 or bounded.n == 0:
-        rows.append(("periodic over cutoff", "about +5%", NO_RUNS, f"needs p2life runs on both "
-                     f"boundaries of {big_text} in the results file."))
+        rows.append(_unmeasured("periodic over cutoff", "about +5%", "needs p2life runs with "
+                                f"p in [{PLATEAU_FROM}, 1] on both boundaries of {big_text} "
+                                "in the results file."))
     else:
         rows.append(("periodic over cutoff", "about +5%", excess.text(3), comment))
 
     sizes = sorted(spec.sizes, key=lambda hw: hw[0] * hw[1])
     per_size = [(s, e) for s in sizes if (e := _plateau(main, "torus", s)).n > 0]
-    if not per_size:
-        rows.append(("lattice size barely matters", "barely", NO_RUNS,
-                     "no p2life runs on a torus in the results file."))
+    if len(per_size) < 2:
+        found = (f"runs on one torus size only ({per_size[0][0][0]}x{per_size[0][0][1]})"
+                 if per_size else "no runs on a torus")
+        rows.append(_unmeasured("lattice size barely matters", "barely",
+                                f"{found} with p in [{PLATEAU_FROM}, 1] in the results file: "
+                                "the claim compares lattice sizes."))
     else:
         spread = max(e.value for _, e in per_size) - min(e.value for _, e in per_size)
         worst_se = max(e.se for _, e in per_size)
@@ -422,9 +456,10 @@ def claims(runs: dict[str, list[RunRow]], spec: ReportSpec) -> list[tuple[str, s
     life_est = estimate([r.density for r in life])
     verdict = _verdict(life_est, 0.0287)
     if not life:
-        rows.append(("Life calibration", "about 0.0287", NO_RUNS,
-                     "no Life runs in the results file (lifearena p2life report keeps them "
-                     "in its own file, named like the results file with -life added)."))
+        rows.append(_unmeasured("Life calibration", "about 0.0287",
+                                "no Life runs in the results file (lifearena p2life report "
+                                "keeps them in its own file, named like the results file with "
+                                "-life added)."))
     comment = (f"{verdict}: Conway's Life from one-colour soups, p in {list(LIFE_PS)}, "
                f"{big_text} torus.")
     if verdict != "agrees":
@@ -448,9 +483,9 @@ def claims(runs: dict[str, list[RunRow]], spec: ReportSpec) -> list[tuple[str, s
     if ratios:
         rows.append(("runs with loser/winner ratio > 0.5", "> 69%", est.text(3), comment))
     else:
-        rows.append(("runs with loser/winner ratio > 0.5", "> 69%", NO_RUNS,
-                     f"no p2life runs at p in {list(RATIO_PS)} on the {big_text} torus in "
-                     "the results file."))
+        rows.append(_unmeasured("runs with loser/winner ratio > 0.5", "> 69%",
+                                f"no p2life runs at p in {list(RATIO_PS)} on the {big_text} "
+                                "torus in the results file."))
     return rows
 
 
@@ -549,7 +584,8 @@ def render(spec: ReportSpec, runs: dict[str, list[RunRow]], summaries: Sequence[
         "",
         "## Our figures beside the paper's",
         "",
-        "Standard errors are of the mean over runs (± 1 SE); \"agrees\" means within 2 SE.",
+        "Standard errors are of the mean over runs (± 1 SE); \"agrees\" means within 2 SE; "
+        "\"not measured\": the results file has no runs that test the claim.",
         "",
         _md_table(["claim", "paper", "ours", "comment"], table),
         "",

@@ -56,7 +56,6 @@ from lifearena.arena.executor import exit_with_parent
 from lifearena.core import Record
 from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
 from lifearena.web import catalog
-from lifearena.web.classic import CLASSIC, ClassicGame, transcript_after
 from lifearena.web.guard import Guard, default_hosts
 from lifearena.web.heavy import HeavyWork, TooBusy, client_of, stop_pool
 from lifearena.web.lab import install as install_lab
@@ -181,7 +180,7 @@ class Server:
 
     settings: Settings
     store: Store
-    games: collections.OrderedDict[str, LiveGame | ClassicGame] = field(
+    games: collections.OrderedDict[str, LiveGame] = field(
         default_factory=collections.OrderedDict)
     locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     sockets: dict[str, dict[Outbox, list[int]]] = field(default_factory=dict)
@@ -190,12 +189,12 @@ class Server:
     heavy: HeavyWork = field(default_factory=lambda: HeavyWork("thread"))
     pool: Executor | None = None
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
-    loading: dict[str, asyncio.Future[LiveGame | ClassicGame]] = field(default_factory=dict)
+    loading: dict[str, asyncio.Future[LiveGame]] = field(default_factory=dict)
     """Games being rebuilt from the store, by id (every caller awaits the one rebuild)."""
 
     # -- games ------------------------------------------------------------------------------
 
-    async def game(self, game_id: str, client: str = "server") -> LiveGame | ClassicGame:
+    async def game(self, game_id: str, client: str = "server") -> LiveGame:
         """The live game ``game_id``: from memory, else rebuilt from the store; a long game
         is replayed in a slow-work worker for ``client`` (so the event loop never replays
         thousands of moves), and concurrent loads of one game share one rebuild.
@@ -215,11 +214,11 @@ class Server:
         # shielded: a page that leaves does not end a load other pages wait for
         return await asyncio.shield(loading)
 
-    async def _load(self, game_id: str, client: str) -> LiveGame | ClassicGame:
+    async def _load(self, game_id: str, client: str) -> LiveGame:
         row = self.store.get(game_id)
         if row is None:
             raise NotFound(f"no game {game_id!r}")
-        if row.game == CLASSIC or len(row.moves) <= LOOP_REPLAY_MOVES:
+        if len(row.moves) <= LOOP_REPLAY_MOVES:
             live = _rebuild(row)
         else:
             live = await self.heavy.run(client, _rebuild, row)
@@ -237,7 +236,7 @@ class Server:
 
     @contextlib.asynccontextmanager
     async def locked(self, game_id: str, client: str = "server"
-                     ) -> AsyncIterator[LiveGame | ClassicGame]:
+                     ) -> AsyncIterator[LiveGame]:
         """The game ``game_id`` held under its lock: the copy every change goes to. A game
         whose lock is held is never evicted, so no change lands on a copy the cache let go."""
         await self.game(game_id, client)  # an unknown id is refused before a lock is made
@@ -267,11 +266,6 @@ class Server:
             raise BadParameterError(f"{catalog.entry_of(game).title} with {only[0]} "
                                     f"{only[1]!r} is played at one screen only; choose "
                                     "'at this screen'")
-        if game == "life_for_two" and values["rules"] == "classic":  # the 1978 program
-            token = new_secret()
-            return self._start(_rebuild(GameRow(secrets.token_urlsafe(9), CLASSIC, {}, "",
-                                                {"kind": "hotseat"}, [token, token])),
-                               token, None)
         state = catalog.new_state(game, body.params)
         config: dict[str, Any] = {"kind": opponent}
         token = new_secret()
@@ -309,7 +303,7 @@ class Server:
             return self._start(replayed(row), token, None)
         return self._start(await self.heavy.run(client, replayed, row), token, None)
 
-    def _start(self, live: LiveGame | ClassicGame, token: str,
+    def _start(self, live: LiveGame, token: str,
                side: int | None) -> dict[str, Any]:
         row = live.row
         self.store.insert(row)
@@ -342,7 +336,7 @@ class Server:
                           "spectator": f"/play/{game_id}"}}
 
     async def cancel(self, game_id: str, token: str | None,
-                     client: str = "server") -> LiveGame | ClassicGame:
+                     client: str = "server") -> LiveGame:
         """The creator withdraws an unclaimed invitation."""
         async with self.locked(game_id, client) as live:
             live.cancel(live.seats_of(token))
@@ -358,7 +352,7 @@ class Server:
 
     async def move(self, game_id: str, token: str | None, seats: list[int] | None,
                    move: Move | MoveMessage, client: str = "server"
-                   ) -> LiveGame | ClassicGame:
+                   ) -> LiveGame:
         """Play ``move`` for the seat ``token`` (or, on a socket, ``seats``) holds, under the
         game's lock; store it and tell every page."""
         async with self.locked(game_id, client) as live:
@@ -384,19 +378,18 @@ class Server:
         self.broadcast(live)
         return live
 
-    def broadcast(self, live: LiveGame | ClassicGame) -> None:
+    def broadcast(self, live: LiveGame) -> None:
         """Offer every open page of ``live`` the game as that page may see it; a page whose
         outbox is full is closed by its outbox, and nobody waits for any page."""
         broadcast(self.sockets.get(live.row.id, {}), live.view)
 
     # -- agents ------------------------------------------------------------------------------
 
-    def schedule_agent(self, live: LiveGame | ClassicGame) -> None:
+    def schedule_agent(self, live: LiveGame) -> None:
         """Start the agent's thinking when the game waits for it (off the event loop)."""
         seat = live.agent_seat
         if seat is None or live.thinking or seat not in live.awaiting():
             return
-        assert isinstance(live, LiveGame)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -581,9 +574,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def download(game_id: str, request: Request,
                        format: Literal["json", "text"] = "json") -> Response:
         live = await server.game(game_id, client_of(request.client))
-        if isinstance(live, ClassicGame):
-            body, kind, suffix = live.download(format)
-        elif format == "json":
+        if format == "json":
             body, kind, suffix = live.record().to_json(), "application/json", "json"
         else:
             body, kind, suffix = live.record().to_text(), "text/plain; charset=utf-8", "txt"
@@ -596,8 +587,7 @@ def create_app(settings: Settings) -> FastAPI:
                        upto: Annotated[int, Query(ge=0, le=1_000_000)]) -> dict[str, Any]:
         live = await server.game(game_id, client_of(request.client))
         job = live.position_job(upto)
-        work = transcript_after if isinstance(live, ClassicGame) else position_after
-        return await server.heavy.run(client_of(request.client), work, *job)
+        return await server.heavy.run(client_of(request.client), position_after, *job)
 
     @app.websocket("/ws/{game_id}")
     async def socket(websocket: WebSocket, game_id: str) -> None:
@@ -740,16 +730,16 @@ def valid_id(game_id: str) -> bool:
                                            for c in game_id)
 
 
-def _holds(live: LiveGame | ClassicGame, token: str) -> bool:
+def _holds(live: LiveGame, token: str) -> bool:
     try:
         return bool(live.seats_of(token))
     except SeatError:
         return False
 
 
-def _rebuild(row: GameRow) -> LiveGame | ClassicGame:
-    """A stored game, live again (the 1978 program for classic Life for Two)."""
-    return ClassicGame.from_row(row) if row.game == CLASSIC else LiveGame.from_row(row)
+def _rebuild(row: GameRow) -> LiveGame:
+    """A stored game, live again."""
+    return LiveGame.from_row(row)
 
 
 def _error(error: Exception) -> JSONResponse:

@@ -196,13 +196,15 @@ def sample_display(game: str) -> dict[str, Any]:
     >>> sample_display("life_for_two")["counts"]
     [5, 4]
     """
-    from lifearena.core import Record, replay
+    from lifearena.core import Record, presentation_of, replay
 
     if game in PICTURES:
         setup, moves = PICTURES[game]
         params = dict(load_game(game).info.parameters)
-        return replay(Record(game, params, setup, ["", ""], moves)).display(None)
-    return new_state(game, {}).display(None)
+        state = replay(Record(game, params, setup, ["", ""], moves))
+    else:
+        state = new_state(game, {})
+    return presentation_of(state).display(state, None)
 
 
 def choose_move(state: Any, seat: int, agent_name: str, limit: Limit | None,

@@ -32,13 +32,22 @@ lifearena.web.live.StaleMove: this move was chosen at move 0; the game is at mov
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lifearena.core import SIMULTANEOUS, TERMINAL, Record, State, replay
+from lifearena.core import (
+    SIMULTANEOUS,
+    TERMINAL,
+    Record,
+    State,
+    get_game,
+    presentation_of,
+    replay,
+)
 from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
 from lifearena.web.models import MAX_MOVE_TEXT
 from lifearena.web.store import DamagedRow, GameRow
@@ -93,6 +102,7 @@ class LiveGame:
         the row no longer makes a game (a move the rules refuse, a malformed field)."""
         try:
             check_row(row)
+            row = upgraded(row)
             record = Record(row.game, dict(row.params), row.setup, ["", ""], list(row.moves))
             game = cls(row, replay(record))
             if row.pending and game.state.current_player() != SIMULTANEOUS:
@@ -216,22 +226,7 @@ class LiveGame:
         return set(self.state.legal_actions(seat))
 
     def _why_illegal(self, action: int, seat: int) -> str:
-        state = self.state
-        if type(state).explain_illegal is not State.explain_illegal:
-            return state.explain_illegal(action, seat)
-        # until every game explains itself, the library's own check words the reason
-        probe = state.clone()
-        try:
-            if probe.current_player() == SIMULTANEOUS:
-                other = 1 - seat
-                legal_other = probe.legal_actions(other)
-                joint = [action, legal_other[0]] if seat == 0 else [legal_other[0], action]
-                probe.apply_actions(joint)
-            else:
-                probe.apply_action(action)
-        except ValueError as error:
-            return str(error)
-        return state.explain_illegal(action, seat)
+        return presentation_of(self.state).explain_illegal(self.state, action, seat)
 
     # -- what people see ----------------------------------------------------------------------
 
@@ -269,7 +264,7 @@ class LiveGame:
             "awaiting": awaiting,
             "chosen": [int(s) for s in self.row.pending],
             "mine": {s: t for s, t in self.row.pending.items() if int(s) in seats},
-            "display": state.display(player),
+            "display": presentation_of(state).display(state, player),
             "legal": legal_moves,
             "move_help": type(state).move_help,
             "thinking": self.thinking,
@@ -295,14 +290,16 @@ class LiveGame:
         return shown
 
     def _legal_view(self, seat: int) -> dict[str, Any]:
-        actions = self.state.legal_actions(seat)
-        if len(actions) > MAX_LEGAL_SENT:
-            return {"count": len(actions), "moves": None}
-        return {"count": len(actions), "moves": [
-            {"move": self.state.action_to_string(a, seat),
-             "cells": [list(c) for c in self.state.action_cells(a)]}
-            for a in actions
-        ]}
+        """``seat``'s legal moves with the cells a click picks and their labels, and what the
+        board asks of that seat (from the game's presentation)."""
+        state = self.state
+        shown = presentation_of(state)
+        interaction = shown.interaction(state, seat).to_dict()
+        count = len(state.legal_actions(seat))
+        if count > MAX_LEGAL_SENT:
+            return {"count": count, "moves": None, "interaction": interaction}
+        return {"count": count, "interaction": interaction,
+                "moves": [choice.to_dict() for choice in shown.choices(state, seat)]}
 
     def players(self) -> list[str]:
         """The names a record gives the two seats."""
@@ -344,7 +341,8 @@ def position_after(game: str, params: dict[str, Any], setup: str, moves: list[st
     [5, 10]
     """
     record = Record(game, dict(params), setup, ["", ""], list(moves))
-    return replay(record, upto=upto).display(None)
+    position = replay(record, upto=upto)
+    return presentation_of(position).display(position, None)
 
 
 def replayed(row: GameRow) -> LiveGame:
@@ -364,6 +362,37 @@ def replayed(row: GameRow) -> LiveGame:
     check_row(row)
     return LiveGame(row, replay(Record(row.game, dict(row.params), row.setup, ["", ""],
                                        list(row.moves))))
+
+
+OLD_CLASSIC = "life_for_two_classic"
+"""The stored name of a game of the 1978 Life for Two program before the program was a state
+of ``life_for_two``: no parameters, no setup, and every line typed, refused ones included."""
+
+
+def upgraded(row: GameRow) -> GameRow:
+    """``row`` in the form this version stores (``row`` itself when it is): a game of the
+    1978 program stored as :data:`OLD_CLASSIC` becomes Life for Two with the classic setup
+    and the answers the program took (a refused line changed nothing but the transcript).
+    The store keeps the old name, so this runs again at every load, and gives the same.
+
+    >>> row = GameRow("g", OLD_CLASSIC, {}, "", {"kind": "hotseat"}, ["t", "t"],
+    ...               ["1,1", "9,9", "three", "1,1", " 2, 1"])
+    >>> new = upgraded(row)
+    >>> new.game, new.params, new.setup, new.moves
+    ('life_for_two', {}, 'classic', ['1,1', '2,1'])
+    """
+    if row.game != OLD_CLASSIC:
+        return row
+    state = get_game("life_for_two", rules="classic").new_initial_state()
+    for line in row.moves:
+        if state.is_terminal():
+            break
+        try:
+            state.apply_action(state.read_move(line))
+        except ValueError:  # the program said why and asked again
+            continue
+    return dataclasses.replace(row, game=state.info.name, params=dict(state.params),
+                               setup=state.setup(), moves=state.history_strings())
 
 
 def check_row(row: GameRow) -> None:

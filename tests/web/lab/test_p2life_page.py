@@ -61,6 +61,18 @@ def test_the_results_file_summaries_are_the_studys(study: TestClient, sweep_file
     assert missing.status_code == 404 and "id '7'" in missing.json()["error"]
 
 
+def test_a_claim_the_file_has_no_runs_for_is_not_measured(study: TestClient) -> None:
+    # the file holds one lattice size (16x16) and p = 0.3, 0.6: nothing compares sizes, and
+    # nothing was run at p = 1
+    rows = {r["claim"]: r for r in
+            study.get("/api/lab/p2life/results/1").json()["claims"]["rows"]}
+    for claim in ("lattice size barely matters", "maximum at moderate p, flat to p = 1"):
+        assert rows[claim]["ours"] == "no runs", rows[claim]
+        assert rows[claim]["comment"].startswith("not measured: "), rows[claim]
+    assert "one torus size only (16x16)" in rows["lattice size barely matters"]["comment"]
+    assert "no p2life runs at p = 1" in rows["maximum at moderate p, flat to p = 1"]["comment"]
+
+
 def test_a_foreign_or_missing_results_file_is_refused(tmp_path: Path) -> None:
     other = tmp_path / "notes.txt"
     other.write_text("hello")
@@ -85,6 +97,15 @@ def test_the_page_draws_both_charts(page: Any, tmp_path: Path, shots: Path,
         assert page.locator("#claims-table tr").count() == 1 + 8
         assert page.locator("#claims-table b.agrees").count() >= 1
         assert "not measured" in page.inner_text("#claims-table")
+        # one lattice size and no run at p = 1: those claims are not measured, never "agrees"
+        verdicts = dict(page.evaluate("""() => [...document.querySelectorAll(
+            '#claims-table tr')].slice(1).map(tr => [tr.cells[0].textContent,
+                                                     tr.cells[3].querySelector('b').className
+                                                     + ' ' + tr.cells[3].querySelector('b')
+                                                     .textContent])"""))
+        for claim in ("lattice size barely matters", "maximum at moderate p, flat to p = 1",
+                      "Life calibration"):
+            assert verdicts[claim] == "unmeasured not measured", (claim, verdicts)
         page.screenshot(path=str(shots / "p2life-page.png"), full_page=True)
         page.select_option("#rule", "life")
         until(lambda: page.get_attribute("#meanfield", "data-rule") == "life", 120,

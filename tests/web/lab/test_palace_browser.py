@@ -88,3 +88,49 @@ def test_a_click_plays_where_the_game_can_and_says_why_not_elsewhere(
     page.wait_for_url("**/play/**")
     page.wait_for_selector("svg.board")
     page.screenshot(path=str(shots / "palace-game-k64.png"))
+
+
+def _under_mouse(page: Any, at: tuple[float, float]) -> tuple[int, int]:
+    """The square of the view now shown at the page point ``at``."""
+    return tuple(page.evaluate("""([px, py]) => {
+        const box = document.getElementById('map').getBoundingClientRect();
+        const canvas = document.getElementById('map'), u = Math.pow(2, palace.view.level);
+        return [Math.floor(palace.view.ox + (px - box.left) * canvas.width / box.width * u),
+                Math.floor(palace.view.oy + (py - box.top) * canvas.height / box.height * u)];
+        }""", list(at)))
+
+
+def test_the_hover_line_follows_a_zoom_without_the_mouse_moving(
+        page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/lab/palace#k=2&x=0&y=0&level=-4")
+    page.wait_for_selector("body[data-ready='1']")
+    _settle(page)
+    want = palace_numbers(2, 128, 128)
+    # the mouse off the middle of square (5, 3), and off any square's edge at the other zooms
+    box = page.locator("#map").bounding_box()
+    scale = box["width"] / 768   # 16 px a square at level -4
+    at = (box["x"] + 5.3 * 16 * scale, box["y"] + 3.3 * 16 * scale)
+    page.mouse.move(*at)
+    assert page.inner_text("#hover").startswith(f"(5, 3): n = {want[3, 5]}")
+    # the wheel zooms out about the mouse, but the view stops at the origin: another square
+    # is under the mouse now, and the line says which
+    page.mouse.wheel(0, 120)
+    until(lambda: page.evaluate("palace.view.level") == -3, 60, "the zoom")
+    _settle(page)
+    x, y = _under_mouse(page, at)
+    assert (x, y) != (5, 3)
+    until(lambda: page.inner_text("#hover").startswith(f"({x}, {y}): n = {want[y, x]}"), 60,
+          f"the line to describe ({x}, {y}), not {page.inner_text('#hover')!r}")
+    # a zoom from the keyboard, about the map's middle, with the mouse still where it was
+    page.focus("#map")
+    page.keyboard.press("-")
+    until(lambda: page.evaluate("palace.view.level") == -2, 60, "the keyboard's zoom")
+    _settle(page)
+    before = (x, y)
+    x, y = _under_mouse(page, at)
+    assert (x, y) != before
+    until(lambda: page.inner_text("#hover").startswith(f"({x}, {y}): n = {want[y, x]}"), 60,
+          f"the line to describe ({x}, {y}), not {page.inner_text('#hover')!r}")
+    # the mouse leaves the map: the line no longer describes a square
+    page.mouse.move(1, 1)
+    assert page.inner_text("#hover").startswith("Drag to pan")

@@ -11,10 +11,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from lifearena.arena.storage import ResultsDB
-from lifearena.core import Record, replay
+from lifearena.core import Record, State, presentation_of, replay
 from lifearena.web import Settings
 
 from .conftest import RUN, make_app, serving, until
+
+
+def shown(state: State) -> dict[str, Any]:
+    """What a spectator's page draws of ``state``."""
+    return presentation_of(state).display(state, None)
 
 
 @pytest.fixture
@@ -37,7 +42,7 @@ def test_every_position_is_cores_replay(lab: TestClient, played: tuple[Path, str
     assert data["moves"] == record.moves
     assert len(data["positions"]) == len(record.moves) + 1
     for upto in (0, len(record.moves) // 2, len(record.moves)):
-        assert data["positions"][upto] == replay(record, upto=upto).display(None)
+        assert data["positions"][upto] == shown(replay(record, upto=upto))
     assert data["outcome"] == str(replay(record).outcome())
 
 
@@ -47,6 +52,47 @@ def test_bad_records_are_refused(lab: TestClient) -> None:
     illegal = Record("blocking_queen", {"k": 2}, "9,14", ["", ""], ["10,10"])
     response = lab.post("/api/lab/replay", json={"record": illegal.to_json()})
     assert response.status_code == 400 and "move 1" in response.json()["error"]
+
+
+def _png() -> bytes:
+    """A one-pixel PNG image: a picture someone gives the replay page as a record."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b""))
+
+
+BINARY = "not a record: it is binary ({}); expected a JSON or text record"
+"""How the server and the page refuse a binary file given as a record (its kind named)."""
+
+
+@pytest.mark.parametrize(("data", "kind"), [
+    (_png(), "PNG image"),
+    (_png().replace(b"\r\n", b"\n"), "PNG image"),   # pasted: a text box's line ends
+    (b"SQLite format 3\x00" + bytes(200), "SQLite database"),
+    (b"GIF89a\x01\x00\x01\x00\x80\x00\x00", "GIF image"),
+    (b'{"game": "losat",\x00\x01 "moves": []}', "not text"),
+], ids=["png", "png-pasted", "sqlite", "gif", "control-characters"])
+def test_a_binary_file_given_as_a_record_is_refused_in_one_line(
+        lab: TestClient, data: bytes, kind: str) -> None:
+    # as a browser's File.text() reads it: bytes that are not UTF-8 become U+FFFD
+    response = lab.post("/api/lab/replay", json={"record": data.decode(errors="replace")})
+    assert response.status_code == 400
+    assert response.json()["error"] == "that is " + BINARY.format(kind)
+
+
+def test_a_text_that_is_no_record_is_refused_in_one_short_line(lab: TestClient) -> None:
+    from lifearena.web.lab.replays import MAX_ERROR
+
+    response = lab.post("/api/lab/replay", json={"record": "x" * 50_000})
+    error = response.json()["error"]
+    assert response.status_code == 400 and len(error) <= MAX_ERROR and "\n" not in error
+    assert error.startswith("bad move line 1: 'xxx") and error.endswith("expected 'N. move'")
 
 
 def test_a_record_over_the_move_limit_is_refused(lab: TestClient) -> None:
@@ -82,7 +128,7 @@ def test_a_replay_stepped_to_its_end_matches_core_replay(
         page.keyboard.press("End")
         n = len(record.moves)
         assert page.get_attribute("#banner", "data-at") == str(n)
-        want = replay(record).display(None)["grid"]["cells"]
+        want = shown(replay(record))["grid"]["cells"]
         drawn = page.evaluate("""() => [...document.querySelectorAll('#board [data-cell]')]
             .map(c => [Number(c.dataset.r), Number(c.dataset.c), Number(c.dataset.v)])""")
         assert drawn and all(want[r][c] == v for r, c, v in drawn)
@@ -108,7 +154,7 @@ def test_a_replay_stepped_to_its_end_matches_core_replay(
         other.goto(link)
         other.wait_for_selector("body[data-ready='1']")
         until(lambda: other.get_attribute("#banner", "data-at") == "3", 120, "move 3 shown")
-        at3 = replay(record, upto=3).display(None)["grid"]["cells"]
+        at3 = shown(replay(record, upto=3))["grid"]["cells"]
         cells = other.evaluate("""() => [...document.querySelectorAll('#board [data-cell]')]
             .map(c => [Number(c.dataset.r), Number(c.dataset.c), Number(c.dataset.v)])""")
         assert all(at3[r][c] == v for r, c, v in cells)
@@ -168,7 +214,85 @@ def test_the_one_pass_positions_equal_core_replay_at_every_move(game: str) -> No
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     record = state.record()
-    shown = positions(record)["positions"]
-    assert len(shown) == len(record.moves) + 1
-    for upto, display in enumerate(shown):
-        assert display == replay(record, upto=upto).display(None), upto
+    drawn = positions(record)["positions"]
+    assert len(drawn) == len(record.moves) + 1
+    for upto, display in enumerate(drawn):
+        assert display == shown(replay(record, upto=upto)), upto
+
+
+def _board(page: Any) -> int:
+    """How many cells the replay's board draws."""
+    return int(page.evaluate("document.querySelectorAll('#board [data-cell]').length"))
+
+
+@pytest.fixture
+def replaying(page: Any, tmp_path: Path, played: tuple[Path, str]
+              ) -> Iterator[tuple[str, str, Record]]:
+    """The replay page of a server with the tournament file, showing its longest game from
+    its link: (the server's URL, the link's query, the game's record)."""
+    key, record = _longest(played[0])
+    settings = Settings(tmp_path / "games.sqlite", agent_workers="thread",
+                        results=(played[0],))
+    query = urlencode({"file": 1, "run": RUN, "pairing": key.pairing, "index": key.index,
+                       "seat": key.seat})
+    with serving(settings) as url:
+        page.goto(f"{url}/lab/replay#{query}")
+        page.wait_for_selector("#banner[data-at]")
+        assert _board(page) > 0 and page.locator("#moves li").count() == len(record.moves)
+        yield url, query, record
+
+
+def test_a_failed_load_clears_the_board_and_shows_the_error(
+        page: Any, replaying: tuple[str, str, Record]) -> None:
+    url, query, _ = replaying
+    # a pasted record that does not open: the error, and nothing left of the replay before
+    page.fill("#text", "not a record")
+    page.click("#open")
+    until(lambda: page.inner_text("#error"), 60, "the error")
+    assert "expected" in page.inner_text("#error")
+    assert _board(page) == 0 and page.locator("#moves li").count() == 0
+    assert page.get_attribute("#banner", "data-at") is None
+    assert page.inner_text("#banner") == "Could not open the record."
+    assert page.input_value("#share") == ""
+    # a link to a record that is not there: the same
+    page.goto(f"{url}/lab/replay#{query}")
+    page.wait_for_selector("#banner[data-at]")
+    assert _board(page) > 0
+    page.evaluate("location.hash = '#file=1&run=no-such-run&pairing=a|b&index=0&seat=0'")
+    until(lambda: page.inner_text("#error"), 60, "the error")
+    assert "no-such-run" in page.inner_text("#error")
+    assert _board(page) == 0 and page.get_attribute("#banner", "data-at") is None
+    assert page.inner_text("#banner") == "Could not open this link's record."
+
+
+def test_a_replay_from_a_file_names_the_file_not_a_pasted_record(
+        page: Any, replaying: tuple[str, str, Record]) -> None:
+    _, _, record = replaying
+    page.set_input_files("#file", files=[{"name": "my-game.json",
+                                          "mimeType": "application/json",
+                                          "buffer": record.to_json().encode()}])
+    until(lambda: page.get_attribute("#banner", "data-at") == "0", 60, "the file's replay")
+    assert page.inner_text("#error") == "" and _board(page) > 0
+    share = page.input_value("#share")
+    assert "my-game.json" in share and "pasted" not in share, share
+    assert "#" not in page.url   # the address no longer names the replay opened before
+    page.keyboard.press("End")
+    assert "my-game.json" in page.input_value("#share")
+
+
+def test_a_picture_given_as_a_record_file_is_refused_in_one_line(
+        page: Any, replaying: tuple[str, str, Record], shots: Path) -> None:
+    page.set_input_files("#file", files=[{"name": "board.png", "mimeType": "image/png",
+                                          "buffer": _png()}])
+    until(lambda: page.inner_text("#error"), 60, "the error")
+    # one line naming the file and what it is, as the server words it for the same bytes
+    assert page.inner_text("#error") == "board.png is " + BINARY.format("PNG image")
+    assert _board(page) == 0 and page.locator("#moves li").count() == 0
+    assert page.inner_text("#banner") == "Could not open board.png."
+    assert page.input_value("#text") == ""   # its bytes are not pasted into the box
+    page.screenshot(path=str(shots / "replay-refused-png.png"))
+    # any other binary file: named as binary, never quoted
+    page.set_input_files("#file", files=[{"name": "notes.bin", "mimeType": "text/plain",
+                                          "buffer": b'{"game": "losat"\x00\x00}'}])
+    until(lambda: "notes.bin" in page.inner_text("#error"), 60, "the error")
+    assert page.inner_text("#error") == "notes.bin is " + BINARY.format("not text")

@@ -199,3 +199,27 @@ def test_rle_load_and_save(page: Any, base_url: str) -> None:
     page.fill("#rle", "x = 999, y = 2\nbo!")
     page.click("#rle-load")
     _until(page, "document.getElementById('error').textContent.includes('256')")
+
+
+def _rate(page: Any) -> float | None:
+    """The generations-per-second readout as a number (None while it shows none)."""
+    text = page.inner_text("#rate")
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def test_the_generations_per_second_readout_measures_a_run_and_keeps_it_when_paused(
+        page: Any, base_url: str) -> None:
+    _open(page, f"{base_url}/lab/sandbox#" + urlencode(
+        {"rule": "life", "w": 32, "h": 32, "torus": 1, "seed": 1, "soup": 0.3}))
+    assert page.inner_text("#rate") == "–"   # nothing run yet, nothing measured
+    page.click("#run")
+    until(lambda: _rate(page), 60, "a measured rate while running")
+    page.click("#run")   # pause: the run's figure stays, not "–"
+    assert page.inner_text("#run") == "Run"
+    paused = _rate(page)
+    assert paused is not None and paused > 0, page.inner_text("#rate")
+    page.click("#step")   # a step keeps the last run's figure too
+    assert _rate(page) == paused

@@ -3,30 +3,40 @@ mover blocks up to k - 1 of the squares the opponent could move it to.
 
 Modules:
 
-* ``rules``: the state and its game (the protocol of :mod:`lifearena.core`);
+* ``notation``: squares, the dense actions, the ``Move`` value object;
+* ``rules``: the state and the rules (the protocol of :mod:`lifearena.core`);
+* ``presentation``: the text line, what a page draws, how a person picks a move, why a move
+  is illegal;
+* ``game``: the game with its parameters;
 * ``palace``: palace numbers, the game's solution;
 * ``palace_kernels``: their numba row kernels.
 
 The names below are the game's public API, importable from the package.
 """
 
-from lifearena.games.blocking_queen.rules import (
+from lifearena.games.blocking_queen.game import BlockingQueenGame
+from lifearena.games.blocking_queen.notation import (
     BLOCK_BASE,
     DONE,
-    MAX_K,
     NUM_ACTIONS,
     SIDE,
-    SPECS,
     SQUARES,
     SYMBOLS,
-    BlockingQueen,
-    BlockingQueenGame,
-    check_k,
+    Move,
     index_square,
-    new_game,
-    options,
     parse_square,
     square_index,
+)
+from lifearena.games.blocking_queen.presentation import BlockingQueenPresentation
+from lifearena.games.blocking_queen.rules import (
+    MAX_K,
+    SPECS,
+    BlockingQueen,
+    BlockingQueenState,
+    check_k,
+    new_game,
+    options,
+    reaches,
 )
 
 __all__ = [
@@ -40,10 +50,14 @@ __all__ = [
     "SYMBOLS",
     "BlockingQueen",
     "BlockingQueenGame",
+    "BlockingQueenPresentation",
+    "BlockingQueenState",
+    "Move",
     "check_k",
     "index_square",
     "new_game",
     "options",
     "parse_square",
+    "reaches",
     "square_index",
 ]

@@ -3,35 +3,41 @@ hidden placement.
 
 Modules:
 
-* ``rules``: the state and its game (the protocol of :mod:`lifearena.core`);
+* ``notation``: cells, moves, dense actions and positions;
+* ``rules``: the state (the protocol of :mod:`lifearena.core`) and the game's parameters;
+* ``presentation``: the text board, the page's display and what the board asks of a player;
+* ``game``: the :class:`~lifearena.core.Game` with its parameters;
 * ``batch``: many flat 25-cell boards at once;
 * ``classic``: the 1978 program, line by line.
 
 The names below are the game's public API, importable from the package.
 """
 
-from lifearena.games.life_for_two.rules import (
+from lifearena.games.life_for_two.game import LifeForTwoGame
+from lifearena.games.life_for_two.notation import (
     CELLS,
     FIRST_PIECES,
-    IMMIGRATION,
-    LIMIT_RESULTS,
     NUM_ACTIONS,
-    RULES,
     SIZE,
-    SPECS,
     SYMBOLS,
-    TOURNAMENT_PARAMS,
     TRIPLES,
-    LifeForTwo,
-    LifeForTwoGame,
     Move,
     cell_index,
     cell_text,
-    format_board,
     format_position,
-    new_game,
     parse_cell,
     parse_position,
+)
+from lifearena.games.life_for_two.presentation import LifeForTwoPresentation, format_board
+from lifearena.games.life_for_two.rules import (
+    IMMIGRATION,
+    LIMIT_RESULTS,
+    RULES,
+    SPECS,
+    TOURNAMENT_PARAMS,
+    LifeForTwo,
+    LifeForTwoState,
+    new_game,
 )
 
 __all__ = [
@@ -48,6 +54,8 @@ __all__ = [
     "TRIPLES",
     "LifeForTwo",
     "LifeForTwoGame",
+    "LifeForTwoPresentation",
+    "LifeForTwoState",
     "Move",
     "cell_index",
     "cell_text",

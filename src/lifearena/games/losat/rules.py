@@ -63,22 +63,11 @@ Black: J6 K6 L6 J7 L7 J8 L8; White: K12 M12 K13 M13 K14 L14 M14. The goal lines 
 is read literally; from the start it is the same as "reaching": a stone can only appear next
 to stones of its colour, so the first stone of a colour at or beyond its goal row is on it.
 
-Move notation
--------------
-``+bD4`` / ``+wD4`` add a black / white stone at D4 (``+D4`` on input: the mover's colour),
-``-D4`` remove the stone at D4, ``xD4`` capture the stone at D4 (it turns to the other
-colour), ``pass``. Input is case-insensitive. Actions are dense integers: with ``N`` points,
-``kind * N + point`` for kind 0 remove, 1 add black, 2 add white, 3 capture, and ``4 * N``
-for the pass; points are numbered row by row from the top-left (``A19``) corner.
-
-Position notation
------------------
-A FEN-like line: the rows from the top (row ``length``) down to row 1, separated by ``/``,
-each row a run of ``b`` (black), ``w`` (white), ``.`` (empty) and decimal counts of empty
-points; then optionally the side to move (``b``/``w``), the captures ``B-W`` and the number of
-passes just played in a row (0 or 1). The default start::
-
-    19/19/19/19/19/9www7/9w1w7/9w1w7/19/19/19/8b1b8/8b1b8/8bbb8/19/19/19/19/19 b 0-0 0
+Notation and set-up positions
+-----------------------------
+Moves (``+bD4``, ``-D4``, ``xD4``, ``pass``), their dense action numbers and the position
+notation (a FEN-like line) are read and written by :mod:`lifearena.games.losat.notation`;
+the text board and what a person clicks, by :mod:`lifearena.games.losat.presentation`.
 
 A game set up from a position starts its superko memory and its move count there. A
 position whose game is already decided is refused with a ``ParseError`` rather than played
@@ -98,7 +87,6 @@ position, and playing on would award a win the position already holds).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar, Self
@@ -112,28 +100,30 @@ from lifearena.core import (
     Action,
     Chance,
     Dynamics,
-    Game,
     GameInfo,
     Information,
     Outcome,
     State,
     Termination,
-    register_game,
 )
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
 from lifearena.games.losat import evaluation as losat_eval
+from lifearena.games.losat.geometry import Geometry
+from lifearena.games.losat.notation import (
+    ADD_BLACK,
+    ADD_WHITE,
+    BLACK,
+    CAPTURE,
+    MAX_LENGTH,
+    MAX_WIDTH,
+    REMOVE,
+    SYMBOLS,
+    WHITE,
+    Move,
+    format_position,
+    parse_position,
+)
 from lifearena.params import ParamSpec, check_values
-
-BLACK, WHITE = 0, 1
-"""Player ids; a point holds ``player + 1`` (1 black, 2 white) or 0 when empty."""
-SYMBOLS = ("b", "w")
-COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-"""Go column letters: the alphabet without I."""
-REMOVE, ADD_BLACK, ADD_WHITE, CAPTURE = 0, 1, 2, 3
-ZOBRIST_SEED = 20090501
-"""Seed of the Zobrist table (fixed so hashes are the same on every machine and run)."""
-
-MAX_WIDTH, MAX_LENGTH = len(COLUMNS), 99
 
 SPECS: tuple[ParamSpec, ...] = (
     ParamSpec("width", "int", 19, low=5, high=MAX_WIDTH, label="Width", served=(9, 25),
@@ -160,10 +150,6 @@ SPECS: tuple[ParamSpec, ...] = (
 """Losat's parameters: every one is a rule (the start is always the two heptominoes)."""
 DEFAULTS: dict[str, Any] = {spec.name: spec.default for spec in SPECS}
 
-_MOVE = re.compile(r"^(?:(?P<pass>pass)|(?P<kind>[-x+])(?P<colour>[bw])?(?P<col>[a-z])"
-                   r"(?P<row>\d{1,2}))$")
-
-
 def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
     """The full parameter dict (defaults filled in), or :class:`BadParameterError`: each
     value against its spec in :data:`SPECS`, then the ones that constrain each other.
@@ -175,7 +161,7 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
     ...
     lifearena.errors.BadParameterError: losat parameter neighbours=6; expected one of 8, 4
     """
-    return _check_together(check_values(SPECS, _plain(params), "losat"))
+    return check_together(check_values(SPECS, _plain(params), "losat"))
 
 
 def _plain(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -183,7 +169,10 @@ def _plain(params: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v.item() if isinstance(v, np.generic) else v for k, v in params.items()}
 
 
-def _check_together(p: dict[str, Any]) -> dict[str, Any]:
+def check_together(p: dict[str, Any]) -> dict[str, Any]:
+    """``p`` (each value already checked against its spec), or :class:`BadParameterError` for
+    values that do not fit together: a board too short for the heptominoes and their gap, or
+    an offset that puts a heptomino off the board."""
     if p["gap"] + 6 > p["length"]:
         raise BadParameterError(f"length={p['length']}; expected {p['gap'] + 6}..{MAX_LENGTH} "
                                 f"(two heptominoes and a gap of {p['gap']} rows)")
@@ -227,157 +216,12 @@ def start_board(params: Mapping[str, Any]) -> np.ndarray:
     return board
 
 
-def point_name(point: int, width: int, length: int) -> str:
-    """Go-style name of a point index (row by row from the top-left).
-
-    >>> point_name(0, 19, 19), point_name(360, 19, 19)
-    ('A19', 'T1')
-    """
-    row, col = divmod(point, width)
-    return f"{COLUMNS[col]}{length - row}"
-
-
-def parse_point(text: str, width: int, length: int) -> int:
-    """The point index of a Go-style name like ``D4``; :class:`ParseError` if off the board.
-
-    >>> parse_point("k10", 19, 19)
-    180
-    """
-    match = re.fullmatch(r"([A-Za-z])(\d{1,2})", text.strip())
-    if not match:
-        raise ParseError(f"bad point {text!r}; expected a column letter and a row number "
-                         "such as D4")
-    letter, number = match.group(1).upper(), int(match.group(2))
-    if letter == "I":
-        raise ParseError(f"bad point {text!r}: Go coordinates skip the letter I; columns are "
-                         f"{COLUMNS[0]}..{COLUMNS[width - 1]}")
-    col = COLUMNS.index(letter)
-    if col >= width:
-        raise ParseError(f"point {text!r} is off the board: columns are "
-                         f"{COLUMNS[0]}..{COLUMNS[width - 1]} (no I)")
-    if not 1 <= number <= length:
-        raise ParseError(f"point {text!r} is off the board: rows are 1..{length}")
-    return (length - number) * width + col
-
-
-def parse_position(text: str) -> tuple[np.ndarray, int | None, tuple[int, int], int]:
-    """Read the position notation: ``(board, side or None, captures, passes)``.
-
-    >>> board, side, caps, passes = parse_position("5/2b2/.www. w 1-0 1")
-    >>> board.tolist(), side, caps, passes
-    ([[0, 0, 0, 0, 0], [0, 0, 1, 0, 0], [0, 2, 2, 2, 0]], 1, (1, 0), 1)
-    """
-    fields = text.split()
-    if not fields:
-        raise ParseError("empty Losat position; expected rows like '19/19/...' then "
-                         "side, captures and passes")
-    if len(fields) > 4:
-        raise ParseError(f"Losat position {text!r} has {len(fields)} fields; expected at most 4 "
-                         "(rows, side to move, captures B-W, passes)")
-    rows: list[list[int]] = []
-    row_texts = fields[0].split("/")
-    if len(row_texts) > MAX_LENGTH:
-        raise ParseError(f"position has {len(row_texts)} rows; expected at most {MAX_LENGTH}")
-    for number, row_text in enumerate(row_texts, start=1):
-        row: list[int] = []
-        for run in re.findall(r"\d+|.", row_text):
-            if run.isdigit():
-                if int(run) == 0:
-                    raise ParseError(f"row {number} of position {fields[0]!r} has an empty run "
-                                     "'0'; expected a positive count")
-                # checked before the run is expanded: a count like 10**12 must not fill memory
-                if len(row) + int(run) > MAX_WIDTH:
-                    raise ParseError(f"row {number} of position {fields[0]!r} is more than "
-                                     f"{MAX_WIDTH} points wide; expected at most {MAX_WIDTH}")
-                row.extend([0] * int(run))
-            elif run in "bw.":
-                row.append({"b": 1, "w": 2, ".": 0}[run])
-            else:
-                raise ParseError(f"bad character {run!r} in row {number} of position "
-                                 f"{fields[0]!r}; expected b, w, . or a count")
-        rows.append(row)
-    widths = {len(r) for r in rows}
-    if len(widths) != 1:
-        raise ParseError(f"rows of position {fields[0]!r} have different widths "
-                         f"{sorted(widths)}; expected equal widths")
-    board = np.array(rows, dtype=np.int8)
-    side = None
-    if len(fields) > 1:
-        if fields[1] not in SYMBOLS:
-            raise ParseError(f"bad side to move {fields[1]!r}; expected 'b' or 'w'")
-        side = SYMBOLS.index(fields[1])
-    captures = (0, 0)
-    if len(fields) > 2:
-        match = re.fullmatch(r"(\d+)-(\d+)", fields[2])
-        if not match:
-            raise ParseError(f"bad captures {fields[2]!r}; expected B-W such as 0-0")
-        captures = (int(match.group(1)), int(match.group(2)))
-    passes = 0
-    if len(fields) > 3:
-        if fields[3] not in ("0", "1"):
-            raise ParseError(f"bad passes {fields[3]!r}; expected 0 or 1 (passes in a row)")
-        passes = int(fields[3])
-    return board, side, captures, passes
-
-
-def format_position(board: np.ndarray, side: int, captures: tuple[int, int],
-                    passes: int) -> str:
-    """Write the position notation (empty runs as counts).
-
-    >>> format_position(np.array([[0, 1, 0], [2, 0, 0]]), 0, (0, 2), 0)
-    '1b1/w2 b 0-2 0'
-    """
-    rows = []
-    for row in np.asarray(board):
-        text, empties = "", 0
-        for value in row:
-            if value == 0:
-                empties += 1
-                continue
-            if empties:
-                text += str(empties)
-                empties = 0
-            text += "bw"[int(value) - 1]
-        rows.append(text + (str(empties) if empties else ""))
-    return f"{'/'.join(rows)} {SYMBOLS[side]} {captures[0]}-{captures[1]} {passes}"
-
-
 @njit(cache=True)
 def _shift(counts: np.ndarray, colour: int, adjacent: np.ndarray, delta: int) -> None:
     """Add ``delta`` to ``colour``'s neighbour count of every point in ``adjacent`` (one
     compiled loop instead of a numpy fancy-index update, which costs ten times more)."""
     for point in adjacent:
         counts[colour, point] += delta
-
-
-class _Geometry:
-    """Precomputed facts of one board size and neighbourhood (shared by every state)."""
-
-    _cache: ClassVar[dict[tuple[int, int, int], _Geometry]] = {}
-
-    def __init__(self, width: int, length: int, neighbours: int) -> None:
-        self.width, self.length, self.size = width, length, width * length
-        steps = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
-        if neighbours == 4:
-            steps = [(-1, 0), (0, -1), (0, 1), (1, 0)]
-        self.adjacent: list[np.ndarray] = []
-        for point in range(self.size):
-            r, c = divmod(point, width)
-            self.adjacent.append(np.array(
-                [(r + dr) * width + c + dc for dr, dc in steps
-                 if 0 <= r + dr < length and 0 <= c + dc < width], dtype=np.intp))
-        rng = np.random.default_rng([ZOBRIST_SEED, width, length])
-        table = rng.integers(0, 2**64, size=(2, self.size), dtype=np.uint64, endpoint=False)
-        self.zobrist_array = table
-        self.zobrist: list[list[int]] = [[int(v) for v in table[0]], [int(v) for v in table[1]]]
-        self.names = [point_name(p, width, length) for p in range(self.size)]
-
-    @classmethod
-    def get(cls, width: int, length: int, neighbours: int) -> _Geometry:
-        key = (width, length, neighbours)
-        if key not in cls._cache:
-            cls._cache[key] = cls(width, length, neighbours)
-        return cls._cache[key]
 
 
 class LosatState(State):
@@ -417,7 +261,7 @@ class LosatState(State):
             raise BadParameterError(f"side to move {side!r}; expected 0 (b) or 1 (w)")
         if passes not in (0, 1):
             raise BadParameterError(f"passes={passes}; expected 0 or 1")
-        geo = _Geometry.get(p["width"], p["length"], p["neighbours"])
+        geo = Geometry.get(p["width"], p["length"], p["neighbours"])
         # the action space and the move cap depend on the parameters, so each state carries
         # its own copy of the static facts (the class attribute describes the defaults)
         self.info = replace(type(self).info, num_distinct_actions=4 * geo.size + 1,
@@ -738,135 +582,15 @@ class LosatState(State):
                            f"{self.params['max_moves']} moves played")
         return None
 
-    # -- notation ------------------------------------------------------------------------------
+    # -- notation (lifearena.games.losat.notation) ----------------------------------------------
 
     def action_to_string(self, action: Action, player: int | None = None) -> str:
-        n = self._n
-        if not 0 <= action <= 4 * n:
-            raise IllegalMoveError(f"action {action} is out of range; expected 0..{4 * n}")
-        if action == 4 * n:
-            return "pass"
-        kind, point = divmod(action, n)
-        name = self._geo.names[point]
-        return {REMOVE: "-", ADD_BLACK: "+b", ADD_WHITE: "+w", CAPTURE: "x"}[kind] + name
+        return str(Move.from_action(action, self.params["width"], self.params["length"]))
 
     def string_to_action(self, text: str, player: int | None = None) -> Action:
-        match = _MOVE.match(text.strip().lower())
-        if not match:
-            raise ParseError(f"bad Losat move {text!r}; expected +bD4 or +wD4 (add), -D4 "
-                             "(remove), xD4 (capture) or pass")
-        n = self._n
-        if match.group("pass"):
-            return 4 * n
-        point = parse_point(match.group("col") + match.group("row"), self.params["width"],
-                            self.params["length"])
-        kind, colour = match.group("kind"), match.group("colour")
-        if kind == "+":
-            if colour is None:
-                owner = self._to_move if player is None or player < 0 else player
-                colour = SYMBOLS[owner]
-            return (ADD_BLACK if colour == "b" else ADD_WHITE) * n + point
-        if colour is not None:
-            raise ParseError(f"bad Losat move {text!r}: only additions name a colour; "
-                             f"write {kind}{text.strip()[2:].upper()}")
-        return (REMOVE if kind == "-" else CAPTURE) * n + point
-
-    def legal_moves_text(self, player: int | None = None) -> str:
-        """The legal moves grouped by kind, one line per kind."""
-        groups: dict[str, list[str]] = {}
-        for action in self.legal_actions(player):
-            groups.setdefault(self.move_kind(action), []).append(self.action_to_string(action))
-        return "\n".join(f"  {kind:<8} {' '.join(texts)}" for kind, texts in groups.items())
-
-    def move_kind(self, action: Action) -> str:
-        """``"remove"``, ``"add"``, ``"capture"`` or ``"pass"``."""
-        kind = action // self._n
-        return ("remove", "add", "add", "capture", "pass")[kind]
-
-    # -- pages -------------------------------------------------------------------------------
-
-    def display(self, player: int | None = None) -> dict[str, Any]:
-        """The board for pages (black 1, white 2, row 0 the top row): captures as the counts,
-        the goal rows and the point of the last move.
-
-        >>> new_game(width=9, length=13).display()["grid"]["col_labels"][:9]
-        ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J']
-        """
-        from lifearena.games._display import grid_display
-
+        mover = self._to_move if player is None or player < 0 else player
         width, length = self.params["width"], self.params["length"]
-        board = self.board
-        last = self._last
-        last_point = None if last is None or last == 4 * self._n else list(
-            divmod(last % self._n, width))
-        return grid_display(
-            board, None, counts=self.captures(), count_label="captures",
-            row_labels=[str(length - r) for r in range(length)],
-            col_labels=list(COLUMNS[:width]),
-            stones=[int(np.count_nonzero(board == 1)), int(np.count_nonzero(board == 2))],
-            goal_rows=list(self._goal), captures_to_win=self.params["captures_to_win"],
-            last_point=last_point,
-            last_kind=None if last is None else self.move_kind(last),
-            status=f"move {self._ply + 1} of {self.params['max_moves']}",
-        )
-
-    def explain_illegal(self, action: Action, player: int | None = None) -> str:
-        """One line: why ``action`` may not be played now (Life's condition, the owner rule
-        or superko).
-
-        >>> state = new_game(width=9, length=13)
-        >>> state.explain_illegal(state.string_to_action("+bA1"))
-        '+bA1: an added black stone needs exactly 3 black neighbours; A1 has 0'
-        """
-        mover = self._to_move if player is None else player
-        if self._outcome is not None:
-            return "the game is over; no move can be played"
-        if mover != self._to_move:
-            return f"it is not {SYMBOLS[mover]}'s turn; {SYMBOLS[self._to_move]} is to move"
-        n = self._n
-        if not 0 <= action <= 4 * n:
-            return f"action {action} is out of range 0..{4 * n}"
-        text = self.action_to_string(action)
-        if action == 4 * n:
-            return "pass is legal only when no other move is"
-        kind, point = divmod(int(action), n)
-        name, value = self._geo.names[point], int(self._board[point])
-        own_counts = self._counts[:, point]
-        colour_name = ("black", "white")
-        if kind in (ADD_BLACK, ADD_WHITE):
-            colour = kind - 1
-            if value:
-                return f"{text}: {name} already holds a {colour_name[value - 1]} stone"
-            if self.params["own_colour_only"] and colour != mover:
-                return f"{text}: with own_colour_only you add only {colour_name[mover]} stones"
-            if own_counts[colour] != 3:
-                return (f"{text}: an added {colour_name[colour]} stone needs exactly 3 "
-                        f"{colour_name[colour]} neighbours; {name} has {own_counts[colour]}")
-        elif not value:
-            return f"{text}: {name} is empty; there is no stone to change"
-        elif kind == REMOVE:
-            if self.params["own_colour_only"] and value != mover + 1:
-                return f"{text}: with own_colour_only you remove only your own stones"
-            if 2 <= own_counts[value - 1] <= 3:
-                return (f"{text}: the stone on {name} has {own_counts[value - 1]} neighbours of "
-                        "its colour; only a stone with fewer than 2 or more than 3 may go")
-        else:
-            if self.params["own_colour_only"] and value == mover + 1:
-                return f"{text}: with own_colour_only you capture only opponent stones"
-            enemies = own_counts[2 - value]
-            wanted = "3 or more" if self.params["capture_or_more"] else "exactly 3"
-            if not self._candidates(mover)[action]:
-                return (f"{text}: a capture needs {wanted} neighbours of the other colour; "
-                        f"{name} has {enemies}")
-        if action in self._legal_actions(mover):
-            return f"{text} is legal"
-        return f"{text} would repeat an earlier position (superko)"
-
-    def action_cells(self, action: Action) -> list[tuple[int, int]]:
-        """The point a move changes (0-based row from the top, column); none for a pass."""
-        if action >= 4 * self._n:
-            return []
-        return [divmod(int(action) % self._n, self.params["width"])]
+        return Move.parse(text, mover=mover, width=width, length=length).action(width, length)
 
     # -- views -----------------------------------------------------------------------------------
 
@@ -922,47 +646,12 @@ class LosatState(State):
         f = self.features()
         return int(f[6]), int(f[7])
 
-    def __str__(self) -> str:
-        return render(self)
-
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.params.items()
                    if k not in ("width", "length") and v != DEFAULTS[k]}
         extra = "".join(f", {k}={v!r}" for k, v in changed.items())
         return f"losat.from_setup({self.position()!r}{extra})"
 
-
-
-@register_game
-class LosatGame(Game):
-    """Losat with its parameters: ``LosatGame(width=9).new_initial_state()`` is the two
-    heptominoes on a 9-wide board.
-
-    >>> LosatGame(width=9, length=11, gap=5).observation_shape
-    (2, 11, 9)
-    """
-
-    info = LosatState.info
-    specs = SPECS
-    state_type = LosatState
-
-    def _check_together(self, values: dict[str, Any]) -> dict[str, Any]:
-        return _check_together(values)
-
-    def _initial_state(self, seed: int | None) -> LosatState:
-        return new_game(**self._params)
-
-    @property
-    def num_distinct_actions(self) -> int:
-        return 4 * int(self._params["width"]) * int(self._params["length"]) + 1
-
-    @property
-    def observation_shape(self) -> tuple[int, ...]:
-        return (2, self._params["length"], self._params["width"])
-
-    @property
-    def max_game_length(self) -> int:
-        return int(self._params["max_moves"])
 
 def _refuse_decided(state: LosatState, setup: str) -> None:
     """A ParseError if the game of ``state`` (just set up from ``setup``) is already over."""
@@ -978,52 +667,6 @@ def _refuse_decided(state: LosatState, setup: str) -> None:
             raise ParseError(f"position {setup!r}: a {SYMBOLS[player]} stone already stands on "
                              f"{SYMBOLS[player]}'s goal line (row {board.shape[0] - row}; the "
                              "game is over); expected none there")
-
-
-def render(state: LosatState, *, marks: bool = True) -> str:
-    """The board as text: coordinates on all four edges, ``X`` black, ``O`` white, the last
-    move in parentheses, the goal lines and the captures beside the board.
-
-    >>> print(render(new_game(width=7, length=9, gap=1)))
-       A B C D E F G
-     9 . . . . . . .  9
-     8 . . . O O O .  8   <- b goal
-     7 . . . O . O .  7
-     6 . . . O . O .  6
-     5 . . . . . . .  5
-     4 . . X . X . .  4
-     3 . . X . X . .  3
-     2 . . X X X . .  2   <- w goal
-     1 . . . . . . .  1
-       A B C D E F G
-    captures b (X) 0/5, w (O) 0/5; move 0; b to move
-    """
-    p = state.params
-    width, length = p["width"], p["length"]
-    board = state._board.reshape(length, width)
-    black_goal, white_goal = state.goal_rows()
-    last = state.last_action()
-    last_point = None if last is None or last == 4 * width * length else last % (width * length)
-    letters = "   " + " ".join(COLUMNS[:width])
-    lines = [letters]
-    for r in range(length):
-        cells = [".XO"[int(v)] for v in board[r]]
-        line = " " + " ".join(cells) + " "
-        if marks and last_point is not None and last_point // width == r:
-            c = last_point % width
-            line = line[:2 * c] + "(" + cells[c] + ")" + line[2 * c + 3:]
-        note = {black_goal: "   <- b goal", white_goal: "   <- w goal"}.get(r, "")
-        number = length - r
-        lines.append(f"{number:>2}{line}{number:>2}{note}".rstrip())
-    lines.append(letters)
-    caps = state.captures()
-    target = p["captures_to_win"]
-    outcome = state.outcome()
-    status = str(outcome) if outcome else f"{SYMBOLS[state.current_player()]} to move"
-    last_text = "" if last is None else f", last {state.action_to_string(last)}"
-    lines.append(f"captures b (X) {caps[0]}/{target}, w (O) {caps[1]}/{target}; "
-                 f"move {state.plies()}{last_text}; {status}")
-    return "\n".join(lines)
 
 
 def new_game(**params: Any) -> LosatState:

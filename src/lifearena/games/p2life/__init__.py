@@ -3,26 +3,33 @@ Life rule.
 
 Modules:
 
-* ``rules``: the state and its game (the protocol of :mod:`lifearena.core`).
+* ``notation``: the players' symbols, the ``Move`` value object, positions;
+* ``rules``: the state and the rules (the protocol of :mod:`lifearena.core`);
+* ``presentation``: the text board, what a page draws, how a person picks a move, why a move
+  is illegal;
+* ``game``: the game with its parameters.
 
 The names below are the game's public API, importable from the package.
 """
 
+from lifearena.games.p2life.game import P2LifeGame
+from lifearena.games.p2life.notation import (
+    MAX_SIDE,
+    SYMBOLS,
+    Move,
+    format_position,
+    parse_position,
+)
+from lifearena.games.p2life.presentation import P2LifePresentation, format_board
 from lifearena.games.p2life.rules import (
     DEFAULTS,
-    MAX_SIDE,
     MAX_TURNS,
     P2LIFE,
     SPECS,
-    SYMBOLS,
-    Move,
     P2Life,
-    P2LifeGame,
+    P2LifeState,
     apply_moves,
-    format_board,
-    format_position,
     new_game,
-    parse_position,
     symmetric_soup,
 )
 
@@ -36,6 +43,8 @@ __all__ = [
     "Move",
     "P2Life",
     "P2LifeGame",
+    "P2LifePresentation",
+    "P2LifeState",
     "apply_moves",
     "format_board",
     "format_position",

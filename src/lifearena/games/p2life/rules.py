@@ -31,19 +31,12 @@ neighbours -- a placed token completes a birth (three of a colour), shields a fr
 kills an enemy by lowering its w - b; removing one's own token can save a crowded friend or
 stop an unwanted birth. Simultaneous moves keep the colours' symmetry (neither moves first).
 
-Notation:
+Notation (:mod:`lifearena.games.p2life.notation`): a cell is ``x,y`` (column, row, from 1);
+a move is ``pass``, ``+x,y`` (place) or ``-x,y`` (remove); a position is the rows joined by
+``/``, the generations played and the moves since the last one: ``"w...b/...../..... 0:0"``.
 
-* A cell is ``x,y``: x the column (1 = left), y the row (1 = top), as in Life for Two.
-* A move is ``pass``, ``+x,y`` (place) or ``-x,y`` (remove); a joint move in a record is
-  ``"+3,4 | pass"``.
-* A position is the rows from the top joined by ``/`` (``.`` empty, ``w``, ``b``), a space, the
-  number of generations played so far and, after a colon, the moves made since the last
-  generation: ``"w...b/...../..... 0:0"``.
-
-Dense actions for a board of ``n = height * width`` cells: ``0`` is pass, ``1 + i`` places on
-cell ``i = (y - 1) * width + (x - 1)``, ``1 + n + i`` removes from cell ``i``.
-
->>> state = P2Life.from_setup("....../.ww.../.w..../....../....bb/....bb 0:0", torus=False)
+>>> state = P2LifeState.from_setup("....../.ww.../.w..../....../....bb/....bb 0:0",
+...                                 torus=False)
 >>> state.apply_actions([state.string_to_action("+3,3"), state.string_to_action("-6,6")])
 >>> print(state)
    1 2 3 4 5 6
@@ -59,9 +52,8 @@ cell ``i = (y - 1) * width + (x - 1)``, ``1 + n + i`` removes from cell ``i``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -73,25 +65,27 @@ from lifearena.core import (
     Action,
     Chance,
     Dynamics,
-    Game,
     GameInfo,
     Information,
     Outcome,
     State,
     Termination,
-    register_game,
+    presentation_of,
 )
-from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
+from lifearena.errors import BadParameterError, IllegalMoveError
+from lifearena.games.p2life.notation import (
+    MAX_SIDE,
+    SYMBOLS,
+    Move,
+    format_position,
+    parse_position,
+)
 from lifearena.life.grid import random_grid
 from lifearena.life.rules import Rule
 from lifearena.life.step import step
 from lifearena.params import ParamSpec
 
-SYMBOLS = ("w", "b")
-_CHARS = {".": 0, "w": 1, "b": 2}
-_CHAR_OF = ".wb"
 P2LIFE = Rule.named("p2life")
-MAX_SIDE = 64
 MAX_TURNS = 10_000
 """Most generations times moves per generation: the game's longest possible length."""
 
@@ -113,98 +107,6 @@ SPECS: tuple[ParamSpec, ...] = (
 is a rule too: it draws the coins of 3-vs-3 births)."""
 DEFAULTS: dict[str, Any] = {s.name: s.default for s in SPECS if not s.start}
 
-_MOVE_RE = re.compile(r"\s*([+-])\s*(\d+)\s*,\s*(\d+)\s*")
-_POSITION_RE = re.compile(r"(?P<rows>[.wb/]+)\s+(?P<gen>\d+):(?P<moved>\d+)")
-
-
-@dataclass(frozen=True)
-class Move:
-    """One player's choice: pass, place (``+``) or remove (``-``) at cell ``(x, y)``, 1-based.
-
-    >>> Move.from_text("+3,2"), Move.from_text("pass").kind
-    (Move.from_text('+3,2'), 'pass')
-    >>> Move.from_text("-1,1").action(5, 5), Move.from_action(27, 5, 5)
-    (26, Move.from_text('-2,1'))
-    """
-
-    kind: str  # "pass", "place" or "remove"
-    x: int = 0
-    y: int = 0
-
-    @classmethod
-    def from_text(cls, text: str) -> Move:
-        if text.strip().lower() == "pass":
-            return cls("pass")
-        match = _MOVE_RE.fullmatch(text)
-        if not match:
-            raise ParseError(f"bad move {text.strip()!r}; expected pass, +x,y (place) or -x,y "
-                             "(remove), x the column and y the row from 1")
-        sign, x, y = match.groups()
-        return cls("place" if sign == "+" else "remove", int(x), int(y))
-
-    @classmethod
-    def from_action(cls, action: int, height: int, width: int) -> Move:
-        n = height * width
-        if action == 0:
-            return cls("pass")
-        if not 0 < action <= 2 * n:
-            raise ParseError(f"action {action} out of range; expected 0..{2 * n}")
-        kind = "place" if action <= n else "remove"
-        y, x = divmod((action - 1) % n, width)
-        return cls(kind, x + 1, y + 1)
-
-    def action(self, height: int, width: int) -> int:
-        if self.kind == "pass":
-            return 0
-        if not (1 <= self.x <= width and 1 <= self.y <= height):
-            raise ParseError(f"cell {self.x},{self.y} is off the {height}x{width} board; "
-                             f"expected x in 1..{width} and y in 1..{height}")
-        index = (self.y - 1) * width + (self.x - 1)
-        return 1 + index + (height * width if self.kind == "remove" else 0)
-
-    def __str__(self) -> str:
-        if self.kind == "pass":
-            return "pass"
-        return f"{'+' if self.kind == 'place' else '-'}{self.x},{self.y}"
-
-    def __repr__(self) -> str:
-        return f"Move.from_text({str(self)!r})"
-
-
-def parse_position(text: str) -> tuple[np.ndarray, int, int]:
-    """The board, generations played and moves since the last generation of a position.
-
-    >>> board, generation, moved = parse_position("w.b/... 3:0")
-    >>> board.tolist(), generation, moved
-    ([[1, 0, 2], [0, 0, 0]], 3, 0)
-    """
-    match = _POSITION_RE.fullmatch(text.strip())
-    rows = match.group("rows").split("/") if match else []
-    if not match or not rows[0] or any(len(r) != len(rows[0]) for r in rows):
-        raise ParseError(f"bad p2life position {text!r}; expected rows of equal length from "
-                         "'.wb' joined by '/', a space, generations:moves (e.g. 'w../.b. 0:0')")
-    if len(rows) > MAX_SIDE or len(rows[0]) > MAX_SIDE:
-        raise ParseError(f"p2life board {len(rows)}x{len(rows[0])} is too large; "
-                         f"expected at most {MAX_SIDE}x{MAX_SIDE}")
-    board = np.array([[_CHARS[c] for c in row] for row in rows], dtype=np.int8)
-    return board, int(match.group("gen")), int(match.group("moved"))
-
-
-def format_position(board: np.ndarray, generation: int, moved: int) -> str:
-    """The notation of a position (inverse of :func:`parse_position`)."""
-    rows = ("".join(_CHAR_OF[v] for v in row) for row in board.tolist())
-    return "/".join(rows) + f" {generation}:{moved}"
-
-
-def format_board(board: np.ndarray) -> str:
-    """The board with column numbers on top and row numbers on the left."""
-    width = board.shape[1]
-    pad = len(str(width))
-    lines = ["   " + " ".join(str(x).rjust(pad) for x in range(1, width + 1))]
-    for y, row in enumerate(board.tolist(), start=1):
-        lines.append(f"{y:<3}" + " ".join(_CHAR_OF[v].rjust(pad) for v in row))
-    return "\n".join(lines)
-
 
 def symmetric_soup(height: int, width: int, density: float, seed: int) -> np.ndarray:
     """A random soup whose point reflection is itself with the colours swapped.
@@ -225,7 +127,7 @@ def symmetric_soup(height: int, width: int, density: float, seed: int) -> np.nda
     return cells.reshape(height, width)
 
 
-class P2Life(State):
+class P2LifeState(State):
     """A p2life game position (see the module docstring for rules and notation)."""
 
     move_help: ClassVar[str] = "pass, +x,y to place a token, -x,y to remove one of yours"
@@ -275,15 +177,14 @@ class P2Life(State):
         # the action space depends on the board's size, so each state carries its own copy
         # of the static facts (the class attribute describes the largest board)
         self.info = replace(type(self).info, num_distinct_actions=2 * board.size + 1)
-        self.generation = int(generation)
-        self.moved = int(moved)
-        self._start = format_position(board, self.generation, self.moved)
-        self.last_moves: tuple[Move, Move] | None = None
-        self.placed: np.ndarray | None = None
-        """The board after the last generation's moves, before that generation ran."""
+        self._generation = int(generation)
+        self._moved = int(moved)
+        self._start = format_position(board, self._generation, self._moved)
+        self._last_moves: tuple[Move, Move] | None = None
+        self._placed: np.ndarray | None = None
         self._outcome = self._judge()
 
-    # -- protocol hooks -----------------------------------------------------------------------
+    # -- what the position shows ---------------------------------------------------------------
 
     @property
     def height(self) -> int:
@@ -296,9 +197,35 @@ class P2Life(State):
     @property
     def board(self) -> np.ndarray:
         """The board, row 0 at the top: 0 empty, 1 and 2 the players' pieces (read-only)."""
-        view = self._board.view()
-        view.flags.writeable = False
-        return view
+        return _read_only(self._board)
+
+    @property
+    def generation(self) -> int:
+        """How many generations have run."""
+        return self._generation
+
+    @property
+    def moved(self) -> int:
+        """How many turns have been played since the last generation."""
+        return self._moved
+
+    @property
+    def last_moves(self) -> tuple[Move, Move] | None:
+        """Both players' moves of the last turn (``None`` before the first)."""
+        return self._last_moves
+
+    @property
+    def placed(self) -> np.ndarray | None:
+        """The board after the last generation's moves, before that generation ran
+        (read-only; ``None`` before the first generation)."""
+        return None if self._placed is None else _read_only(self._placed)
+
+    def populations(self) -> tuple[int, int]:
+        """How many tokens white (``w``) and black (``b``) have."""
+        counts = np.bincount(self._board.reshape(-1), minlength=3)
+        return int(counts[1]), int(counts[2])
+
+    # -- protocol hooks -----------------------------------------------------------------------
 
     def current_player(self) -> int:
         return TERMINAL if self._outcome is not None else SIMULTANEOUS
@@ -310,48 +237,43 @@ class P2Life(State):
         removes = np.flatnonzero(flat == player + 1) + 1 + n
         return [0, *places.tolist(), *removes.tolist()]
 
-    def explain_illegal(self, action: Action, player: int | None = None) -> str:
-        """Why ``player`` may not play ``action`` now (see :meth:`_why_illegal`)."""
-        who = 0 if player is None else player
-        return self._why_illegal(action, who) or super().explain_illegal(action, player)
+    def _is_legal(self, action: Action, player: int) -> bool:
+        """Whether ``player`` may play ``action`` now (without listing the legal actions).
 
-    def _why_illegal(self, action: Action, player: int) -> str | None:
-        """Why ``player`` may not play ``action`` now, or ``None`` if they may."""
+        >>> state = P2LifeState.from_setup("wb/.. 0:0")
+        >>> [state._is_legal(state.string_to_action(t), 0) for t in ("+1,2", "-1,1", "-2,1")]
+        [True, True, False]
+        """
         if self._outcome is not None:
-            return "the game is over; no move can be played"
-        try:
-            move = Move.from_action(int(action), self.height, self.width)
-        except ParseError as error:
-            return str(error)
-        if move.kind == "pass":
-            return None
-        value = int(self._board[move.y - 1, move.x - 1])
-        if move.kind == "place" and value:
-            return f"cell {move.x},{move.y} is occupied by {SYMBOLS[value - 1]}; place on '.'"
-        if move.kind == "remove" and value != player + 1:
-            return (f"cell {move.x},{move.y} holds no {SYMBOLS[player]} token; remove only "
-                    "your own")
-        return None
+            return False
+        n = self._board.size
+        if action == 0:
+            return True
+        if not 0 < action <= 2 * n:
+            return False
+        value = int(self._board.reshape(-1)[(action - 1) % n])
+        return value == (0 if action <= n else player + 1)
 
     def apply_actions(self, actions: Sequence[Action], *, check: bool = True) -> None:
+        # A precise reason (the presentation's) beats the generic message.
         if check and self.current_player() == SIMULTANEOUS and len(actions) == 2:
             for player, action in enumerate(actions):
-                reason = self._why_illegal(action, player)
-                if reason:
+                if not self._is_legal(action, player):
+                    reason = presentation_of(self).explain_illegal(self, action, player)
                     raise IllegalMoveError(f"illegal move for {SYMBOLS[player]}: {reason}")
         super().apply_actions(actions, check=False)
 
     def _apply_actions(self, actions: Sequence[Action]) -> None:
         moves = tuple(Move.from_action(a, self.height, self.width) for a in actions)
         self._board = apply_moves(self._board, moves)
-        self.last_moves = (moves[0], moves[1])
-        self.moved += 1
-        if self.moved == self.params["moves"]:
-            self.placed = self._board
+        self._last_moves = (moves[0], moves[1])
+        self._moved += 1
+        if self._moved == self.params["moves"]:
+            self._placed = self._board
             self._board = step(self._board, P2LIFE, torus=self.params["torus"],
-                              seed=self.params["seed"], generation=self.generation)
-            self.generation += 1
-            self.moved = 0
+                               seed=self.params["seed"], generation=self._generation)
+            self._generation += 1
+            self._moved = 0
         self._outcome = self._judge()
 
     def _judge(self) -> Outcome | None:
@@ -363,7 +285,7 @@ class P2Life(State):
         if white == 0:
             return Outcome(Termination.WIN, 1, SYMBOLS[1])
         limit = self.params["max_generations"]
-        if self.generation >= limit:
+        if self._generation >= limit:
             detail = f"population {white}-{black} after {limit} generations"
             winner = 0 if white > black else 1 if black > white else None
             return Outcome(Termination.LIMIT, winner,
@@ -377,7 +299,7 @@ class P2Life(State):
         return str(Move.from_action(int(action), self.height, self.width))
 
     def string_to_action(self, text: str, player: int | None = None) -> Action:
-        return Move.from_text(text).action(self.height, self.width)
+        return Move.parse(text).action(self.height, self.width)
 
     def observation(self, player: int) -> np.ndarray:
         """Planes: the player's own tokens, the opponent's tokens."""
@@ -389,7 +311,7 @@ class P2Life(State):
 
     def position(self) -> str:
         """The current position in the game's notation."""
-        return format_position(self._board, self.generation, self.moved)
+        return format_position(self._board, self._generation, self._moved)
 
     @classmethod
     def from_setup(cls, setup: str, **params: Any) -> Self:
@@ -404,105 +326,42 @@ class P2Life(State):
         own, other = (white, black) if player == 0 else (black, white)
         return 0.9 * (own - other) / (own + other)
 
-    # -- pages -------------------------------------------------------------------------------
-
-    def display(self, player: int | None = None) -> dict[str, Any]:
-        """The board for pages (white 1, black 2); ``before`` is the board after the last
-        turn's moves and before its generation (``None`` when that turn ran no generation).
-
-        >>> new_game(size=6, seed=1).display()["grid"]["rows"]
-        6
-        """
-        from lifearena.games._display import grid_display
-
-        before = self.placed if self.moved == 0 and self.generation > 0 else None
-        last = [[[m.y - 1, m.x - 1]] if m.kind != "pass" else [] for m in self.last_moves] \
-            if self.last_moves else []
-        return grid_display(
-            self._board, before, counts=self.populations(), count_label="tokens",
-            last_moves=last,
-            torus=self.params["torus"],
-            status=f"generation {self.generation + 1} of {self.params['max_generations']}"
-            + (f", move {self.moved + 1} of {self.params['moves']}"
-               if self.params["moves"] > 1 else ""),
-        )
-
-    def action_cells(self, action: Action) -> list[tuple[int, int]]:
-        """The cell a place or remove touches (0-based row, column); none for a pass."""
-        move = Move.from_action(int(action), self.height, self.width)
-        return [] if move.kind == "pass" else [(move.y - 1, move.x - 1)]
-
-    # -- helpers ------------------------------------------------------------------------------
-
-    def populations(self) -> tuple[int, int]:
-        """How many tokens white (``w``) and black (``b``) have."""
-        counts = np.bincount(self._board.reshape(-1), minlength=3)
-        return int(counts[1]), int(counts[2])
-
-    def __str__(self) -> str:
-        return format_board(self._board)
-
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"P2Life.from_setup({self.position()!r}, {params})"
 
 
+P2Life = P2LifeState
+"""The state's older name (``repr`` still writes it; both paste back into Python)."""
 
-@register_game
-class P2LifeGame(Game):
-    """p2life as a game with its parameters.
 
-    >>> game = P2LifeGame(size=8, seed=2)
-    >>> game.num_distinct_actions, game.observation_shape
-    (129, (2, 8, 8))
-    >>> game.new_initial_state(seed=5).params["seed"]
-    5
-    """
+def _read_only(array: np.ndarray) -> np.ndarray:
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
-    info = P2Life.info
-    specs = SPECS
-    state_type = P2Life
-
-    def _check_together(self, values: dict[str, Any]) -> dict[str, Any]:
-        if values["max_generations"] * values["moves"] > MAX_TURNS:
-            raise BadParameterError(
-                f"max_generations x moves = {values['max_generations'] * values['moves']} "
-                f"turns; expected at most {MAX_TURNS}")
-        return values
-
-    def _initial_state(self, seed: int | None) -> P2Life:
-        p = self._params
-        return new_game(size=p["size"], density=p["density"],
-                        seed=p["seed"] if seed is None else seed, torus=p["torus"],
-                        moves=p["moves"], max_generations=p["max_generations"])
-
-    @property
-    def num_distinct_actions(self) -> int:
-        return 2 * int(self._params["size"]) ** 2 + 1
-
-    @property
-    def observation_shape(self) -> tuple[int, ...]:
-        return (2, self._params["size"], self._params["size"])
 
 def apply_moves(board: np.ndarray, moves: Sequence[Move]) -> np.ndarray:
     """``board`` after both players' (already legal) moves, before the generation.
 
-    >>> apply_moves(np.zeros((1, 3), np.int8), [Move.from_text("+1,1"), Move.from_text("+1,1")])
+    >>> apply_moves(np.zeros((1, 3), np.int8), [Move.parse("+1,1"), Move.parse("+1,1")])
     array([[0, 0, 0]], dtype=int8)
     """
     out = board.copy()
-    places = [(m.y - 1, m.x - 1) if m.kind == "place" else None for m in moves]
+    places = [m.cell if m.kind == "place" else None for m in moves]
     for player, move in enumerate(moves):
-        cell = (move.y - 1, move.x - 1)
+        cell = move.cell
+        if cell is None:
+            continue
         if move.kind == "remove":
             out[cell] = 0
-        elif move.kind == "place" and places[1 - player] != cell:
+        elif places[1 - player] != cell:
             out[cell] = player + 1
     return out
 
 
 def new_game(size: int | tuple[int, int] = 12, density: float = 0.35, seed: int = 0,
-             **params: Any) -> P2Life:
+             **params: Any) -> P2LifeState:
     """A game from :func:`symmetric_soup` of the given size and density; ``seed`` makes the
     soup and the coins (other parameters: ``torus``, ``max_generations``, ``moves``).
 
@@ -514,4 +373,4 @@ def new_game(size: int | tuple[int, int] = 12, density: float = 0.35, seed: int 
     if not (2 <= height <= MAX_SIDE and 2 <= width <= MAX_SIDE):
         raise BadParameterError(f"board {height}x{width}; expected 2..{MAX_SIDE} on each side")
     board = symmetric_soup(height, width, density, seed)
-    return P2Life(board, 0, 0, seed=seed, **params)
+    return P2LifeState(board, 0, 0, seed=seed, **params)

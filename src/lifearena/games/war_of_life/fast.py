@@ -1,4 +1,5 @@
-"""War of Life on bitboards, compiled with numba: the fast path behind ``war_of_life.fast_play``.
+"""War of Life on bitboards, compiled with numba: the kernels of the compiled whole games
+(which :mod:`lifearena.agents.war_of_life_fast` plays for the coursework strategies by name).
 
 A position is two ``uint64`` masks, one per colour, bit ``(row - 1) * 8 + (column - 1)``.
 :func:`crank_bits` runs one Immigration generation with bit-sliced counters (a saturating
@@ -8,13 +9,17 @@ whole game between two of the five coursework strategies, move for move as the p
 (:class:`~lifearena.games.war_of_life.WarOfLifeState` with the agents of
 :mod:`lifearena.agents.war_of_life`) plays it; the tests check both agree.
 
+War of Life's ending rules are said here once, in :func:`ending`: :func:`play` calls it
+compiled, the state calls it as Python, and the state's batched children call its numpy ufunc
+:func:`endings`.
+
 The random strategy draws one double ``u`` from its generator per move and plays the
 ``int(u * n)``-th of its ``n`` legal moves (in the strategies' enumeration order), exactly as
 the protocol path's random agent; :class:`RandomStream` pre-draws those doubles in blocks so
 the compiled code can read them.
 
-This module works on masks, arrays and setup strings only; the state class calls it, never
-the other way (``war_of_life`` imports this module, not the reverse).
+Apart from the ending rules, this module works on masks, arrays and setup strings only: it
+knows neither the state class nor the agents' names.
 
 >>> import numpy as np
 >>> board = np.zeros((8, 8), dtype=np.int8); board[0, 0] = board[0, 1] = 1; board[1, 0] = 2
@@ -29,15 +34,83 @@ import json
 
 import numpy as np
 from numba import njit
+from numpy.typing import ArrayLike
+
+from lifearena.core import Outcome, Termination
+from lifearena.games.war_of_life.notation import SYMBOLS
 
 STRATEGIES = ("random", "bloodlust", "self_preservation", "land_grab", "minimax")
 """The strategies the compiled simulator plays, by kind number (their index here)."""
 RANDOM, BLOODLUST, SELF_PRESERVATION, LAND_GRAB, MINIMAX = range(5)
 
-DRAW, EXHAUST, BLUE_WINS, RED_WINS, STALEMATE = range(5)
-"""Outcome codes returned by :func:`play`."""
+
+# -- the ending rules, said once ----------------------------------------------------------------
+#
+# They live in this module because :func:`play` calls them compiled: numba's cache of ``play``
+# holds the code of what it calls and is renewed only when this file changes.
 
 MAX_MOVES = 250
+"""Moves after which the game is an exhausted draw."""
+
+DRAW, EXHAUST, BLUE_WINS, RED_WINS, STALEMATE, GOES_ON = range(6)
+"""The ending codes: how a position ends the game, or :data:`GOES_ON` when it does not."""
+
+OUTCOMES: tuple[Outcome | None, ...] = (
+    Outcome(Termination.DRAW, None, None),
+    Outcome(Termination.EXHAUST, None, None),
+    Outcome(Termination.WIN, 0, SYMBOLS[0]),
+    Outcome(Termination.WIN, 1, SYMBOLS[1]),
+    Outcome(Termination.STALEMATE, None, None),
+    None,
+)
+"""``OUTCOMES[code]``: the outcome an ending code means (``None`` for :data:`GOES_ON`)."""
+
+
+def ending(blues: int, reds: int, played: int, has_move: bool) -> int:
+    """The ending code of a position with ``blues`` blue and ``reds`` red pieces, ``played``
+    moves played, and ``has_move`` whether the player to move has a legal move: War of Life's
+    ending rules, the one definition that the state (on Python numbers, as it is), its batched
+    children (:func:`endings`) and :func:`play` (compiled) all use.
+
+    Before each move, in this order: no pieces at all -> draw; :data:`MAX_MOVES` moves played
+    -> exhaust (even if the last crank wiped out a side); no blue pieces -> red wins; no red
+    pieces -> blue wins; the player to move has pieces but no legal move -> stalemate.
+
+    >>> ending(0, 0, 250, False) == DRAW, ending(3, 0, 250, True) == EXHAUST
+    (True, True)
+    >>> OUTCOMES[ending(0, 2, 10, True)]
+    Outcome(termination=<Termination.WIN: 'win'>, winner=1, winner_symbol='r', detail='')
+    """
+    if blues == 0 and reds == 0:
+        return DRAW
+    if played >= MAX_MOVES:
+        return EXHAUST
+    if blues == 0:
+        return RED_WINS
+    if reds == 0:
+        return BLUE_WINS
+    if not has_move:
+        return STALEMATE
+    return GOES_ON
+
+
+_ending_compiled = njit(cache=True)(ending)
+_ending_ufunc = np.frompyfunc(ending, 4, 1)
+
+
+def endings(blues: ArrayLike, reds: ArrayLike, played: ArrayLike, has_move: ArrayLike
+            ) -> np.ndarray:
+    """:func:`ending` of many positions at once (a numpy ufunc of it: the arguments broadcast
+    as numpy does), as int8 codes.
+
+    >>> endings(np.array([0, 2, 2]), np.array([0, 0, 2]), 10, np.array([True, True, False]))
+    array([0, 2, 4], dtype=int8)
+    """
+    return np.asarray(_ending_ufunc(blues, reds, played, has_move), dtype=np.int8)
+
+
+# -- bitboards --------------------------------------------------------------------------------
+
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -148,6 +221,16 @@ def count_moves(own: np.uint64, other: np.uint64) -> int:
 
 
 @njit(cache=True)
+def has_move(own: np.uint64, other: np.uint64) -> bool:
+    """Whether the side with pieces ``own`` has a legal move: an empty cell next to one of
+    its pieces."""
+    near = (((own << _S9) & _NOT_COL1) | (own << _S8) | ((own << _S7) & _NOT_COL8)
+            | ((own << _S1) & _NOT_COL1) | ((own >> _S1) & _NOT_COL8)
+            | ((own >> _S7) & _NOT_COL1) | (own >> _S8) | ((own >> _S9) & _NOT_COL8))
+    return bool((near & ~(own | other)) != _ZERO)
+
+
+@njit(cache=True)
 def nth_move(own: np.uint64, other: np.uint64, index: int) -> int:
     """The ``index``-th legal move (0-based, tie order) as an action, or -1 past the end."""
     empty = ~(own | other)
@@ -231,43 +314,31 @@ def play(blue: np.uint64, red: np.uint64, to_move: int, played: int, kind0: int,
          pool0: np.ndarray, cursor0: int, pool1: np.ndarray, cursor1: int,
          moves: np.ndarray) -> tuple[int, int, int, int]:
     """Play one game to the end. Writes the actions to ``moves``; returns (number of moves,
-    outcome code, doubles used from ``pool0``, doubles used from ``pool1``)."""
+    ending code (:func:`ending`), doubles used from ``pool0``, doubles used from ``pool1``)."""
     count = 0
     used0 = 0
     used1 = 0
     player = to_move
     total = played
     while True:
-        blues = popcount(blue)
-        reds = popcount(red)
-        if blues == 0 and reds == 0:
-            return count, DRAW, used0, used1
-        if total >= MAX_MOVES:
-            return count, EXHAUST, used0, used1
-        if blues == 0:
-            return count, RED_WINS, used0, used1
-        if reds == 0:
-            return count, BLUE_WINS, used0, used1
         if player == 0:
             own, other, kind = blue, red, kind0
         else:
             own, other, kind = red, blue, kind1
+        code = _ending_compiled(popcount(blue), popcount(red), total, has_move(own, other))
+        if code != GOES_ON:
+            return count, code, used0, used1
         if kind == RANDOM:
             n = count_moves(own, other)
-            if n == 0:
-                action = -1
+            if player == 0:
+                u = pool0[cursor0 + used0]
+                used0 += 1
             else:
-                if player == 0:
-                    u = pool0[cursor0 + used0]
-                    used0 += 1
-                else:
-                    u = pool1[cursor1 + used1]
-                    used1 += 1
-                action = nth_move(own, other, int(u * n))
+                u = pool1[cursor1 + used1]
+                used1 += 1
+            action = nth_move(own, other, int(u * n))
         else:
             action = choose(kind, own, other)
-        if action < 0:
-            return count, STALEMATE, used0, used1
         cell = action // 8
         moved = (own ^ (_ONE << np.uint64(cell))) | (_ONE << np.uint64(TARGET_OF[action]))
         own, other = crank_bits(moved, other)

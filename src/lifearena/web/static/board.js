@@ -9,7 +9,8 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const LOOKS = {
   war_of_life: { names: ["Blue", "Red"], colours: ["#2f6db3", "#c4453c"], board: "#fbfaf7", line: "#d9d4ca" },
   life_for_two: { names: ["Player 1 (*)", "Player 2 (#)"], colours: ["#23897e", "#d9822b"], board: "#fbfaf7", line: "#d9d4ca" },
-  life_for_two_classic: { names: ["Player 1", "Player 2"], colours: ["#23897e", "#d9822b"], board: "#fbfaf7", line: "#d9d4ca" },
+  // a program's printed output instead of a board (Life for Two's 1978 program)
+  terminal: { names: ["Player 1", "Player 2"], colours: ["#23897e", "#d9822b"], board: "#fbfaf7", line: "#d9d4ca" },
   losat: { names: ["Black", "White"], colours: ["#23252a", "#fbfbf8"], board: "#e4c78f", line: "#9c7d45", stones: true },
   p2life: { names: ["White", "Black"], colours: ["#fbfbf8", "#23252a"], board: "#a9b5ad", line: "#95a199" },
   blocking_queen: { names: ["Player 1", "Player 2"], colours: ["#2f6db3", "#c4453c"], board: "#fbfaf7", line: "#e4dfd5" },

@@ -30,7 +30,11 @@ function say(text, kind) {
   box.textContent = text || "";
   box.className = "message " + (kind || "info");
 }
-function look() { return LOOKS[current.game]; }
+// a position the server shows as a program's printed output (Life for Two's 1978 program):
+// a terminal and a typed answer instead of a board, the players' names without pieces
+function terminal() { return Boolean(current.display.terminal); }
+function lookName() { return terminal() ? "terminal" : current.game; }
+function look() { return LOOKS[lookName()]; }
 function names() { return look().names; }
 
 // -- connection -------------------------------------------------------------------------------
@@ -139,6 +143,12 @@ function actingSeat() {
   return mine.length ? mine[0] : null;
 }
 
+// what the board asks of a seat now (its interaction: a kind and a prompt in words)
+function askedOf(seat) {
+  const entry = current.legal[String(seat)];
+  return entry && entry.interaction;
+}
+
 function legalOf(seat) {
   const entry = current.legal[String(seat)];
   return entry && entry.moves ? entry.moves : [];
@@ -156,7 +166,7 @@ function setBanner(text, kind) {
   banner.className = "banner " + kind;
 }
 
-function outcomeText(outcome) { return resultText(current.game, outcome); }
+function outcomeText(outcome) { return resultText(lookName(), outcome); }
 
 function bannerFor() {
   const s = current;
@@ -181,7 +191,9 @@ function bannerFor() {
   if (s.thinking) return [`The agent (${s.opponent.agent}) is thinking…`, "wait"];
   if (s.agent_error) return [`${s.agent_error} — reload the page to try again`, "wait"];
   if (seat !== null) {
-    const what = s.simultaneous || s.game === "life_for_two_classic" ? choosePrompt() : "your move";
+    const asked = askedOf(seat);
+    const what = terminal() && asked && asked.kind === "answer" ? asked.prompt
+      : s.simultaneous ? choosePrompt() : "your move";
     if (s.seats.length > 1) {
       const peek = s.simultaneous && s.chosen.length ? ` (${n[1 - seat]} has chosen — no peeking)` : "";
       return [`${n[seat]}: ${what}${peek}`, "turn"];
@@ -199,7 +211,6 @@ function bannerFor() {
 
 function choosePrompt() {
   const d = current.display;
-  if (current.game === "life_for_two_classic") return "answer the program with x,y below";
   if (current.game === "life_for_two") return `choose ${d.choose} empty cell${d.choose > 1 ? "s" : ""}`;
   if (current.game === "p2life") return "place a token, remove one of yours, or pass";
   return "choose your move";
@@ -256,10 +267,10 @@ function render() {
     opts.births = afterGeneration.births;
     opts.deaths = afterGeneration.deaths;
   }
-  const classic = current.game === "life_for_two_classic";
-  svg.hidden = classic;
-  $("terminal").hidden = !classic;
-  if (classic) {
+  const printed = Boolean(d.terminal);
+  svg.toggleAttribute("hidden", printed); // an <svg> has no hidden property: the attribute
+  $("terminal").hidden = !printed;
+  if (printed) {
     $("terminal").textContent = d.text;
     $("terminal").scrollTop = $("terminal").scrollHeight;
   } else drawPosition(svg, current.game, d, opts);
@@ -353,7 +364,7 @@ function renderChoices() {
     return;
   }
   const seat = actingSeat();
-  if (seat === null || browsing) return;
+  if (seat === null || browsing || terminal()) return; // a program is answered in the typed box
   const legal = legalOf(seat);
   const game = current.game;
   if (game === "life_for_two") {

@@ -80,15 +80,18 @@ function drawClaims(report) {
   table.innerHTML = "<tr><th class=name>claim</th><th class=name>paper</th><th class=name>ours</th><th class=name>verdict</th></tr>";
   for (const row of report.rows) {
     const tr = table.insertRow();
-    const split = row.comment.match(/^(agrees|differs(?: \([^)]*\))?)(?=[\s:.]|$)[:.]?\s*(.*)$/s);
+    // the report's comment starts with its verdict: agrees, differs (...) or not measured
+    const split = row.comment.match(/^(agrees|not measured|differs(?: \([^)]*\))?)(?=[\s:.]|$)[:.]?\s*(.*)$/s);
     const verdict = split ? split[1] : "";
-    for (const text of [row.claim, row.paper, row.ours]) {
+    for (const [label, text] of [["claim", row.claim], ["paper", row.paper], ["ours", row.ours]]) {
       const cell = tr.insertCell(); cell.className = "name"; cell.textContent = text;
+      cell.dataset.label = label;   // a phone shows the rows as blocks, each cell labelled
     }
     const cell = tr.insertCell(); cell.className = "name comment";
     const b = document.createElement("b");
-    b.textContent = verdict || (row.ours === "no runs" ? "not measured" : "");
-    b.className = verdict.startsWith("agrees") ? "agrees" : verdict ? "differs" : "muted";
+    b.textContent = verdict;
+    b.className = verdict === "agrees" ? "agrees" : verdict === "not measured" ? "unmeasured"
+      : verdict ? "differs" : "muted";
     const rest = document.createElement("span");
     rest.className = "small"; rest.textContent = ` ${split ? split[2] : row.comment}`;
     cell.append(b, rest);

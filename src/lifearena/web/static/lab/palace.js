@@ -12,6 +12,8 @@ const V = { k: 2, level: -2, ox: 0, oy: 0, tile: 256, maxLevel: 8, maxK: 64, sca
 const tiles = new Map();   // key -> {state: "loading"|"ready"|"error", image, data, meta, error}
 const canvas = $("map");
 const ctx = canvas.getContext("2d");
+const HELP = $("hover").textContent;
+let pointer = null;   // the mouse's last {clientX, clientY} over the map; null when off it
 
 function blend(a, b, t) { return a.map((v, i) => Math.round(v + (b[i] - v) * t)); }
 
@@ -101,6 +103,16 @@ function draw() {
   document.body.dataset.loading = String(loading);
   $("x").value = Math.floor(V.ox); $("y").value = Math.floor(V.oy);
   history.replaceState(null, "", `#k=${V.k}&x=${Math.floor(V.ox)}&y=${Math.floor(V.oy)}&level=${V.level}`);
+  hover();
+}
+
+// The line under the map: what is under the mouse now. Every draw says it again, so that
+// after a zoom, a pan from the keyboard, a new k or a tile that arrives it describes the
+// square now under the mouse, not the one it was over before.
+function hover() {
+  if (!pointer) return;
+  const [x, y] = squareAt(pointer);
+  $("hover").textContent = describe(x, y);
 }
 
 // The value under a square: exact n at level 0, a block mean of n - k above.
@@ -167,8 +179,8 @@ canvas.addEventListener("pointerdown", (event) => {
   canvas.setPointerCapture(event.pointerId);
 });
 canvas.addEventListener("pointermove", (event) => {
-  const [x, y] = squareAt(event);
-  $("hover").textContent = describe(x, y);
+  pointer = { clientX: event.clientX, clientY: event.clientY };
+  hover();
   if (!drag) return;
   const dx = event.clientX - drag.x, dy = event.clientY - drag.y;
   if (Math.abs(dx) + Math.abs(dy) > 4) drag.moved = true;
@@ -177,6 +189,11 @@ canvas.addEventListener("pointermove", (event) => {
     V.ox = Math.max(0, drag.ox - dx * scale * unit()); V.oy = Math.max(0, drag.oy - dy * scale * unit());
     draw();
   }
+});
+canvas.addEventListener("pointerleave", () => {
+  if (drag) return;   // a drag goes on outside the map (the pointer is captured)
+  pointer = null;
+  $("hover").textContent = HELP;
 });
 canvas.addEventListener("pointerup", (event) => {
   const wasClick = drag && !drag.moved;
@@ -188,6 +205,7 @@ canvas.addEventListener("pointerup", (event) => {
 });
 canvas.addEventListener("wheel", (event) => {
   event.preventDefault();
+  pointer = { clientX: event.clientX, clientY: event.clientY };
   const [, , px, py] = squareAt(event);
   zoomAt(px, py, event.deltaY > 0 ? 1 : -1);
 }, { passive: false });
@@ -238,6 +256,7 @@ function goToHash() {
 }
 
 window.addEventListener("hashchange", goToHash);
+window.addEventListener("scroll", hover, { passive: true });   // the map moved under the mouse
 
 window.palace = { view: V, valueAt, tiles };
 start().catch((error) => showError(error.message));

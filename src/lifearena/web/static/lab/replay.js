@@ -6,7 +6,10 @@
 
 const $ = (id) => document.getElementById(id);
 const { drawPosition, outcomeText } = window.lifearenaBoard;
-const R = { data: null, at: 0, source: "" };
+// data: the replay shown (null: none); source: its link's part after "#" ("" when it has
+// none); file: the name of the file it was opened from; ticket: the latest load's number, so
+// that an answer that comes after a later load started is dropped.
+const R = { data: null, at: 0, source: "", file: "", ticket: 0 };
 
 const { requestJson: send, showError } = window.labCommon;
 
@@ -25,8 +28,45 @@ function show(at) {
   if (current) current.scrollIntoView({ block: "nearest" });
   $("counts").textContent = d.counts ? d.counts.map((c, i) => `${R.data.players[i] || "player " + (i + 1)}: ${c} ${d.count_label || ""}`).join(" · ") : "";
   const link = `${location.origin}/lab/replay#${R.source}${R.source ? "&" : ""}move=${R.at}`;
-  $("share").value = R.source ? link : "(a pasted record has no link: save it as a file)";
+  $("share").value = R.source ? link : R.file
+    ? `(opened from your file ${R.file}: it has no link; share the file)`
+    : "(a pasted record has no link: save it as a file)";
   if (R.source) history.replaceState(null, "", link);
+}
+
+// No replay on screen: the board, the moves and the link emptied, the banner saying why.
+function clear(banner) {
+  R.data = null; R.at = 0; R.source = ""; R.file = "";
+  $("board").replaceChildren();
+  $("board").dataset.empty = "1";
+  $("tag").textContent = "replays";
+  $("slider").max = 0; $("slider").value = 0;
+  $("moves").replaceChildren();
+  $("counts").textContent = "";
+  $("share").value = "";
+  $("banner").textContent = banner;
+  delete $("banner").dataset.at;
+}
+
+// Open a replay from `fetchData()` (its answer: the server's positions), remembering its
+// link or file; a failure clears the page and says why. Only the latest load is shown.
+async function loadFrom(fetchData, { source = "", file = "", at } = {}) {
+  const ticket = ++R.ticket;
+  // a pasted record or a file has no link: the address no longer names the last replay
+  if (!source && location.hash) history.replaceState(null, "", location.pathname);
+  try {
+    const data = await fetchData();
+    if (ticket !== R.ticket) return;
+    R.source = source; R.file = file;
+    load(data, at);
+    showError(null);
+  } catch (error) {
+    if (ticket !== R.ticket) return;
+    clear(`Could not open ${file || (source ? "this link's record" : "the record")}.`);
+    showError(error);
+  } finally {
+    if (ticket === R.ticket) document.body.dataset.ready = "1";
+  }
 }
 
 function load(data, at) {
@@ -39,32 +79,71 @@ function load(data, at) {
     li.addEventListener("click", () => show(i + 1));
     return li;
   }));
+  delete $("board").dataset.empty;
   show(at === undefined ? data.moves.length : at);
-  document.body.dataset.ready = "1";
 }
 
-async function openText(text) {
-  R.source = "";
-  load(await send("/api/lab/replay", { record: text }), 0);
+function openText(text, file = "") {
+  return loadFrom(() => send("/api/lab/replay", { record: text }), { file, at: 0 });
 }
 
-async function openHash() {
+// What a file given as a record is: its text, or an Error of one line when it is binary (a
+// picture, an archive, a database) or too long, with the server's words for the same check
+// (lifearena.web.lab.replays.check_text) and the file's name.
+const SIGNATURES = [
+  [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "PNG image"],
+  [[0xff, 0xd8, 0xff], "JPEG image"],
+  [[0x47, 0x49, 0x46, 0x38], "GIF image"],
+  [[0x25, 0x50, 0x44, 0x46, 0x2d], "PDF document"],
+  [[0x50, 0x4b, 0x03, 0x04], "ZIP archive"],
+  [[0x1f, 0x8b], "gzip archive"],
+  [[0x53, 0x51, 0x4c, 0x69, 0x74, 0x65, 0x20, 0x66, 0x6f, 0x72, 0x6d, 0x61, 0x74, 0x20, 0x33, 0x00], "SQLite database"],
+];
+const MAX_BYTES = 262144;   // the server's bound of a lab request's body (common.MAX_LAB_BODY)
+
+async function fileText(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const known = SIGNATURES.find(([magic]) => magic.every((b, i) => bytes[i] === b));
+  let text = null;
+  try { text = new TextDecoder("utf-8", { fatal: true }).decode(bytes); } catch (error) { /* not UTF-8 */ }
+  if (known || text === null || /[\x00-\x08\x0b\x0e-\x1f\x7f]/.test(text)) {
+    throw new Error(`${file.name} is not a record: it is binary (${known ? known[1] : "not text"}); expected a JSON or text record`);
+  }
+  if (bytes.length > MAX_BYTES) {
+    throw new Error(`${file.name} is ${bytes.length} bytes; a record opened here is at most ${MAX_BYTES} bytes`);
+  }
+  return text;
+}
+
+function openFile(file) {
+  $("text").value = "";   // the box shows this file's text, or nothing when it has none
+  return loadFrom(async () => {
+    const text = await fileText(file);
+    $("text").value = text;
+    return send("/api/lab/replay", { record: text });
+  }, { file: file.name, at: 0 });
+}
+
+function openHash() {
   const p = new URLSearchParams(location.hash.replace(/^#/, ""));
   const at = p.has("move") ? Number(p.get("move")) : undefined;
   if (p.get("game")) {
-    const response = await fetch(`/api/games/${encodeURIComponent(p.get("game"))}/record?format=json`);
-    if (!response.ok) throw new Error((await response.json()).error);
-    R.source = `game=${encodeURIComponent(p.get("game"))}`;
-    load(await send("/api/lab/replay", { record: await response.text() }), at);
-  } else if (p.get("file") && p.get("run")) {
+    return loadFrom(async () => {
+      const response = await fetch(`/api/games/${encodeURIComponent(p.get("game"))}/record?format=json`);
+      if (!response.ok) throw new Error((await response.json()).error);
+      return send("/api/lab/replay", { record: await response.text() });
+    }, { source: `game=${encodeURIComponent(p.get("game"))}`, at });
+  }
+  if (p.get("file") && p.get("run")) {
     const keys = ["pairing", "index", "seat"];
     const q = new URLSearchParams(keys.map((k) => [k, p.get(k) || ""]));
-    const data = await send(`/api/lab/tournaments/${encodeURIComponent(p.get("file"))}/${encodeURIComponent(p.get("run"))}/record?${q}`);
-    R.source = new URLSearchParams([["file", p.get("file")], ["run", p.get("run")], ...keys.map((k) => [k, p.get(k)])]).toString();
-    load(await send("/api/lab/replay", { record: { ...data.record, players: data.record.players || data.players || ["", ""] } }), at);
-  } else {
-    document.body.dataset.ready = "1";
+    return loadFrom(async () => {
+      const data = await send(`/api/lab/tournaments/${encodeURIComponent(p.get("file"))}/${encodeURIComponent(p.get("run"))}/record?${q}`);
+      return send("/api/lab/replay", { record: { ...data.record, players: data.record.players || data.players || ["", ""] } });
+    }, { source: new URLSearchParams([["file", p.get("file")], ["run", p.get("run")], ...keys.map((k) => [k, p.get(k)])]).toString(), at });
   }
+  document.body.dataset.ready = "1";
+  return Promise.resolve();
 }
 
 $("first").addEventListener("click", () => show(0));
@@ -79,13 +158,13 @@ document.addEventListener("keydown", (event) => {
   else if (event.key === "Home") { event.preventDefault(); show(0); }
   else if (event.key === "End") { event.preventDefault(); show(Infinity); }
 });
-$("open").addEventListener("click", () => openText($("text").value).then(() => showError(null), showError));
-$("file").addEventListener("change", async () => {
+$("open").addEventListener("click", () => openText($("text").value));
+$("file").addEventListener("change", () => {
   const file = $("file").files[0];
-  if (file) { $("text").value = await file.text(); openText($("text").value).then(() => showError(null), showError); }
+  if (file) openFile(file);
 });
-window.addEventListener("hashchange", () => openHash().catch(showError));
+window.addEventListener("hashchange", () => openHash());
 window.replayPage = { state: R, show };
-openHash().catch(showError);
+openHash();
 
 })();

@@ -17,6 +17,7 @@ const S = {
   g0: 0, gen: 0,
   cells: new Uint8Array(0), spare: new Uint8Array(0),
   running: false, speed: 30, owed: 0, last: 0, rateCount: 0, rateSince: 0,
+  runGen0: 0, runSince: 0,   // the generation and the time the current run started at
   startCells: new Uint8Array(0),
 };
 
@@ -144,6 +145,14 @@ function stepOnce() {
   S.rateCount += 1;
 }
 
+// The generations-per-second readout: measured every RATE_EVERY ms while the grid runs, and
+// over the whole run when it pauses, so that the last measured figure stays on screen ("–"
+// only before any run was measured).
+const RATE_EVERY = 500;
+function showRate(perSecond) {
+  $("rate").textContent = perSecond >= 10 ? String(Math.round(perSecond)) : perSecond.toFixed(1);
+}
+
 function frame(now) {
   if (!S.running) return;
   const elapsed = Math.min(250, now - (S.last || now));
@@ -156,21 +165,24 @@ function frame(now) {
     while (S.owed >= 1) { stepOnce(); S.owed -= 1; }
   }
   draw();
-  if (now - S.rateSince > 1000) {
-    $("rate").textContent = Math.round(S.rateCount * 1000 / (now - S.rateSince));
+  if (now - S.rateSince >= RATE_EVERY) {
+    showRate(S.rateCount * 1000 / (now - S.rateSince));
     S.rateCount = 0; S.rateSince = now;
   }
   requestAnimationFrame(frame);
 }
 
 function setRunning(on) {
+  if (!on && S.running) {
+    const ms = performance.now() - S.runSince;
+    if (ms >= 100 && S.gen > S.runGen0) showRate((S.gen - S.runGen0) * 1000 / ms);
+  }
   S.running = on;
   $("run").textContent = on ? "Pause" : "Run";
   if (on) {
-    S.last = 0; S.owed = 0; S.rateCount = 0; S.rateSince = performance.now();
+    S.last = 0; S.owed = 0; S.rateCount = 0; S.rateSince = S.runSince = performance.now();
+    S.runGen0 = S.gen;
     requestAnimationFrame(frame);
-  } else {
-    $("rate").textContent = "–";
   }
 }
 
