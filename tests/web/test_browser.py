@@ -242,7 +242,8 @@ def _capture_record() -> str:
         point = parse_point(name, 9, 13)
         board[point // 9, point % 9] = value
     setup = format_position(board, 0, (0, 0), 0)
-    return Record("losat", dict(state.params), setup, ["a", "b"], []).to_text()
+    return Record("losat", dict(state.params), setup, ["alphabeta (hard)", "greedy"],
+                  []).to_text()
 
 
 def test_a_losat_capture_by_clicking(browser: Any, base_url: str, shots: Path) -> None:
@@ -264,6 +265,8 @@ def test_a_losat_capture_by_clicking(browser: Any, base_url: str, shots: Path) -
     page.screenshot(path=str(shots / "losat_captured.png"))
     assert page.locator("#moves li").inner_text() == "xD7"
     assert "1 capture ·" in page.inner_text(".player[data-seat='0']")
+    assert "alphabeta (hard)" in page.inner_text(".player[data-seat='0']")  # who played it
+    assert "greedy" in page.inner_text(".player[data-seat='1']")
     assert page.get_attribute("[data-cell='6,3']", "data-v") == "1"
     assert errors == []
 

@@ -77,6 +77,7 @@ from lifearena.web.live import (
     TurnError,
     new_secret,
     position_after,
+    record_players,
     replayed,
 )
 from lifearena.web.models import (
@@ -297,7 +298,8 @@ class Server:
             raise ParseError("record params must be an object and moves a list")
         token = new_secret()
         row = GameRow(secrets.token_urlsafe(9), record.game, dict(record.params),
-                      str(record.setup), {"kind": "hotseat", "from_record": True},
+                      str(record.setup), {"kind": "hotseat", "from_record": True,
+                                          "players": record_players(record)},
                       [token, token], [str(m) for m in record.moves])
         if len(row.moves) <= LOOP_REPLAY_MOVES:
             return self._start(replayed(row), token, None)

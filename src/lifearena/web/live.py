@@ -52,6 +52,8 @@ from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError
 from lifearena.web.models import MAX_MOVE_TEXT
 from lifearena.web.store import DamagedRow, GameRow
 
+MAX_PLAYER_NAME = 80
+"""The longest player name an opened record keeps (longer names are cut)."""
 MAX_LEGAL_SENT = 1500
 """Legal moves listed in a view; above this the page composes moves itself (Life for Two's
 first turn has 2300)."""
@@ -313,6 +315,9 @@ class LiveGame:
             return names
         if kind == "online":
             return ["online player 1", "online player 2"]
+        played = opponent.get("players")
+        if opponent.get("from_record") and isinstance(played, list) and len(played) == 2:
+            return [str(name) for name in played]
         return ["hot-seat player 1", "hot-seat player 2"]
 
     def record(self) -> Record:
@@ -330,6 +335,27 @@ class LiveGame:
             raise BadParameterError(f"move {upto}; expected 0..{len(self.row.moves)}")
         return (self.row.game, dict(self.row.params), self.row.setup, list(self.row.moves),
                 upto)
+
+
+def record_players(record: Record) -> list[str]:
+    """The two names an opened record's players keep (each one line, at most
+    :data:`MAX_PLAYER_NAME` characters), or the hot-seat names when the record has not two.
+
+    >>> record_players(Record("losat", {}, "", ["alphabeta (hard)", "me"], []))
+    ['alphabeta (hard)', 'me']
+    >>> record_players(Record("losat", {}, "", ["x" * 200, "a\\nb"], []))[1]
+    'a b'
+    >>> record_players(Record("losat", {}, "", ["solo"], []))
+    ['hot-seat player 1', 'hot-seat player 2']
+    """
+    names = record.players
+    if not isinstance(names, list) or len(names) != 2:
+        return ["hot-seat player 1", "hot-seat player 2"]
+    shown = []
+    for seat, name in enumerate(names):
+        text = " ".join(str(name).split())[:MAX_PLAYER_NAME]
+        shown.append(text or f"player {seat + 1}")
+    return shown
 
 
 def position_after(game: str, params: dict[str, Any], setup: str, moves: list[str],

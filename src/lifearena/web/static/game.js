@@ -297,6 +297,7 @@ function renderPlayers() {
     let who = name;
     if (current.seats.length === 1 && current.seats[0] === seat) who += " (you)";
     else if (current.opponent.kind === "agent" && current.opponent.agent_seat === seat) who += `: ${current.players[seat]}`;
+    else if (current.opponent.from_record && current.players[seat]) who += `: ${current.players[seat]}`;
     if (current.simultaneous && current.chosen.includes(seat)) who += " ✓ chosen";
     label.textContent = who;
     const count = document.createElement("span");
