@@ -86,6 +86,7 @@ VARIANTS: tuple[Variant, ...] = (
             {"rules": "instructed", "max_turns": 5, "limit_result": "draw"}, seed=1),
     Variant("life_for_two", "limit-population",
             {"rules": "instructed", "max_turns": 6, "limit_result": "population"}, seed=1),
+    Variant("life_for_two", "classic", {"rules": "classic"}, seed=1),
     Variant("losat", "default", {}, seed=1),
     Variant("losat", "von-neumann", {"width": 9, "length": 9, "neighbours": 4}, seed=1),
     Variant("losat", "own-colour",
@@ -98,10 +99,9 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("blocking_queen", "k2", {"k": 2, "start": "square", "x": 9, "y": 14}, seed=1),
     Variant("blocking_queen", "k3", {"k": 3, "start": "random", "seed": 3}, seed=1),
 )
-"""Every pinned playthrough: each distinct rules variant the games offer, kept small.
-
-Life for Two's ``classic`` rules are the 1978 BASIC program run as text, not a protocol
-state, so they have no playthrough here (``tests/games/test_life_for_two_classic.py``)."""
+"""Every pinned playthrough: each distinct rules variant the games offer, kept small (Life
+for Two's ``classic`` rules are the 1978 BASIC program: its text is the program's
+transcript)."""
 
 
 def plain_json(value: Any) -> str:
