@@ -130,7 +130,6 @@ def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     (["--player2", "nash", "--seed", "3"], "--player2 nash, --seed 3"),
     (["--max-turns", "5"], "--max-turns 5"),
     (["--setup", "...../...../...../...../..... 0"], "--setup"),
-    (["--save", "game.txt"], "--save game.txt"),
 ])
 def test_classic_refuses_options_it_would_ignore(capsys, monkeypatch, tmp_path, options,
                                                  named) -> None:
@@ -142,3 +141,17 @@ def test_classic_refuses_options_it_would_ignore(capsys, monkeypatch, tmp_path, 
     assert exit_info.value.code == 2 and out == "" and err.count("\n") == 1
     assert "--classic runs the 1978 two-person program" in err and named in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_classic_saves_a_record_that_replays(capsys, monkeypatch, tmp_path) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(ISSUE_INPUT))
+    with pytest.raises(SystemExit) as stop:
+        main(["life-for-two", "play", "--classic", "--save", "game.json"])
+    out, err = capsys.readouterr()
+    assert stop.value.code == 0, err
+    record = Record.read(tmp_path / "game.json")
+    assert record.setup == "classic" and record.players == ["player 1", "player 2"]
+    assert f"saved {len(record.moves)} moves to game.json" in err
+    final = replay(record)
+    assert final.is_terminal() and str(final) in out

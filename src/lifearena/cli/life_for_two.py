@@ -37,7 +37,7 @@ from lifearena.games.life_for_two import (
     cell_text,
     format_board,
 )
-from lifearena.games.life_for_two.classic import play_classic
+from lifearena.games.life_for_two.classic import ClassicState, play_classic
 
 app = typer.Typer(
     help="Life for Two (5x5, simultaneous hidden placement).",
@@ -133,12 +133,19 @@ def play(
         given = [f"{name} {value}" for name, value, default in (
             ("--player1", player1, HUMAN), ("--player2", player2, HUMAN), ("--seed", seed, 0),
             ("--max-turns", max_turns, 0), ("--limit-result", limit_result, "draw"),
-            ("--setup", setup, ""), ("--save", save, None)) if value != default]
+            ("--setup", setup, "")) if value != default]
         if given:
             raise BadParameterError(f"--classic runs the 1978 two-person program, reading both "
                                     f"players' answers from stdin; it cannot take "
                                     f"{', '.join(given)}")
-        play_classic(sys.stdin, sys.stdout, echo=not sys.stdin.isatty())
+        program = ClassicState()
+        try:
+            play_classic(sys.stdin, sys.stdout, echo=not sys.stdin.isatty(), state=program)
+        finally:  # the answers so far are kept, as every play command keeps its game
+            if save is not None:
+                record = program.record(players=["player 1", "player 2"])
+                record.save(save)
+                typer.echo(f"saved {len(record.moves)} moves to {save}", err=True)
         return
     game = LifeForTwoGame(max_turns=max_turns or None, limit_result=limit_result)
     state = game.state_from_setup(setup) if setup else game.new_initial_state()

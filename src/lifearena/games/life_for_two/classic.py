@@ -345,9 +345,11 @@ class ClassicState(State):
         return f"ClassicState.from_answers({self.history_strings()!r})"
 
 
-def play_classic(answers: TextIO | Iterable[str], out: TextIO, *, echo: bool = False) -> int | None:
+def play_classic(answers: TextIO | Iterable[str], out: TextIO, *, echo: bool = False,
+                 state: ClassicState | None = None) -> int | None:
     """Play the original program at a terminal: read answers (lines ``x,y``), write what it
-    prints to ``out``.
+    prints to ``out``; ``state`` (a fresh program by default) is played on, so a caller can
+    keep its record.
 
     Returns the winner (0 for player 1, 1 for player 2) or ``None`` for a draw. With
     ``echo=True`` the answers are written after ``? `` as a terminal echoes typed input, so
@@ -355,7 +357,8 @@ def play_classic(answers: TextIO | Iterable[str], out: TextIO, *, echo: bool = F
     its prompt again. When the input ends before the game does, :class:`ParseError` is
     raised after everything so far has been written.
     """
-    state = ClassicState()
+    if state is None:
+        state = ClassicState()
     out.write(state.output)
     lines = iter(answers)
     while not state.is_terminal():
