@@ -60,6 +60,7 @@ from lifearena.core import (
     presentation_of,
 )
 from lifearena.errors import BadParameterError, IllegalMoveError
+from lifearena.games._arrays import read_only
 from lifearena.games.life_for_two.notation import (
     CELLS,
     FIRST_PIECES,
@@ -97,13 +98,6 @@ SPECS: tuple[ParamSpec, ...] = (
 TOURNAMENT_PARAMS = {"max_turns": 100, "limit_result": "population"}
 """What tournaments play unless told otherwise: the original has no move limit, and two
 careful agents can keep a game going for ever."""
-
-
-def _read_only(board: np.ndarray) -> np.ndarray:
-    """A view of ``board`` that cannot be written through."""
-    view = board.view()
-    view.flags.writeable = False
-    return view
 
 
 class LifeForTwoState(State):
@@ -153,7 +147,7 @@ class LifeForTwoState(State):
     @property
     def board(self) -> np.ndarray:
         """The board, row 0 at the top: 0 empty, 1 and 2 the players' pieces (read-only)."""
-        return _read_only(self._board)
+        return read_only(self._board)
 
     @property
     def turn(self) -> int:
@@ -178,7 +172,7 @@ class LifeForTwoState(State):
     def placed(self) -> np.ndarray | None:
         """The board of the last turn after placement, before its generation (read-only;
         ``None`` before the first turn played from this state's setup)."""
-        return None if self._placed is None else _read_only(self._placed)
+        return None if self._placed is None else read_only(self._placed)
 
     @property
     def last_moves(self) -> tuple[Move, Move] | None:

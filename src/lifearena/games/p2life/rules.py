@@ -73,6 +73,7 @@ from lifearena.core import (
     presentation_of,
 )
 from lifearena.errors import BadParameterError, IllegalMoveError
+from lifearena.games._arrays import read_only
 from lifearena.games.p2life.notation import (
     MAX_SIDE,
     SYMBOLS,
@@ -197,7 +198,7 @@ class P2LifeState(State):
     @property
     def board(self) -> np.ndarray:
         """The board, row 0 at the top: 0 empty, 1 and 2 the players' pieces (read-only)."""
-        return _read_only(self._board)
+        return read_only(self._board)
 
     @property
     def generation(self) -> int:
@@ -218,7 +219,7 @@ class P2LifeState(State):
     def placed(self) -> np.ndarray | None:
         """The board after the last generation's moves, before that generation ran
         (read-only; ``None`` before the first generation)."""
-        return None if self._placed is None else _read_only(self._placed)
+        return None if self._placed is None else read_only(self._placed)
 
     def populations(self) -> tuple[int, int]:
         """How many tokens white (``w``) and black (``b``) have."""
@@ -333,12 +334,6 @@ class P2LifeState(State):
 
 P2Life = P2LifeState
 """The state's older name (``repr`` still writes it; both paste back into Python)."""
-
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    view = array.view()
-    view.flags.writeable = False
-    return view
 
 
 def apply_moves(board: np.ndarray, moves: Sequence[Move]) -> np.ndarray:
