@@ -63,7 +63,15 @@ from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 import numpy as np
 
-from lifearena.errors import BadParameterError, IllegalMoveError, ParseError, read_text_file
+from lifearena.errors import (
+    QUOTE_LIMIT,
+    BadParameterError,
+    IllegalMoveError,
+    ParseError,
+    binary_kind,
+    quoted,
+    read_text_file,
+)
 from lifearena.params import ParamSpec, check_values
 
 CHANCE = -1
@@ -848,13 +856,37 @@ class Record:
         """The structured outcome as an :class:`Outcome` (``None`` when the record has none)."""
         return None if self.outcome is None else Outcome.from_dict(self.outcome)
 
+    @staticmethod
+    def refuse_binary(text: str) -> str:
+        """``text``, if it can be a record's text; else a :class:`ParseError` of one line
+        naming what it seems to be (:func:`~lifearena.errors.binary_kind`), never quoting it:
+        a picture, an archive or a database given as a record.
+
+        >>> png = bytes([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10, 0, 0]).decode("latin-1")
+        >>> Record.refuse_binary(png)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        lifearena.errors.ParseError: that is not a record: it is binary (PNG image); expected ...
+        """
+        kind = binary_kind(text)
+        if kind is not None:
+            raise ParseError(f"that is not a record: it is binary ({kind}); expected a JSON or "
+                             "text record")
+        return text
+
     @classmethod
     def from_json(cls, text: str) -> Record:
+        """The record of its JSON form (:meth:`to_json`); :class:`ParseError` of one short
+        line, as for :meth:`load`, when ``text`` is not one."""
+        cls.refuse_binary(text)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise ParseError(f"record is not valid JSON: {error.msg} at line {error.lineno}, "
                              f"column {error.colno}") from None
+        except (ValueError, RecursionError):   # a number of thousands of digits; [[[[...
+            raise ParseError("record is not valid JSON that can be read: a number too long or "
+                             "lists nested too deep") from None
         if not isinstance(data, dict):
             raise ParseError("record JSON must be an object with game, params, setup, players, "
                              "moves")
@@ -880,7 +912,7 @@ class Record:
         for name in ("game", "setup", "result"):
             if not isinstance(getattr(self, name), str):
                 raise fail(name, getattr(self, name), "a string")
-        if not self.game.strip():
+        if not self.game.strip() or len(self.game) > QUOTE_LIMIT:
             raise fail("game", self.game, "a game's name")
         for name in ("params", "extra"):
             value = getattr(self, name)
@@ -922,9 +954,18 @@ class Record:
 
     @classmethod
     def from_text(cls, text: str) -> Record:
+        """The record of its text form (:meth:`to_text`); :class:`ParseError` of one short
+        line, as for :meth:`load`, when ``text`` is not one: a bad line is quoted, at most
+        :data:`~lifearena.errors.QUOTE_LIMIT` characters of it.
+
+        >>> Record.from_text("[Game \\"demo\\"]\\n" + "x" * 5000)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        lifearena.errors.ParseError: bad move line 2: 'xxx...xxx'… (5000 characters); expected ...
+        """
         tags: dict[str, str] = {}
         moves: list[str] = []
-        for number, raw in enumerate(text.splitlines(), start=1):
+        for number, raw in enumerate(cls.refuse_binary(text).splitlines(), start=1):
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
@@ -932,13 +973,14 @@ class Record:
                 key, _, value = line[1:].rstrip("]").partition(" ")
                 try:
                     tags[key] = json.loads(value)
-                except json.JSONDecodeError:
-                    raise ParseError(f"bad tag at line {number}: {raw!r}; expected "
+                except (ValueError, RecursionError):
+                    raise ParseError(f"bad tag at line {number}: {quoted(raw)}; expected "
                                      '[Name "value"]') from None
                 continue
             head, dot, move = line.partition(". ")
             if not dot or not head.isdigit():
-                raise ParseError(f"bad move line {number}: {raw!r}; expected 'N. move'")
+                raise ParseError(f"bad move line {number}: {quoted(raw)}; expected "
+                                 "'N. move'")
             moves.append(move.strip())
         for key in ("Game", "Setup"):
             if key not in tags:
@@ -947,10 +989,10 @@ class Record:
             params = json.loads(tags.get("Params", "{}"))
             extra = json.loads(tags.get("Extra", "{}"))
             outcome = json.loads(tags["Outcome"]) if "Outcome" in tags else None
-        except (json.JSONDecodeError, TypeError):
+        except (ValueError, TypeError, RecursionError):
             raise ParseError("record's Params/Extra/Outcome tag is not a JSON object") from None
         version_text = str(tags.get("Version", "1"))
-        if not version_text.isdigit():
+        if not version_text.isascii() or not version_text.isdigit() or len(version_text) > 9:
             raise ParseError(f"record's Version tag {version_text!r:.40}; expected a rules "
                              "version, an integer from 1")
         players = [tags[k] for k in sorted(t for t in tags if t.startswith("Player"))]
@@ -959,7 +1001,11 @@ class Record:
 
     @classmethod
     def load(cls, text: str) -> Record:
-        """Read either form (JSON if it starts with ``{``)."""
+        """Read either form (JSON if it starts with ``{``). Text that is not a record is a
+        :class:`ParseError` of one line, under 300 characters and with no control
+        characters: binary text (a picture, an archive, a database) is named, never quoted
+        (:meth:`refuse_binary`); a bad line is quoted, cut to
+        :data:`~lifearena.errors.QUOTE_LIMIT` characters."""
         return cls.from_json(text) if text.lstrip().startswith("{") else cls.from_text(text)
 
     def save(self, path: str | Path) -> Path:
@@ -1150,5 +1196,5 @@ def replay_positions(record: Record, *, upto: int | None = None) -> Iterator[Sta
                 player = state.current_player()
                 state.apply_action(state.string_to_action(text, None if player < 0 else player))
         except ValueError as error:
-            raise ParseError(f"record move {number} {text!r}: {error}") from None
+            raise ParseError(f"record move {number} {quoted(text)}: {error}") from None
         yield state

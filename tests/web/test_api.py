@@ -341,3 +341,31 @@ def test_only_the_creator_sees_the_waiting_invitation_link(client: TestClient) -
     claimed = claim(client, created).json()
     for token in (created["token"], claimed["token"], None):
         assert view(client, game_id, token)["invitation"] == {"seat": 1, "claimed": True}
+
+
+def test_a_reopened_record_keeps_the_names_of_who_played_it(client: TestClient) -> None:
+    record = Record("war_of_life", {}, QUICK_WAR, ["minimax", "bloodlust (easy)"],
+                    ["[2,2,1,1]"])
+    opened = client.post("/api/records", json={"record": record.to_json()})
+    assert opened.status_code == 201, opened.text
+    shown = view(client, opened.json()["id"], opened.json()["token"])
+    assert shown["players"] == ["minimax", "bloodlust (easy)"]
+    again = Record.from_json(client.get(f"/api/games/{opened.json()['id']}/record").text)
+    assert again.players == ["minimax", "bloodlust (easy)"]
+    long = Record("war_of_life", {}, QUICK_WAR, ["x" * 500, "two\nlines"], [])
+    opened = client.post("/api/records", json={"record": long.to_json()})
+    shown = view(client, opened.json()["id"], opened.json()["token"])
+    assert shown["players"] == ["x" * 80, "two lines"]
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ((b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))).decode("latin-1"),
+     "PNG image"),
+    ('[Game "war_of_life"]\n[Setup ""]\n\x00\x00\n1. [1,1,2,2]', "not text"),
+], ids=["png-as-latin-1", "nuls"])
+def test_a_binary_record_is_refused_in_one_line(client: TestClient, text: str,
+                                                kind: str) -> None:
+    response = client.post("/api/records", json={"record": text})
+    assert response.status_code == 400, response.text
+    assert response.json() == {"error": f"that is not a record: it is binary ({kind}); "
+                                        "expected a JSON or text record"}

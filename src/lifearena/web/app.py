@@ -1,6 +1,11 @@
 """The HTTP and WebSocket server of ``lifearena serve`` (FastAPI).
 
-* ``GET /``, ``GET /play/{id}``: the pages (static HTML, CSS and JavaScript, package data).
+* ``GET /``, ``GET /play/{id}``: the pages (static HTML, CSS and JavaScript, package data);
+  ``GET /game/{id}`` leads to ``/play/{id}``. An address that names nothing (an unknown game,
+  lab page or file) answers a browser a page saying so with a link back (404,
+  :func:`missing_page`); under ``/api/`` the answer stays JSON.
+* ``GET /api/games``: the games being played on this server and the last finished ones, from
+  the store (so they survive a restart), for the home page (:meth:`Server.recent`).
 * ``GET /api/catalog``: the games, their form parameters and levels, a sample picture each.
 * ``POST /api/games``: a new game; answers the game's id, the creator's seat token and the
   links: the creator's private link ``/play/{id}#t={token}``, for an online game an
@@ -32,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import html
 import logging
 import math
 import os
@@ -46,14 +52,20 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+)
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketState
 
 from lifearena import __version__
 from lifearena.arena.executor import exit_with_parent
-from lifearena.core import Record
+from lifearena.core import Outcome, Record
 from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
 from lifearena.web import catalog
 from lifearena.web.guard import Guard, default_hosts
@@ -93,7 +105,7 @@ from lifearena.web.models import (
     read_message,
 )
 from lifearena.web.sockets import AbortableSockets, Outbox, broadcast, receive, stop_reading
-from lifearena.web.store import DamagedRow, GameRow, Store
+from lifearena.web.store import DamagedRow, GameRow, Listed, Store
 
 log = logging.getLogger("lifearena.web")
 
@@ -109,10 +121,12 @@ LOOP_REPLAY_MOVES = 32
 move: a few milliseconds); a longer game is replayed in a slow-work worker."""
 HELLO_TIMEOUT = 10.0
 """Seconds a new socket has to say who it is before it is closed."""
-NO_SUCH_GAME = ("<!doctype html><html lang=en><head><meta charset=utf-8><title>lifearena — no "
-                "such game</title><link rel=stylesheet href=/static/style.css></head><body><main>"
-                "<h2>No such game</h2><p class=muted>This link names no game on this server."
-                "</p><p><a class=button href=/>Start a new game</a></p></main></body></html>")
+MISSING = STATIC / "missing.html"
+"""The page of an address that names nothing here (:func:`missing_page` fills it in)."""
+LISTED = 12
+"""Games in each of the home page's lists (being played, finished lately)."""
+LIVE_WITHIN = 7 * 86_400.0
+"""Seconds since its last move after which a game is no longer listed as being played."""
 _STATUS: list[tuple[type[Exception], int]] = [
     (SeatError, 403), (InvitationTaken, 409), (TurnError, 409), (IllegalMoveError, 422),
     (ParseError, 400), (BadParameterError, 400), (UnknownResults, 404),
@@ -308,7 +322,7 @@ class Server:
     def _start(self, live: LiveGame, token: str,
                side: int | None) -> dict[str, Any]:
         row = live.row
-        self.store.insert(row)
+        self.store.insert(row, ended(live))
         self.games[row.id] = live
         self._evict()
         links = {"you": f"/play/{row.id}#t={token}", "spectator": f"/play/{row.id}"}
@@ -371,7 +385,8 @@ class Server:
             before = (list(live.row.moves), dict(live.row.pending))
             live.play(move.move, seat, move.ply)
             try:
-                self.store.save_progress(game_id, live.row.moves, live.row.pending)
+                self.store.save_progress(game_id, live.row.moves, live.row.pending,
+                                         ended(live))
             except Exception:
                 live.row.moves, live.row.pending = before
                 self.games.pop(game_id, None)  # rebuilt from the store on the next request
@@ -379,6 +394,35 @@ class Server:
             self.schedule_agent(live)
         self.broadcast(live)
         return live
+
+    # -- lists -------------------------------------------------------------------------------
+
+    def recent(self, limit: int = LISTED) -> dict[str, Any]:
+        """The games being played on this server (moved in within :data:`LIVE_WITHIN`) and
+        the last finished ones, newest first, each with its spectator link (a finished one
+        with its replay and result too); from the store, so a restarted server lists them
+        all the same. ``now``: the server's clock, which pages word the ages by."""
+        now = time.time()
+        return {"now": now,
+                "games": [self._listed(g) for g in
+                          self.store.latest(False, limit, now - LIVE_WITHIN)],
+                "finished": [self._listed(g) for g in self.store.latest(True, limit)]}
+
+    def _listed(self, game: Listed) -> dict[str, Any]:
+        entry = catalog.CATALOG.get(game.game)
+        item: dict[str, Any] = {
+            "id": game.id, "game": game.game, "title": entry.title if entry else game.game,
+            "kind": game.kind, "moves": game.moves, "updated": game.updated,
+            "watch": f"/play/{game.id}", "watchers": len(self.sockets.get(game.id, {}))}
+        if game.outcome is None:
+            return item
+        try:
+            outcome: Outcome | None = Outcome.from_dict(game.outcome)
+        except (LifeArenaError, ValueError, TypeError, KeyError):
+            outcome = None
+        return {**item, "outcome": None if outcome is None else str(outcome),
+                "result": catalog.outcome_json(outcome),
+                "replay": f"/lab/replay#game={game.id}"}
 
     def broadcast(self, live: LiveGame) -> None:
         """Offer every open page of ``live`` the game as that page may see it; a page whose
@@ -415,7 +459,8 @@ class Server:
             async with self.locked(live.row.id) as current:
                 if current is live and len(live.row.moves) == number and seat in live.awaiting():
                     live.play(text, seat, number)
-                    self.store.save_progress(live.row.id, live.row.moves, live.row.pending)
+                    self.store.save_progress(live.row.id, live.row.moves, live.row.pending,
+                                             ended(live))
             live.agent_error = None
         except Exception as error:
             log.exception("agent %s failed in game %s", name, live.row.id)
@@ -499,6 +544,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(LifeArenaError)
     async def library_error(request: Request, error: LifeArenaError) -> Response:
+        if status_of(error) == 404 and wants_page(request.method, request.url.path):
+            return missing_page(request.url.path)
         return _error(error)
 
     @app.exception_handler(RequestValidationError)
@@ -508,6 +555,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code == 404 and wants_page(request.method, request.url.path):
+            return missing_page(request.url.path)
         return JSONResponse({"error": str(error.detail)}, status_code=error.status_code)
 
     # -- pages --------------------------------------------------------------------------------
@@ -517,15 +566,25 @@ def create_app(settings: Settings) -> FastAPI:
         return FileResponse(STATIC / "index.html")
 
     @app.get("/play/{game_id}", include_in_schema=False)
-    async def play_page(game_id: str) -> Response:
+    async def play_page(game_id: str, request: Request) -> Response:
         if not server.exists(game_id):  # a damaged game's page opens and says so (410)
-            return HTMLResponse(NO_SUCH_GAME, status_code=404)
+            return missing_page(request.url.path)
         return FileResponse(STATIC / "game.html")
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str, request: Request) -> Response:
+        if not server.exists(game_id):
+            return missing_page(request.url.path)
+        return RedirectResponse(f"/play/{game_id}", status_code=307)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_lab(app, settings.results, launcher, admin_token=settings.lab_admin)
 
     # -- API ----------------------------------------------------------------------------------
+
+    @app.get("/api/games")
+    async def recent_games() -> dict[str, Any]:
+        return server.recent()
 
     @app.get("/api/catalog")
     async def game_catalog() -> dict[str, Any]:
@@ -730,6 +789,56 @@ def valid_id(game_id: str) -> bool:
     """
     return 6 <= len(game_id) <= 32 and all(c.isascii() and (c.isalnum() or c in "-_")
                                            for c in game_id)
+
+
+def ended(live: LiveGame) -> dict[str, Any] | None:
+    """The outcome of ``live`` as the store keeps it, once the game is over; else ``None``."""
+    outcome = live.state.outcome() if live.state.is_terminal() else None
+    return None if outcome is None else outcome.to_dict()
+
+
+def wants_page(method: str, path: str) -> bool:
+    """Whether a request is answered with a page rather than JSON when it names nothing here:
+    a browser's GET of any address outside ``/api/``.
+
+    >>> wants_page("GET", "/game/xyz"), wants_page("GET", "/lab/nope")
+    (True, True)
+    >>> wants_page("GET", "/api/games/xyz"), wants_page("POST", "/play/xyz")
+    (False, False)
+    """
+    return method in ("GET", "HEAD") and not (path == "/api" or path.startswith("/api/"))
+
+
+def missing_page(path: str) -> HTMLResponse:
+    """The page (404) of an address that names nothing here: an unknown game (``/play/ID``,
+    ``/game/ID``), lab page or other address, named (escaped, cut short) with a link back.
+    It is served under the same Content-Security-Policy as every page (no inline script or
+    style: it only links ``/static/style.css``).
+
+    >>> page = missing_page("/play/<b>nope")
+    >>> page.status_code, "No such game: <code>&lt;b&gt;nope</code>" in page.body.decode()
+    (404, True)
+    >>> "No such lab page" in missing_page("/lab/nothing").body.decode()
+    True
+    """
+    parts = path.strip("/").split("/", 1)
+    shown = html.escape(path if len(path) <= 60 else path[:60] + "…")
+    if parts[0] in ("play", "game") and len(parts) == 2 and "/" not in parts[1]:
+        name = parts[1] if len(parts[1]) <= 40 else parts[1][:40] + "…"
+        title, what = "No such game", f"No such game: <code>{html.escape(name)}</code>"
+        detail, back, back_text = ("This link names no game on this server", "/",
+                                   "back to the games")
+    elif parts[0] == "lab":
+        title, what = "No such lab page", f"No such lab page: <code>{shown}</code>"
+        detail, back, back_text = ("The lab has no page at this address", "/lab",
+                                   "back to the lab")
+    else:
+        title, what = "No such page", f"No such page: <code>{shown}</code>"
+        detail, back, back_text = ("This server has no page at this address", "/",
+                                   "back to the games")
+    text = MISSING.read_text(encoding="utf-8").format(
+        title=title, heading=what, detail=detail, back=back, back_text=back_text)
+    return HTMLResponse(text, status_code=404)
 
 
 def _holds(live: LiveGame, token: str) -> bool:

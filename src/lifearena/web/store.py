@@ -7,6 +7,11 @@ first), whether its creator cancelled it, the moves in the game's notation and t
 simultaneous choices (one per seat, never shown to anyone but that seat). Live states are
 rebuilt from a row with :func:`lifearena.core.replay`, so a restarted server loses no game.
 
+Each row also says whether its game is still being played (``status``: ``playing``,
+``finished``, or ``unknown`` for a row of an earlier version until its next move is saved) and,
+once it ended, its outcome (:meth:`lifearena.core.Outcome.to_dict`), so the lists of games in
+progress and lately finished (:meth:`Store.latest`) come from the file and survive a restart.
+
 The file is marked as lifearena's (SQLite's ``application_id``); a file of another program,
 or one that is not SQLite, is refused with :class:`ForeignDatabase` before anything is
 written to it. Files of earlier versions (no mark, no invitation columns) are brought up to
@@ -50,12 +55,21 @@ CREATE TABLE IF NOT EXISTS games (
     created REAL NOT NULL,
     updated REAL NOT NULL,
     invites TEXT NOT NULL DEFAULT '{}',
-    cancelled INTEGER NOT NULL DEFAULT 0
+    cancelled INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL DEFAULT 'unknown',
+    outcome TEXT NOT NULL DEFAULT 'null'
 )
 """
 ADDED_COLUMNS = {"invites": "TEXT NOT NULL DEFAULT '{}'",
-                 "cancelled": "INTEGER NOT NULL DEFAULT 0"}
-"""Columns that files of earlier versions lack, added when such a file is opened."""
+                 "cancelled": "INTEGER NOT NULL DEFAULT 0",
+                 "status": "TEXT NOT NULL DEFAULT 'unknown'",
+                 "outcome": "TEXT NOT NULL DEFAULT 'null'"}
+"""Columns that files of earlier versions lack, added when such a file is opened (their rows'
+status is ``unknown``: whether they ended is only known once they are played again)."""
+INDEX = "CREATE INDEX IF NOT EXISTS games_by_status ON games (status, updated)"
+"""The index :meth:`Store.latest` reads the newest games of a status through."""
+PLAYING, FINISHED = "playing", "finished"
+"""The statuses of a game whose end is known: still being played, or over."""
 COLUMNS = ("id, game, params, setup, opponent, tokens, moves, pending, created, updated, "
            "invites, cancelled")
 
@@ -85,6 +99,20 @@ class GameRow:
     updated: float = field(default_factory=time.time)
     invites: dict[str, str] = field(default_factory=dict)
     cancelled: bool = False
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One game as the lists of games in progress and lately finished show it: never its
+    tokens, invitations or pending choices. ``outcome`` is the finished game's
+    :meth:`~lifearena.core.Outcome.to_dict` (``None`` while it is played)."""
+
+    id: str
+    game: str
+    kind: str
+    moves: int
+    updated: float
+    outcome: dict[str, Any] | None = None
 
 
 class Store:
@@ -135,24 +163,32 @@ class Store:
         for column, kind in ADDED_COLUMNS.items():
             if column not in have:
                 db.execute(f"ALTER TABLE games ADD COLUMN {column} {kind}")
+        db.execute(INDEX)
         if app_id != APPLICATION_ID:
             db.execute(f"PRAGMA application_id={APPLICATION_ID}")
 
-    def insert(self, row: GameRow) -> None:
-        """Store a new game."""
+    def insert(self, row: GameRow, outcome: dict[str, Any] | None = None) -> None:
+        """Store a new game; ``outcome`` (:meth:`~lifearena.core.Outcome.to_dict`) when it
+        is already over (a finished game's record opened again)."""
         with self._lock:
             self._db.execute(
-                f"INSERT INTO games ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({COLUMNS}, status, outcome) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.id, row.game, json.dumps(row.params), row.setup, json.dumps(row.opponent),
                  json.dumps(row.tokens), json.dumps(row.moves), json.dumps(row.pending),
-                 row.created, row.updated, json.dumps(row.invites), int(row.cancelled)),
+                 row.created, row.updated, json.dumps(row.invites), int(row.cancelled),
+                 *_status(outcome)),
             )
 
-    def save_progress(self, game_id: str, moves: list[str], pending: dict[str, str]) -> None:
-        """Record a game's moves and pending choices (one statement: all or nothing)."""
+    def save_progress(self, game_id: str, moves: list[str], pending: dict[str, str],
+                      outcome: dict[str, Any] | None = None) -> None:
+        """Record a game's moves and pending choices, and its ``outcome`` once it is over
+        (one statement: all or nothing)."""
         with self._lock:
-            self._db.execute("UPDATE games SET moves = ?, pending = ?, updated = ? WHERE id = ?",
-                             (json.dumps(moves), json.dumps(pending), time.time(), game_id))
+            self._db.execute("UPDATE games SET moves = ?, pending = ?, updated = ?, status = ?, "
+                             "outcome = ? WHERE id = ?",
+                             (json.dumps(moves), json.dumps(pending), time.time(),
+                              *_status(outcome), game_id))
 
     def save_seats(self, row: GameRow) -> None:
         """Record who holds the seats of ``row`` and whether it was cancelled."""
@@ -180,6 +216,38 @@ class Store:
             raise DamagedRow(f"game {game_id!r}: its stored row does not read ({error})"
                              ) from None
 
+    def latest(self, finished: bool, limit: int, since: float = 0.0) -> list[Listed]:
+        """The ``limit`` games last changed since ``since`` (a :func:`time.time`), newest
+        first, that are finished (``finished``) or still being played (an invitation its
+        creator cancelled is not); a row that no longer reads is left out.
+
+        >>> import tempfile, pathlib
+        >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite")
+        >>> store.insert(GameRow("g1", "losat", {}, "", {"kind": "agent"}, ["t", None]))
+        >>> store.insert(GameRow("g2", "losat", {}, "", {"kind": "hotseat"}, ["t", "t"]))
+        >>> store.save_progress("g2", ["+bK7"], {}, {"termination": "win", "winner": 0})
+        >>> [(g.id, g.kind, g.moves) for g in store.latest(False, 10)]
+        [('g1', 'agent', 0)]
+        >>> [(g.id, g.moves, g.outcome) for g in store.latest(True, 10)]
+        [('g2', 1, {'termination': 'win', 'winner': 0})]
+        """
+        with self._lock:
+            found = self._db.execute(
+                "SELECT id, game, opponent, moves, updated, outcome FROM games "
+                "WHERE status = ? AND updated >= ? AND cancelled = 0 "
+                "ORDER BY updated DESC LIMIT ?",
+                (FINISHED if finished else PLAYING, since, limit)).fetchall()
+        listed = []
+        for game_id, game, opponent, moves, updated, outcome in found:
+            try:
+                kind, played, ended = (json.loads(opponent).get("kind", "?"),
+                                       json.loads(moves), json.loads(outcome))
+                listed.append(Listed(game_id, game, str(kind), len(played), float(updated),
+                                     ended if isinstance(ended, dict) else None))
+            except (AttributeError, TypeError, ValueError):
+                continue  # a damaged row: its own page says so
+        return listed
+
     def count(self) -> int:
         """How many games are stored."""
         with self._lock:
@@ -196,3 +264,8 @@ class Store:
 
 class DamagedRow(LifeArenaError):
     """A stored game whose row no longer reads."""
+
+
+def _status(outcome: dict[str, Any] | None) -> tuple[str, str]:
+    """The ``status`` and ``outcome`` columns of a game whose outcome is ``outcome``."""
+    return (PLAYING, "null") if outcome is None else (FINISHED, json.dumps(outcome))

@@ -10,8 +10,9 @@
   the moves in the game's notation and the outcome. Positions come from
   :func:`lifearena.core.replay_positions`, computed by :func:`replay_positions` in the app's
   slow-work pool; at most :data:`MAX_MOVES` moves. A text that is binary (a picture given as a
-  record, an archive, a database) is refused with one line naming what it seems to be
-  (:func:`check_text`), never quoted.
+  record, an archive, a database) is refused with one line naming what it seems to be, never
+  quoted, and a bad line is quoted cut short, as everywhere a record is read
+  (:meth:`lifearena.core.Record.load`).
 * ``GET /lab/live``, ``GET /api/lab/live``: the games in progress on this server, each with
   its spectator link (simultaneous choices stay hidden until revealed, as for any spectator),
   and the last :data:`RECENT` finished ones with their replays.
@@ -19,7 +20,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -36,54 +36,6 @@ MAX_MOVES = MAX_RECORD_MOVES
 """The longest record the replay page opens, in moves."""
 RECENT = 20
 """Finished games of this server the live page lists, with their replays."""
-SIGNATURES = (("\ufffdPNG", "PNG image"), ("GIF8", "GIF image"),
-              ("%PDF-", "PDF document"), ("PK\x03\x04", "ZIP archive"),
-              ("\x1f\ufffd", "gzip archive"), ("SQLite format 3\x00", "SQLite database"),
-              ("\ufffd\ufffd\ufffd", "JPEG image"))
-"""The starts of common binary files as their bytes read as UTF-8 with replacement characters
-(how a browser's ``File.text()`` gives them; a text box turns their CR LF into LF), and what
-each is; the replay page knows the same by their bytes."""
-MAX_ERROR = 300
-"""The longest error the replay page is answered with, in characters: a record's reader quotes
-the line it could not read, and a text file of one long line is not a record either."""
-_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
-"""What no record holds: control characters other than tab, line feed, form feed and carriage
-return, and the replacement character that stands for bytes that are not UTF-8."""
-
-
-def check_text(text: str) -> str:
-    """``text``, if it can be a record's text; a :class:`ParseError` of one line, naming what
-    the text seems to be, when it is binary (a picture, an archive, a database given as a
-    record), rather than an error quoting its bytes.
-
-    >>> check_text('{"game": "losat"}')
-    '{"game": "losat"}'
-    >>> png = bytes([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10, 0, 0]).decode(errors="replace")
-    >>> try:
-    ...     check_text(png)
-    ... except ParseError as error:
-    ...     print(error)
-    that is not a record: it is binary (PNG image); expected a JSON or text record
-    """
-    if _NOT_TEXT.search(text) is None:
-        return text
-    kind = next((name for start, name in SIGNATURES if text.startswith(start)), "not text")
-    raise ParseError(f"that is not a record: it is binary ({kind}); expected a JSON or text "
-                     "record")
-
-
-def shortened(message: str) -> str:
-    """``message`` if it is at most :data:`MAX_ERROR` characters; else its start and its end
-    (what was expected) around an ellipsis, so that a quoted line of a long file stays one
-    readable line.
-
-    >>> short = shortened("bad move line 1: '" + "x" * 1000 + "'; expected 'N. move'")
-    >>> len(short), " … " in short, short.endswith("x'; expected 'N. move'")
-    (300, True, True)
-    """
-    if len(message) <= MAX_ERROR:
-        return message
-    return f"{message[:MAX_ERROR - 83]} … {message[-80:]}"
 
 
 def positions(record: Record) -> dict[str, Any]:
@@ -125,11 +77,7 @@ def replay_positions(record: str | dict[str, Any]) -> dict[str, Any]:
     ['5,10']
     """
     if isinstance(record, str):
-        try:
-            loaded = Record.load(check_text(record))
-        except ParseError as error:
-            raise ParseError(shortened(str(error))) from None
-        return positions(loaded)
+        return positions(Record.load(record))
     return positions(Record(**record).checked())
 
 

@@ -1,7 +1,10 @@
-// The home page: the five games with a picture each, the new-game form, the record upload.
-"use strict";
+// The home page: the five games with a picture each, the new-game form, the record upload,
+// and the games being played and lately finished on this server. An ES module.
+import { ago } from "/static/ago.js";
 
-const { LOOKS, drawPosition } = window.lifearenaBoard;
+const { LOOKS, drawPosition, outcomeText } = window.lifearenaBoard;
+const KINDS = { hotseat: "at one screen", online: "online", agent: "against an agent" };
+const REFRESH_MS = 30_000;
 let catalog = [];
 
 function $(id) { return document.getElementById(id); }
@@ -173,6 +176,56 @@ async function openRecord(event) {
   }
 }
 
+// One listed game: its title linking to its page and its age, then what it is, in words.
+function listedGame(g, now, finished) {
+  const item = document.createElement("li");
+  item.dataset.id = g.id;
+  const head = document.createElement("div");
+  head.className = "head";
+  const link = document.createElement("a");
+  link.href = g.watch;
+  link.textContent = g.title;
+  const age = document.createElement("span");
+  age.className = "age";
+  age.textContent = ago(now - g.updated);
+  head.append(link, age);
+  const moves = g.moves === 1 ? "1 move" : `${g.moves} moves`;
+  const words = [KINDS[g.kind] || g.kind, moves];
+  if (finished && g.result) words.unshift(outcomeText(g.game, g.result));
+  if (!finished && g.watchers) words.push(`${g.watchers} watching`);
+  const about = document.createElement("div");
+  about.className = "about";
+  about.textContent = words.join(" · ");
+  if (finished && g.replay) {
+    const replay = document.createElement("a");
+    replay.href = g.replay;
+    replay.textContent = "replay";
+    about.append(" · ", replay);
+  }
+  item.append(head, about);
+  return item;
+}
+
+async function showRecent() {
+  const response = await fetch("/api/games");
+  const data = await response.json().catch(() => ({ error: "the server's answer was not JSON" }));
+  if (!response.ok) throw new Error(data.error || `error ${response.status}`);
+  for (const [list, empty, games, finished] of [["live-games", "no-live", data.games, false],
+                                                  ["finished-games", "no-finished", data.finished, true]]) {
+    $(list).replaceChildren(...games.map((g) => listedGame(g, data.now, finished)));
+    $(empty).hidden = games.length > 0;
+  }
+  $("recent-error").textContent = "";
+  document.body.dataset.listed = "1";
+}
+
+// the lists again every REFRESH_MS while the page is in view, and at once when it comes back
+function refreshRecent() {
+  showRecent().catch((error) => { $("recent-error").textContent = error.message; });
+}
+setInterval(() => { if (!document.hidden) refreshRecent(); }, REFRESH_MS);
+document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshRecent(); });
+
 async function main() {
   const response = await fetch("/api/catalog");
   catalog = (await response.json()).games;
@@ -212,4 +265,5 @@ async function main() {
   chooseGame(catalog[0].name);
 }
 
+refreshRecent();
 main();

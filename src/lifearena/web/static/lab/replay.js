@@ -89,7 +89,7 @@ function openText(text, file = "") {
 
 // What a file given as a record is: its text, or an Error of one line when it is binary (a
 // picture, an archive, a database) or too long, with the server's words for the same check
-// (lifearena.web.lab.replays.check_text) and the file's name.
+// (lifearena.core.Record.refuse_binary, lifearena.errors.SIGNATURES) and the file's name.
 const SIGNATURES = [
   [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "PNG image"],
   [[0xff, 0xd8, 0xff], "JPEG image"],
