@@ -5,8 +5,8 @@ starts, every game's record written to a temporary SQLite file as it finishes) o
 ``--repeats`` times (median reported), and in the same run three baselines:
 
 * the same tournament with ``workers=1`` (serial), for the parallel speed-up;
-* the bare compiled games (``war_of_life_fast.fast_play`` over the same starts, one core, nothing
-  stored), for the arena's own overhead;
+* the bare compiled games (``lifearena.agents.war_of_life_fast.fast_play`` over the same
+  starts, one core, nothing stored), for the arena's own overhead;
 * the referee path (registered agents on the protocol state, ``fast=False``) on
   ``--referee-games`` games per pairing, extrapolated, for the fast path's gain.
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -100,3 +103,30 @@ def move(client: TestClient, game_id: str, token: str | None, text: str,
     if seat is not None:
         body["seat"] = seat
     return client.post(f"/api/games/{game_id}/moves", json=body, headers=headers)
+
+
+@contextlib.contextmanager
+def live_server(db: Path, start_within: float = 30) -> Iterator[str]:
+    """A real server of the app over the games file ``db`` on a free loopback port, in a
+    thread; yields its URL and stops it (waiting for it to end) on leaving."""
+    import uvicorn
+
+    app = create_app(Settings(db, agent_workers="thread"))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + start_within
+    while not server.started:  # a condition with a deadline
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        assert not thread.is_alive(), "the test server did not stop"

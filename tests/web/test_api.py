@@ -287,8 +287,13 @@ def test_a_classic_game_stored_in_the_earlier_form_opens(client: TestClient) -> 
     old = view(client, "oldclassic1", "hot-token")
     assert old["moves"] == [t for t in typed if t not in ("9,9", "three")]
     assert old["awaiting"] == [1] and old["display"]["text"].count("? ") == 8
+    stored = server.store.get("oldclassic1")  # upgraded in the store at its first load
+    assert (stored.game, stored.setup, stored.moves) == ("life_for_two", "classic",
+                                                          old["moves"])
     assert move(client, "oldclassic1", "hot-token", "3,2").status_code == 200
     assert view(client, "oldclassic1")["outcome"]["winner"] == 0
+    finished = server.recent()["finished"]
+    assert [(g["id"], g["title"]) for g in finished] == [("oldclassic1", "Life for Two")]
 
 
 @pytest.mark.parametrize(("path", "bound"), [("/api/games", MAX_BODY),

@@ -10,9 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +19,8 @@ import pytest
 from lifearena.core import Record
 from lifearena.games import losat
 from lifearena.games.losat import format_position, parse_point
-from lifearena.web import Settings, create_app
+
+from .conftest import live_server
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -67,25 +65,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
-    db = tmp_path_factory.mktemp("web") / "games.sqlite"
-    app = create_app(Settings(db, agent_workers="thread"))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with live_server(tmp_path_factory.mktemp("web") / "games.sqlite") as url:
+        yield url
 
 
 @pytest.fixture

@@ -4,21 +4,14 @@ the layout on a phone. Screenshots go to ``$LIFEARENA_SCREENSHOTS`` when set."""
 
 from __future__ import annotations
 
-import contextlib
-import socket
 import sqlite3
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from lifearena.web import Settings, create_app
-
 from . import test_browser
-from .conftest import QUICK_WAR
+from .conftest import QUICK_WAR, live_server
 from .test_browser import _page
 
 browser = test_browser.browser
@@ -29,33 +22,6 @@ pytestmark = pytest.mark.timeout(120)
 
 SIZES = ((1280, 800), (390, 844))
 """A desktop window and a phone (an iPhone 12 to 14's CSS pixels)."""
-
-
-@contextlib.contextmanager
-def _serving(db: Path) -> Iterator[str]:
-    """A live server over the games file ``db`` on a free loopback port; yields its URL and
-    stops it (its store closed) on leaving."""
-    import uvicorn
-
-    app = create_app(Settings(db, agent_workers="thread"))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        assert not thread.is_alive(), "the test server did not stop"
 
 
 def _post(page: Any, base_url: str, path: str, body: dict, token: str | None = None) -> Any:
@@ -70,7 +36,7 @@ def _post(page: Any, base_url: str, path: str, body: dict, token: str | None = N
 def test_ages_read_as_people_say_them(browser: Any, tmp_path: Path) -> None:
     errors: list[str] = []
     page = _page(browser, errors)
-    with _serving(tmp_path / "games.sqlite") as base_url:
+    with live_server(tmp_path / "games.sqlite") as base_url:
         page.goto(base_url + "/")
         said = page.evaluate("""async () => {
             const { ago } = await import('/static/ago.js');
@@ -87,7 +53,7 @@ def test_the_home_page_lists_games_by_age_and_finished_ones_survive_a_restart(
     errors: list[str] = []
     page = _page(browser, errors)
     db = tmp_path / "games.sqlite"
-    with _serving(db) as base_url:
+    with live_server(db) as base_url:
         played = _post(page, base_url, "/api/games", {
             "game": "war_of_life", "opponent": "hotseat",
             "params": {"start": "prolog", "position": QUICK_WAR}})
@@ -100,7 +66,7 @@ def test_the_home_page_lists_games_by_age_and_finished_ones_survive_a_restart(
     # as if the last move of the game in progress was 1045 s ago
     with sqlite3.connect(db) as raw:
         raw.execute("UPDATE games SET updated = updated - 1045 WHERE id = ?", (waiting["id"],))
-    with _serving(db) as base_url:  # a new server on the same file
+    with live_server(db) as base_url:  # a new server on the same file
         page.goto(base_url + "/")
         page.wait_for_selector("body[data-listed='1']")
         finished = page.locator(f"#finished-games li[data-id='{played['id']}']")
@@ -133,7 +99,7 @@ def test_the_home_and_game_pages_fit_a_phone(browser: Any, tmp_path: Path,
                                              shots: Path) -> None:
     errors: list[str] = []
     page = _page(browser, errors)
-    with _serving(tmp_path / "games.sqlite") as base_url:
+    with live_server(tmp_path / "games.sqlite") as base_url:
         created = _post(page, base_url, "/api/games", {"game": "war_of_life",
                                                        "opponent": "hotseat"})
         wrong = []
@@ -175,7 +141,7 @@ def test_an_unknown_game_address_shows_a_page_that_leads_home(browser: Any,
     violations: list[str] = []
     page.on("console", lambda m: violations.append(m.text)
             if "Content Security Policy" in m.text else None)
-    with _serving(tmp_path / "games.sqlite") as base_url:
+    with live_server(tmp_path / "games.sqlite") as base_url:
         for address, heading in (("/game/nosuchgame1", "No such game: nosuchgame1"),
                                  ("/play/nosuchgame1", "No such game: nosuchgame1"),
                                  ("/lab/nothing", "No such lab page: /lab/nothing")):

@@ -237,6 +237,8 @@ class Server:
             live = _rebuild(row)
         else:
             live = await self.heavy.run(client, _rebuild, row)
+        if live.row.game != row.game:  # a row of an earlier form, upgraded: stored so, once
+            self.store.save_form(live.row, ended(live))
         # loads of one game are one task, and every change goes through a loaded copy: no
         # other copy can have arrived meanwhile
         self.games[game_id] = live

@@ -399,7 +399,7 @@ def upgraded(row: GameRow) -> GameRow:
     """``row`` in the form this version stores (``row`` itself when it is): a game of the
     1978 program stored as :data:`OLD_CLASSIC` becomes Life for Two with the classic setup
     and the answers the program took (a refused line changed nothing but the transcript).
-    The store keeps the old name, so this runs again at every load, and gives the same.
+    The server stores the upgraded row the first time it loads it.
 
     >>> row = GameRow("g", OLD_CLASSIC, {}, "", {"kind": "hotseat"}, ["t", "t"],
     ...               ["1,1", "9,9", "three", "1,1", " 2, 1"])

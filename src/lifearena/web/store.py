@@ -190,6 +190,16 @@ class Store:
                              (json.dumps(moves), json.dumps(pending), time.time(),
                               *_status(outcome), game_id))
 
+    def save_form(self, row: GameRow, outcome: dict[str, Any] | None = None) -> None:
+        """Rewrite the game, parameters, setup and moves of a stored game (a row of an earlier
+        version's form, once upgraded), and its ``outcome`` when it is over."""
+        with self._lock:
+            self._db.execute(
+                "UPDATE games SET game = ?, params = ?, setup = ?, moves = ?, status = ?, "
+                "outcome = ? WHERE id = ?",
+                (row.game, json.dumps(row.params), row.setup, json.dumps(row.moves),
+                 *_status(outcome), row.id))
+
     def save_seats(self, row: GameRow) -> None:
         """Record who holds the seats of ``row`` and whether it was cancelled."""
         with self._lock:
