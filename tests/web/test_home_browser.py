@@ -102,12 +102,15 @@ def test_the_home_and_game_pages_fit_a_phone(browser: Any, tmp_path: Path,
     with live_server(tmp_path / "games.sqlite") as base_url:
         created = _post(page, base_url, "/api/games", {"game": "war_of_life",
                                                        "opponent": "hotseat"})
+        program = _post(page, base_url, "/api/games", {
+            "game": "life_for_two", "params": {"rules": "classic"}, "opponent": "hotseat"})
         wrong = []
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
             for name, address, drawn in (
                     ("home", "/", "body[data-listed='1'] .game-card"),
                     ("game", created["links"]["you"], "svg.board [data-cell]"),
+                    ("program", program["links"]["you"], "#terminal:not([hidden])"),
                     ("missing", "/game/nosuchgame1", "#back")):
                 page.goto(base_url + address)
                 page.wait_for_selector(drawn)
