@@ -635,11 +635,27 @@ class State(ABC):
         one to move) and check it. Raises :class:`ParseError` for malformed text and
         :class:`IllegalMoveError` with the line of the presentation's ``explain_illegal``
         for an illegal move."""
-        who = self.current_player() if player is None else player
+        current = self.current_player()
+        if player is None and current == SIMULTANEOUS:
+            raise BadParameterError("at a simultaneous node, say whose move this is")
+        who = current if player is None else player
         action = self.string_to_action(text, who)
-        if action not in self.legal_actions(who):
+        if current not in (SIMULTANEOUS, who) or not self._is_legal(action, who):
             raise IllegalMoveError(presentation_of(self).explain_illegal(self, action, who))
         return action
+
+    def _is_legal(self, action: Action, player: int) -> bool:
+        """Whether ``action`` is legal for ``player``, who acts now (the check of
+        :meth:`apply_action`, :meth:`apply_actions` and :meth:`read_move`). The default looks
+        it up in :meth:`_legal_actions`; a game with long lists of legal moves answers
+        directly."""
+        return action in self._legal_actions(player)
+
+    def _refusal(self, action: Action, player: int) -> IllegalMoveError:
+        """The error of an illegal ``action`` of ``player``, with the presentation's reason."""
+        why = presentation_of(self).explain_illegal(self, action, player)
+        return IllegalMoveError(f"illegal move for player {player + 1} "
+                                f"({self.info.player_symbols[player]}): {why}")
 
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
@@ -675,11 +691,12 @@ class State(ABC):
                 raise IllegalMoveError("the game is over; no move can be played")
             if current == CHANCE:
                 legal = [a for a, _ in self.chance_outcomes()]
-            else:
-                legal = self._legal_actions(current)
-            if action not in legal:
-                raise IllegalMoveError(f"illegal move {describe_action(self, action, current)}; "
-                                       f"expected one of the {len(legal)} legal moves")
+                if action not in legal:
+                    raise IllegalMoveError(f"illegal chance outcome "
+                                           f"{describe_action(self, action, current)}; "
+                                           f"expected one of the {len(legal)} outcomes")
+            elif not self._is_legal(action, current):
+                raise self._refusal(action, current)
         self._apply_action(int(action))
         self._history.append(int(action))
 
@@ -692,10 +709,8 @@ class State(ABC):
                                    f"({self.info.num_players})")
         if check:
             for player, action in enumerate(actions):
-                if action not in self._legal_actions(player):
-                    raise IllegalMoveError(
-                        f"illegal move {describe_action(self, action, player)} for player {player}"
-                    )
+                if not self._is_legal(action, player):
+                    raise self._refusal(action, player)
         joint = tuple(int(a) for a in actions)
         self._apply_actions(joint)
         self._history.append(joint)

@@ -106,7 +106,7 @@ def test_bad_cell_text_is_a_parse_error(text: str) -> None:
     state = LifeForTwo.from_setup("**.../**.../...#./...#./...#. 2")
     before = (repr(state), state.history())
     with pytest.raises(ParseError) as error:
-        state.parse_choice(text, 0)
+        state.read_move(text, 0)
     assert "expected" in str(error.value)
     assert (repr(state), state.history()) == before
 
@@ -115,9 +115,9 @@ def test_occupied_cell_and_wrong_count_rejected_with_a_reason() -> None:
     state = LifeForTwo.from_setup("**.../**.../...#./...#./...#. 2")
     before = (repr(state), state.history())
     with pytest.raises(IllegalMoveError, match=r"cell 4,3 is occupied by #"):
-        state.parse_choice("4,3", 0)
+        state.read_move("4,3", 0)
     with pytest.raises(IllegalMoveError, match=r"places 1 cell; got 3"):
-        state.parse_choice("3,1 3,2 3,3", 1)
+        state.read_move("3,1 3,2 3,3", 1)
     with pytest.raises(IllegalMoveError, match=r"player 2 \(#\): cell 1,1 is occupied by \*"):
         state.apply_actions([Move.from_text("3,1").action, Move.from_text("1,1").action])
     with pytest.raises(ParseError, match="distinct"):

@@ -52,9 +52,8 @@ from lifearena.core import (
     Outcome,
     State,
     Termination,
-    presentation_of,
 )
-from lifearena.errors import BadParameterError, IllegalMoveError
+from lifearena.errors import BadParameterError
 from lifearena.games.blocking_queen.notation import (
     BLOCK_BASE,
     DONE,
@@ -211,12 +210,12 @@ class BlockingQueenState(State):
             return [*sorted(free), DONE]
         return sorted(square_index(*s) for s in self.queen_moves())
 
-    def _is_legal(self, action: Action) -> bool:
-        """Whether the player to act may play ``action`` now (without listing the legal
-        actions).
+    def _is_legal(self, action: Action, player: int) -> bool:
+        """Whether ``player`` (the one to act) may play ``action`` now, without listing the
+        legal actions.
 
         >>> state = BlockingQueenState(2, 2, k=2)
-        >>> [state._is_legal(state.string_to_action(t)) for t in ("0,0", "1,0", "#1,1")]
+        >>> [state._is_legal(state.string_to_action(t), 0) for t in ("0,0", "1,0", "#1,1")]
         [True, False, False]
         """
         if self._outcome is not None:
@@ -232,13 +231,6 @@ class BlockingQueenState(State):
                 return False
             square = index_square(action)
         return square not in self._blocked and reaches(self._queen, square)
-
-    def apply_action(self, action: Action, *, check: bool = True) -> None:
-        # A precise reason (the presentation's) beats the generic message.
-        if check and not self._is_legal(int(action)):
-            reason = presentation_of(self).explain_illegal(self, int(action), self._mover)
-            raise IllegalMoveError(f"illegal move: {reason}")
-        super().apply_action(action, check=False)
 
     def _apply_action(self, action: Action) -> None:
         if not self._blocking:

@@ -57,9 +57,8 @@ from lifearena.core import (
     Outcome,
     State,
     Termination,
-    presentation_of,
 )
-from lifearena.errors import BadParameterError, IllegalMoveError
+from lifearena.errors import BadParameterError
 from lifearena.games._arrays import read_only
 from lifearena.games.life_for_two.notation import (
     CELLS,
@@ -206,12 +205,12 @@ class LifeForTwoState(State):
             return (free + CELLS).tolist()
         return np.flatnonzero(self._board.reshape(-1) == 0).tolist()
 
-    def is_legal(self, action: Action, player: int) -> bool:
+    def _is_legal(self, action: Action, player: int) -> bool:
         """Whether ``player`` may choose ``action`` now, without listing the ~2,300 legal
         first-turn choices (the same for both players).
 
         >>> state = LifeForTwoState.from_setup("*..../...../...../...../..... 2")
-        >>> state.is_legal(Move.parse("2,1").action, 0), state.is_legal(0, 1)
+        >>> state._is_legal(Move.parse("2,1").action, 0), state._is_legal(0, 1)
         (True, False)
         """
         if self._outcome is not None or not 0 <= action < NUM_ACTIONS:
@@ -219,33 +218,6 @@ class LifeForTwoState(State):
         cells = Move.from_action(int(action)).cells
         flat = self._board.reshape(-1)
         return len(cells) == self.cells_to_choose and not any(flat[c] for c in cells)
-
-    def read_move(self, text: str, player: int | None = None) -> Action:
-        """Parse and check a choice without listing the ~2,300 legal first-turn choices."""
-        return self.parse_choice(text, 0 if player is None else player)
-
-    def parse_choice(self, text: str, player: int) -> Action:
-        """Parse and check ``player``'s choice ``text``; raise with a clear reason if bad.
-
-        >>> LifeForTwoState().parse_choice("3,2", 0)
-        Traceback (most recent call last):
-        ...
-        lifearena.errors.IllegalMoveError: turn 1 places 3 cells; got 1 (3,2)
-        """
-        action = Move.parse(text).action
-        if not self.is_legal(action, player):
-            raise IllegalMoveError(presentation_of(self).explain_illegal(self, action, player))
-        return action
-
-    def apply_actions(self, actions: Sequence[Action], *, check: bool = True) -> None:
-        # A precise reason beats the generic message, and avoids scanning 2300 actions.
-        if check and self.current_player() == SIMULTANEOUS and len(actions) == 2:
-            for player, action in enumerate(actions):
-                if not self.is_legal(action, player):
-                    reason = presentation_of(self).explain_illegal(self, action, player)
-                    raise IllegalMoveError(f"illegal move for player {player + 1} "
-                                           f"({SYMBOLS[player]}): {reason}")
-        super().apply_actions(actions, check=False)
 
     def _apply_actions(self, actions: Sequence[Action]) -> None:
         moves = (Move.from_action(actions[0]), Move.from_action(actions[1]))

@@ -70,9 +70,8 @@ from lifearena.core import (
     Outcome,
     State,
     Termination,
-    presentation_of,
 )
-from lifearena.errors import BadParameterError, IllegalMoveError
+from lifearena.errors import BadParameterError
 from lifearena.games._arrays import read_only
 from lifearena.games.p2life.notation import (
     MAX_SIDE,
@@ -254,15 +253,6 @@ class P2LifeState(State):
             return False
         value = int(self._board.reshape(-1)[(action - 1) % n])
         return value == (0 if action <= n else player + 1)
-
-    def apply_actions(self, actions: Sequence[Action], *, check: bool = True) -> None:
-        # A precise reason (the presentation's) beats the generic message.
-        if check and self.current_player() == SIMULTANEOUS and len(actions) == 2:
-            for player, action in enumerate(actions):
-                if not self._is_legal(action, player):
-                    reason = presentation_of(self).explain_illegal(self, action, player)
-                    raise IllegalMoveError(f"illegal move for {SYMBOLS[player]}: {reason}")
-        super().apply_actions(actions, check=False)
 
     def _apply_actions(self, actions: Sequence[Action]) -> None:
         moves = tuple(Move.from_action(a, self.height, self.width) for a in actions)
