@@ -74,23 +74,23 @@ def through_pettingzoo(game: str, params: dict, seed: int) -> int:
     fixed = _seeded(game, params, seed)
     if new_state(game, fixed).is_simultaneous_node():
         env = LifeArenaParallelEnv(game, params=fixed)
-        observations, _ = env.reset(seed=seed)
+        _, infos = env.reset(seed=seed)
         steps = 0
         while env.agents:
-            actions = {a: _pick(rng, np.flatnonzero(observations[a]["action_mask"]))
+            actions = {a: _pick(rng, np.flatnonzero(infos[a]["action_mask"]))
                        for a in env.agents}
-            observations, *_ = env.step(actions)
+            _, _, _, _, infos = env.step(actions)
             steps += 1
         return steps
     aec = LifeArenaAECEnv(game, params=fixed)
     aec.reset(seed=seed)
     steps = 0
     for agent in aec.agent_iter():
-        observation, _, termination, truncation, _ = aec.last()
+        _, _, termination, truncation, info = aec.last()
         if termination or truncation:
             aec.step(None)
             continue
-        aec.step(_pick(rng, np.flatnonzero(observation["action_mask"])))
+        aec.step(_pick(rng, np.flatnonzero(info["action_mask"])))
         steps += 1
         del agent
     return steps
@@ -99,12 +99,11 @@ def through_pettingzoo(game: str, params: dict, seed: int) -> int:
 def through_gymnasium(game: str, params: dict, seed: int) -> int:
     env = LifeArenaEnv(game, opponent="random", params=_seeded(game, params, seed),
                        illegal="raise")
-    observation, _ = env.reset(seed=seed)
+    _, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     done = env.game_state.is_terminal()
     while not done:
-        observation, _, done, _, _ = env.step(
-            _pick(rng, np.flatnonzero(observation["action_mask"])))
+        _, _, done, _, info = env.step(_pick(rng, np.flatnonzero(info["action_mask"])))
     return env.game_state.move_number()
 
 

@@ -27,7 +27,7 @@ for name, policy in POLICIES.items():
             done = False
             while not done:
                 observation, reward, done, truncated, info = env.step(
-                    policy(observation["action_mask"]))
+                    policy(info["action_mask"]))
             total += reward
         print(f"{name:>7} as player {seat} vs greedy: mean return {total / episodes:+.2f} "
               f"over {episodes} games (last: {info['outcome']})")

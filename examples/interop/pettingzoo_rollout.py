@@ -25,7 +25,7 @@ for episode in range(20):
                 results[agent] += 1
             action = None
         else:
-            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
         aec.step(action)
 print("War of Life, 20 random games, wins:", dict(sorted(results.items())))
 Image.fromarray(aec.render()).save("war_of_life_last.png")
@@ -35,10 +35,10 @@ lengths = []
 results.clear()
 par = parallel_env("life_for_two", params={"max_turns": 100, "limit_result": "population"})
 for episode in range(20):
-    observations, _ = par.reset(seed=episode)
+    observations, infos = par.reset(seed=episode)
     turns = 0
     while par.agents:
-        actions = {a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"])))
+        actions = {a: int(rng.choice(np.flatnonzero(infos[a]["action_mask"])))
                    for a in par.agents}
         observations, rewards, terminations, truncations, infos = par.step(actions)
         turns += 1

@@ -134,3 +134,18 @@ def test_an_openspiel_bot_in_a_tournament(tmp_path: Path) -> None:
               f"mcts_os={path}:make_bot:simulations=4,random", "--export", str(out)])
     assert done.value.code == 0
     assert "mcts_os" in out.read_text()
+
+
+@pytest.mark.parametrize(("game", "params"), [("life_for_two", {"max_turns": 6}),
+                                              ("p2life", {"size": 6, "max_generations": 4})])
+def test_an_openspiel_search_bot_plays_the_simultaneous_games(tmp_path: Path, game: str,
+                                                               params: dict) -> None:
+    pytest.importorskip("pyspiel", reason="needs OpenSpiel: pip install -e '.[interop]'")
+    path = tmp_path / "bots.py"
+    path.write_text(textwrap.dedent(BOT_FACTORY))
+    for seat in (0, 1):
+        agents = [make("random", game=game, seed=2)]
+        agents.insert(seat, make(f"{path}:make_bot", game=game, seed=1, simulations=4))
+        result = play_game(game, agents, seed=3, params=params)
+        assert not result.forfeit, result.outcome  # it used to forfeit every game
+        assert all(" | " in move for move in result.moves)

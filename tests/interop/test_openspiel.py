@@ -20,10 +20,60 @@ SMALL = {
 }
 
 
+TURN_BASED = {"life_for_two": "python_life_for_two_turn_based(max_turns=8)",
+              "p2life": "python_p2life_turn_based(size=6,max_generations=12,seed=2)"}
+
+
 def test_every_game_is_registered() -> None:
     names = set(pyspiel.registered_names())
-    assert {adapter.short_name(g) for g in SMALL} <= names
-    assert set(adapter.register_all()) == {adapter.short_name(g) for g in SMALL}
+    expected = {adapter.short_name(g) for g in SMALL} | \
+        {adapter.short_name(g) + "_turn_based" for g in TURN_BASED}
+    assert expected <= names
+    assert set(adapter.register_all()) == expected
+
+
+@pytest.mark.parametrize("game", sorted(TURN_BASED))
+def test_the_turn_based_forms_pass_random_sim_test(game: str) -> None:
+    loaded = pyspiel.load_game(TURN_BASED[game])
+    assert loaded.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    pyspiel.random_sim_test(loaded, num_sims=3, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("game", sorted(TURN_BASED))
+def test_python_mcts_bot_plays_the_turn_based_forms(game: str) -> None:
+    from open_spiel.python.algorithms import mcts
+
+    loaded = pyspiel.load_game(TURN_BASED[game])
+    with pytest.raises(ValueError, match="sequential turns"):  # why the form exists
+        mcts.MCTSBot(pyspiel.load_game(SMALL[game]), 2.0, 4, mcts.RandomRolloutEvaluator(1))
+    rng = np.random.RandomState(0)
+    bot = mcts.MCTSBot(loaded, 2.0, 8, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = loaded.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(bot.step(state))
+    assert state.inner.outcome() is not None
+    assert all(isinstance(item, tuple) for item in state.inner.history())
+
+
+def test_the_turn_based_form_holds_back_the_first_choice() -> None:
+    game = adapter.load_turn_based("life_for_two", max_turns=4)
+    state = game.new_initial_state()
+    first = state.legal_actions()[0]
+    before = state.observation_string(1), state.information_state_string(1)
+    state.apply_action(first)
+    assert state.current_player() == 1 and state.inner.history() == []
+    assert (state.observation_string(1), state.information_state_string(1)) == before
+    second = state.legal_actions()[-1]
+    state.apply_action(second)
+    assert state.inner.history() == [(first, second)] and state.current_player() == 0
+    seat_first = adapter.TurnBasedState(game, game.new_initial_state().inner, first=1)
+    assert seat_first.current_player() == 1
+    with pytest.raises(IllegalMoveError, match="illegal move for player 2"):
+        seat_first.apply_action(0)  # one cell on the three-cell turn
+    with pytest.raises(BadParameterError, match="war_of_life is already turn-based"):
+        adapter.load_turn_based("war_of_life")
+    assert pyspiel.convert_to_turn_based(adapter.load("p2life", size=6)).num_distinct_actions() \
+        == 73
 
 
 @pytest.mark.parametrize("game", sorted(SMALL))

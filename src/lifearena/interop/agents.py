@@ -9,13 +9,16 @@ What the named object is decides the adapter:
 * a lifearena :class:`~lifearena.agents.base.Agent` instance: used as it is;
 * an object with a ``step(state)`` method (an OpenSpiel bot, e.g. ``pyspiel.Bot``): it is
   given the position as an OpenSpiel state of ``python_<game>``
-  (:mod:`lifearena.interop.openspiel`) and answers an action;
+  (:mod:`lifearena.interop.openspiel`) and answers an action. In a simultaneous game (Life
+  for Two, p2life) the game is its turn-based form, ``python_<game>_turn_based``, and the
+  state puts the bot's own seat first to choose, so OpenSpiel's search bots (which need
+  sequential turns) play it without ever seeing the other side's choice;
 * a callable with a parameter named ``game`` (a bot factory): called once per seat as
   ``factory(game=<pyspiel game>, player=..., seed=..., **options)`` with those keywords it
   accepts; it returns an OpenSpiel bot as above;
 * any other callable (a policy): ``policy(observation, action_mask) -> action``, with the
-  int8 planes of ``State.observation(player)`` and the int8 legal-action mask, as in the
-  PettingZoo environments (:mod:`lifearena.interop.pettingzoo`).
+  int8 planes of ``State.observation(player)`` and the int8 legal-action mask over the
+  game's own actions (``State.legal_actions_mask``).
 
 The agent sees only its seat's view of the position (``State.view``). Its answer is checked by
 the referee like any agent's.
@@ -154,15 +157,20 @@ class OpenSpielBotAgent(Agent):
         self._games: dict[tuple, Any] = {}
 
     def _pyspiel_game(self, state: State) -> Any:
+        """The OpenSpiel game of ``state``'s game and parameters (start ones included): the
+        turn-based form for a simultaneous game."""
+        from lifearena.core import Dynamics
         from lifearena.interop import openspiel
         from lifearena.interop.games import NONE_VALUE, parameter_defaults
 
         known = parameter_defaults(state.info.name)
-        params = {k: (NONE_VALUE if v is None else v) for k, v in state.params.items()
+        params = {k: (NONE_VALUE if v is None else v) for k, v in state.game.params.items()
                   if k in known}
         key = tuple(sorted(params.items()))
         if key not in self._games:
-            self._games[key] = openspiel.load(state.info.name, **params)
+            load = openspiel.load_turn_based if state.info.dynamics is Dynamics.SIMULTANEOUS \
+                else openspiel.load
+            self._games[key] = load(state.info.name, **params)
         return self._games[key]
 
     def _bot(self, game: Any, player: int) -> Any:
@@ -178,10 +186,12 @@ class OpenSpielBotAgent(Agent):
         return self._bots[player]
 
     def act(self, state: State, player: int, limit: Limit | None = None) -> Action:
-        from lifearena.interop.openspiel import LifeArenaState
+        from lifearena.interop.openspiel import LifeArenaState, TurnBasedGame, TurnBasedState
 
         game = self._pyspiel_game(state)
-        return int(self._bot(game, player).step(LifeArenaState(game, state.clone())))
+        position = TurnBasedState(game, state.clone(), first=player) \
+            if isinstance(game, TurnBasedGame) else LifeArenaState(game, state.clone())
+        return int(self._bot(game, player).step(position))
 
     def reset(self) -> None:
         for bot in (self._shared, *self._bots.values()):

@@ -28,15 +28,24 @@ from typing import Any
 
 import numpy as np
 
-from lifearena.arena.referee import initial_state
-from lifearena.core import CHANCE, SIMULTANEOUS, State, available_games, game_type, load_game
-from lifearena.errors import BadParameterError
+from lifearena.core import (
+    CHANCE,
+    SIMULTANEOUS,
+    Game,
+    State,
+    available_games,
+    game_type,
+    load_game,
+)
+from lifearena.errors import BadParameterError, IllegalMoveError
 
 ParamValue = int | float | bool | str
 NONE_VALUE = 0
 """How a parameter whose lifearena default is ``None`` reads outside: the integer 0."""
-RENDER_MODES = ("ansi", "rgb_array")
-"""The render modes of the PettingZoo and Gymnasium environments (fixed at construction)."""
+RENDER_MODES = ("human", "ansi", "rgb_array")
+"""The render modes of the PettingZoo and Gymnasium environments (fixed at construction):
+``"human"`` prints the board as text, ``"ansi"`` returns that text, ``"rgb_array"`` a
+picture."""
 
 
 def lifearena_games() -> list[str]:
@@ -97,18 +106,28 @@ def game_params(game: str, params: Mapping[str, Any] | None = None) -> dict[str,
     return {**defaults, **chosen}
 
 
-def new_state(game: str, params: Mapping[str, Any] | None = None) -> State:
-    """The start of ``game`` with ``params`` in their plain form (see the module doc)."""
+def game_object(game: str, params: Mapping[str, Any] | None = None) -> Game:
+    """The :class:`~lifearena.core.Game` of ``game`` with ``params`` in their plain form
+    (see the module doc): what sizes the environments' spaces.
+
+    >>> game_object("p2life", {"size": 6}).num_distinct_actions
+    73
+    """
     values: dict[str, Any] = game_params(game, params)
     seed = values.pop("seed")
     kind = game_type(game)
     if any(spec.name == "seed" for spec in kind.specs):
-        values["seed"] = seed
+        values["seed"] = int(seed)
     for spec in kind.specs:  # an optional parameter's 0 is its None
         if spec.optional and values[spec.name] == NONE_VALUE and \
                 not isinstance(values[spec.name], bool):
             values[spec.name] = None
-    return initial_state(kind.info.name, seed=int(seed), params=values)
+    return kind(values)
+
+
+def new_state(game: str, params: Mapping[str, Any] | None = None) -> State:
+    """The start of ``game`` with ``params`` in their plain form (see the module doc)."""
+    return game_object(game, params).new_initial_state(int(game_params(game, params)["seed"]))
 
 
 def resolve_chance(state: State, rng: np.random.Generator) -> None:
@@ -140,8 +159,9 @@ def start_episode(game: str, params: Mapping[str, Any], rng: np.random.Generator
 
 
 def observe(state: State, player: int) -> dict[str, np.ndarray]:
-    """What an environment shows ``player``: ``{"observation": int8 planes, "action_mask":
-    int8 vector over all actions}``, the mask all zeros when ``player`` is not to act.
+    """The game's own arrays for ``player``: ``{"observation": int8 planes, "action_mask":
+    int8 vector over all the game's actions}``, the mask all zeros when ``player`` is not to
+    act (the environments show these through :class:`lifearena.interop.spaces.Encoding`).
 
     >>> seen = observe(new_state("war_of_life"), 1)
     >>> seen["observation"].shape, int(seen["action_mask"].sum())
@@ -154,8 +174,9 @@ def observe(state: State, player: int) -> dict[str, np.ndarray]:
 
 
 def spaces_of(state: State, player: int = 0) -> tuple[Any, Any]:
-    """The Gymnasium observation space (a ``Dict`` of what :func:`observe` returns) and
-    action space (``Discrete``) of ``state``'s game for ``player``."""
+    """The Gymnasium spaces of what :func:`observe` returns (a ``Dict``) and of the game's
+    actions (``Discrete``) for ``state``'s game and ``player``; the environments use
+    :class:`lifearena.interop.spaces.Encoding` instead."""
     from gymnasium import spaces  # here: this module stays importable without the extra
 
     n = state.info.num_distinct_actions
@@ -166,14 +187,36 @@ def spaces_of(state: State, player: int = 0) -> tuple[Any, Any]:
     return observation, spaces.Discrete(n)
 
 
+def refusal(state: State, player: int, action: int) -> str:
+    """The library's message for ``player``'s illegal ``action`` (tried on a copy of
+    ``state``).
+
+    >>> refusal(new_state("life_for_two"), 1, 0)
+    'illegal move for player 2 (#): turn 1 places 3 cells; got 1 (1,1)'
+    """
+    trial = state.clone()
+    try:
+        if trial.current_player() == SIMULTANEOUS:
+            joint = [action if p == player else (trial.legal_actions(p) or [0])[0]
+                     for p in range(trial.info.num_players)]
+            trial.apply_actions(joint)
+        elif trial.current_player() != player:
+            return f"illegal move for player {player + 1}: it is not this player's turn"
+        else:
+            trial.apply_action(action)
+    except IllegalMoveError as error:
+        return str(error)
+    return f"illegal move for player {player + 1}: action {action}"  # pragma: no cover
+
+
 def check_render_mode(render_mode: str | None) -> str | None:
     """``render_mode`` when it is one of :data:`RENDER_MODES` or ``None``.
 
     >>> try:
-    ...     check_render_mode("human")
+    ...     check_render_mode("text")
     ... except ValueError as error:
     ...     print(error)
-    render_mode 'human'; expected one of ansi, rgb_array or None
+    render_mode 'text'; expected one of human, ansi, rgb_array or None
     """
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise BadParameterError(f"render_mode {render_mode!r}; expected one of "
@@ -183,7 +226,20 @@ def check_render_mode(render_mode: str | None) -> str | None:
 
 def render(state: State, render_mode: str | None) -> str | np.ndarray | None:
     """``state`` in ``render_mode``: the board as text (``"ansi"``), a picture
-    (``"rgb_array"``, :func:`board_picture`) or nothing (``None``)."""
+    (``"rgb_array"``, :func:`board_picture`), or nothing (``None``; ``"human"`` prints the
+    text and returns nothing).
+
+    >>> render(new_state("life_for_two"), "human")
+       1 2 3 4 5
+    1  . . . . .
+    2  . . . . .
+    3  . . . . .
+    4  . . . . .
+    5  . . . . .
+    """
+    if render_mode == "human":
+        print(state, flush=True)
+        return None
     if render_mode == "ansi":
         return str(state)
     if render_mode == "rgb_array":

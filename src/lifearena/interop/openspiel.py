@@ -28,6 +28,24 @@ What OpenSpiel sees, all read off the protocol of :mod:`lifearena.core`:
 An illegal action raises the library's :class:`~lifearena.errors.IllegalMoveError` (a
 ``ValueError``) through OpenSpiel. OpenSpiel's C++ MCTS bot (``pyspiel.MCTSBot``) crashes on
 Python games; use the Python one, :mod:`open_spiel.python.algorithms.mcts`.
+
+The simultaneous games (Life for Two, p2life) also come in a **turn-based form**, which
+OpenSpiel's search bots need (their Python MCTS refuses a game without sequential turns):
+``python_life_for_two_turn_based`` (:func:`load_turn_based`), SEQUENTIAL and imperfect
+information. At each simultaneous node the players choose one after the other, the first
+chooser's choice held back, unseen in every observation and information state, until the
+second has chosen; then both are applied together, as in the game. Player 0 chooses first in
+the states it makes; :class:`TurnBasedState` can put either player first (the tournament's
+OpenSpiel agent puts its own seat first, so its search never sees the other side's choice).
+``pyspiel.convert_to_turn_based(load("life_for_two"))`` works too (player 0 always first).
+
+>>> game = load_turn_based("life_for_two", max_turns=4)
+>>> state = game.new_initial_state()
+>>> state.current_player(), state.inner.is_simultaneous_node()
+(0, True)
+>>> state.apply_action(state.legal_actions()[0])
+>>> state.current_player(), len(state.inner.history())
+(1, 0)
 """
 
 from __future__ import annotations
@@ -48,13 +66,14 @@ from lifearena.core import (
     State,
     load_game,
 )
-from lifearena.errors import BadParameterError
+from lifearena.errors import BadParameterError, IllegalMoveError
 from lifearena.interop.games import (
     canonical_name,
     game_params,
     lifearena_games,
     new_state,
     parameter_defaults,
+    refusal,
 )
 
 PREFIX = "python_"
@@ -117,22 +136,7 @@ class LifeArenaGame(pyspiel.Game):
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         self.params = {**self.TYPE.parameter_specification, **dict(params or {})}
         self._start = new_state(self.GAME, self.params)
-        info = self._start.info
-        num_chance = max((len(self._start.chance_outcomes()),
-                          info.num_distinct_actions if info.chance is Chance.EXPLICIT else 0))
-        super().__init__(
-            self.TYPE,
-            pyspiel.GameInfo(
-                num_distinct_actions=info.num_distinct_actions,
-                max_chance_outcomes=num_chance,
-                num_players=info.num_players,
-                min_utility=info.min_utility,
-                max_utility=info.max_utility,
-                utility_sum=0.0 if info.zero_sum else None,
-                max_game_length=info.max_game_length,
-            ),
-            self.params,
-        )
+        super().__init__(self.TYPE, _game_info(self._start, 1), self.params)
         self._observation_shape = tuple(self._start.observation(0).shape)
 
     def new_initial_state(self) -> LifeArenaState:
@@ -146,6 +150,24 @@ class LifeArenaGame(pyspiel.Game):
             raise BadParameterError(f"observation parameters {dict(params)!r}; expected none")
         perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
         return LifeArenaObserver(self._observation_shape, perfect_recall)
+
+
+def _game_info(start: State, plies_per_move: int) -> pyspiel.GameInfo:
+    """OpenSpiel's sizes of the game ``start`` begins, from its :class:`~lifearena.core.Game`
+    object (``plies_per_move``: 2 for the turn-based form of a simultaneous game)."""
+    info, made = start.info, start.game
+    actions = made.num_distinct_actions
+    num_chance = max((len(start.chance_outcomes()),
+                      actions if info.chance is Chance.EXPLICIT else 0))
+    return pyspiel.GameInfo(
+        num_distinct_actions=actions,
+        max_chance_outcomes=num_chance,
+        num_players=info.num_players,
+        min_utility=info.min_utility,
+        max_utility=info.max_utility,
+        utility_sum=0.0 if info.zero_sum else None,
+        max_game_length=made.max_game_length * plies_per_move,
+    )
 
 
 class LifeArenaState(pyspiel.State):
@@ -228,7 +250,87 @@ def _recall(state: State, player: int) -> str:
     return "\n".join(lines)
 
 
+class TurnBasedGame(pyspiel.Game):
+    """The turn-based form of a simultaneous lifearena game (see the module doc);
+    subclasses fix ``GAME`` and ``TYPE``. Made by :func:`load_turn_based` or
+    ``pyspiel.load_game("python_<game>_turn_based(...)")``."""
+
+    GAME: str = ""
+    TYPE: pyspiel.GameType
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        self.params = {**self.TYPE.parameter_specification, **dict(params or {})}
+        self._start = new_state(self.GAME, self.params)
+        super().__init__(self.TYPE, _game_info(self._start, 2), self.params)
+        self._observation_shape = tuple(self._start.observation(0).shape)
+
+    def new_initial_state(self) -> TurnBasedState:
+        """The start of the game, player 0 choosing first at every simultaneous node."""
+        return TurnBasedState(self, self._start.clone())
+
+    def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
+                         params: Mapping[str, Any] | None = None) -> LifeArenaObserver:
+        """The same observer as the simultaneous form: a held-back choice is not shown."""
+        if params:
+            raise BadParameterError(f"observation parameters {dict(params)!r}; expected none")
+        perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
+        return LifeArenaObserver(self._observation_shape, perfect_recall)
+
+
+class TurnBasedState(pyspiel.State):
+    """A lifearena state (``.inner``) played turn by turn: at a simultaneous node the player
+    ``first`` chooses, then the other; both choices are then applied together."""
+
+    def __init__(self, game: pyspiel.Game, inner: State, first: int = 0) -> None:
+        super().__init__(game)
+        self.inner = inner
+        self.order = (first, 1 - first)
+        self.held: list[int] = []
+
+    def current_player(self) -> int:
+        player = self.inner.current_player()
+        if player == SIMULTANEOUS:
+            return self.order[len(self.held)]
+        return int(_PLAYER_IDS.get(player, player))
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.inner.legal_actions(player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.inner.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        if not self.inner.is_simultaneous_node():
+            self.inner.apply_action(int(action))
+            return
+        chooser = self.current_player()
+        if int(action) not in self.inner.legal_actions(chooser):
+            raise IllegalMoveError(refusal(self.inner, chooser, int(action)))
+        self.held.append(int(action))
+        if len(self.held) == len(self.order):
+            joint = [0] * len(self.order)
+            for player, chosen in zip(self.order, self.held, strict=True):
+                joint[player] = chosen
+            self.held = []
+            self.inner.apply_actions(joint)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.inner.action_to_string(int(action), player if player >= 0 else None)
+
+    def is_terminal(self) -> bool:
+        return self.inner.is_terminal()
+
+    def returns(self) -> list[float]:
+        return list(self.inner.returns())
+
+    def __str__(self) -> str:
+        return str(self.inner)
+
+
 _CLASSES: dict[str, type[LifeArenaGame]] = {}
+_TURN_BASED: dict[str, type[TurnBasedGame]] = {}
+TURN_BASED_SUFFIX = "_turn_based"
+"""The turn-based form of ``python_<game>`` is ``python_<game>_turn_based``."""
 
 
 def game_class(game: str) -> type[LifeArenaGame]:
@@ -239,6 +341,44 @@ def game_class(game: str) -> type[LifeArenaGame]:
         pyspiel.register_game(cls.TYPE, cls)
         _CLASSES[name] = cls
     return _CLASSES[name]
+
+
+def turn_based_class(game: str) -> type[TurnBasedGame]:
+    """The :class:`TurnBasedGame` subclass of a simultaneous ``game``, registered with
+    OpenSpiel; a turn-based game raises :class:`BadParameterError`."""
+    name = canonical_name(game)
+    if load_game(name).info.dynamics is not Dynamics.SIMULTANEOUS:
+        raise BadParameterError(f"{name} is already turn-based; expected a simultaneous game "
+                                "(load it with load())")
+    if name not in _TURN_BASED:
+        base = game_type(name)
+        kind = pyspiel.GameType(
+            short_name=base.short_name + TURN_BASED_SUFFIX,
+            long_name=f"{base.long_name} (turn-based)",
+            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            chance_mode=base.chance_mode,
+            information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+            utility=base.utility,
+            reward_model=base.reward_model,
+            max_num_players=base.max_num_players,
+            min_num_players=base.min_num_players,
+            provides_information_state_string=True,
+            provides_information_state_tensor=False,
+            provides_observation_string=True,
+            provides_observation_tensor=True,
+            parameter_specification=base.parameter_specification,
+        )
+        cls = type(f"OpenSpiel_{name}_turn_based", (TurnBasedGame,), {"GAME": name, "TYPE": kind})
+        pyspiel.register_game(kind, cls)
+        _TURN_BASED[name] = cls
+    return _TURN_BASED[name]
+
+
+def load_turn_based(game: str, **params: Any) -> TurnBasedGame:
+    """The turn-based form of a simultaneous lifearena game with ``params`` (checked and
+    typed as :func:`load` does)."""
+    short = turn_based_class(game).TYPE.short_name
+    return pyspiel.load_game(short, _typed_params(game, params))
 
 
 def load(game: str, **params: Any) -> LifeArenaGame:
@@ -264,10 +404,15 @@ def load(game: str, **params: Any) -> LifeArenaGame:
     parameter torus=1 of 'p2life'; expected type bool, like its default True
     """
     game_class(game)
+    return pyspiel.load_game(short_name(game), _typed_params(game, params))
+
+
+def _typed_params(game: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` completed with the defaults, each with the type of its default."""
     chosen = game_params(game, params)
     for name, default in parameter_defaults(game).items():
         chosen[name] = _as_type_of(default, chosen[name], name, game)
-    return pyspiel.load_game(short_name(game), chosen)
+    return chosen
 
 
 def _as_type_of(default: Any, value: Any, name: str, game: str) -> Any:
@@ -285,8 +430,14 @@ def _as_type_of(default: Any, value: Any, name: str, game: str) -> Any:
 
 
 def register_all() -> list[str]:
-    """Register every lifearena game with OpenSpiel; their short names."""
-    return [game_class(name).TYPE.short_name for name in lifearena_games()]
+    """Register every lifearena game with OpenSpiel, and the turn-based form of each
+    simultaneous one; their short names."""
+    names = []
+    for name in lifearena_games():
+        names.append(game_class(name).TYPE.short_name)
+        if load_game(name).info.dynamics is Dynamics.SIMULTANEOUS:
+            names.append(turn_based_class(name).TYPE.short_name)
+    return names
 
 
 register_all()
