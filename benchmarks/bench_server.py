@@ -44,6 +44,17 @@ The *hostile* scenario plays the same games while
   of replay workers busy for the whole scenario. The uploads are timed and reported too
   (the server replays an uploaded record before it answers).
 
+The *lobby* scenario plays the same games while the lobby is live: before the clock starts,
+``--challenges`` (1,000) open challenges are made from addresses of their own (five each, the
+lobby's bound per address) and ``--watchers`` (200) pages open ``/ws/lobby`` (ten per address)
+and read its snapshot; during the scenario every game is itself started through the lobby (its
+creator makes a challenge from the slot's address, the benchmark's main client accepts it,
+the creator learns its seat token with ``GET /api/challenges/{id}`` and its owner secret), and
+``--churn`` (20) standing challenges a second are cancelled and made again, so every watcher
+reads a stream of ``challenge-added`` and ``challenge-removed`` deltas as a home page does.
+Each watcher times how long a challenge took from its creator's request to its page (the
+*listing lag*). Its target: the games' move p99 under ``--target-ms`` with no errors.
+
 Errors are what a player met (an error message on its socket, a lost connection, a step
 that took over ``STEP_TIMEOUT``) and, in the hostile scenario, position requests answered
 other than 200 or 429 (429 is the server's per-address bound: counted, not an error). The
@@ -59,11 +70,14 @@ elsewhere: numbers taken on a busy machine say so), the server's peak RSS (sampl
 the ordinary p99, and whether the target (hostile p99 under ``--target-ms``, no errors) was
 met. The clock of a scenario starts once the server printed its URL (after its warm-up) and,
 in the hostile scenario, once the long games are stored and the replay workers have answered
-a first request. With the defaults a run takes about two minutes; ``--quick`` about one.
+a first request, and in the lobby scenario once its challenges stand and its pages have read
+their snapshots. With the defaults a run takes about three minutes; ``--quick`` about one and
+a half.
 
     .venv/bin/python benchmarks/bench_server.py
     .venv/bin/python benchmarks/bench_server.py --quick
     .venv/bin/python benchmarks/bench_server.py --repeat 3 --seconds 20
+    .venv/bin/python benchmarks/bench_server.py --scenario lobby
 """
 
 from __future__ import annotations
@@ -93,6 +107,7 @@ import psutil
 import websockets
 
 from lifearena.core import Record
+from lifearena.web.lobby import OPEN_PER_ADDRESS
 
 T = TypeVar("T")
 
@@ -103,6 +118,8 @@ KEEPALIVE_EXPIRY = 1.0
 """Seconds an idle HTTP connection of a client is kept for its next request."""
 READY_TIMEOUT = 600.0
 """Seconds ``lifearena serve`` may take to print its URL (minutes when numba's cache is cold)."""
+WATCHERS_PER_ADDRESS = 10
+"""Lobby pages opened from one loopback address (the server allows 32 sockets an address)."""
 SPECTATOR_ADDRESS = "127.66.0.1"
 """The one address every hostile spectator connects from."""
 LONG_SIDE = 32
@@ -243,6 +260,16 @@ class Scenario:
     flood_dropped: int = 0
     position_latencies: list[float] = field(default_factory=list)
     position_refused: int = 0
+    # the lobby
+    lobby: bool = False
+    standing: list[tuple[str, str, str]] = field(default_factory=list)
+    """The standing challenges: id, owner secret, the address that made it."""
+    created_at: dict[str, float] = field(default_factory=dict)
+    """When each challenge made during the scenario was asked for (perf_counter)."""
+    listing_lags: list[float] = field(default_factory=list)
+    lobby_messages: int = 0
+    churned: int = 0
+    snapshot_sizes: list[int] = field(default_factory=list)
 
     @property
     def base(self) -> str:
@@ -344,13 +371,53 @@ async def play_game(scenario: Scenario, game_id: str, tokens: list[str], address
             made += 1
 
 
+async def new_game_through_lobby(creator: httpx.AsyncClient, acceptor: httpx.AsyncClient,
+                                 seed: int) -> tuple[str, list[str]]:
+    """A new War of Life game started as people start one from the lobby: ``creator`` makes
+    a challenge (it plays first), ``acceptor`` accepts it, and the creator asks for its seat
+    token with its owner secret. The two seats' tokens."""
+    made = await step(creator.post("/api/challenges", json={
+        "game": "war_of_life", "params": {"start": "random", "seed": seed}, "colour": 0}))
+    if made.status_code != 201:
+        raise PlayerError(f"challenge: {made.status_code} {made.text[:120]}")
+    challenge = made.json()
+    accepted = await step(acceptor.post(f"/api/challenges/{challenge['id']}/accept", json={}))
+    if accepted.status_code != 200:
+        raise PlayerError(f"accept: {accepted.status_code} {accepted.text[:120]}")
+    status = await step(creator.get(f"/api/challenges/{challenge['id']}",
+                                    headers={"X-Challenge-Owner": challenge["owner"]}))
+    if status.status_code != 200 or "token" not in status.json():
+        raise PlayerError(f"creator's seat: {status.status_code} {status.text[:120]}")
+    game = accepted.json()
+    return game["id"], [status.json()["token"], game["token"]]
+
+
+def client_at(scenario: Scenario, address: str, connections: int = 2) -> httpx.AsyncClient:
+    """An HTTP client of the server whose requests come from ``address``."""
+    return httpx.AsyncClient(
+        base_url=scenario.base, timeout=STEP_TIMEOUT,
+        transport=httpx.AsyncHTTPTransport(local_address=address, limits=httpx.Limits(
+            max_connections=connections, keepalive_expiry=KEEPALIVE_EXPIRY)))
+
+
 async def play_slot(scenario: Scenario, lobby: httpx.AsyncClient, slot: int) -> None:
     """Games one after another in slot ``slot`` until the deadline."""
+    async with contextlib.AsyncExitStack() as stack:
+        creator = (await stack.enter_async_context(client_at(scenario, player_address(slot)))
+                   if scenario.lobby else None)
+        await play_games(scenario, lobby, creator, slot)
+
+
+async def play_games(scenario: Scenario, lobby: httpx.AsyncClient,
+                     creator: httpx.AsyncClient | None, slot: int) -> None:
+    """Slot ``slot``'s games, each started through the lobby when ``creator`` is given."""
     rng = random.Random(slot)
     number = 0
     while time.monotonic() < scenario.deadline:
         try:
-            game_id, tokens = await new_game(lobby, slot * 100_000 + number)
+            seed = slot * 100_000 + number
+            game_id, tokens = await (new_game(lobby, seed) if creator is None
+                                     else new_game_through_lobby(creator, lobby, seed))
             scenario.current[slot] = game_id
             scenario.started[slot].set()
             scenario.games += 1
@@ -358,6 +425,106 @@ async def play_slot(scenario: Scenario, lobby: httpx.AsyncClient, slot: int) -> 
         except Exception as error:  # every failure of a player counts; the slot goes on
             scenario.error(describe(error))
         number += 1
+
+
+# -- the lobby ---------------------------------------------------------------------------------
+
+def standing_address(index: int) -> str:
+    """The loopback address standing challenge ``index`` is made from."""
+    number = index // OPEN_PER_ADDRESS
+    return f"127.3.{number // 250}.{number % 250 + 1}"
+
+
+def watcher_address(index: int) -> str:
+    """The loopback address lobby page ``index`` watches from."""
+    number = index // WATCHERS_PER_ADDRESS
+    return f"127.4.{number // 250}.{number % 250 + 1}"
+
+
+async def make_challenge(scenario: Scenario, client: httpx.AsyncClient, address: str,
+                         seed: int) -> None:
+    """One standing challenge (a Losat game nobody accepts), made from ``address``."""
+    started = time.perf_counter()
+    made = await step(client.post("/api/challenges", json={
+        "game": "losat", "params": {"captures_to_win": 1 + seed % 5},
+        "clock": {"kind": "live", "minutes": 5, "increment": 3}, "colour": "random"}))
+    if made.status_code != 201:
+        raise PlayerError(f"standing challenge: {made.status_code} {made.text[:120]}")
+    answer = made.json()
+    scenario.created_at[answer["id"]] = started
+    scenario.standing.append((answer["id"], answer["owner"], address))
+
+
+async def prepare_lobby(scenario: Scenario, clients: dict[str, httpx.AsyncClient]) -> None:
+    """Make ``--challenges`` standing challenges, five from each address."""
+    count = scenario.args.challenges
+    addresses = [standing_address(index) for index in range(count)]
+    for address in dict.fromkeys(addresses):
+        clients[address] = client_at(scenario, address)
+    for start in range(0, count, 50):
+        await asyncio.gather(*(make_challenge(scenario, clients[addresses[i]], addresses[i], i)
+                               for i in range(start, min(count, start + 50))))
+    scenario.created_at.clear()  # the listing lag is timed on the challenges made later
+
+
+async def close_all(clients: dict[str, httpx.AsyncClient]) -> None:
+    """Close every client of ``clients``."""
+    for client in clients.values():
+        await client.aclose()
+
+
+async def watch_lobby(scenario: Scenario, index: int, ready: asyncio.Event,
+                      connected: list[int]) -> None:
+    """A home page: open ``/ws/lobby``, read the snapshot, then every delta until stopped,
+    timing each challenge from its creator's request to this page."""
+    url = f"ws://127.0.0.1:{scenario.port}/ws/lobby"
+    async with websockets.connect(url, proxy=None, open_timeout=STEP_TIMEOUT,
+                                  local_addr=(watcher_address(index), 0),
+                                  max_size=2**24) as ws:
+        snapshot = json.loads(await step(ws.recv()))
+        if snapshot.get("type") != "snapshot":
+            raise PlayerError(f"lobby page {index}: first message {snapshot.get('type')!r}")
+        scenario.snapshot_sizes.append(len(snapshot["challenges"]))
+        connected[0] += 1
+        if connected[0] == scenario.args.watchers:
+            ready.set()
+        while not scenario.stop.is_set():
+            try:
+                text = await asyncio.wait_for(ws.recv(), 0.5)
+            except TimeoutError:
+                continue
+            scenario.lobby_messages += 1
+            message = json.loads(text)
+            if message.get("type") == "challenge-added":
+                started = scenario.created_at.get(message["challenge"]["id"])
+                if started is not None:
+                    scenario.listing_lags.append(time.perf_counter() - started)
+
+
+async def churn(scenario: Scenario, clients: dict[str, httpx.AsyncClient],
+                rng: random.Random) -> None:
+    """Cancel a random standing challenge and make a new one from its address, ``--churn``
+    times a second, until stopped."""
+    period = 1.0 / scenario.args.churn
+    next_at = time.perf_counter()
+    number = scenario.args.challenges
+    while not scenario.stop.is_set() and time.monotonic() < scenario.deadline:
+        next_at += period
+        challenge_id, owner, address = scenario.standing.pop(
+            rng.randrange(len(scenario.standing)))
+        try:
+            cancelled = await step(clients[address].post(
+                f"/api/challenges/{challenge_id}/cancel", json={},
+                headers={"X-Challenge-Owner": owner}))
+            if cancelled.status_code != 200:
+                raise PlayerError(f"cancel: {cancelled.status_code} {cancelled.text[:120]}")
+            await make_challenge(scenario, clients[address], address, number)
+            scenario.churned += 1
+        except Exception as error:
+            scenario.error(describe(error))
+        number += 1
+        # the load's pace, not a synchronization
+        await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
 
 
 # -- the hostile clients ------------------------------------------------------------------------
@@ -504,9 +671,12 @@ async def prepare_hostile(scenario: Scenario, lobby: httpx.AsyncClient,
             sys.exit(f"first position request: {answer.status_code} {answer.text[:200]}")
 
 
-async def run_scenario(scenario: Scenario, hostile: bool) -> float:
-    """Play the scenario; answer its duration in seconds."""
+async def run_scenario(scenario: Scenario, kind: str) -> float:
+    """Play the scenario ``kind`` (ordinary, hostile or lobby); answer its duration in
+    seconds."""
     args = scenario.args
+    hostile = kind == "hostile"
+    scenario.lobby = kind == "lobby"
     # an idle connection is let go well before the server's keep-alive timeout (uvicorn's 5 s)
     # closes it, so that no request is sent on a connection the server is closing
     limits = httpx.Limits(max_connections=args.games + 8, max_keepalive_connections=args.games,
@@ -522,6 +692,21 @@ async def run_scenario(scenario: Scenario, hostile: bool) -> float:
             for index in range(args.position_clients if hostile else 0)]
         if hostile:
             await prepare_hostile(scenario, lobby, clients)
+        attackers: list[asyncio.Task[None]] = []
+        standing: dict[str, httpx.AsyncClient] = {}
+        if scenario.lobby:
+            stack.push_async_callback(close_all, standing)
+            await prepare_lobby(scenario, standing)
+            ready, connected = asyncio.Event(), [0]
+            attackers += [asyncio.create_task(watch_lobby(scenario, index, ready, connected))
+                          for index in range(args.watchers)]
+            async with asyncio.timeout(READY_TIMEOUT):
+                waiting = asyncio.create_task(ready.wait())
+                await asyncio.wait([waiting, *attackers], return_when=asyncio.FIRST_COMPLETED)
+                waiting.cancel()
+            for task in attackers:  # a page that could not connect stops the scenario
+                if task.done() and task.exception() is not None:
+                    sys.exit(f"a lobby page failed before the clock: {task.exception()}")
         scenario.started = {slot: asyncio.Event() for slot in range(args.games)}
         # this process's own full collections would stop all 400 players at once and be
         # timed as the server's: what is loaded so far is left out of them
@@ -529,7 +714,8 @@ async def run_scenario(scenario: Scenario, hostile: bool) -> float:
         scenario.cpu.start()
         started = time.perf_counter()
         scenario.deadline = time.monotonic() + args.seconds
-        attackers: list[asyncio.Task[None]] = []
+        if scenario.lobby:
+            attackers.append(asyncio.create_task(churn(scenario, standing, random.Random(7))))
         if hostile:
             attackers += [asyncio.create_task(flood(scenario, index))
                           for index in range(args.spectators)]
@@ -546,7 +732,8 @@ async def run_scenario(scenario: Scenario, hostile: bool) -> float:
         for outcome in await asyncio.gather(*attackers, return_exceptions=True):
             if isinstance(outcome, BaseException) and not isinstance(
                     outcome, asyncio.CancelledError):
-                scenario.error(f"hostile client: {describe(outcome)}")
+                scenario.error(f"{'lobby' if scenario.lobby else 'hostile'} client: "
+                               f"{describe(outcome)}")
     return elapsed
 
 
@@ -557,7 +744,7 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def scenario_run(args: argparse.Namespace, hostile: bool) -> dict[str, Any]:
+def scenario_run(args: argparse.Namespace, kind: str) -> dict[str, Any]:
     """One scenario on a fresh server: its figures."""
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
@@ -569,16 +756,17 @@ def scenario_run(args: argparse.Namespace, hostile: bool) -> dict[str, Any]:
             wait_ready(server)
             with Memory(server.pid) as memory:
                 scenario = Scenario(port, args, CpuMeter(memory))
-                elapsed = asyncio.run(run_scenario(scenario, hostile))
+                elapsed = asyncio.run(run_scenario(scenario, kind))
                 rss, workers = memory.now()
         finally:
             server.terminate()
             server.wait(timeout=20)
     latencies = sorted(scenario.latencies)
     positions = sorted(scenario.position_latencies)
+    lags = sorted(scenario.listing_lags)
     server_cpu, workers_cpu, bench_cpu, machine = scenario.cpu.used
     return {
-        "scenario": "hostile" if hostile else "ordinary", "games": scenario.games,
+        "scenario": kind, "games": scenario.games,
         "moves": scenario.moves, "elapsed": elapsed, "rate": scenario.moves / elapsed,
         "p50": 1000 * percentile(latencies, 0.5), "p99": 1000 * percentile(latencies, 0.99),
         "max": 1000 * (latencies[-1] if latencies else float("nan")),
@@ -592,6 +780,9 @@ def scenario_run(args: argparse.Namespace, hostile: bool) -> dict[str, Any]:
         "position_refused": scenario.position_refused,
         "flood_connections": scenario.flood_connections, "flood_refused": scenario.flood_refused,
         "flood_frames": scenario.flood_frames, "flood_dropped": scenario.flood_dropped,
+        "lobby_messages": scenario.lobby_messages, "churned": scenario.churned,
+        "listing_p50": 1000 * percentile(lags, 0.5), "listing_p99": 1000 * percentile(lags, 0.99),
+        "listed": len(lags), "snapshot": max(scenario.snapshot_sizes, default=0),
     }
 
 
@@ -671,14 +862,25 @@ def report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]]) -> N
               f"{last['positions']} positions (p50 {last['position_p50']:.2f} s, max "
               f"{last['position_max']:.2f} s) and {last['position_refused']} refusals (429); "
               f"POST /api/records of each {args.long_turns}-turn game took {uploads} s")
+    lobby = runs.get("lobby", [])
+    if lobby:
+        last = lobby[-1]
+        print(f"lobby ({'the last run' if len(lobby) > 1 else 'the run'}): {args.watchers} "
+              f"pages each read a snapshot of {last['snapshot']} open challenges, then "
+              f"{last['lobby_messages']} deltas in all ({last['churned']} challenges cancelled "
+              f"and made again, besides the games' own); a new challenge reached each page in "
+              f"p50 {last['listing_p50']:.1f} ms, p99 {last['listing_p99']:.1f} ms "
+              f"({last['listed']} deliveries timed, from its creator's request)")
     if "ordinary" in medians and "hostile" in medians:
         ratio = medians["hostile"]["p99"] / medians["ordinary"]["p99"]
         print(f"hostile / ordinary p99{' (medians)' if args.repeat > 1 else ''}: {ratio:.2f}x")
-    if hostile:
-        figures = medians["hostile"]
-        errors = sum(run["errors"] for run in hostile)
+    for name in ("hostile", "lobby"):
+        if not runs.get(name):
+            continue
+        figures = medians[name]
+        errors = sum(run["errors"] for run in runs[name])
         met = figures["p99"] < args.target_ms and errors == 0
-        print(f"target (hostile p99 < {args.target_ms:g} ms, no errors): "
+        print(f"target ({name} p99 < {args.target_ms:g} ms, no errors): "
               f"{'met' if met else 'MISSED'} (p99 {figures['p99']:.1f} ms, errors {errors})")
 
 
@@ -691,7 +893,8 @@ def main() -> None:
                         "as fast as the server answers, which measures its capacity)")
     parser.add_argument("--seconds", type=float, default=30,
                         help="how long each scenario plays (seconds)")
-    parser.add_argument("--scenario", choices=("both", "ordinary", "hostile"), default="both")
+    parser.add_argument("--scenario", choices=("all", "both", "ordinary", "hostile", "lobby"),
+                        default="all", help="both: ordinary and hostile; all: the three")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each scenario (medians quoted when more than one)")
     parser.add_argument("--spectators", type=int, default=10, help="flooding spectator sockets")
@@ -704,8 +907,14 @@ def main() -> None:
     parser.add_argument("--long-games", type=int, default=2, help="games of --long-turns turns")
     parser.add_argument("--long-turns", type=int, default=10_000,
                         help="turns of each long p2life game (1..10000)")
+    parser.add_argument("--challenges", type=int, default=1000,
+                        help="open challenges standing in the lobby scenario")
+    parser.add_argument("--watchers", type=int, default=200,
+                        help="pages watching the lobby in the lobby scenario")
+    parser.add_argument("--churn", type=float, default=20,
+                        help="standing challenges cancelled and made again a second")
     parser.add_argument("--target-ms", type=float, default=50,
-                        help="the hostile scenario's p99 target")
+                        help="the hostile and lobby scenarios' p99 target")
     parser.add_argument("--quick", action="store_true",
                         help="a short run: 50 games for 8 s a scenario, one long game")
     args = parser.parse_args()
@@ -714,19 +923,23 @@ def main() -> None:
     if (not 1 <= args.games <= 1000 or not 1 <= args.moves <= 250 or args.seconds <= 0
             or args.repeat < 1 or not 0 <= args.spectators <= 32 or not 0 <= args.think <= 60
             or not 1 <= args.long_turns <= 10_000 or args.long_games < 1
-            or not 0 <= args.position_clients <= 250 or args.position_inflight < 1):
+            or not 0 <= args.position_clients <= 250 or args.position_inflight < 1
+            or not 1 <= args.challenges <= 5000 or not 1 <= args.watchers <= 2000
+            or not 0 < args.churn <= 1000):
         parser.error("--games 1..1000, --moves 1..250, --think 0..60, --seconds > 0, "
                      "--repeat >= 1, "
                      "--spectators 0..32, --long-turns 1..10000, --long-games >= 1, "
-                     "--position-clients 0..250, --position-inflight >= 1")
-    names = ["ordinary", "hostile"] if args.scenario == "both" else [args.scenario]
+                     "--position-clients 0..250, --position-inflight >= 1, "
+                     "--challenges 1..5000, --watchers 1..2000, --churn 0..1000 (> 0)")
+    names = {"both": ["ordinary", "hostile"], "all": ["ordinary", "hostile", "lobby"]}.get(
+        args.scenario, [args.scenario])
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name in names}
     for number in range(args.repeat):
         for name in names:
             load = os.getloadavg()[0]
             print(f"run {number + 1}/{args.repeat}: {name} (load average {load:.1f} on "
                   f"{os.cpu_count()} cores as it starts) ...", flush=True)
-            runs[name].append(scenario_run(args, name == "hostile"))
+            runs[name].append(scenario_run(args, name))
     report(args, runs)
 
 

@@ -36,9 +36,11 @@ nothing about a game lives in the terminal or the web layer:
 * ``explain_illegal``: one line saying why a parsed move is not legal here
   (:meth:`State.read_move` raises with it);
 * ``interaction``: what the board asks of a person now (an :class:`Interaction`: its
-  :class:`InteractionKind` and prompt), and ``choices``: the legal moves with the cells a
+  :class:`InteractionKind`, prompt, and the :class:`Part` cells a move is composed of where
+  the moves are too many to list), and ``choices``: the legal moves with the cells a
   person clicks and a label for each (:class:`MoveChoice`);
-* ``legal_moves_text`` (a "moves" command) and ``move_prompt``.
+* ``legal_moves_text`` (a "moves" command) and ``move_prompt``;
+* ``look``: the board's colours and the sides' names and colours (a :class:`Look`).
 
 Optional protocols a search uses where a game offers them: :class:`Undo` (``push``/``pop``,
 make and unmake), :class:`PositionKey`, :class:`OrderedMoves`, :class:`BatchedChildren`.
@@ -120,6 +122,9 @@ class Termination(StrEnum):
     NO_MOVES = "no_moves"  # the player to move cannot move and loses (blocking queen game)
     LIMIT = "limit"  # an optional generation cap decided the game
     FORFEIT = "forfeit"  # a player timed out, crashed or played an illegal move (arena)
+    RESIGN = "resign"  # a player resigned (web games)
+    TIMEOUT = "timeout"  # a player's clock ran out (web games; a draw if the other could not win)
+    AGREED = "agreed"  # both players agreed to a draw (web games)
 
 
 @dataclass(frozen=True)
@@ -235,11 +240,32 @@ class InteractionKind(StrEnum):
 
 
 @dataclass(frozen=True)
+class Part:
+    """One cell a person may pick towards a move, with its text in the game's notation: a
+    page composes a move from parts without knowing the game (the texts of the picked parts
+    joined by :attr:`Interaction.joiner`).
+
+    >>> Part((2, 3), "4,3").to_dict()
+    {'cell': [2, 3], 'text': '4,3'}
+    """
+
+    cell: tuple[int, int]
+    """``(row, column)`` of the display's grid, row 0 at the top."""
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"cell": list(self.cell), "text": self.text}
+
+
+@dataclass(frozen=True)
 class Interaction:
-    """What a person is asked for now: the kind of input and the prompt's words.
+    """What a person is asked for now: the kind of input, the prompt's words and what a
+    page needs to compose a move when the legal moves are too many to list.
 
     >>> Interaction(InteractionKind.CELLS, "choose 3 empty cells", count=3).to_dict()
-    {'kind': 'cells', 'prompt': 'choose 3 empty cells', 'count': 3, 'can_pass': False}
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'kind': 'cells', 'prompt': 'choose 3 empty cells', 'count': 3, 'can_pass': False,
+     'pass_move': None, 'parts': [], 'joiner': ' '}
     """
 
     kind: InteractionKind
@@ -248,10 +274,71 @@ class Interaction:
     """How many cells one move takes (:attr:`InteractionKind.CELLS`)."""
     can_pass: bool = False
     """Whether a move without a cell (a pass, an end of blocking) is among the choices."""
+    pass_move: str | None = None
+    """That move's text in the game's notation (``None`` when ``can_pass`` is false)."""
+    parts: tuple[Part, ...] = field(default=(), compare=False, repr=False)
+    """The cells a person may pick now, each with its text, for games whose move is a set of
+    :attr:`count` cells (one for a single-cell move); a move is the texts of the picked parts
+    joined by :attr:`joiner`. Empty where a move is not composed this way (the page then
+    picks among the listed moves). Derived from the position, so left out of equality."""
+    joiner: str = " "
+    """What separates the parts' texts in a composed move."""
+
+    def compose(self, cells: Sequence[tuple[int, int]]) -> str | None:
+        """The move made of the parts at ``cells`` (in that order), or ``None`` if a cell
+        is not among the parts or the number of cells is not :attr:`count`.
+
+        >>> asked = Interaction(InteractionKind.CELLS, "choose 2 cells", count=2,
+        ...                     parts=(Part((0, 0), "1,1"), Part((1, 2), "3,2")))
+        >>> asked.compose([(1, 2), (0, 0)]), asked.compose([(0, 0)])
+        ('3,2 1,1', None)
+        """
+        texts = {part.cell: part.text for part in self.parts}
+        if len(cells) != self.count or len(set(cells)) != len(cells) \
+                or any(tuple(cell) not in texts for cell in cells):
+            return None
+        return self.joiner.join(texts[(cell[0], cell[1])] for cell in cells)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": str(self.kind), "prompt": self.prompt, "count": self.count,
-                "can_pass": self.can_pass}
+                "can_pass": self.can_pass, "pass_move": self.pass_move,
+                "parts": [part.to_dict() for part in self.parts], "joiner": self.joiner}
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a game as people see it: its name, its pieces' colour and their outline.
+
+    >>> Side("Blue", "#2f6db3").to_dict()
+    {'name': 'Blue', 'colour': '#2f6db3', 'outline': 'rgba(0,0,0,0.25)'}
+    """
+
+    name: str
+    colour: str
+    outline: str = "rgba(0,0,0,0.25)"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "colour": self.colour, "outline": self.outline}
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a game looks on a page: the board's and its lines' colours, whether its pieces
+    are stones (drawn larger, touching), and its two sides. Pages draw every game from its
+    look and its display data alone, never from its name.
+
+    >>> Look().to_dict()["sides"][0]["name"]
+    'Player 1'
+    """
+
+    board: str = "#fbfaf7"
+    line: str = "#d9d4ca"
+    stones: bool = False
+    sides: tuple[Side, Side] = (Side("Player 1", "#2f6db3"), Side("Player 2", "#c4453c"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"board": self.board, "line": self.line, "stones": self.stones,
+                "sides": [side.to_dict() for side in self.sides]}
 
 
 @dataclass(frozen=True)
@@ -288,7 +375,12 @@ class Presentation:
     <InteractionKind.PIECE_THEN_TARGET: 'piece-then-target'>
     >>> shown.interaction(state, 1).kind
     <InteractionKind.WAIT: 'wait'>
+    >>> shown.look.sides[0].name
+    'Blue'
     """
+
+    look: ClassVar[Look] = Look()
+    """How the game looks on a page: board colours and its sides' names and colours."""
 
     def text(self, state: State) -> str:
         """The position as a text board (what ``str(state)`` prints)."""
@@ -302,8 +394,8 @@ class Presentation:
         "col_labels"}, "counts": [...], "count_label", "before", "births", "deaths",
         "status"}`` (cells 0 empty, 1 and 2 the players' colours, row 0 at the top;
         ``before`` the board as it stood just before the last generation, ``births`` and
-        ``deaths`` the ``[row, column]`` cells that generation changed). The default is the
-        text picture only.
+        ``deaths`` the ``[row, column]`` cells that generation changed; ``last`` the cells
+        of the last move, which a page marks). The default is the text picture only.
         """
         return {"text": str(state if player is None else state.view(player))}
 
@@ -350,6 +442,24 @@ class Presentation:
         """What a person typing ``player``'s move is asked for now, in the game's notation
         (default the state's ``move_help``)."""
         return state.move_help
+
+    def move_sides(self, first: int, history: Sequence[HistoryItem]) -> list[int | None]:
+        """Which side played each item of ``history`` (``None``: a simultaneous turn, both
+        sides at once), ``first`` being the side to move at the start: what a move list
+        needs to put each move in its side's column. The default: the sides alternate.
+
+        >>> Presentation().move_sides(1, [5, 7, (1, 2)])
+        [1, 0, None]
+        """
+        sides: list[int | None] = []
+        side = first
+        for item in history:
+            if isinstance(item, tuple):
+                sides.append(None)
+                continue
+            sides.append(side)
+            side = 1 - side
+        return sides
 
     def legal_moves_text(self, state: State, player: int | None = None) -> str:
         """The legal moves of ``player`` (default the one to move) in the game's notation,
@@ -586,6 +696,13 @@ class State(ABC):
     @abstractmethod
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None`` while it goes on."""
+
+    def could_win(self, player: int) -> bool:
+        """Whether ``player`` could still win from here by some play of both sides: a side
+        whose opponent's time runs out wins only if it could (else the game is drawn).
+        The default, ``True``, is safe for every game; a game that can tell (no pieces left
+        to win with) overrides it."""
+        return not self.is_terminal()
 
     @abstractmethod
     def action_to_string(self, action: Action, player: int | None = None) -> str:

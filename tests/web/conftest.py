@@ -106,12 +106,14 @@ def move(client: TestClient, game_id: str, token: str | None, text: str,
 
 
 @contextlib.contextmanager
-def live_server(db: Path, start_within: float = 30) -> Iterator[str]:
+def live_server(db: Path, start_within: float = 30, **settings: Any) -> Iterator[str]:
     """A real server of the app over the games file ``db`` on a free loopback port, in a
-    thread; yields its URL and stops it (waiting for it to end) on leaving."""
+    thread; yields its URL and stops it (waiting for it to end) on leaving. ``settings``
+    go to its :class:`~lifearena.web.Settings` (``shortest_clock=0.01`` lets a test's
+    clock run out within seconds)."""
     import uvicorn
 
-    app = create_app(Settings(db, agent_workers="thread"))
+    app = create_app(Settings(db, agent_workers="thread", **settings))
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

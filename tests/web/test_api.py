@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+import lifearena.web
 from lifearena.core import Record, replay
 from lifearena.web.app import MAX_BODY
 from lifearena.web.lab.common import MAX_LAB_BODY
@@ -25,7 +27,7 @@ def test_catalog_lists_the_five_games_with_a_picture_each(client: TestClient) ->
 
 
 def test_pages_carry_a_same_origin_content_security_policy(client: TestClient) -> None:
-    for path in ("/", "/static/game.js", "/api/catalog"):
+    for path in ("/", "/static/js/game-page.js", "/api/catalog"):
         response = client.get(path)
         assert response.status_code == 200
         policy = response.headers["content-security-policy"]
@@ -33,9 +35,13 @@ def test_pages_carry_a_same_origin_content_security_policy(client: TestClient) -
 
 
 def test_pages_name_no_other_host(client: TestClient) -> None:
-    for path in ("/", "/static/game.html", "/static/home.js", "/static/game.js",
-                 "/static/board.js", "/static/style.css"):
-        text = client.get(path).text
+    static = Path(lifearena.web.__file__).parent / "static"
+    files = sorted(static.rglob("*.*"))
+    assert {"game.html", "game-page.js", "draw.js", "style.css"} <= {f.name for f in files}
+    for path in ["/", *(f"/static/{f.relative_to(static).as_posix()}" for f in files)]:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        text = response.text
         assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
         assert "https://" not in text
 

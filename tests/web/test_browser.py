@@ -132,13 +132,13 @@ def test_a_whole_war_of_life_game_against_the_random_agent(browser: Any, base_ur
             if page.locator("rect.cell.target").count():
                 break
         page.screenshot(path=str(shots / "war_targets.png"))
-        played = page.locator("#moves li").count()
+        played = page.locator("#moves .move").count()
         page.locator("rect.cell.target").first.click()
-        page.wait_for_function(f"() => document.querySelectorAll('#moves li').length > {played}")
+        page.wait_for_function(f"() => document.querySelectorAll('#moves .move').length > {played}")
     page.wait_for_selector(".banner.result")
     page.screenshot(path=str(shots / "war_end.png"))
     assert "wins" in _banner(page) or "Draw" in _banner(page)
-    moves = page.locator("#moves li").all_inner_texts()
+    moves = page.locator("#moves .move").all_inner_texts()
     assert 2 <= len(moves) <= 6 and moves[0].startswith("[")
     href = page.get_attribute("#record-json", "href")
     record = Record.from_json(page.request.get(base_url + href).text())
@@ -200,10 +200,10 @@ def test_an_online_invitation_seats_one_person_and_hides_its_choice_from_everyon
         creator.click(f"[data-cell='{cell}']")
     creator.click("#confirm")
     for page in (creator, invitee, late):
-        page.wait_for_function("() => document.querySelectorAll('#moves li').length === 1")
-    revealed = late.locator("#moves li").inner_text()
-    assert revealed == "2,2 3,2 3,3 | 4,4 5,4 5,5"
-    secret = revealed.split(" | ")[1]
+        page.wait_for_function("() => document.querySelectorAll('#moves li.turn').length === 1")
+    revealed = late.locator("#moves .move").all_inner_texts()
+    assert revealed == ["2,2 3,2 3,3", "4,4 5,4 5,5"]  # one row: both choices, side by side
+    secret = revealed[1]
     for frames in (seen_by_creator, seen_by_late):
         before_reveal = [f for f in frames if f.get("move_number") == 0]
         assert before_reveal
@@ -235,16 +235,17 @@ def test_a_losat_capture_by_clicking(browser: Any, base_url: str, shots: Path) -
     page.fill("#record-text", _capture_record())
     page.click("#open")
     page.wait_for_selector("svg.board [data-cell]")
-    page.click("[data-cell='12,0']")  # A1: nothing legal there; the server says why
-    page.wait_for_function("() => /needs exactly 3/.test(document.querySelector('#message')"
-                           ".textContent)")
+    page.click("[data-cell='12,0']")  # A1: nothing legal there; the points with a move light up
+    page.wait_for_function("() => /Nothing can be played at A1/.test("
+                           "document.querySelector('#message').textContent)")
+    assert page.locator("rect.cell.target[data-cell='6,3']").count() == 1
     page.click("[data-cell='6,3']")  # D7, a white stone three black stones surround
     page.wait_for_selector("#choices button:has-text('Capture at D7')")
     page.screenshot(path=str(shots / "losat_choice.png"))
     page.click("#choices button:has-text('Capture at D7')")
-    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 1")
+    page.wait_for_function("() => document.querySelectorAll('#moves .move').length === 1")
     page.screenshot(path=str(shots / "losat_captured.png"))
-    assert page.locator("#moves li").inner_text() == "xD7"
+    assert page.locator("#moves .move").inner_text() == "xD7"
     assert "1 capture ·" in page.inner_text(".player[data-seat='0']")
     assert "alphabeta (hard)" in page.inner_text(".player[data-seat='0']")  # who played it
     assert "greedy" in page.inner_text(".player[data-seat='1']")
@@ -265,20 +266,20 @@ def test_a_reloaded_page_resumes_where_the_game_stands(browser: Any, base_url: s
     page.wait_for_function("() => /blocks/.test(document.querySelector('#players')"
                            ".textContent)")
     page.click("[data-cell='6,0']")  # block 0,6
-    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 2")
-    banner, moves = _banner(page), page.locator("#moves li").all_inner_texts()
+    page.wait_for_function("() => document.querySelectorAll('#moves .move').length === 2")
+    banner, moves = _banner(page), page.locator("#moves .move").all_inner_texts()
     page.reload()
-    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 2")
+    page.wait_for_function("() => document.querySelectorAll('#moves .move').length === 2")
     page.screenshot(path=str(shots / "queen_reloaded.png"))
-    assert page.locator("#moves li").all_inner_texts() == moves == ["6,6", "#0,6"]
+    assert page.locator("#moves .move").all_inner_texts() == moves == ["6,6", "#0,6"]
     assert _banner(page) == banner
     assert page.locator("rect.blocked-square").count() == 1
     page.locator("svg.board").focus()
     for key in ["ArrowDown"] * 6 + ["ArrowRight"] * 2:
         page.keyboard.press(key)
     page.keyboard.press("Enter")  # the cursor went from 0,0 to 2,6: a queen move west
-    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 3")
-    assert page.locator("#moves li").nth(2).inner_text() == "2,6"
+    page.wait_for_function("() => document.querySelectorAll('#moves .move').length === 3")
+    assert page.locator("#moves .move").nth(2).inner_text() == "2,6"
     assert errors == []
 
 
@@ -304,7 +305,7 @@ def test_life_for_two_classic_offers_only_this_screen(browser: Any, base_url: st
     for answer in ("1,1", "1,1"):
         page.fill("#typed-move", answer)
         page.press("#typed-move", "Enter")
-        page.wait_for_function("() => document.querySelectorAll('#moves li').length === 1")
+        page.wait_for_function("() => document.querySelectorAll('#moves .move').length === 1")
     page.wait_for_function("() => /ILLEGAL COORDS. RETYPE/.test("
                            "document.querySelector('#message').textContent)")
     assert "? 1,1" in page.inner_text("#terminal")
@@ -361,4 +362,189 @@ def test_player_labels_and_the_links_card_fit_the_game(browser: Any, base_url: s
     copy = page.locator("#links button[aria-label='Copy invitation']")
     copy.click()
     expect(copy).to_have_text("Copied", timeout=5000)  # polls without eval (the page's CSP)
+    assert errors == []
+
+
+def _api_game(page: Any, body: dict) -> dict:
+    """Create a game through the API from ``page`` (which must be on the server's origin)."""
+    created: dict = page.evaluate("""async (body) => {
+        const r = await fetch('/api/games', {method: 'POST', body: JSON.stringify(body),
+            headers: {'Content-Type': 'application/json'}});
+        return await r.json(); }""", body)
+    assert "links" in created, created
+    return created
+
+
+def _rows(page: Any) -> int:
+    return int(page.locator("#moves li.turn").count())
+
+
+@pytest.mark.parametrize("game", ["life_for_two", "p2life"])
+def test_a_pending_selection_survives_the_opponents_commit(browser: Any, base_url: str,
+                                                           shots: Path, game: str) -> None:
+    """Two people online: one is half-way through picking when the other commits; the
+    half-made choice stays on the board, and both then finish the turn by clicks."""
+    errors: list[str] = []
+    first = _page(browser, errors)
+    first.goto(base_url + "/")
+    created = _api_game(first, {"game": game, "opponent": "online"})
+    first.goto(base_url + created["links"]["you"])
+    second = _page(browser, errors)  # a browser context of its own
+    second.goto(base_url + created["links"]["invite"])
+    for page in (first, second):
+        page.wait_for_function("() => /You play/.test(document.querySelector('#banner')"
+                               ".textContent)")
+    empty = first.locator("rect.cell[data-v='0']")
+    picks = 2 if game == "life_for_two" else 1
+    mine = [empty.nth(i).get_attribute("data-cell") for i in range(picks)]
+    for cell in mine:
+        first.click(f"[data-cell='{cell}']")
+    assert first.locator("rect.cell.selected").count() == picks
+    # the other side commits its whole choice
+    theirs = [second.locator("rect.cell[data-v='0']").nth(-1 - i).get_attribute("data-cell")
+              for i in range(3 if game == "life_for_two" else 1)]
+    for cell in theirs:
+        second.click(f"[data-cell='{cell}']")
+    second.click("#confirm")
+    first.wait_for_function("() => /chosen/.test(document.querySelector('#players')"
+                            ".textContent)")
+    first.screenshot(path=str(shots / f"{game}_pending_kept.png"))
+    assert [first.get_attribute(f"rect.cell.selected >> nth={i}", "data-cell")
+            for i in range(picks)] == mine
+    assert "You play" in _banner(first)  # still asked for its choice
+    if game == "life_for_two":
+        extra = first.locator("rect.cell[data-v='0']:not(.selected)").first
+        first.click(f"[data-cell='{extra.get_attribute('data-cell')}']")
+    first.click("#confirm")
+    for page in (first, second):
+        page.wait_for_function("() => document.querySelectorAll('#moves li.turn').length === 1")
+        assert page.locator("#moves .move").count() == 2
+    assert errors == []
+
+
+def test_arrow_keys_step_through_the_positions_and_moves_are_announced(
+        browser: Any, base_url: str) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _new_game(page, base_url, "blocking_queen", "hotseat",
+              {"start": "square", "x": "6", "y": "9", "k": "1"})
+    for cell, plies in (("9,3", 1), ("3,3", 2), ("3,1", 3)):  # the queen to 3,9, 3,3, 1,3
+        page.click(f"[data-cell='{cell}']")
+        page.wait_for_function("n => document.querySelectorAll('#moves .move').length === n",
+                               arg=plies)
+    assert page.inner_text("#announce") == "Player 1 played 1,3"
+    queen = "() => document.querySelector('text.queen').getAttribute('x')"
+    now = page.evaluate(queen)
+    page.locator("#banner").focus()
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => /after move 2/.test(document.querySelector('#banner')"
+                           ".textContent)")
+    assert page.locator("#moves .move.viewing").get_attribute("data-ply") == "2"
+    assert page.evaluate(queen) != now
+    page.keyboard.press("Home")
+    page.wait_for_function("() => /after move 0/.test(document.querySelector('#banner')"
+                           ".textContent)")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => /after move 1/.test(document.querySelector('#banner')"
+                           ".textContent)")
+    page.click("[data-cell='0,0']")  # no move while looking back: the page says why
+    assert "earlier position" in page.inner_text("#message")
+    page.keyboard.press("End")
+    page.wait_for_function("() => /your move/.test(document.querySelector('#banner')"
+                           ".textContent)")
+    assert page.evaluate(queen) == now and page.locator("#moves .move.viewing").count() == 0
+    assert errors == []
+
+
+def test_a_game_played_by_keyboard_alone(browser: Any, base_url: str, shots: Path) -> None:
+    """Life for Two at one screen: Tab reaches the board, arrows move the cursor, Space
+    picks, Escape clears, Enter confirms; both players choose without a mouse."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _new_game(page, base_url, "life_for_two", "hotseat")
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.id") == "board":
+            break
+    assert page.evaluate("() => document.activeElement.id") == "board"
+    page.keyboard.press("Space")
+    assert page.locator("rect.cell.selected").count() == 1
+    page.keyboard.press("Escape")
+    assert page.locator("rect.cell.selected").count() == 0
+    for who, keys in (("Player 1", ["Space", "ArrowRight", "Space", "ArrowDown", "Space"]),
+                      ("Player 2", ["ArrowDown", "ArrowDown", "Space", "ArrowRight", "Space",
+                                    "ArrowDown", "Space"])):  # 1,1 2,1 2,2, then 2,4 3,4 3,5
+        page.wait_for_function("who => document.querySelector('#banner').textContent"
+                               ".startsWith(who)", arg=who)
+        for key in keys:
+            page.keyboard.press(key)
+        assert "Pick" not in page.inner_text("#confirm")
+        page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelectorAll('#moves li.turn').length === 1")
+    assert page.locator("#moves .move").all_inner_texts() == ["1,1 2,1 2,2", "2,4 3,4 3,5"]
+    page.screenshot(path=str(shots / "lft_keyboard.png"))
+    # every button of the page is reachable by Tab
+    reached: set[str] = set()
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        reached.add(page.evaluate("() => document.activeElement.id || "
+                                  "document.activeElement.textContent"))
+    assert {"sound", "typed-move", "banner"} <= reached
+    assert errors == []
+
+
+def _long_p2life_record(turns: int) -> str:
+    """Two still blocks that pass every turn: a p2life game of ``turns`` rows."""
+    return Record("p2life", {"seed": 0, "torus": False, "max_generations": 300, "moves": 4},
+                  "....../.ww.../.ww.../....../...bb./...bb. 0:0", ["white", "black"],
+                  ["pass | pass"] * turns).to_text()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_move_list_numbers_past_a_thousand_are_not_clipped(browser: Any, base_url: str,
+                                                               shots: Path, width: int) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.set_viewport_size({"width": width, "height": 844})
+    page.goto(base_url + "/")
+    link = page.evaluate("""async (record) => {
+        const r = await fetch('/api/records', {method: 'POST', body: JSON.stringify({record}),
+            headers: {'Content-Type': 'application/json'}});
+        const d = await r.json(); return d.links ? d.links.you : JSON.stringify(d); }""",
+                         _long_p2life_record(1050))
+    assert link.startswith("/play/"), link
+    page.goto(base_url + link)
+    page.wait_for_function("() => document.querySelectorAll('#moves li.turn').length === 1050",
+                           timeout=60_000)
+    last = page.locator("#moves li.turn").last
+    assert last.locator(".number").inner_text() == "1050."
+    clipped = page.evaluate("""() => [...document.querySelectorAll('#moves .number')]
+        .filter((n) => n.scrollWidth > n.clientWidth + 1
+            || n.getBoundingClientRect().left < n.closest('ol').getBoundingClientRect().left)
+        .map((n) => n.textContent)""")
+    assert clipped == []
+    page.screenshot(path=str(shots / f"long_moves_{width}.png"))
+    assert errors == []
+
+
+def test_no_game_page_scrolls_sideways_on_a_phone(browser: Any, base_url: str,
+                                                 shots: Path) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(base_url + "/")
+    for game, params in (("war_of_life", {}), ("life_for_two", {}), ("losat", {}),
+                         ("p2life", {}), ("blocking_queen", {}),
+                         ("life_for_two", {"rules": "classic"})):
+        created = _api_game(page, {"game": game, "opponent": "hotseat", "params": params})
+        page.goto(base_url + created["links"]["you"])
+        page.wait_for_function("() => /You play|: /.test(document.querySelector('#banner')"
+                               ".textContent)")
+        page.screenshot(path=str(shots / f"phone_{game}{params.get('rules', '')}.png"),
+                        full_page=True)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390, game
+        board = page.locator("svg.board")
+        if board.is_visible():
+            box = board.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
     assert errors == []

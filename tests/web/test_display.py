@@ -47,6 +47,8 @@ def test_display_and_action_cells_fit_the_board(game: str) -> None:
             else:
                 rows = cols = max(data["start"]) + 1
                 assert data["queen"] not in data["blocked"]
+            # the last move's cells, which a page marks, lie on the board
+            assert all(0 <= r < rows and 0 <= c < cols for r, c in data["last"])
             players = [0, 1] if state.current_player() == SIMULTANEOUS else (
                 [state.current_player()] if not state.is_terminal() else [])
             for player in players:

@@ -1,6 +1,7 @@
 """The home page in a real browser: the games being played and lately finished (with ages
-as people say them, and still there after a restart), the page of an unknown address, and
-the layout on a phone. Screenshots go to ``$LIFEARENA_SCREENSHOTS`` when set."""
+as people say them, and still there after a restart), the lab's live list read the same way,
+the page of an unknown address, and the layout on a phone. Screenshots go to
+``$LIFEARENA_SCREENSHOTS`` when set."""
 
 from __future__ import annotations
 
@@ -88,6 +89,33 @@ def test_the_home_page_lists_games_by_age_and_finished_ones_survive_a_restart(
     assert errors == []
 
 
+def test_the_labs_live_list_reads_the_store_and_words_ages_alike(
+        browser: Any, tmp_path: Path, shots: Path) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    db = tmp_path / "games.sqlite"
+    with live_server(db) as base_url:
+        played = _post(page, base_url, "/api/games", {
+            "game": "war_of_life", "opponent": "hotseat",
+            "params": {"start": "prolog", "position": QUICK_WAR}})
+        for ply, text in enumerate(["[2,2,1,1]", "[6,6,5,5]"]):
+            _post(page, base_url, f"/api/games/{played['id']}/moves",
+                  {"move": text, "ply": ply, "seat": ply}, played["token"])
+        waiting = _post(page, base_url, "/api/games", {"game": "losat", "opponent": "hotseat"})
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE games SET updated = updated - 1045 WHERE id = ?", (waiting["id"],))
+    with live_server(db) as base_url:  # a new server, which has loaded no game
+        page.goto(base_url + "/lab/live")
+        page.wait_for_selector(f"#list tr[data-id='{waiting['id']}']")
+        cells = page.inner_text(f"#list tr[data-id='{waiting['id']}']").split("\t")
+        assert cells[:5] == ["Losat", "at one screen", "0", "0", "17 min ago"], cells
+        cells = page.inner_text(f"#finished tr[data-id='{played['id']}']").split("\t")
+        assert cells[0] == "War of Life" and cells[2] == "2", cells
+        assert cells[3].startswith("Red wins — ") and cells[4] == "just now", cells
+        page.screenshot(path=str(shots / "lab-live.png"), full_page=True)
+    assert errors == []
+
+
 def _header_lines(page: Any) -> dict[str, int]:
     """How many lines each part of the page's header takes."""
     return dict(page.evaluate("""() => [...document.querySelector('header.top').children].map(
@@ -124,12 +152,12 @@ def test_the_home_and_game_pages_fit_a_phone(browser: Any, tmp_path: Path,
                                      "lines")
                 page.screenshot(path=str(shots / f"{name}-{width}x{height}.png"),
                                 full_page=True)
-            # the new-game form's fields are not squeezed beside their labels
+            # the custom game's fields are not squeezed beside their labels
             page.goto(base_url + "/")
             page.wait_for_selector(".game-card")
-            game_field = page.locator("#game").bounding_box()
-            if game_field["width"] < min(300, width - 100):
-                wrong.append(f"home at {width}: the game field is {game_field['width']:.0f} "
+            start_field = page.locator("#param-start").bounding_box()
+            if start_field["width"] < min(300, width - 100):
+                wrong.append(f"home at {width}: the start field is {start_field['width']:.0f} "
                              "px wide")
     assert not wrong, wrong
     # the unknown address's 404 is the one error the browser logs

@@ -162,3 +162,39 @@ def test_a_file_of_an_earlier_version_gains_the_status_columns(tmp_path: Path) -
         assert [g.id for g in store.latest(False, 10)] == ["oldgame1"]
     finally:
         store.close()
+
+
+def test_the_home_page_is_modules_and_stylesheets_only(client: TestClient) -> None:
+    response = client.get("/", headers=BROWSER)
+    assert response.status_code == 200
+    assert response.headers["content-security-policy"] == CSP
+    text = response.text
+    assert '<script type="module" src="/static/home.js"></script>' in text
+    assert text.count("<script") == 1  # the one module; it imports the rest
+    assert "style=" not in text and "<style" not in text
+    assert '<link rel="stylesheet" href="/static/home.css">' in text
+    for path in ("/static/home.js", "/static/home/lobby.js", "/static/home/fields.js",
+                 "/static/home/words.js", "/static/lab/live.js"):
+        script = client.get(path)
+        assert script.status_code == 200, path
+        assert script.text.startswith("// @ts-check"), path
+    assert client.get("/static/home.css").status_code == 200
+    live = client.get("/lab/live", headers=BROWSER).text
+    assert '<script type="module" src="/static/lab/live.js"></script>' in live
+
+
+def test_the_labs_live_list_is_the_stores_as_the_home_page_reads_it(db: Path) -> None:
+    with TestClient(create_app(Settings(db, agent_workers="thread")),
+                    base_url="http://localhost") as first:
+        finished = _finish_quick_war(first)
+        playing = create(first, "losat", opponent="hotseat")["id"]
+    # a new server on the same file lists them though it has loaded neither
+    with TestClient(create_app(Settings(db, agent_workers="thread")),
+                    base_url="http://localhost") as second:
+        lab = second.get("/api/lab/live").json()
+        home = second.get("/api/games").json()
+        assert [g["id"] for g in lab["games"]] == [g["id"] for g in home["games"]] == [playing]
+        assert [g["id"] for g in lab["finished"]] == [finished]
+        assert lab["finished"][0]["result"] == home["finished"][0]["result"]
+        assert abs(lab["now"] - time.time()) < 60
+        assert not second.app.state.server.games

@@ -22,6 +22,9 @@
   ``{"type": "hello", "token": ...}`` (no token: a spectator; tokens never travel in a URL);
   then the server pushes the game as that page may see it after every change and takes moves
   ``{"type": "move", "move": "...", "ply": N, "seat": 0}``.
+* ``/api/challenges``, ``WS /ws/lobby``: the lobby's open challenges, listed live to every
+  home page; accepting one seats both players at once (:mod:`lifearena.web.lobby`,
+  :meth:`Server.start_seated`).
 * ``GET /api/openapi.json``: the schema of every request (:mod:`lifearena.web.models`).
 
 Errors are JSON ``{"error": "one-line reason"}`` with a 4xx status (over the socket:
@@ -68,6 +71,8 @@ from lifearena.arena.executor import exit_with_parent
 from lifearena.core import Outcome, Record
 from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
 from lifearena.web import catalog
+from lifearena.web.actions import GameActions
+from lifearena.web.clock import steady_wall
 from lifearena.web.guard import Guard, default_hosts
 from lifearena.web.heavy import HeavyWork, TooBusy, client_of, stop_pool
 from lifearena.web.lab import install as install_lab
@@ -92,15 +97,22 @@ from lifearena.web.live import (
     record_players,
     replayed,
 )
+from lifearena.web.lobby import Lobby, UnknownChallenge
+from lifearena.web.lobby import router_for as lobby_router
 from lifearena.web.models import (
     MAX_TOKEN,
     Cancel,
     Claim,
+    Draw,
+    GameAction,
     Hello,
     Move,
     MoveMessage,
     NewGame,
     OpenRecord,
+    Rematch,
+    Resign,
+    Takeback,
     first_error,
     read_message,
 )
@@ -131,7 +143,7 @@ _STATUS: list[tuple[type[Exception], int]] = [
     (SeatError, 403), (InvitationTaken, 409), (TurnError, 409), (IllegalMoveError, 422),
     (ParseError, 400), (BadParameterError, 400), (UnknownResults, 404),
     (TooManyRunning, 429), (TooBusy, 429), (TooMany, 429), (TooManySockets, 429),
-    (DamagedRow, 410)]
+    (DamagedRow, 410), (UnknownChallenge, 404)]
 SeatToken = Annotated[str | None, Header(alias="X-Seat-Token", max_length=MAX_TOKEN,
                                          description="the seat's private token")]
 
@@ -187,11 +199,18 @@ class Settings:
     (``--allowed-host``); ``"*"`` for any."""
     on_ready: Callable[[], None] | None = None
     """Called once the server is about to answer requests (its agent workers warm)."""
+    challenge_expiry: float = 1800.0
+    """Seconds an open challenge of the lobby waits for an opponent (30 minutes)."""
+    now: Callable[[], float] = steady_wall
+    """The clock games' clocks read, in seconds since the epoch (tests give their own)."""
+    shortest_clock: float = 0.5
+    """The shortest live time control a new game may have, in minutes."""
 
 
 @dataclass
-class Server:
-    """The state of one server: the store, the live games, their locks and open sockets."""
+class Server(GameActions):
+    """The state of one server: the store, the live games, their locks and open sockets
+    (resign, draw, rematch, takeback, clocks and presence: :mod:`lifearena.web.actions`)."""
 
     settings: Settings
     store: Store
@@ -206,6 +225,12 @@ class Server:
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     loading: dict[str, asyncio.Future[LiveGame]] = field(default_factory=dict)
     """Games being rebuilt from the store, by id (every caller awaits the one rebuild)."""
+    flag_timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
+    """Each clocked game's timer for its next flag (:meth:`GameActions.schedule_flag`)."""
+    presence_timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
+    """Games whose pages are about to be told who has the game open."""
+    lobby: Lobby = field(default_factory=Lobby)
+    """The open challenges and the pages watching them (:mod:`lifearena.web.lobby`)."""
 
     # -- games ------------------------------------------------------------------------------
 
@@ -220,6 +245,7 @@ class Server:
         live = self.games.get(game_id)
         if live is not None:
             self.games.move_to_end(game_id)
+            self.settle(live)  # a flag that is due falls before anyone looks
             return live
         loading = self.loading.get(game_id)
         if loading is None:
@@ -242,6 +268,7 @@ class Server:
         # loads of one game are one task, and every change goes through a loaded copy: no
         # other copy can have arrived meanwhile
         self.games[game_id] = live
+        self.adopt(live)
         self._evict()
         self.schedule_agent(live)
         return live
@@ -266,7 +293,8 @@ class Server:
             for old, live in self.games.items():
                 lock = self.locks.get(old)
                 if (not self.sockets.get(old) and not live.thinking
-                        and not (lock is not None and lock.locked())):
+                        and not (lock is not None and lock.locked())
+                        and not (live.clock is not None and live.clock.running)):
                     del self.games[old]
                     self.locks.pop(old, None)
                     break
@@ -285,6 +313,9 @@ class Server:
                                     "'at this screen'")
         state = catalog.new_state(game, body.params)
         config: dict[str, Any] = {"kind": opponent}
+        if body.clock is not None:
+            config["clock"] = body.clock.model_dump(exclude_none=True)
+            self.check_control(config["clock"])
         token = new_secret()
         invites: dict[str, str] = {}
         tokens: list[str | None] = [None, None]
@@ -301,6 +332,22 @@ class Server:
         row = GameRow(secrets.token_urlsafe(9), game, dict(state.params), state.setup(), config,
                       tokens, invites=invites)
         return self._start(_rebuild(row), token, None if opponent == "hotseat" else side)
+
+    def start_seated(self, game: str, params: dict[str, Any], clock: dict[str, Any] | None,
+                     creator: int) -> tuple[dict[str, Any], str]:
+        """An online game with both seats taken at once (an accepted challenge of the
+        lobby, its parameters already checked): the acceptor's answer (as :meth:`create`
+        gives it, for seat ``1 - creator``) and the creator's token, which the lobby tells
+        the creator alone. ``clock``: the time control, kept in ``opponent["clock"]``."""
+        state = catalog.new_state(game, params)
+        tokens = [new_secret(), new_secret()]
+        config: dict[str, Any] = {"kind": "online", "lobby": True}
+        if clock is not None:
+            config["clock"] = clock
+        row = GameRow(secrets.token_urlsafe(9), game, dict(state.params), state.setup(),
+                      config, list(tokens))
+        answer = self._start(_rebuild(row), tokens[1 - creator], 1 - creator)
+        return answer, tokens[creator]
 
     async def open_record(self, text: str, client: str = "server") -> dict[str, Any]:
         """Open an uploaded record as a hot-seat game at its last position; every move is
@@ -324,6 +371,8 @@ class Server:
     def _start(self, live: LiveGame, token: str,
                side: int | None) -> dict[str, Any]:
         row = live.row
+        self.check_control(row.opponent.get("clock"))
+        self.adopt(live)  # its clock, before it is stored
         self.store.insert(row, ended(live))
         self.games[row.id] = live
         self._evict()
@@ -374,6 +423,7 @@ class Server:
         """Play ``move`` for the seat ``token`` (or, on a socket, ``seats``) holds, under the
         game's lock; store it and tell every page."""
         async with self.locked(game_id, client) as live:
+            self.settle(live, force=True)  # a move after the flag fell is refused
             held = live.seats_of(token) if seats is None else seats
             if not held:
                 raise SeatError("a move needs this seat's private link (token); spectators "
@@ -387,12 +437,12 @@ class Server:
             before = (list(live.row.moves), dict(live.row.pending))
             live.play(move.move, seat, move.ply)
             try:
-                self.store.save_progress(game_id, live.row.moves, live.row.pending,
-                                         ended(live))
+                self.store.save_play(live.row, ended(live))
             except Exception:
                 live.row.moves, live.row.pending = before
                 self.games.pop(game_id, None)  # rebuilt from the store on the next request
                 raise
+            self.schedule_flag(live)
             self.schedule_agent(live)
         self.broadcast(live)
         return live
@@ -450,7 +500,9 @@ class Server:
     async def _agent_move(self, live: LiveGame, seat: int) -> None:
         opponent = live.row.opponent
         name, limit = catalog.level_agent(live.row.game, opponent["level"])
-        number = len(live.row.moves)
+        if live.clock is not None:  # it thinks within its clock
+            limit = live.clock.agent_limit(seat, limit, live.now())
+        number, undone = len(live.row.moves), live.undone
         seed = (int(opponent.get("seed", 0)) + 7919 * number) % (catalog.MAX_SEED + 1)
         view = live.state.view(seat)
         assert self.pool is not None
@@ -459,10 +511,12 @@ class Server:
                 self.pool, catalog.choose_move, view, seat, name, limit, seed)
             # a thinking game is never evicted: the lock gives this very copy
             async with self.locked(live.row.id) as current:
-                if current is live and len(live.row.moves) == number and seat in live.awaiting():
+                self.settle(live, force=True)
+                if (current is live and len(live.row.moves) == number
+                        and live.undone == undone and seat in live.awaiting()):
                     live.play(text, seat, number)
-                    self.store.save_progress(live.row.id, live.row.moves, live.row.pending,
-                                             ended(live))
+                    self.store.save_play(live.row, ended(live))
+                    self.schedule_flag(live)
             live.agent_error = None
         except Exception as error:
             log.exception("agent %s failed in game %s", name, live.row.id)
@@ -514,7 +568,9 @@ def create_app(settings: Settings) -> FastAPI:
     """The web application over the store at ``settings.db``."""
     server = Server(settings, Store(settings.db),
                     creations=CreationRate(settings.creates_per_minute),
-                    heavy=HeavyWork(settings.agent_workers, settings.workers))
+                    heavy=HeavyWork(settings.agent_workers, settings.workers),
+                    lobby=Lobby(settings.challenge_expiry,
+                                creations_per_minute=settings.creates_per_minute))
     # the lab's tournaments play into files of their own, beside the games database
     launcher = (Launcher(tournaments_folder(settings.db), settings.tournaments_running)
                 if settings.tournaments_running > 0 else None)
@@ -522,13 +578,19 @@ def create_app(settings: Settings) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         server.pool = await start_agent_pool(settings)
+        server.lobby.start()
+        loading = asyncio.get_running_loop().create_task(server.load_clocked())
+        server.tasks.add(loading)  # the clocked games load, so their flags fall on time
+        loading.add_done_callback(server.tasks.discard)
         if settings.on_ready is not None:
             settings.on_ready()
         try:
             yield
         finally:
+            server.pause_clocks()  # time while the server is down is not charged
             for task in list(server.tasks):
                 task.cancel()
+            await server.lobby.stop()
             stop_pool(server.pool)
             server.heavy.close()
             if launcher is not None:
@@ -581,6 +643,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_lab(app, settings.results, launcher, admin_token=settings.lab_admin)
+    app.include_router(lobby_router(server))  # before /ws/{game_id}: /ws/lobby is its own
 
     # -- API ----------------------------------------------------------------------------------
 
@@ -620,6 +683,31 @@ def create_app(settings: Settings) -> FastAPI:
     async def make_move(game_id: str, body: Move, request: Request,
                         token: SeatToken = None) -> dict[str, Any]:
         live = await server.move(game_id, token, None, body, client_of(request.client))
+        return live.view(live.seats_of(token))
+
+    @app.post("/api/games/{game_id}/resign")
+    async def resign(game_id: str, body: Resign, request: Request,
+                     token: SeatToken = None) -> dict[str, Any]:
+        live = await server.resign(game_id, token, None, client_of(request.client))
+        return live.view(live.seats_of(token))
+
+    @app.post("/api/games/{game_id}/draw")
+    async def draw(game_id: str, body: Draw, request: Request,
+                   token: SeatToken = None) -> dict[str, Any]:
+        live = await server.draw(game_id, token, None, body.action, client_of(request.client))
+        return live.view(live.seats_of(token))
+
+    @app.post("/api/games/{game_id}/rematch")
+    async def rematch(game_id: str, body: Rematch, request: Request,
+                      token: SeatToken = None) -> dict[str, Any]:
+        live = await server.rematch(game_id, token, None, body.action,
+                                    client_of(request.client))
+        return live.view(live.seats_of(token))
+
+    @app.post("/api/games/{game_id}/takeback")
+    async def takeback(game_id: str, body: Takeback, request: Request,
+                       token: SeatToken = None) -> dict[str, Any]:
+        live = await server.takeback(game_id, token, None, client_of(request.client))
         return live.view(live.seats_of(token))
 
     @app.post("/api/games/{game_id}/claim")
@@ -676,7 +764,7 @@ async def serve_socket(server: Server, websocket: WebSocket, game_id: str) -> No
             seats = await _greet(server, websocket, game_id, client)
             if seats is None:
                 return  # gone before saying hello
-            first = (await server.game(game_id, client)).view(seats)
+            live = await server.game(game_id, client)
         except LifeArenaError as error:
             await _refuse(websocket, error)
             return
@@ -684,7 +772,10 @@ async def serve_socket(server: Server, websocket: WebSocket, game_id: str) -> No
         outbox = Outbox(websocket)
         outbox.start()
         server.sockets.setdefault(game_id, {})[outbox] = seats
-        outbox.offer(first)
+        live.connected = server.present(game_id)  # who has the game open, this page too
+        if seats:  # and the other pages are told
+            server.presence_changed(game_id)
+        outbox.offer(live.view(seats))
         rate = MessageRate()
         warned = -math.inf  # when the page was last told to slow down
         while not outbox.closed:
@@ -719,6 +810,7 @@ async def serve_socket(server: Server, websocket: WebSocket, game_id: str) -> No
             server.sockets.get(game_id, {}).pop(outbox, None)
             if not server.sockets.get(game_id):
                 server.sockets.pop(game_id, None)
+            server.presence_changed(game_id)
             await outbox.close()
 
 
@@ -779,6 +871,8 @@ async def _on_message(server: Server, game_id: str, seats: list[int],
     message = read_message(text)
     if isinstance(message, MoveMessage):
         await server.move(game_id, None, seats, message)
+    elif isinstance(message, GameAction):
+        await server.act(game_id, seats, message)
     elif isinstance(message, Hello):
         raise ParseError("this socket has already said hello; expected a move or a ping")
 
@@ -795,7 +889,7 @@ def valid_id(game_id: str) -> bool:
 
 def ended(live: LiveGame) -> dict[str, Any] | None:
     """The outcome of ``live`` as the store keeps it, once the game is over; else ``None``."""
-    outcome = live.state.outcome() if live.state.is_terminal() else None
+    outcome = live.outcome()
     return None if outcome is None else outcome.to_dict()
 
 

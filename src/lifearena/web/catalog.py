@@ -66,7 +66,8 @@ class GameEntry:
         return self.game_type.info.dynamics is Dynamics.SIMULTANEOUS
 
     def to_json(self) -> dict[str, Any]:
-        """The entry as the home page's script reads it."""
+        """The entry as the home page's script reads it (the game's ``look`` too: its
+        board's colours and its sides' names and colours)."""
         return {
             "name": self.name,
             "title": self.title,
@@ -76,6 +77,7 @@ class GameEntry:
                                   else None),
             "levels": list(self.levels),
             "params": [p.to_json(served=True) for p in self.params],
+            "look": self.game_type.presentation.look.to_dict(),
         }
 
 
@@ -161,8 +163,8 @@ def new_state(game: str, values: Mapping[str, Any]) -> State:
 
 
 def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
-    """A finished game's outcome as pages word it (``board.js``'s ``outcomeText``): the winner's
-    seat (``None``: a draw), the termination's code and the game's own detail.
+    """A finished game's outcome as pages word it (``outcomeText`` of ``static/js/outcome.js``):
+    the winner's seat (``None``: a draw), the termination's code and the game's own detail.
 
     >>> from lifearena.core import Termination
     >>> outcome_json(Outcome(Termination.WIN, 1, "r"))

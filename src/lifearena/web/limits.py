@@ -359,10 +359,17 @@ class SocketCounts:
         self._held_off[address] = max(self._held_off.peek(address, 0.0),
                                       self._clock() + seconds)
 
-    def acquire(self, game_id: str, address: str) -> None:
+    def acquire(self, game_id: str, address: str, limit: int | None = None) -> None:
         """Count one more socket on ``game_id`` from ``address``; raise
         :class:`TooManySockets` (and count nothing) when either bound is reached, or while
-        ``address`` is held off."""
+        ``address`` is held off. ``limit``: the bound of ``game_id``'s sockets when it is
+        not a game's (the lobby's watchers), else :attr:`per_game`.
+
+        >>> counts = SocketCounts(per_game=1)
+        >>> counts.acquire("(lobby)", "a", limit=2); counts.acquire("(lobby)", "b", limit=2)
+        >>> counts.of_game("(lobby)")
+        2
+        """
         until = self._held_off.peek(address)
         if until is not None:
             wait = until - self._clock()
@@ -370,9 +377,11 @@ class SocketCounts:
                 raise TooManySockets(f"a socket from this address flooded the server; no new "
                                      f"socket for {math.ceil(wait)} s")
             del self._held_off[address]
-        if self._games.get(game_id, 0) >= self.per_game:
-            raise TooManySockets(f"{self.per_game} sockets already open on this game, the "
-                                 "most allowed; close a page first")
+        bound = self.per_game if limit is None else limit
+        if self._games.get(game_id, 0) >= bound:
+            raise TooManySockets(f"{bound} sockets already open on this "
+                                 f"{'game' if limit is None else 'page'}, the most "
+                                 "allowed; close a page first")
         if self._addresses.get(address, 0) >= self.per_address:
             raise TooManySockets(f"{self.per_address} sockets already open from this "
                                  "address, the most allowed; close a page first")

@@ -35,21 +35,25 @@ from __future__ import annotations
 import dataclasses
 import hmac
 import secrets
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from lifearena.core import (
     SIMULTANEOUS,
     TERMINAL,
+    Outcome,
     Record,
     State,
     get_game,
     presentation_of,
     replay,
 )
-from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
+from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
+from lifearena.web.clock import GameClock, steady_wall
+from lifearena.web.endings import Endings
 from lifearena.web.models import MAX_MOVE_TEXT
+from lifearena.web.refusals import SeatError, TurnError
 from lifearena.web.store import DamagedRow, GameRow
 
 MAX_PLAYER_NAME = 80
@@ -57,14 +61,6 @@ MAX_PLAYER_NAME = 80
 MAX_LEGAL_SENT = 1500
 """Legal moves listed in a view; above this the page composes moves itself (Life for Two's
 first turn has 2300)."""
-
-
-class SeatError(LifeArenaError):
-    """A move from someone who may not make it: no token, a wrong token, or another seat."""
-
-
-class TurnError(LifeArenaError):
-    """A move at the wrong time: out of turn, a second choice, or after the end."""
 
 
 class StaleMove(TurnError):
@@ -88,8 +84,9 @@ def new_secret() -> str:
 
 
 @dataclass
-class LiveGame:
-    """A stored game and its current state."""
+class LiveGame(Endings):
+    """A stored game and its current state (its endings outside the rules, clocks and
+    offers: :class:`~lifearena.web.endings.Endings`)."""
 
     row: GameRow
     state: State
@@ -97,6 +94,18 @@ class LiveGame:
     """Whether an agent is choosing a move for this game now."""
     agent_error: str | None = None
     """Why the agent's last attempt failed, if it did (it is tried again on reload)."""
+    clock: GameClock | None = None
+    """The game's clocks (``None``: untimed); ``row.clock`` is stored from it."""
+    now: Callable[[], float] = steady_wall
+    """The server's clock, in seconds (tests give one of their own)."""
+    connected: list[bool] = field(default_factory=lambda: [False, False])
+    """Whether each seat's holder has a page of the game open (the server keeps it)."""
+    told: list[bool] = field(default_factory=lambda: [False, False])
+    """The presence the pages were last told of (:meth:`Server.presence_changed`)."""
+    undone: int = 0
+    """How many takebacks this copy has seen (an agent's move chosen before one is void)."""
+    first_side: int | None = None
+    """The side to move at the game's start (found when a move list is first drawn)."""
 
     @classmethod
     def from_row(cls, row: GameRow) -> LiveGame:
@@ -107,6 +116,8 @@ class LiveGame:
             row = upgraded(row)
             record = Record(row.game, dict(row.params), row.setup, ["", ""], list(row.moves))
             game = cls(row, replay(record))
+            if row.clock is not None:
+                game.clock = GameClock.from_dict(row.clock)
             if row.pending and game.state.current_player() != SIMULTANEOUS:
                 raise ValueError("pending choices outside a simultaneous turn")
             for seat, text in row.pending.items():
@@ -133,7 +144,7 @@ class LiveGame:
     def awaiting(self) -> list[int]:
         """The seats whose move the game waits for now (none in a cancelled game)."""
         current = self.state.current_player()
-        if current == TERMINAL or self.row.cancelled:
+        if current == TERMINAL or self.row.cancelled or self.row.ending is not None:
             return []
         if current == SIMULTANEOUS:
             return [s for s in range(2) if str(s) not in self.row.pending]
@@ -185,7 +196,14 @@ class LiveGame:
         ``"applied"`` when the state moved on, ``"pending"`` when a simultaneous choice waits
         for the other seat. Raises :class:`ParseError`, :class:`IllegalMoveError` or
         :class:`TurnError` (:class:`StaleMove` for another ply) with a one-line reason,
-        leaving the game unchanged."""
+        leaving the game unchanged. The clocks and offers follow the move."""
+        self.refuse_if_ended()
+        timed = len(self.row.moves) >= 1
+        played = self._play(text, seat, ply)
+        self.after_move(seat, timed)
+        return played
+
+    def _play(self, text: str, seat: int, ply: int) -> str:
         if self.row.cancelled:
             raise TurnError("this game was cancelled by its creator; no move can be played")
         if self.waiting_for_opponent:
@@ -239,7 +257,7 @@ class LiveGame:
         info = state.info
         awaiting = self.awaiting()
         player = seats[0] if len(seats) == 1 else None
-        outcome = state.outcome()
+        outcome = self.outcome()
         legal_moves: dict[str, Any] = {}
         if legal:
             for seat in seats:
@@ -266,11 +284,15 @@ class LiveGame:
             "awaiting": awaiting,
             "chosen": [int(s) for s in self.row.pending],
             "mine": {s: t for s, t in self.row.pending.items() if int(s) in seats},
+            "mine_cells": self._pending_cells(seats),
+            "move_sides": self._move_sides(),
             "display": presentation_of(state).display(state, player),
+            "look": presentation_of(state).look.to_dict(),
             "legal": legal_moves,
             "move_help": type(state).move_help,
             "thinking": self.thinking,
             "agent_error": self.agent_error,
+            **self.endings_view(seats),
             "outcome": None if outcome is None else {
                 "text": str(outcome),
                 "winner": outcome.winner,
@@ -293,7 +315,9 @@ class LiveGame:
 
     def _legal_view(self, seat: int) -> dict[str, Any]:
         """``seat``'s legal moves with the cells a click picks and their labels, and what the
-        board asks of that seat (from the game's presentation)."""
+        board asks of that seat (from the game's presentation). Above
+        :data:`MAX_LEGAL_SENT` moves the list is left out (``moves`` is ``None``): the
+        interaction's parts then let a page compose a move (Life for Two's first turn)."""
         state = self.state
         shown = presentation_of(state)
         interaction = shown.interaction(state, seat).to_dict()
@@ -302,6 +326,29 @@ class LiveGame:
             return {"count": count, "moves": None, "interaction": interaction}
         return {"count": count, "interaction": interaction,
                 "moves": [choice.to_dict() for choice in shown.choices(state, seat)]}
+
+    def _move_sides(self) -> list[int | None]:
+        """Which side played each move of the list (``None``: both, a simultaneous turn),
+        for a page's move list; the side to move first comes from the game's start (found
+        once per loaded game)."""
+        if self.first_side is None:
+            start = replay(Record(self.row.game, dict(self.row.params), self.row.setup,
+                                  ["", ""], []))
+            first = start.current_player()
+            self.first_side = first if first in (0, 1) else 0
+        return presentation_of(self.state).move_sides(self.first_side, self.state.history())
+
+    def _pending_cells(self, seats: Sequence[int]) -> dict[str, list[list[int]]]:
+        """The cells of the pending choices of ``seats`` (never another seat's), from the
+        presentation's ``action_cells``: what a page marks as chosen."""
+        state = self.state
+        shown = presentation_of(state)
+        cells: dict[str, list[list[int]]] = {}
+        for key, text in self.row.pending.items():
+            if int(key) in seats:
+                action = state.string_to_action(text, int(key))
+                cells[key] = [list(cell) for cell in shown.action_cells(state, action)]
+        return cells
 
     def players(self) -> list[str]:
         """The names a record gives the two seats."""
@@ -322,7 +369,7 @@ class LiveGame:
 
     def record(self) -> Record:
         """The game so far as a :class:`Record` (pending choices left out)."""
-        outcome = self.state.outcome()
+        outcome = self.outcome()
         return Record(self.row.game, dict(self.row.params), self.row.setup, self.players(),
                       list(self.row.moves), str(outcome) if outcome else "*",
                       {"web_game": self.row.id}, outcome.to_dict() if outcome else None,
@@ -431,6 +478,10 @@ def check_row(row: GameRow) -> None:
     if (not isinstance(row.tokens, list) or len(row.tokens) != 2
             or not all(t is None or isinstance(t, str) for t in row.tokens)):
         raise ValueError("tokens must be two texts or nulls")
+    if row.ending is not None:
+        Outcome.from_dict(row.ending)
+    if not isinstance(row.offers, dict):
+        raise ValueError("offers must be an object")
     for name, table in (("pending", row.pending), ("invites", row.invites)):
         if (not isinstance(table, dict) or not set(table) <= {"0", "1"}
                 or not all(isinstance(v, str) for v in table.values())):

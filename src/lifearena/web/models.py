@@ -23,7 +23,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from lifearena.errors import ParseError
 from lifearena.web.guard import parse_json
@@ -56,6 +63,41 @@ class Declared(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 
+class TimeControl(Declared):
+    """A game's time control: ``{"kind": "live", "minutes": 5, "increment": 3}`` (each side
+    has ``minutes`` for the game and gains ``increment`` seconds with each of its moves) or
+    ``{"kind": "correspondence", "days": 3}`` (each move within ``days`` days). A side whose
+    time runs out loses (a draw when the other side could not win); see
+    :mod:`lifearena.web.clock`.
+
+    >>> TimeControl(kind="live", minutes=3, increment=2).minutes
+    3.0
+    >>> TimeControl(kind="correspondence", minutes=3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.ValidationError: 1 validation error for TimeControl
+    ...
+    """
+
+    kind: Literal["live", "correspondence"]
+    minutes: Annotated[float, Field(allow_inf_nan=False, gt=0, le=180)] | None = Field(
+        None, description="live: minutes each side has for the game (0.5 to 180)")
+    increment: Annotated[float, Field(allow_inf_nan=False, ge=0, le=180)] = Field(
+        0, description="live: seconds added to a side's time after each of its moves")
+    days: Annotated[int, Field(ge=1, le=14)] | None = Field(
+        None, description="correspondence: days each move may take (1 to 14)")
+
+    @model_validator(mode="after")
+    def _fields_of_kind(self) -> TimeControl:
+        if self.kind == "live":
+            if self.minutes is None or self.days is not None:
+                raise ValueError("a live time control takes minutes (0.5 to 180) and an "
+                                 "increment in seconds, not days")
+        elif self.days is None or self.minutes is not None or self.increment:
+            raise ValueError("a correspondence time control takes days (1 to 14) only")
+        return self
+
+
 class NewGame(Declared):
     """``POST /api/games``: a new game from the home page's form."""
 
@@ -68,6 +110,7 @@ class NewGame(Declared):
     side: Seat = Field(0, description="the creator's seat: 0 moves first")
     level: Annotated[str, Field(max_length=40)] = Field(
         "easy", description="the agent's level (opponent 'agent' only)")
+    clock: TimeControl | None = Field(None, description="the time control (none: untimed)")
 
 
 class OpenRecord(Declared):
@@ -112,14 +155,64 @@ class MoveMessage(Declared):
     seat: Seat | None = None
 
 
+class ResignMessage(Declared):
+    """Resign (the side to move, when the page holds both seats)."""
+
+    type: Literal["resign"]
+
+
+class DrawMessage(Declared):
+    """Offer a draw, or answer the opponent's offer (turn-based games only)."""
+
+    type: Literal["draw"]
+    action: Literal["offer", "accept", "decline"]
+
+
+class RematchMessage(Declared):
+    """Offer a rematch with colours swapped once the game is over, or answer the offer."""
+
+    type: Literal["rematch"]
+    action: Literal["offer", "accept", "decline"]
+
+
+class TakebackMessage(Declared):
+    """Take back the person's last move (and the agent's reply), in an untimed game against
+    an agent."""
+
+    type: Literal["takeback"]
+
+
+class Resign(Declared):
+    """``POST /api/games/{id}/resign``."""
+
+
+class Draw(Declared):
+    """``POST /api/games/{id}/draw``: offer, accept or decline a draw."""
+
+    action: Literal["offer", "accept", "decline"]
+
+
+class Rematch(Declared):
+    """``POST /api/games/{id}/rematch``: offer, accept or decline a rematch."""
+
+    action: Literal["offer", "accept", "decline"]
+
+
+class Takeback(Declared):
+    """``POST /api/games/{id}/takeback``."""
+
+
 class Ping(Declared):
     """Keeps a socket alive; answered with nothing."""
 
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | MoveMessage | Ping, Field(discriminator="type")]
-_MESSAGE: TypeAdapter[Hello | MoveMessage | Ping] = TypeAdapter(ClientMessage)
+GameAction = ResignMessage | DrawMessage | RematchMessage | TakebackMessage
+"""A socket message that acts on the game other than a move."""
+AnyMessage = Hello | MoveMessage | Ping | GameAction
+ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
+_MESSAGE: TypeAdapter[AnyMessage] = TypeAdapter(ClientMessage)
 
 
 def loads(text: str | bytes) -> Any:
@@ -144,14 +237,14 @@ def loads(text: str | bytes) -> Any:
         raise ParseError(str(error)) from None
 
 
-def read_message(text: str | bytes | None) -> Hello | MoveMessage | Ping:
+def read_message(text: str | bytes | None) -> AnyMessage:
     """A socket message, parsed and checked, or a one-line :class:`ParseError`."""
     if text is None:
         raise ParseError("binary message; expected JSON text")
     data = loads(text)
     if not isinstance(data, dict):
         raise ParseError('message must be a JSON object; expected {"type": "hello" | "move" | '
-                         '"ping", ...}')
+                         '"ping" | "resign" | "draw" | "rematch" | "takeback", ...}')
     try:
         return _MESSAGE.validate_python(data)
     except ValidationError as error:
@@ -171,12 +264,77 @@ def first_error(problems: Sequence[Any]) -> str:
     where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body",))
     # a tagged union names the tag first ("move.seat"): the field is what a person needs
     parts = where.split(".")
-    if len(parts) > 1 and parts[0] in ("hello", "move", "ping"):
+    if len(parts) > 1 and parts[0] in ("hello", "move", "ping", "resign", "draw", "rematch",
+                                       "takeback"):
         where = ".".join(parts[1:])
     message = str(first.get("msg", "invalid")).splitlines()[0][:160]
     return f"{where}: {message}" if where else message
 
 
-__all__ = ["MAX_MOVE_TEXT", "Cancel", "Claim", "ClientMessage", "Hello", "Move",
-           "MoveMessage", "NewGame", "OpenRecord", "Ping", "first_error", "loads",
+# -- the lobby's open challenges (lifearena.web.lobby) ---------------------------------------
+
+MAX_OWNED = 16
+"""Most challenge owner secrets one lobby page may name in its hello."""
+
+
+class NewChallenge(Declared):
+    """``POST /api/challenges``: an open challenge any visitor may accept."""
+
+    game: Annotated[str, Field(max_length=40)] = Field(
+        description="one of the catalog's games (war_of_life, life_for_two, ...)")
+    params: dict[Annotated[str, Field(max_length=40)], ParamValue] = Field(
+        default_factory=dict, max_length=MAX_PARAMS,
+        description="the game's parameters, checked against the catalog's bounds")
+    clock: TimeControl | None = Field(None, description="the time control (none: untimed)")
+    colour: Seat | Literal["random"] = Field(
+        "random", description="the creator's seat (0 moves first), or 'random'")
+
+
+class AcceptChallenge(Declared):
+    """``POST /api/challenges/{id}/accept``: take the other seat of an open challenge."""
+
+
+class CancelChallenge(Declared):
+    """``POST /api/challenges/{id}/cancel``: the creator withdraws an open challenge."""
+
+
+class LobbyHello(Declared):
+    """A lobby page's message saying which challenges are its own: the owner secrets it holds
+    (sent first, and again whenever the page creates a challenge; each replaces the last)."""
+
+    type: Literal["hello"]
+    owners: list[Token] = Field(default_factory=list, max_length=MAX_OWNED)
+
+
+LobbyMessage = Annotated[LobbyHello | Ping, Field(discriminator="type")]
+_LOBBY_MESSAGE: TypeAdapter[LobbyHello | Ping] = TypeAdapter(LobbyMessage)
+
+
+def read_lobby_message(text: str | bytes | None) -> LobbyHello | Ping:
+    """A lobby socket's message, parsed and checked, or a one-line :class:`ParseError`.
+
+    >>> read_lobby_message('{"type": "hello", "owners": ["abc"]}')
+    LobbyHello(type='hello', owners=['abc'])
+    >>> read_lobby_message('{"type": "move", "move": "x", "ply": 0}')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.ParseError: message: Input tag 'move' found using 'type' does not ...
+    """
+    if text is None:
+        raise ParseError("binary message; expected JSON text")
+    data = loads(text)
+    if not isinstance(data, dict):
+        raise ParseError('message must be a JSON object; expected {"type": "hello", '
+                         '"owners": [...]} or {"type": "ping"}')
+    try:
+        return _LOBBY_MESSAGE.validate_python(data)
+    except ValidationError as error:
+        raise ParseError(f"message: {first_error(error.errors(include_url=False))}") from None
+
+
+__all__ = ["MAX_MOVE_TEXT", "AcceptChallenge", "Cancel", "CancelChallenge", "Claim",
+           "ClientMessage", "Draw", "DrawMessage", "GameAction", "Hello", "LobbyHello",
+           "Move", "MoveMessage", "NewChallenge", "NewGame", "OpenRecord", "Ping",
+           "Rematch", "RematchMessage", "Resign", "ResignMessage", "Takeback",
+           "TakebackMessage", "TimeControl", "first_error", "loads", "read_lobby_message",
            "read_message"]

@@ -12,6 +12,11 @@ Each row also says whether its game is still being played (``status``: ``playing
 once it ended, its outcome (:meth:`lifearena.core.Outcome.to_dict`), so the lists of games in
 progress and lately finished (:meth:`Store.latest`) come from the file and survive a restart.
 
+A game may also end outside its rules (a resignation, a draw agreed, a clock run out): its
+``ending`` (an outcome) is then kept apart from the moves. Its ``clock`` (a
+:class:`~lifearena.web.clock.GameClock` as a dict, or null when untimed) and its ``offers``
+(draw and rematch offers, and the rematch once made) are stored too, so a restart keeps them.
+
 The file is marked as lifearena's (SQLite's ``application_id``); a file of another program,
 or one that is not SQLite, is refused with :class:`ForeignDatabase` before anything is
 written to it. Files of earlier versions (no mark, no invitation columns) are brought up to
@@ -57,13 +62,19 @@ CREATE TABLE IF NOT EXISTS games (
     invites TEXT NOT NULL DEFAULT '{}',
     cancelled INTEGER NOT NULL DEFAULT 0,
     status TEXT NOT NULL DEFAULT 'unknown',
-    outcome TEXT NOT NULL DEFAULT 'null'
+    outcome TEXT NOT NULL DEFAULT 'null',
+    ending TEXT NOT NULL DEFAULT 'null',
+    clock TEXT NOT NULL DEFAULT 'null',
+    offers TEXT NOT NULL DEFAULT '{}'
 )
 """
 ADDED_COLUMNS = {"invites": "TEXT NOT NULL DEFAULT '{}'",
                  "cancelled": "INTEGER NOT NULL DEFAULT 0",
                  "status": "TEXT NOT NULL DEFAULT 'unknown'",
-                 "outcome": "TEXT NOT NULL DEFAULT 'null'"}
+                 "outcome": "TEXT NOT NULL DEFAULT 'null'",
+                 "ending": "TEXT NOT NULL DEFAULT 'null'",
+                 "clock": "TEXT NOT NULL DEFAULT 'null'",
+                 "offers": "TEXT NOT NULL DEFAULT '{}'"}
 """Columns that files of earlier versions lack, added when such a file is opened (their rows'
 status is ``unknown``: whether they ended is only known once they are played again)."""
 INDEX = "CREATE INDEX IF NOT EXISTS games_by_status ON games (status, updated)"
@@ -71,7 +82,7 @@ INDEX = "CREATE INDEX IF NOT EXISTS games_by_status ON games (status, updated)"
 PLAYING, FINISHED = "playing", "finished"
 """The statuses of a game whose end is known: still being played, or over."""
 COLUMNS = ("id, game, params, setup, opponent, tokens, moves, pending, created, updated, "
-           "invites, cancelled")
+           "invites, cancelled, ending, clock, offers")
 
 
 class ForeignDatabase(LifeArenaError):
@@ -85,7 +96,11 @@ class GameRow:
     string, JSON's keys) to its unrevealed simultaneous choice. ``invites[seat]`` (again a
     string key) is the secret of an online game's invitation to that seat: the seat's token is
     ``None`` until someone claims it. ``cancelled``: the creator withdrew the invitation
-    before anyone claimed it."""
+    before anyone claimed it. ``ending``: how the game ended outside its rules (an
+    :meth:`~lifearena.core.Outcome.to_dict`: resigned, agreed, on time), else ``None``;
+    ``clock``: its clocks (:meth:`~lifearena.web.clock.GameClock.to_dict`), ``None`` when
+    untimed; ``offers``: ``"draw"`` and ``"rematch"`` map to the seat that offered one,
+    ``"next"`` to the rematch once made (its id and each old seat's new token)."""
 
     id: str
     game: str
@@ -99,6 +114,9 @@ class GameRow:
     updated: float = field(default_factory=time.time)
     invites: dict[str, str] = field(default_factory=dict)
     cancelled: bool = False
+    ending: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None
+    offers: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -173,10 +191,11 @@ class Store:
         with self._lock:
             self._db.execute(
                 f"INSERT INTO games ({COLUMNS}, status, outcome) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.id, row.game, json.dumps(row.params), row.setup, json.dumps(row.opponent),
                  json.dumps(row.tokens), json.dumps(row.moves), json.dumps(row.pending),
                  row.created, row.updated, json.dumps(row.invites), int(row.cancelled),
+                 json.dumps(row.ending), json.dumps(row.clock), json.dumps(row.offers),
                  *_status(outcome)),
             )
 
@@ -189,6 +208,38 @@ class Store:
                              "outcome = ? WHERE id = ?",
                              (json.dumps(moves), json.dumps(pending), time.time(),
                               *_status(outcome), game_id))
+
+    def save_play(self, row: GameRow, outcome: dict[str, Any] | None = None) -> None:
+        """Record everything play changes in ``row``: its moves, pending choices, ending,
+        clock and offers, and its ``outcome`` once it is over (one statement: all or
+        nothing).
+
+        >>> import tempfile, pathlib
+        >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite")
+        >>> row = GameRow("g1", "losat", {}, "", {"kind": "hotseat"}, ["t", "t"])
+        >>> store.insert(row)
+        >>> row.ending = {"termination": "resign", "winner": 1}
+        >>> row.offers = {"rematch": 0}
+        >>> store.save_play(row, row.ending)
+        >>> store.get("g1").ending, store.get("g1").offers, store.latest(True, 5)[0].id
+        ({'termination': 'resign', 'winner': 1}, {'rematch': 0}, 'g1')
+        """
+        with self._lock:
+            self._db.execute(
+                "UPDATE games SET moves = ?, pending = ?, ending = ?, clock = ?, offers = ?, "
+                "updated = ?, status = ?, outcome = ? WHERE id = ?",
+                (json.dumps(row.moves), json.dumps(row.pending), json.dumps(row.ending),
+                 json.dumps(row.clock), json.dumps(row.offers), time.time(),
+                 *_status(outcome), row.id))
+
+    def clocked(self) -> list[str]:
+        """The ids of the games being played whose clocks may be running (the server
+        loads them when it starts, so their flags fall without anyone asking)."""
+        with self._lock:
+            found = self._db.execute(
+                "SELECT id FROM games WHERE status = ? AND clock != 'null' AND cancelled = 0",
+                (PLAYING,)).fetchall()
+        return [game_id for (game_id,) in found]
 
     def save_form(self, row: GameRow, outcome: dict[str, Any] | None = None) -> None:
         """Rewrite the game, parameters, setup and moves of a stored game (a row of an earlier
@@ -217,11 +268,12 @@ class Store:
         if found is None:
             return None
         (gid, game, params, setup, opponent, tokens, moves, pending, created, updated,
-         invites, cancelled) = found
+         invites, cancelled, ending, clock, offers) = found
         try:
             return GameRow(gid, game, json.loads(params), setup, json.loads(opponent),
                            json.loads(tokens), json.loads(moves), json.loads(pending), created,
-                           updated, json.loads(invites), bool(cancelled))
+                           updated, json.loads(invites), bool(cancelled), json.loads(ending),
+                           json.loads(clock), json.loads(offers))
         except (TypeError, ValueError) as error:
             raise DamagedRow(f"game {game_id!r}: its stored row does not read ({error})"
                              ) from None

@@ -18,9 +18,20 @@ or ``-`` to stop blocking early.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from lifearena.core import Action, Interaction, InteractionKind, Presentation, State
+from lifearena.core import (
+    Action,
+    HistoryItem,
+    Interaction,
+    InteractionKind,
+    Look,
+    Part,
+    Presentation,
+    Side,
+    State,
+)
 from lifearena.games.blocking_queen.notation import (
     BLOCK_BASE,
     DONE,
@@ -42,6 +53,8 @@ LABELS = {"move": "move", "block": "block", "stop": "stop blocking"}
 class BlockingQueenPresentation(Presentation):
     """The blocking queen game's presentation (see the module docstring)."""
 
+    look = Look(line="#e4dfd5", sides=(Side("Player 1", "#2f6db3"), Side("Player 2", "#c4453c")))
+
     def text(self, state: State) -> str:
         """One line: the queen, k, whose turn and phase (or the outcome), the blocks."""
         game = _queen(state)
@@ -59,7 +72,8 @@ class BlockingQueenPresentation(Presentation):
 
     def display(self, state: State, player: int | None = None) -> dict[str, Any]:
         """The queen, the squares it may reach now (as a queen move or as a block), the
-        blocked squares, and the phase, for pages; squares are ``[x, y]``.
+        blocked squares, and the phase, for pages; squares are ``[x, y]``, except ``last``:
+        the queen's square as a ``[row, column]`` cell (``y, x``) once she has moved.
 
         >>> from lifearena.games.blocking_queen.rules import BlockingQueenState
         >>> BlockingQueenPresentation().display(BlockingQueenState(2, 1, k=2))["reachable"]
@@ -75,6 +89,8 @@ class BlockingQueenPresentation(Presentation):
             "reachable": sorted([list(s) for s in reach], key=lambda s: (s[1], s[0])),
             "blocking": game.blocking,
             "blocks_left": game.blocks_left,
+            "last": [] if tuple(game.queen) == tuple(game.start) else [[game.queen[1],
+                                                                       game.queen[0]]],
             "status": (f"player {SYMBOLS[game.mover]} blocks (up to {game.blocks_left} more)"
                        if game.blocking else f"player {SYMBOLS[game.mover]} moves the queen"),
         }
@@ -91,7 +107,8 @@ class BlockingQueenPresentation(Presentation):
 
     def interaction(self, state: State, player: int) -> Interaction:
         """A square to move the queen to; then, in the block phase, a square to block or a
-        stop; :attr:`InteractionKind.WAIT` when it is not ``player``'s turn.
+        stop; :attr:`InteractionKind.WAIT` when it is not ``player``'s turn. Its parts are
+        the squares of the legal moves (as ``(y, x)`` cells), each with its move.
 
         >>> from lifearena.games.blocking_queen.rules import BlockingQueenState
         >>> shown = BlockingQueenPresentation()
@@ -102,22 +119,44 @@ class BlockingQueenPresentation(Presentation):
         262
         >>> shown.interaction(state, 0).prompt, shown.interaction(state, 0).can_pass
         ('block a square the opponent could move to, or stop (2 blocks left)', True)
+        >>> shown.interaction(state, 0).pass_move, shown.interaction(state, 0).parts[0]
+        ('-', Part(cell=(0, 4), text='#4,0'))
         >>> str(shown.interaction(state, 1).kind)
         'wait'
         """
         if not self._to_act(state, player):
             return Interaction(InteractionKind.WAIT, "nothing to do now")
         game = _queen(state)
+        parts = tuple(Part((cell[0], cell[1]), game.action_to_string(action))
+                      for action in game.legal_actions(player)
+                      for cell in self.action_cells(game, action))
         if not game.blocking:
-            return Interaction(InteractionKind.SQUARE_THEN_BLOCKS, MOVE_PROMPT)
+            return Interaction(InteractionKind.SQUARE_THEN_BLOCKS, MOVE_PROMPT, parts=parts)
         left = game.blocks_left
         return Interaction(InteractionKind.SQUARE_THEN_BLOCKS,
                            f"block a square the opponent could move to, or stop ({left} "
-                           f"block{'' if left == 1 else 's'} left)", can_pass=True)
+                           f"block{'' if left == 1 else 's'} left)", can_pass=True,
+                           pass_move="-", parts=parts)
 
     def choice_label(self, state: State, action: Action, player: int) -> str:
         """``move``, ``block`` or ``stop blocking``."""
         return LABELS[Move.from_action(action).kind]
+
+    def move_sides(self, first: int, history: Sequence[HistoryItem]) -> list[int | None]:
+        """A queen move passes the turn to the other side; a block or a stop stays with
+        the side that just moved the queen.
+
+        >>> from lifearena.games.blocking_queen.notation import BLOCK_BASE, DONE
+        >>> BlockingQueenPresentation().move_sides(0, [3, BLOCK_BASE + 1, DONE, 4, 2])
+        [0, 0, 0, 1, 0]
+        """
+        sides: list[int | None] = []
+        side = first
+        for index, item in enumerate(history):
+            if isinstance(item, int) and item < BLOCK_BASE and index > 0:
+                side = 1 - side
+            sides.append(side)
+        return sides
 
     def move_prompt(self, state: State, player: int) -> str:
         """What a person typing a move is asked for, in the notation of the phase."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from lifearena.core import Action, Interaction, InteractionKind, Presentation, State
+from lifearena.core import Action, Interaction, InteractionKind, Look, Presentation, Side, State
 from lifearena.games.life_for_two.classic_program import RETYPE
 
 if TYPE_CHECKING:
@@ -34,7 +34,9 @@ ANSWER_PROMPT = "answer the program with x,y below"
 
 class ClassicPresentation(Presentation):
     """The 1978 program's transcript as the text and the page's picture, and a typed answer
-    as the only input."""
+    as the only input. Its look names the players as the program does, without symbols."""
+
+    look = Look(sides=(Side("Player 1", "#23897e"), Side("Player 2", "#d9822b")))
 
     def text(self, state: State) -> str:
         """The transcript so far, each answer echoed after its ``? ``."""

@@ -8,8 +8,9 @@ yet seen lives in the interface that collects the choices, and nothing here show
 >>> from lifearena.games.life_for_two.rules import LifeForTwoState
 >>> state = LifeForTwoState()
 >>> shown = LifeForTwoPresentation()
->>> shown.interaction(state, 0).to_dict()
-{'kind': 'cells', 'prompt': 'choose 3 empty cells', 'count': 3, 'can_pass': False}
+>>> asked = shown.interaction(state, 0)
+>>> asked.kind, asked.count, len(asked.parts), asked.compose([(0, 0), (1, 2), (4, 4)])
+(<InteractionKind.CELLS: 'cells'>, 3, 25, '1,1 3,2 5,5')
 >>> shown.explain_illegal(state, state.string_to_action("3,2"), 1)
 'turn 1 places 3 cells; got 1 (3,2)'
 """
@@ -20,7 +21,16 @@ from typing import Any
 
 import numpy as np
 
-from lifearena.core import Action, Interaction, InteractionKind, Presentation, State
+from lifearena.core import (
+    Action,
+    Interaction,
+    InteractionKind,
+    Look,
+    Part,
+    Presentation,
+    Side,
+    State,
+)
 from lifearena.errors import ParseError
 from lifearena.games._display import grid_display
 from lifearena.games.life_for_two.notation import CHARS, SIZE, SYMBOLS, Move, cell_text
@@ -60,6 +70,8 @@ class LifeForTwoPresentation(Presentation):
     """Life for Two's board: both players choose cells at once (3 on the first turn, then
     1), confirmed together."""
 
+    look = Look(sides=(Side("Player 1 (*)", "#23897e"), Side("Player 2 (#)", "#d9822b")))
+
     def text(self, state: State) -> str:
         """The board with column numbers on top and row numbers on the left."""
         return format_board(_own(state).board)
@@ -67,7 +79,8 @@ class LifeForTwoPresentation(Presentation):
     def display(self, state: State, player: int | None = None) -> dict[str, Any]:
         """The board for pages (``*`` is 1, ``#`` 2); ``before`` is the last turn's board as
         placed, before its generation; ``collisions`` the cells both chose; ``last_moves``
-        both choices of the last turn, revealed together; ``choose`` how many cells each
+        both choices of the last turn, revealed together (``last`` all their cells, for a
+        page to mark); ``choose`` how many cells each
         player picks now. The same for every ``player``: the state holds no hidden choice.
 
         >>> from lifearena.games.life_for_two.rules import LifeForTwoState
@@ -82,6 +95,7 @@ class LifeForTwoPresentation(Presentation):
             own.board, own.placed, counts=own.populations(),
             collisions=[list(divmod(c, SIZE)) for c in own.last_collisions],
             last_moves=[[list(cell) for cell in m.grid_cells] for m in last] if last else [],
+            last=[list(cell) for cell in sorted({c for m in last or () for c in m.grid_cells})],
             choose=wanted,
             status=f"turn {own.turn}: each player chooses {_cells_text(wanted)}",
         )
@@ -130,18 +144,24 @@ class LifeForTwoPresentation(Presentation):
     def interaction(self, state: State, player: int) -> Interaction:
         """The cells ``player`` chooses now, all at once (3 on the first turn, then 1);
         :attr:`InteractionKind.WAIT` when the game is over. A player who has chosen already
-        is the collecting interface's to know (the state holds no pending choice).
+        is the collecting interface's to know (the state holds no pending choice). Its parts
+        are the empty cells, each with its ``x,y``: any ``count`` of them make a move (the
+        first turn's 2300 moves are too many for a page to be sent).
 
         >>> from lifearena.games.life_for_two.rules import LifeForTwoState
         >>> state = LifeForTwoState.from_setup("**.../**.../...#./...#./...#. 2")
-        >>> LifeForTwoPresentation().interaction(state, 1).to_dict()
-        {'kind': 'cells', 'prompt': 'choose an empty cell', 'count': 1, 'can_pass': False}
+        >>> asked = LifeForTwoPresentation().interaction(state, 1)
+        >>> asked.prompt, asked.count, asked.parts[0], len(asked.parts)
+        ('choose an empty cell', 1, Part(cell=(0, 2), text='3,1'), 18)
         """
         if not self._to_act(state, player):
             return Interaction(InteractionKind.WAIT, "nothing to do now")
-        wanted = _own(state).cells_to_choose
+        own = _own(state)
+        wanted = own.cells_to_choose
         prompt = f"choose {wanted} empty cells" if wanted > 1 else "choose an empty cell"
-        return Interaction(InteractionKind.CELLS, prompt, count=wanted)
+        empty = np.flatnonzero(own.board.reshape(-1) == 0)
+        parts = tuple(Part(divmod(int(c), SIZE), cell_text(int(c))) for c in empty)
+        return Interaction(InteractionKind.CELLS, prompt, count=wanted, parts=parts)
 
     def choice_label(self, state: State, action: Action, player: int) -> str:
         """Every choice places pieces: "place"."""

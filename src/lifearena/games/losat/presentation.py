@@ -10,7 +10,7 @@ a white stone, remove, capture); a pass is offered exactly when nothing else is 
 >>> shown.interaction(state, 0)  # doctest: +NORMALIZE_WHITESPACE
 Interaction(kind=<InteractionKind.POINT_THEN_ACTION: 'point-then-action'>,
             prompt='choose a point, then the change to make there: add, remove or capture',
-            count=1, can_pass=False)
+            count=1, can_pass=False, pass_move=None, joiner=' ')
 >>> [(c.text, c.cells, c.label) for c in shown.choices(state, 0)][-2:]
 [('+wD10', ((3, 3),), 'add white'), ('+wH10', ((3, 7),), 'add white')]
 >>> shown.interaction(state, 1).kind
@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from lifearena.core import Action, Interaction, InteractionKind, Presentation, State
+from lifearena.core import Action, Interaction, InteractionKind, Look, Presentation, Side, State
 from lifearena.errors import BadParameterError
 from lifearena.games._display import grid_display
 from lifearena.games.losat.notation import (
@@ -105,6 +105,9 @@ class LosatPresentation(Presentation):
     """Losat's text board, page display, reasons for illegal moves, and the choice of a
     point then a change (:attr:`~lifearena.core.InteractionKind.POINT_THEN_ACTION`)."""
 
+    look = Look(board="#e4c78f", line="#9c7d45", stones=True,
+                sides=(Side("Black", "#23252a"), Side("White", "#fbfbf8", "#555")))
+
     def text(self, state: State) -> str:
         """The text board of :func:`render`."""
         return render(_losat(state))
@@ -129,7 +132,7 @@ class LosatPresentation(Presentation):
             col_labels=list(COLUMNS[:width]),
             stones=[int(np.count_nonzero(board == 1)), int(np.count_nonzero(board == 2))],
             goal_rows=list(state.goal_rows()), captures_to_win=state.params["captures_to_win"],
-            last_point=last_point,
+            last_point=last_point, last=[] if last_point is None else [last_point],
             last_kind=None if last is None else _GROUPS[last // n],
             status=f"move {state.plies() + 1} of {state.params['max_moves']}",
         )
@@ -221,7 +224,8 @@ class LosatPresentation(Presentation):
         n = state.params["width"] * state.params["length"]
         if PASS * n in state.legal_actions(player):
             return Interaction(InteractionKind.POINT_THEN_ACTION,
-                               "no change is possible: pass", can_pass=True)
+                               "no change is possible: pass", can_pass=True,
+                               pass_move=state.action_to_string(PASS * n))
         return Interaction(InteractionKind.POINT_THEN_ACTION,
                            "choose a point, then the change to make there: add, remove or "
                            "capture")

@@ -25,7 +25,16 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from lifearena.core import Action, Interaction, InteractionKind, Presentation, State
+from lifearena.core import (
+    Action,
+    Interaction,
+    InteractionKind,
+    Look,
+    Part,
+    Presentation,
+    Side,
+    State,
+)
 from lifearena.errors import ParseError
 from lifearena.games._display import grid_display
 from lifearena.games.p2life.notation import CHARS, SYMBOLS, Move
@@ -57,12 +66,16 @@ def format_board(board: np.ndarray) -> str:
 class P2LifePresentation(Presentation):
     """p2life's presentation (see the module docstring)."""
 
+    look = Look(board="#a9b5ad", line="#95a199",
+                sides=(Side("White", "#fbfbf8", "#555"), Side("Black", "#23252a")))
+
     def text(self, state: State) -> str:
         return format_board(_p2life(state).board)
 
     def display(self, state: State, player: int | None = None) -> dict[str, Any]:
         """The board for pages (white 1, black 2); ``before`` is the board after the last
-        turn's moves and before its generation (``None`` when that turn ran no generation).
+        turn's moves and before its generation (``None`` when that turn ran no generation);
+        ``last`` the cells the last turn's moves touched.
 
         >>> from lifearena.games.p2life.rules import new_game
         >>> P2LifePresentation().display(new_game(size=6, seed=1))["grid"]["rows"]
@@ -76,6 +89,7 @@ class P2LifePresentation(Presentation):
         return grid_display(
             game.board, before, counts=game.populations(), count_label="tokens",
             last_moves=last,
+            last=[list(cell) for cell in sorted({(r, c) for cells in last for r, c in cells})],
             torus=game.params["torus"],
             status=f"generation {game.generation + 1} of {game.params['max_generations']}"
             + (f", move {game.moved + 1} of {moves_per_generation}"
@@ -96,18 +110,27 @@ class P2LifePresentation(Presentation):
     def interaction(self, state: State, player: int) -> Interaction:
         """One cell (place on an empty one, remove one of one's own) or a pass, while the turn
         is open; :attr:`InteractionKind.WAIT` once the game is over. The state holds no
-        pending choice: a page that keeps one waits for the other player itself.
+        pending choice: a page that keeps one waits for the other player itself. Its parts
+        are the cells a move may touch, each with its move: ``+x,y`` on an empty cell,
+        ``-x,y`` on one of the player's tokens.
 
-        >>> from lifearena.games.p2life.rules import new_game
-        >>> asked = P2LifePresentation().interaction(new_game(size=6), 1)
-        >>> str(asked.kind), asked.count, asked.can_pass
-        ('cell-or-pass', 1, True)
+        >>> from lifearena.games.p2life.rules import P2LifeState
+        >>> asked = P2LifePresentation().interaction(P2LifeState.from_setup("w./.b 0:0"), 1)
+        >>> str(asked.kind), asked.count, asked.can_pass, asked.pass_move
+        ('cell-or-pass', 1, True, 'pass')
         >>> asked.prompt
         'place a token, remove one of yours, or pass'
+        >>> [(p.cell, p.text) for p in asked.parts]
+        [((0, 1), '+2,1'), ((1, 0), '+1,2'), ((1, 1), '-2,2')]
         """
         if not self._to_act(state, player):
             return Interaction(InteractionKind.WAIT, "nothing to do now")
-        return Interaction(InteractionKind.CELL_OR_PASS, PROMPT, can_pass=True)
+        board = _p2life(state).board
+        parts = tuple(
+            Part((int(r), int(c)), f"{'-' if board[r, c] else '+'}{c + 1},{r + 1}")
+            for r, c in np.argwhere((board == 0) | (board == player + 1)))
+        return Interaction(InteractionKind.CELL_OR_PASS, PROMPT, can_pass=True,
+                           pass_move="pass", parts=parts)
 
     def choice_label(self, state: State, action: Action, player: int) -> str:
         """``place``, ``remove`` or ``pass``."""

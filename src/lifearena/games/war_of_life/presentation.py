@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from lifearena.core import Action, Interaction, InteractionKind, Presentation, State
+from lifearena.core import Action, Interaction, InteractionKind, Look, Presentation, Side, State
 from lifearena.errors import BadParameterError
 from lifearena.games._display import grid_display
 from lifearena.games.war_of_life.fast import MAX_MOVES
@@ -49,6 +49,8 @@ def _war_of_life(state: State) -> WarOfLifeState:
 
 class WarOfLifePresentation(Presentation):
     """War of Life's boards, in text and for pages, and its moves as a person picks them."""
+
+    look = Look(sides=(Side("Blue", "#2f6db3"), Side("Red", "#c4453c")))
 
     def text(self, state: State) -> str:
         """The clear board and the status line (what ``str(state)`` prints)."""
@@ -114,8 +116,8 @@ class WarOfLifePresentation(Presentation):
         >>> state = from_prolog("[[[1,4],[2,3]],[[8,8]]]")
         >>> state.apply_action(state.string_to_action("2,3,1,3"))
         >>> data = WarOfLifePresentation().display(state)
-        >>> data["counts"], data["deaths"], data["last_move"]
-        ([0, 0], [[0, 2], [0, 3], [7, 7]], [[1, 2], [0, 2]])
+        >>> data["counts"], data["deaths"], data["last_move"] == data["last"] == [[1, 2], [0, 2]]
+        ([0, 0], [[0, 2], [0, 3], [7, 7]], True)
         """
         position = _war_of_life(state)
         board = position.board
@@ -133,7 +135,7 @@ class WarOfLifePresentation(Presentation):
         return grid_display(
             board, before,
             counts=(int(np.count_nonzero(board == BLUE)), int(np.count_nonzero(board == RED))),
-            last_move=last, status=f"move {position.moves_played + 1} of {MAX_MOVES}",
+            last_move=last, last=last, status=f"move {position.moves_played + 1} of {MAX_MOVES}",
         )
 
     def action_cells(self, state: State, action: Action) -> list[tuple[int, int]]:

@@ -15,7 +15,9 @@
   (:meth:`lifearena.core.Record.load`).
 * ``GET /lab/live``, ``GET /api/lab/live``: the games in progress on this server, each with
   its spectator link (simultaneous choices stay hidden until revealed, as for any spectator),
-  and the last :data:`RECENT` finished ones with their replays.
+  and the last :data:`RECENT` finished ones with their replays: the store's lists, as
+  ``GET /api/games`` gives them (:meth:`lifearena.web.app.Server.recent`), so a restarted
+  server lists them all the same.
 """
 
 from __future__ import annotations
@@ -101,26 +103,8 @@ def router_for() -> APIRouter:
 
     @router.get("/api/lab/live")
     async def live(request: Request) -> dict[str, Any]:
-        server = request.app.state.server
-        games, finished = [], []
-        for game_id, game in reversed(server.games.items()):
-            state = getattr(game, "state", None)
-            if state is None:
-                continue
-            row = game.row
-            entry = catalog.CATALOG.get(row.game)
-            item = {"id": game_id, "game": row.game,
-                    "title": entry.title if entry else row.game,
-                    "kind": row.opponent.get("kind", "?"), "moves": len(row.moves),
-                    "updated": row.updated, "watch": f"/play/{game_id}",
-                    "watchers": len(server.sockets.get(game_id, {}))}
-            if not state.is_terminal():
-                games.append(item)
-            elif len(finished) < RECENT:
-                outcome = state.outcome()
-                finished.append({**item, "outcome": None if outcome is None else str(outcome),
-                                 "result": catalog.outcome_json(outcome),
-                                 "replay": f"/lab/replay#game={game_id}"})
-        return {"games": games, "finished": finished}
+        # the same lists as the home page's (GET /api/games), from the store
+        recent: dict[str, Any] = request.app.state.server.recent(RECENT)
+        return recent
 
     return router

@@ -1,163 +1,159 @@
-// The home page: the five games with a picture each, the new-game form, the record upload,
-// and the games being played and lately finished on this server. An ES module.
-import { ago } from "/static/ago.js";
+// @ts-check
+// The home page: one click to play each game against the computer or a friend, the open
+// challenges (home/lobby.js), then the custom-game form, the record upload, the games being
+// played and lately finished on this server, and the rules.
 
-const { LOOKS, drawPosition, outcomeText } = window.lifearenaBoard;
+import { ago } from "/static/ago.js";
+import { mount, picture } from "/static/js/draw.js";
+import { outcomeText, sideNames } from "/static/js/outcome.js";
+import { request } from "/static/js/request.js";
+import { buildClock, buildParams, readClock, readParams, showWhen } from "/static/home/fields.js";
+import { startLobby } from "/static/home/lobby.js";
+
+/**
+ * @typedef {{name: string, title: string, summary: string, simultaneous: boolean,
+ *   hotseat_only_when: [string, any] | null, levels: string[], params: any[],
+ *   look: {sides: {name: string}[]}, picture: any}} Entry
+ */
+
 const KINDS = { hotseat: "at one screen", online: "online", agent: "against an agent" };
 const REFRESH_MS = 30_000;
+const DEFAULT_LEVEL = "easy";
+/** @type {Entry[]} */
 let catalog = [];
 
-function $(id) { return document.getElementById(id); }
+/** @param {string} id */
+function $(id) { return /** @type {any} */ (document.getElementById(id)); }
 
-async function postJSON(url, body) {
-  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body) });
-  const data = await response.json().catch(() => ({ error: "the server's answer was not JSON" }));
-  if (!response.ok) throw new Error(data.error || `error ${response.status}`);
-  return data;
-}
-
+/** @param {string} name */
 function gameEntry(name) { return catalog.find((g) => g.name === name); }
 
+/**
+ * Make a game and go to its page (the links kept for the game page: the invitation shows
+ * there with a copy button).
+ * @param {object} body a new-game request
+ * @param {HTMLElement} errorBox
+ */
+async function startGame(body, errorBox) {
+  errorBox.textContent = "";
+  const answer = await request("/api/games", { body });
+  if (!answer.ok) {
+    errorBox.textContent = answer.error;
+    return;
+  }
+  const created = answer.data;
+  sessionStorage.setItem("links-" + created.id, JSON.stringify(created.links));
+  location.href = created.links.you;
+}
+
+// -- one click to play -----------------------------------------------------------------------
+
+/** @param {Entry} entry */
+function quickGame(entry) {
+  const item = document.createElement("li");
+  item.className = "quick-game";
+  item.dataset.game = entry.name;
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", entry.title + " position");
+  mount(svg, picture(entry.picture, entry.look, { size: 96, labels: false, showLast: false }));
+  svg.classList.add("thumb");
+  const title = document.createElement("span");
+  title.className = "title";
+  title.textContent = entry.title;
+  const buttons = document.createElement("span");
+  buttons.className = "buttons";
+  /** @type {[string, string, string][]} */
+  const kinds = [["agent", "Play the computer", "quick-agent"],
+    ["online", "Play a friend", "quick-online quiet"]];
+  for (const [opponent, text, css] of kinds) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = css;
+    button.textContent = text;
+    button.setAttribute("aria-label", `${text}: ${entry.title}`);
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      const side = Number($("quick-side").value);
+      await startGame({ game: entry.name, opponent, side,
+        ...(opponent === "agent" ? { level: $("quick-level").value } : {}) }, $("quick-error"));
+      button.disabled = false;
+    });
+    buttons.appendChild(button);
+  }
+  item.append(svg, title, buttons);
+  return item;
+}
+
+// -- the custom game -------------------------------------------------------------------------
+
+/** @param {string} name */
 function chooseGame(name) {
   $("game").value = name;
-  for (const card of document.querySelectorAll(".game-card")) {
-    card.classList.toggle("chosen", card.dataset.game === name);
+  for (const chip of document.querySelectorAll(".game-card")) {
+    const chosen = /** @type {HTMLElement} */ (chip).dataset.game === name;
+    chip.classList.toggle("chosen", chosen);
+    chip.querySelector("button")?.setAttribute("aria-pressed", String(chosen));
   }
-  const entry = gameEntry(name);
+  const entry = /** @type {Entry} */ (gameEntry(name));
   $("chosen-title").textContent = entry.title;
-  const box = $("params");
-  box.innerHTML = "";
-  for (const p of entry.params) {
-    const id = "param-" + p.name;
-    const label = document.createElement("label");
-    label.htmlFor = id;
-    label.textContent = p.label;
-    let input;
-    if (p.kind === "choice") {
-      input = document.createElement("select");
-      for (const choice of p.choices) {
-        const option = document.createElement("option");
-        option.value = choice;
-        option.textContent = choice;
-        input.appendChild(option);
-      }
-      input.value = p.default;
-    } else if (p.kind === "bool") {
-      input = document.createElement("input");
-      input.type = "checkbox";
-      input.checked = p.default;
-    } else if (p.kind === "text") {
-      input = document.createElement("input");
-      input.type = "text";
-      input.maxLength = p.max_length;
-      input.value = p.default;
-    } else {
-      input = document.createElement("input");
-      input.type = "number";
-      input.min = p.low;
-      input.max = p.high;
-      input.step = p.kind === "int" ? 1 : 0.01;
-      input.value = p.default;
-    }
-    input.id = id;
-    input.dataset.param = p.name;
-    input.dataset.kind = p.kind;
-    // a choice among numbers (Losat's neighbourhood: 8 or 4) is sent as a number
-    if (p.kind === "choice" && typeof p.choices[0] === "number") input.dataset.kind = "int";
-    const row = [label, input];
-    if (p.help) {
-      const help = document.createElement("div");
-      help.className = "help";
-      help.textContent = p.help;
-      row.push(help);
-    }
-    for (const node of row) {
-      if (p.shown_when) node.dataset.shownWhen = p.shown_when.join("=");
-      box.appendChild(node);
-    }
-  }
-  box.addEventListener("change", refreshVisibility);
+  buildParams($("params"), entry.params, "param-");
   refreshVisibility();
   const level = $("level");
-  level.innerHTML = "";
+  level.replaceChildren();
   for (const name of entry.levels) {
     const option = document.createElement("option");
     option.value = name;
     option.textContent = name;
     level.appendChild(option);
   }
-  level.value = entry.levels.includes("easy") ? "easy" : entry.levels[0];
+  level.value = entry.levels.includes(DEFAULT_LEVEL) ? DEFAULT_LEVEL : entry.levels[0];
   const side = $("side");
-  side.innerHTML = "";
-  LOOKS[name].names.forEach((who, seat) => {
+  side.replaceChildren();
+  sideNames(entry.look).forEach((who, seat) => {
     const option = document.createElement("option");
-    option.value = seat;
+    option.value = String(seat);
     option.textContent = who + (seat === 0 && !entry.simultaneous ? " (moves first)" : "");
     side.appendChild(option);
   });
 }
 
 function refreshVisibility() {
-  for (const node of $("params").children) {
-    const rule = node.dataset.shownWhen;
-    if (!rule) continue;
-    const [other, value] = rule.split("=");
-    const control = $("param-" + other);
-    node.style.display = control && control.value === value ? "" : "none";
-  }
+  showWhen($("params"));
   // some settings are played at one screen only (Life for Two's classic rules): offer only that
   const entry = gameEntry($("game").value);
   const only = entry && entry.hotseat_only_when;
-  const control = only && $("param-" + only[0]);
-  const atOneScreen = Boolean(control && control.value === only[1]);
-  for (const radio of document.querySelectorAll("input[name=opponent]")) {
+  const control = only && document.querySelector(`#params [data-param="${only[0]}"]`);
+  const atOneScreen = Boolean(only && control && /** @type {HTMLInputElement} */ (control).value === only[1]);
+  for (const radio of /** @type {HTMLInputElement[]} */ ([...document.querySelectorAll("input[name=opponent]")])) {
     radio.disabled = atOneScreen && radio.value !== "hotseat";
     if (atOneScreen && radio.value === "hotseat") radio.checked = true;
   }
   $("opponent-note").hidden = !atOneScreen;
-  $("opponent-note").textContent = atOneScreen
+  $("opponent-note").textContent = atOneScreen && entry && only
     ? `${entry.title} with ${only[0]} "${only[1]}" is played at this screen only` : "";
-  const opponent = document.querySelector("input[name=opponent]:checked").value;
-  for (const node of document.querySelectorAll(".agent-only")) {
+  const opponent = /** @type {HTMLInputElement} */ (document.querySelector("input[name=opponent]:checked")).value;
+  for (const node of /** @type {HTMLElement[]} */ ([...document.querySelectorAll(".agent-only")])) {
     node.style.display = opponent === "agent" ? "" : "none";
   }
-  for (const node of document.querySelectorAll(".side-only")) {
+  for (const node of /** @type {HTMLElement[]} */ ([...document.querySelectorAll(".side-only")])) {
     node.style.display = opponent === "hotseat" ? "none" : "";
   }
 }
 
 function formValues() {
-  const params = {};
-  for (const input of $("params").querySelectorAll("[data-param]")) {
-    if (input.style.display === "none") continue;
-    const kind = input.dataset.kind;
-    if (kind === "bool") params[input.dataset.param] = input.checked;
-    else if (kind === "int" || kind === "float") params[input.dataset.param] = Number(input.value);
-    else params[input.dataset.param] = input.value;
-  }
+  const opponent = /** @type {HTMLInputElement} */ (document.querySelector("input[name=opponent]:checked")).value;
   return {
     game: $("game").value,
-    params,
-    opponent: document.querySelector("input[name=opponent]:checked").value,
+    params: readParams($("params")),
+    opponent,
     level: $("level").value,
     side: Number($("side").value || 0),
+    clock: readClock($("clock"), "clock-"),
   };
 }
 
-async function startGame(event) {
-  event.preventDefault();
-  $("form-error").textContent = "";
-  try {
-    const created = await postJSON("/api/games", formValues());
-    sessionStorage.setItem("links-" + created.id, JSON.stringify(created.links));
-    const own = created.links.you || created.links["seat" + created.seat];
-    location.href = own;
-  } catch (error) {
-    $("form-error").textContent = error.message;
-  }
-}
-
+/** @param {SubmitEvent} event */
 async function openRecord(event) {
   event.preventDefault();
   $("record-error").textContent = "";
@@ -168,15 +164,22 @@ async function openRecord(event) {
     $("record-error").textContent = "choose a record file or paste a record first";
     return;
   }
-  try {
-    const opened = await postJSON("/api/records", { record: text });
-    location.href = opened.links.you;
-  } catch (error) {
-    $("record-error").textContent = error.message;
+  const answer = await request("/api/records", { body: { record: text } });
+  if (!answer.ok) {
+    $("record-error").textContent = answer.error;
+    return;
   }
+  location.href = answer.data.links.you;
 }
 
-// One listed game: its title linking to its page and its age, then what it is, in words.
+// -- the games on this server ----------------------------------------------------------------
+
+/**
+ * One listed game: its title linking to its page and its age, then what it is, in words.
+ * @param {any} g
+ * @param {number} now
+ * @param {boolean} finished
+ */
 function listedGame(g, now, finished) {
   const item = document.createElement("li");
   item.dataset.id = g.id;
@@ -190,8 +193,8 @@ function listedGame(g, now, finished) {
   age.textContent = ago(now - g.updated);
   head.append(link, age);
   const moves = g.moves === 1 ? "1 move" : `${g.moves} moves`;
-  const words = [KINDS[g.kind] || g.kind, moves];
-  if (finished && g.result) words.unshift(outcomeText(g.game, g.result));
+  const words = [/** @type {Record<string, string>} */ (KINDS)[g.kind] || g.kind, moves];
+  if (finished && g.result) words.unshift(outcomeText(g.result, sideNames(gameEntry(g.game)?.look)));
   if (!finished && g.watchers) words.push(`${g.watchers} watching`);
   const about = document.createElement("div");
   about.className = "about";
@@ -207,11 +210,11 @@ function listedGame(g, now, finished) {
 }
 
 async function showRecent() {
-  const response = await fetch("/api/games");
-  const data = await response.json().catch(() => ({ error: "the server's answer was not JSON" }));
-  if (!response.ok) throw new Error(data.error || `error ${response.status}`);
-  for (const [list, empty, games, finished] of [["live-games", "no-live", data.games, false],
-                                                  ["finished-games", "no-finished", data.finished, true]]) {
+  const answer = await request("/api/games");
+  if (!answer.ok) throw new Error(answer.error || "");
+  const data = answer.data;
+  for (const [list, empty, games, finished] of /** @type {[string, string, any[], boolean][]} */ (
+    [["live-games", "no-live", data.games, false], ["finished-games", "no-finished", data.finished, true]])) {
     $(list).replaceChildren(...games.map((g) => listedGame(g, data.now, finished)));
     $(empty).hidden = games.length > 0;
   }
@@ -223,47 +226,64 @@ async function showRecent() {
 function refreshRecent() {
   showRecent().catch((error) => { $("recent-error").textContent = error.message; });
 }
-setInterval(() => { if (!document.hidden) refreshRecent(); }, REFRESH_MS);
-document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshRecent(); });
+
+// -- the page --------------------------------------------------------------------------------
 
 async function main() {
-  const response = await fetch("/api/catalog");
-  catalog = (await response.json()).games;
-  const list = $("games");
+  const answer = await request("/api/catalog");
+  if (!answer.ok) {
+    $("quick-error").textContent = answer.error;
+    refreshRecent();
+    return;
+  }
+  catalog = answer.data.games;
+  refreshRecent(); // its results are worded in the games' own side names
+  $("quick-games").replaceChildren(...catalog.map(quickGame));
+  const levels = catalog[0].levels;
+  for (const name of levels) {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = name;
+    $("quick-level").appendChild(option);
+  }
+  $("quick-level").value = levels.includes(DEFAULT_LEVEL) ? DEFAULT_LEVEL : levels[0];
+
   for (const entry of catalog) {
-    const card = document.createElement("article");
-    card.className = "card game-card";
-    card.dataset.game = entry.name;
-    const title = document.createElement("h3");
-    title.textContent = entry.title;
-    const picture = document.createElement("div");
-    picture.className = "picture";
-    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", entry.title + " start position");
-    picture.appendChild(svg);
-    drawPosition(svg, entry.name, entry.picture, { size: 150, labels: false });
-    const summary = document.createElement("p");
-    summary.textContent = entry.summary;
+    // the custom form's game chooser
+    const chip = document.createElement("span");
+    chip.className = "game-card";
+    chip.dataset.game = entry.name;
     const button = document.createElement("button");
     button.type = "button";
     button.className = "quiet";
-    button.textContent = "Set up " + entry.title;
-    button.addEventListener("click", (e) => { e.stopPropagation(); chooseGame(entry.name); $("game").focus(); });
-    card.addEventListener("click", () => chooseGame(entry.name));
-    card.append(title, picture, summary, button);
-    list.appendChild(card);
-    const option = document.createElement("option");
-    option.value = entry.name;
-    option.textContent = entry.title;
-    $("game").appendChild(option);
+    button.textContent = entry.title;
+    button.addEventListener("click", () => chooseGame(entry.name));
+    chip.appendChild(button);
+    $("games").appendChild(chip);
+    // the rules, folded
+    const rules = document.createElement("details");
+    rules.className = "card";
+    rules.dataset.game = entry.name;
+    const summary = document.createElement("summary");
+    summary.textContent = entry.title;
+    const text = document.createElement("p");
+    text.textContent = entry.summary;
+    rules.append(summary, text);
+    $("rules").appendChild(rules);
   }
-  $("game").addEventListener("change", () => chooseGame($("game").value));
+  $("params").addEventListener("change", refreshVisibility);
   $("opponent").addEventListener("change", refreshVisibility);
-  $("new-game").addEventListener("submit", startGame);
+  buildClock($("clock"), "clock-");
+  $("new-game").addEventListener("submit", (/** @type {SubmitEvent} */ event) => {
+    event.preventDefault();
+    startGame(formValues(), $("form-error"));
+  });
   $("open-record").addEventListener("submit", openRecord);
   chooseGame(catalog[0].name);
+  startLobby(catalog);
+  document.body.dataset.ready = "1";
 }
 
-refreshRecent();
+setInterval(() => { if (!document.hidden) refreshRecent(); }, REFRESH_MS);
+document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshRecent(); });
 main();

@@ -1,50 +1,87 @@
-// The live games list: polled every 3 s; each game links to its spectator page.
-"use strict";
+// @ts-check
+// The live games list: the games being played on this server and the last finished ones
+// (the store's lists, as the home page reads them), polled every few seconds; each game
+// links to its spectator page, each finished one to its replay. Ages read as people say
+// them (ago.js), results in the game's own side names (outcome.js).
 
-(() => {
+import { ago } from "/static/ago.js";
+import { outcomeText, sideNames } from "/static/js/outcome.js";
+import { request } from "/static/js/request.js";
 
-const $ = (id) => document.getElementById(id);
-const KINDS = { hotseat: "at one screen", online: "online", agent: "against an agent" };
+const KINDS = /** @type {Record<string, string>} */ (
+  { hotseat: "at one screen", online: "online", agent: "against an agent" });
+const EVERY_MS = 3000;
+/** @type {Map<string, any>} the games' looks, by name */
+const looks = new Map();
+
+/** @param {string} id */
+function $(id) { return /** @type {HTMLElement} */ (document.getElementById(id)); }
+
+/**
+ * A table of `games` with a header of `heads` ([text, css class]) and a row per game.
+ * @param {[string, string][]} heads
+ * @param {any[]} games
+ * @param {(g: any) => [string | Node, string][]} cells
+ * @returns {HTMLTableElement}
+ */
+function table(heads, games, cells) {
+  const shown = document.createElement("table");
+  shown.className = "data";
+  const headRow = shown.createTHead().insertRow();
+  for (const [text, css] of heads) {
+    const th = document.createElement("th");
+    th.textContent = text;
+    if (css) th.className = css;
+    headRow.appendChild(th);
+  }
+  const body = shown.createTBody();
+  for (const g of games) {
+    const row = body.insertRow();
+    row.dataset.id = g.id;
+    for (const [content, css] of cells(g)) {
+      const td = row.insertCell();
+      td.append(content);
+      if (css) td.className = css;
+    }
+  }
+  return shown;
+}
+
+/**
+ * @param {string} href
+ * @param {string} text
+ */
+function link(href, text) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.textContent = text;
+  return a;
+}
 
 async function refresh() {
-  const response = await fetch("/api/lab/live");
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
-  if (!data.games.length) {
+  if (!looks.size) {
+    const catalog = await request("/api/catalog");
+    if (catalog.ok) for (const g of catalog.data.games) looks.set(g.name, g.look);
+  }
+  const answer = await request("/api/lab/live");
+  if (!answer.ok) throw new Error(answer.error || "");
+  const { now, games, finished } = answer.data;
+  if (!games.length) {
     $("list").textContent = "No game is being played on this server now.";
   } else {
-    const table = document.createElement("table");
-    table.className = "data";
-    table.innerHTML = "<thead><tr><th class=name>game</th><th class=name>played</th><th>moves</th><th>watching</th><th class=name>last move</th><th class=name></th></tr></thead>";
-    const body = table.createTBody();
-    for (const g of data.games) {
-      const row = body.insertRow();
-      row.dataset.id = g.id;
-      const ago = Math.max(0, Math.round(Date.now() / 1000 - g.updated));
-      const cells = [[g.title, "name"], [KINDS[g.kind] || g.kind, "name"], [g.moves], [g.watchers], [`${ago} s ago`, "name"]];
-      for (const [text, cls] of cells) { const td = row.insertCell(); td.textContent = text; if (cls) td.className = cls; }
-      const link = document.createElement("a");
-      link.href = g.watch; link.textContent = "watch";
-      const td = row.insertCell(); td.className = "name"; td.appendChild(link);
-    }
-    $("list").replaceChildren(table);
+    $("list").replaceChildren(table(
+      [["game", "name"], ["played", "name"], ["moves", ""], ["watching", ""],
+        ["last move", "name"], ["", "name"]],
+      games, (g) => [[g.title, "name"], [KINDS[g.kind] || g.kind, "name"], [String(g.moves), ""],
+        [String(g.watchers), ""], [ago(now - g.updated), "name"], [link(g.watch, "watch"), "name"]]));
   }
-  if (data.finished.length) {
-    const table = document.createElement("table");
-    table.className = "data";
-    table.innerHTML = "<thead><tr><th class=name>game</th><th class=name>played</th><th>moves</th><th class=name>result</th><th class=name></th></tr></thead>";
-    const body = table.createTBody();
-    for (const g of data.finished) {
-      const row = body.insertRow();
-      row.dataset.id = g.id;
-      for (const [text, cls] of [[g.title, "name"], [KINDS[g.kind] || g.kind, "name"], [g.moves], [g.result ? window.lifearenaBoard.outcomeText(g.game, g.result) : "", "name"]]) {
-        const td = row.insertCell(); td.textContent = text; if (cls) td.className = cls;
-      }
-      const link = document.createElement("a");
-      link.href = g.replay; link.textContent = "replay";
-      const td = row.insertCell(); td.className = "name"; td.appendChild(link);
-    }
-    $("finished").replaceChildren(table);
+  if (finished.length) {
+    $("finished").replaceChildren(table(
+      [["game", "name"], ["played", "name"], ["moves", ""], ["result", "name"],
+        ["ended", "name"], ["", "name"]],
+      finished, (g) => [[g.title, "name"], [KINDS[g.kind] || g.kind, "name"], [String(g.moves), ""],
+        [g.result ? outcomeText(g.result, sideNames(looks.get(g.game))) : "", "name"],
+        [ago(now - g.updated), "name"], [link(g.replay, "replay"), "name"]]));
   } else {
     $("finished").textContent = "None yet.";
   }
@@ -52,7 +89,8 @@ async function refresh() {
   document.body.dataset.ready = "1";
 }
 
-function loop() { refresh().catch((e) => { $("error").textContent = e.message; }).finally(() => setTimeout(loop, 3000)); }
+function loop() {
+  refresh().catch((error) => { $("error").textContent = error.message; })
+    .finally(() => setTimeout(loop, EVERY_MS));
+}
 loop();
-
-})();

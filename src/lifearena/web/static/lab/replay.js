@@ -1,15 +1,18 @@
+// @ts-nocheck
 // The replay page: every position of a record, stepped with buttons, arrow keys and a slider,
-// drawn by board.js as the game page draws it; a link opens a given move.
-"use strict";
-
-(() => {
+// drawn by js/draw.js as the game page draws it, in the game's look from the catalog; a link
+// opens a given move.
+import { mount, picture } from "/static/js/draw.js";
+import { outcomeText, sideNames } from "/static/js/outcome.js";
 
 const $ = (id) => document.getElementById(id);
-const { drawPosition, outcomeText } = window.lifearenaBoard;
+// each game's look (board colours, sides' names), from the catalog, by the record's game
+const looks = fetch("/api/catalog").then((r) => r.json()).then((data) =>
+  Object.fromEntries(data.games.map((g) => [g.name, g.look]))).catch(() => ({}));
 // data: the replay shown (null: none); source: its link's part after "#" ("" when it has
 // none); file: the name of the file it was opened from; ticket: the latest load's number, so
 // that an answer that comes after a later load started is dropped.
-const R = { data: null, at: 0, source: "", file: "", ticket: 0 };
+const R = { data: null, at: 0, source: "", file: "", ticket: 0, look: null };
 
 const { requestJson: send, showError } = window.labCommon;
 
@@ -17,10 +20,10 @@ function show(at) {
   if (!R.data) return;
   R.at = Math.max(0, Math.min(at, R.data.moves.length));
   const d = R.data.positions[R.at];
-  drawPosition($("board"), R.data.game, d, { size: 520, labels: true });
+  mount($("board"), picture(d, R.look, { size: 520, labels: true }));
   $("slider").value = R.at;
   const n = R.data.moves.length;
-  $("banner").textContent = R.at === n && R.data.result ? `Move ${R.at} of ${n}: ${outcomeText(R.data.game, R.data.result)}` :
+  $("banner").textContent = R.at === n && R.data.result ? `Move ${R.at} of ${n}: ${outcomeText(R.data.result, sideNames(R.look))}` :
     (R.at === 0 ? `Start — ${n} move${n === 1 ? "" : "s"}` : `After move ${R.at} of ${n}: ${R.data.moves[R.at - 1]}`);
   $("banner").dataset.at = R.at;
   [...$("moves").children].forEach((li, i) => li.classList.toggle("viewing", i === R.at - 1));
@@ -56,7 +59,9 @@ async function loadFrom(fetchData, { source = "", file = "", at } = {}) {
   if (!source && location.hash) history.replaceState(null, "", location.pathname);
   try {
     const data = await fetchData();
+    const look = (await looks)[data.game] || null;
     if (ticket !== R.ticket) return;
+    R.look = look;
     R.source = source; R.file = file;
     load(data, at);
     showError(null);
@@ -166,5 +171,3 @@ $("file").addEventListener("change", () => {
 window.addEventListener("hashchange", () => openHash());
 window.replayPage = { state: R, show };
 openHash();
-
-})();

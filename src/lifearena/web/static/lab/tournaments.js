@@ -4,7 +4,7 @@
 // own), stopped and resumed by the server's operator: the admin link the server printed
 // (`lifearena serve --lab-admin`, /lab/tournaments#admin=TOKEN) gives this tab the token,
 // sent as the X-Admin-Token header. Without it the page is read only and says why.
-"use strict";
+import { endingText } from "/static/js/outcome.js";
 
 (() => {
 
@@ -90,7 +90,7 @@ async function showGames(pairing, offset = 0) {
     const q = new URLSearchParams({ file: V.file, run: V.run, pairing, index: g.game_index, seat: g.seat });
     const winner = g.winner === null ? null : g[`player${g.winner}`];
     const result = winner === null ? "draw" : `${winner} won`;
-    const ending = lifearenaBoard.endingText(g.termination, winner,
+    const ending = endingText(g.termination, winner,
       winner === null ? null : g[`player${1 - g.winner}`]);
     return [g.game_index, g.player0, g.player1, result, ending, g.length,
       link("replay", `/lab/replay#${q.toString()}`)];

@@ -1,0 +1,76 @@
+// @ts-check
+// A challenge in words, for the lobby's list: its settings, time control and colours. Pure
+// (no DOM), so node's test runner checks it (tests/js/lobby_words.test.mjs).
+
+/**
+ * @typedef {{name: string, label: string, kind: string, default: any}} Spec
+ * @typedef {{kind: string, minutes?: number | null, increment?: number | null,
+ *   days?: number | null}} Clock
+ */
+
+/**
+ * The settings of a challenge that differ from the game's defaults, as "Label value" parts
+ * ("standard settings" when none do).
+ *
+ * settingsText({k: 3, start: "random"}, [{name: "k", label: "k", kind: "int", default: 2},
+ *   {name: "start", label: "Start", kind: "choice", default: "random"}]) === "k 3"
+ * @param {Record<string, any>} params
+ * @param {Spec[]} specs
+ * @returns {string}
+ */
+export function settingsText(params, specs) {
+  const parts = [];
+  for (const spec of specs) {
+    if (!(spec.name in params) || params[spec.name] === spec.default) continue;
+    const value = params[spec.name];
+    if (spec.kind === "bool") parts.push(value ? spec.label.toLowerCase() : `no ${spec.label.toLowerCase()}`);
+    else parts.push(`${spec.label} ${String(value).length > 24 ? String(value).slice(0, 23) + "…" : value}`);
+  }
+  return parts.length ? parts.join(", ") : "standard settings";
+}
+
+/**
+ * A time control as people say it: "untimed", "5 min + 3 s", "3 days a move".
+ *
+ * clockText(null) === "untimed"; clockText({kind: "live", minutes: 5, increment: 0}) === "5 min"
+ * @param {Clock | null | undefined} clock
+ * @returns {string}
+ */
+export function clockText(clock) {
+  if (!clock) return "untimed";
+  if (clock.kind === "correspondence") {
+    return clock.days === 1 ? "1 day a move" : `${clock.days} days a move`;
+  }
+  const minutes = `${clock.minutes} min`;
+  return clock.increment ? `${minutes} + ${clock.increment} s` : minutes;
+}
+
+/**
+ * Which side a challenge gives the person reading it: its creator's seat is `colour` (0 or
+ * 1, or "random"); `own` says the reader is the creator.
+ *
+ * sideText(0, ["Blue", "Red"], false) === "you play Red"
+ * sideText("random", ["Blue", "Red"], false) === "sides drawn at random"
+ * @param {number | string} colour
+ * @param {readonly string[]} names the two sides' names
+ * @param {boolean} own
+ * @returns {string}
+ */
+export function sideText(colour, names, own) {
+  if (colour !== 0 && colour !== 1) return "sides drawn at random";
+  const seat = own ? colour : 1 - colour;
+  return `you play ${names[seat]}${seat === 0 ? " (first)" : ""}`;
+}
+
+/**
+ * Keep at most `most` owner secrets, the newest: the lobby takes at most 16 in a hello.
+ *
+ * newestOwners({a: {owner: "1", at: 1}, b: {owner: "2", at: 2}}, 1) → ["2"]
+ * @param {Record<string, {owner: string, at: number}>} owned challenge id → its secret and
+ *   when it was made
+ * @param {number} most
+ * @returns {string[]}
+ */
+export function newestOwners(owned, most) {
+  return Object.values(owned).sort((a, b) => b.at - a.at).slice(0, most).map((o) => o.owner);
+}

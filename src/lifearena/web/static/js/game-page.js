@@ -1,0 +1,658 @@
+// @ts-check
+// The game page: one store holds what the page shows, one socket brings the server's views,
+// the board is drawn from the view's display and look (js/draw.js), and clicks and keys go
+// through the input module of the interaction the server asks for (js/inputs/). The server
+// decides legality and explains every refusal; this page never names a game.
+import { renderControls } from "./controls.js";
+import { boardSize, mount, picture } from "./draw.js";
+import { inputFor } from "./inputs/index.js";
+import { NOTHING, stillLegal } from "./inputs/common.js";
+import { hints } from "./inputs/point-then-action.js";
+import { describeMove, turnRows } from "./movelist.js";
+import { outcomeText, sideNames } from "./outcome.js";
+import { request } from "./request.js";
+import { openSocket, socketUrl } from "./socket.js";
+import { createStore } from "./store.js";
+
+/**
+ * @typedef {import("./inputs/common.js").Cell} Cell
+ * @typedef {import("./inputs/common.js").Selection} Selection
+ * @typedef {import("./inputs/common.js").InputEvent} InputEvent
+ * @typedef {{
+ *   view: any, browsing: {upto: number, display: any} | null, selection: Selection,
+ *   selectionSeat: number | null, cursor: Cell, message: {text: string, tone: string},
+ *   hint: Record<string, string>, notice: string, connection: string, animateUntil: number,
+ *   sound: boolean
+ * }} PageState
+ */
+
+const BOARD_PX = 560;
+const ANIMATION_MS = 900;
+const SOUND_KEY = "lifearena-sound";
+const gameId = decodeURIComponent(location.pathname.split("/").pop() || "");
+const fragment = new URLSearchParams(location.hash.slice(1));
+const SEAT_KEY = "lifearena-seat-" + gameId;
+const LINKS_KEY = "links-" + gameId;
+// a seat's token lives in the link's fragment (never sent to a server) and in this
+// browser's storage, so the page finds it again; it travels only in a header or a message
+let token = fragment.get("t") || localStorage.getItem(SEAT_KEY) || "";
+if (fragment.get("t")) localStorage.setItem(SEAT_KEY, token);
+
+/** @type {import("./store.js").Store<PageState>} */
+const store = createStore(/** @type {PageState} */ ({
+  view: null, browsing: null, selection: NOTHING, selectionSeat: null, cursor: [0, 0],
+  message: { text: "", tone: "info" }, hint: {}, notice: "", connection: "connecting",
+  animateUntil: 0, sound: localStorage.getItem(SOUND_KEY) === "on",
+}));
+
+/** @param {string} id @returns {HTMLElement} */
+function $(id) { return /** @type {HTMLElement} */ (document.getElementById(id)); }
+
+/** @type {import("./socket.js").GameSocket | null} */
+let socket = null;
+
+// -- what the view says -------------------------------------------------------------------------
+
+/** The seat this page acts for now, or null. @param {any} view @returns {number | null} */
+function actingSeat(view) {
+  if (!view || view.outcome || view.waiting_for_opponent || view.cancelled) return null;
+  const mine = view.seats.filter((/** @type {number} */ s) => view.awaiting.includes(s) && view.legal[String(s)]);
+  return mine.length ? mine[0] : null;
+}
+
+/** @param {any} view @returns {string[]} */
+function names(view) { return sideNames(view && view.look); }
+
+/** The cell as the board labels it. @param {Cell} cell @returns {string} */
+function cellName(cell) {
+  const view = store.get().view;
+  const grid = view && view.display && view.display.grid;
+  if (!grid) return `${cell[1]},${cell[0]}`;
+  const col = grid.col_labels[cell[1]], row = grid.row_labels[cell[0]];
+  return /^\d+$/.test(col) ? `${col},${row}` : col + row;
+}
+
+// -- talking to the server ----------------------------------------------------------------------
+
+/** @param {string} path @param {object} body */
+function post(path, body) {
+  return request(`/api/games/${encodeURIComponent(gameId)}/${path}`, { body, token });
+}
+
+/** @param {string} text @param {string} [tone] */
+function say(text, tone) { store.set({ message: { text: text || "", tone: tone || "info" } }); }
+
+/** Send `move` for `seat`; the move names the ply it was chosen at, so a late duplicate is
+ * refused, not replayed. @param {string} move @param {number} seat */
+async function sendMove(move, seat) {
+  const view = store.get().view;
+  const message = { type: "move", move, seat, ply: view.ply };
+  if (socket && socket.send(message)) return;
+  const answer = await post("moves", { move, seat, ply: view.ply });
+  if (!answer.ok) say(answer.error || "", "error");
+  else receive(answer.data);
+}
+
+/** @param {object} message */
+function sendMessage(message) {
+  if (!socket || !socket.send(message)) say("Not connected; reconnecting…", "error");
+}
+
+// an invitation link (#i=...): the first to open it takes the seat it offers
+/** @param {string} invitation */
+async function claimInvitation(invitation) {
+  const answer = await post("claim", { invitation });
+  if (answer.ok) {
+    token = answer.data.token;
+    localStorage.setItem(SEAT_KEY, token);
+    history.replaceState(null, "", `${location.pathname}#t=${encodeURIComponent(token)}`);
+    sessionStorage.setItem(LINKS_KEY, JSON.stringify(answer.data.links));
+  } else {
+    history.replaceState(null, "", token ? `${location.pathname}#t=${encodeURIComponent(token)}` : location.pathname);
+    const text = answer.error || "";
+    store.set({ notice: text.charAt(0).toUpperCase() + text.slice(1) });
+  }
+}
+
+async function cancelGame() {
+  const answer = await post("cancel", {});
+  if (!answer.ok) say(answer.error || "", "error");
+  else receive(answer.data);
+}
+
+/** A new view from the server. @param {any} next */
+function receive(next) {
+  const state = store.get();
+  const previous = state.view;
+  const invite = next.invitation && next.invitation.link;
+  const known = JSON.parse(sessionStorage.getItem(LINKS_KEY) || "{}");
+  if (invite && known.invite !== invite) {
+    sessionStorage.setItem(LINKS_KEY, JSON.stringify({ ...known, invite }));
+    showLinks();
+  }
+  const advanced = Boolean(previous) && next.ply > previous.ply;
+  const seat = actingSeat(next);
+  // a pending selection survives everything but a new position in which it is no longer legal
+  let selection = state.selection;
+  const rewound = previous && next.ply < previous.ply;
+  if (seat === null || seat !== state.selectionSeat || rewound
+      || (advanced && !stillLegal(selection, next.legal[String(seat)]))) selection = NOTHING;
+  /** @type {Partial<PageState>} */
+  const patch = { view: next, selection, selectionSeat: seat };
+  if (advanced || rewound) {
+    patch.browsing = null;
+    patch.hint = {};
+    announce(describeMove(names(next), next.moves, next.move_sides, next.display));
+    beep();
+    if (next.display.before) patch.animateUntil = Date.now() + ANIMATION_MS;
+    const collisions = next.display.collisions || [];
+    if (advanced && collisions.length) {
+      patch.message = { text: `Both players chose ${collisions.map(cellName).join(" ")}: left empty.`, tone: "info" };
+    }
+  }
+  store.set(patch);
+}
+
+// -- input --------------------------------------------------------------------------------------
+
+/** Why this page cannot move now, in words. @returns {string} */
+function whyNot() {
+  const { view, browsing } = store.get();
+  if (browsing) return "You are looking at an earlier position; press End or the banner to return to the game.";
+  if (view.cancelled) return "This game was cancelled.";
+  if (view.waiting_for_opponent) return "Nobody can move until your opponent joins.";
+  if (view.outcome) return "The game is over.";
+  if (!view.seats.length) return "Spectators watch; only a seat's private link can move.";
+  if (view.thinking) return "The agent is thinking; wait for its move.";
+  if (view.simultaneous) return "You have chosen; waiting for your opponent.";
+  return `It is ${names(view)[view.awaiting[0]]}'s turn, not yours.`;
+}
+
+/** Feed `event` to the input of the interaction asked of this page's seat. @param {InputEvent} event */
+function dispatch(event) {
+  const state = store.get();
+  const view = state.view;
+  if (!view) return;
+  const seat = actingSeat(view);
+  if (seat === null || state.browsing) { say(whyNot(), "error"); return; }
+  const legal = view.legal[String(seat)];
+  const input = inputFor(legal.interaction.kind);
+  const result = input.reduce(state.selection, event, legal);
+  const failed = result.tone === "error";
+  store.set({ selection: result.selection, selectionSeat: seat,
+    hint: failed && legal.interaction.kind === "point-then-action" ? hints(legal) : {},
+    message: { text: result.message || "", tone: result.tone || "info" } });
+  if (result.send !== undefined) sendMove(result.send, seat);
+}
+
+/** A click or a key on the cell `cell`. @param {Cell} cell */
+function pickCell(cell) {
+  const view = store.get().view;
+  if (!view) return;
+  store.set({ cursor: cell });
+  const grid = view.display.grid;
+  const seat = actingSeat(view);
+  dispatch({ type: "cell", cell, value: grid ? grid.cells[cell[0]][cell[1]] : 0,
+    seat: seat === null ? undefined : seat, name: cellName(cell), names: names(view) });
+}
+
+/** @param {KeyboardEvent} event */
+function onBoardKey(event) {
+  const state = store.get();
+  const view = state.view;
+  if (!view) return;
+  const size = boardSize(state.browsing ? state.browsing.display : view.display);
+  /** @type {Record<string, [number, number]>} */
+  const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (steps[event.key] && size) {
+    const [dr, dc] = steps[event.key];
+    const cursor = /** @type {Cell} */ ([Math.min(size[0] - 1, Math.max(0, state.cursor[0] + dr)),
+      Math.min(size[1] - 1, Math.max(0, state.cursor[1] + dc))]);
+    store.set({ cursor });
+    announce(`${cellName(cursor)}${cellWords(cursor)}`);
+  } else if (event.key === "Enter" || event.key === " ") {
+    const seat = actingSeat(view);
+    const legal = seat === null ? null : view.legal[String(seat)];
+    const full = legal && legal.interaction.kind === "cells"
+      && state.selection.cells.length === (legal.interaction.count || 1);
+    if (event.key === "Enter" && full) dispatch({ type: "confirm" });
+    else pickCell(state.cursor);
+  } else if (event.key === "Escape") {
+    store.set({ selection: NOTHING, hint: {}, message: { text: "", tone: "info" } });
+  } else return;
+  event.preventDefault();
+  event.stopPropagation();
+}
+
+/** What stands on a cell, for the cursor's announcement. @param {Cell} cell @returns {string} */
+function cellWords(cell) {
+  const view = store.get().view;
+  const grid = view.display.grid;
+  const value = grid ? grid.cells[cell[0]][cell[1]] : 0;
+  const picked = store.get().selection.cells.some((c) => c[0] === cell[0] && c[1] === cell[1]);
+  return (value ? `, ${names(view)[value - 1]}` : ", empty") + (picked ? ", picked" : "");
+}
+
+/** Step to the position after `upto` moves (the game as it stands at the last). @param {number} upto */
+async function browse(upto) {
+  const view = store.get().view;
+  if (!view) return;
+  const n = view.moves.length;
+  const at = Math.max(0, Math.min(n, upto));
+  if (at === n) { store.set({ browsing: null }); return; }
+  const answer = await request(`/api/games/${encodeURIComponent(gameId)}/position?upto=${at}`);
+  if (!answer.ok) { say(answer.error || "", "error"); return; }
+  store.set({ browsing: { upto: at, display: answer.data } });
+}
+
+/** ←/→, Home and End step through the positions wherever the focus is but the text fields
+ * (on the board, the arrows move its cursor and stop there). @param {KeyboardEvent} event */
+function onPageKey(event) {
+  const target = /** @type {HTMLElement} */ (event.target);
+  if (target.closest("input, textarea, select") || event.altKey || event.ctrlKey || event.metaKey) return;
+  const { view, browsing } = store.get();
+  if (!view) return;
+  const at = browsing ? browsing.upto : view.moves.length;
+  /** @type {Record<string, number>} */
+  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: view.moves.length };
+  if (!(event.key in to)) return;
+  event.preventDefault();
+  browse(to[event.key]);
+}
+
+// -- drawing ------------------------------------------------------------------------------------
+
+/** @param {string} text @param {string} kind */
+function setBanner(text, kind) {
+  const banner = $("banner");
+  banner.textContent = text;
+  banner.className = "banner " + kind;
+}
+
+/** @param {PageState} state @returns {[string, string]} */
+function bannerFor(state) {
+  const view = state.view;
+  const n = names(view);
+  if (state.browsing) return [`Viewing the position after move ${state.browsing.upto} — press End or click here to return`, "wait"];
+  if (view.cancelled) return ["This game was cancelled by its creator before anyone joined.", "result draw"];
+  if (view.waiting_for_opponent) {
+    return view.seats.length ? ["Waiting for your opponent to join: send them the invitation link below.", "wait"]
+      : ["Waiting for the second player to join.", "wait"];
+  }
+  if (view.outcome) {
+    const single = view.seats.length === 1 ? view.seats[0] : null;
+    let kind = "result";
+    if (view.outcome.winner === null) kind += " draw";
+    else if (single !== null && view.outcome.winner !== single) kind += " lost";
+    const you = single === null || view.outcome.winner === null ? ""
+      : view.outcome.winner === single ? "You win! " : "You lose. ";
+    return [you + outcomeText(view.outcome, n), kind];
+  }
+  if (state.connection === "lost") return ["Connection lost; reconnecting…", "wait"];
+  const seat = actingSeat(view);
+  // a person with a choice to make is asked for it, even while an agent thinks
+  if (seat !== null) {
+    const asked = view.legal[String(seat)].interaction;
+    const what = view.simultaneous || asked.kind === "answer" ? asked.prompt : "your move";
+    if (view.seats.length > 1) {
+      const peek = view.simultaneous && view.chosen.length ? ` (${n[1 - seat]} has chosen — no peeking)` : "";
+      return [`${n[seat]}: ${what}${peek}`, "turn"];
+    }
+    return [`You play ${n[seat]}: ${what}`, "turn"];
+  }
+  if (view.thinking) return [`The agent (${view.opponent.agent}) is thinking…`, "wait"];
+  if (view.agent_error) return [`${view.agent_error} — reload the page to try again`, "wait"];
+  if (!view.seats.length) {
+    if (state.notice) return [state.notice, "wait"];
+    return [`Spectating — waiting for ${view.awaiting.map((/** @type {number} */ p) => n[p]).join(" and ")}`, "wait"];
+  }
+  if (view.simultaneous) return ["Waiting for your opponent…", "wait"];
+  return [`${n[view.awaiting[0]]} to move`, "wait"];
+}
+
+/** The marks on the board: the seat's own pending choice, collisions, the input's marks. @param {PageState} state */
+function marksFor(state) {
+  const view = state.view;
+  /** @type {Record<string, string>} */
+  const marks = { ...state.hint };
+  if (view.seats.length === 1) {
+    for (const cells of Object.values(view.mine_cells || {})) {
+      for (const [r, c] of /** @type {Cell[]} */ (cells)) marks[r + "," + c] = "chosen";
+    }
+  }
+  if (Date.now() < state.animateUntil) for (const [r, c] of view.display.collisions || []) marks[r + "," + c] = "collision";
+  const seat = actingSeat(view);
+  if (seat !== null) {
+    const legal = view.legal[String(seat)];
+    Object.assign(marks, inputFor(legal.interaction.kind).marks(state.selection, legal));
+  }
+  return marks;
+}
+
+/** @param {PageState} state */
+function render(state) {
+  const view = state.view;
+  if (!view) {
+    if (state.connection === "lost") setBanner("Connection lost; reconnecting…", "wait");
+    return;
+  }
+  document.title = `lifearena — ${view.title}`;
+  const opponent = view.opponent;
+  let against = " · at this screen";
+  if (opponent.kind === "online") against = " · online";
+  if (opponent.kind === "agent") {
+    against = opponent.agent === opponent.level ? ` · against the ${opponent.agent} agent`
+      : ` · against ${opponent.agent} (${opponent.level})`;
+  }
+  $("game-title").textContent = view.title + against;
+  const [text, kind] = bannerFor(state);
+  setBanner(text, kind);
+  renderBoard(state);
+  renderPlayers(view);
+  renderMoves(state);
+  renderChoices(state);
+  const box = $("message");
+  box.textContent = state.message.text;
+  box.className = "message " + state.message.tone;
+  $("move-help").textContent = view.move_help;
+  $("typed").hidden = actingSeat(view) === null;
+  const sound = $("sound");
+  sound.setAttribute("aria-pressed", String(state.sound));
+  sound.textContent = state.sound ? "Sound: on" : "Sound: off";
+  try {
+    renderControls($("controls"), view, { send: sendMessage,
+      request: (/** @type {string} */ path, /** @type {any} */ options) => request(path, { ...(options || {}), token }) });
+  } catch (error) {
+    console.warn("controls:", error);
+  }
+}
+
+/** @param {PageState} state */
+function renderBoard(state) {
+  const view = state.view;
+  const display = state.browsing ? state.browsing.display : view.display;
+  const svg = $("board");
+  const printed = Boolean(display.terminal);
+  svg.toggleAttribute("hidden", printed); // an <svg> has no hidden property: the attribute
+  const terminal = $("terminal");
+  terminal.hidden = !printed;
+  $("legend").hidden = printed || !(display.before && !state.browsing);
+  if (printed) {
+    terminal.textContent = display.text;
+    terminal.scrollTop = terminal.scrollHeight;
+    return;
+  }
+  const width = Math.floor($("board-wrap").clientWidth) || BOARD_PX;
+  const animate = !state.browsing && Date.now() < state.animateUntil;
+  const tree = picture(display, view.look, {
+    size: Math.min(BOARD_PX, width), cursor: state.cursor, marks: state.browsing ? {} : marksFor(state),
+    births: state.browsing ? [] : display.births, deaths: state.browsing ? [] : display.deaths, animate,
+  });
+  mount(svg, tree);
+  svg.setAttribute("aria-label", `board, ${boardSize(display)?.join(" by ")}: arrow keys move the cursor `
+    + `(now ${cellName(state.cursor)}), Enter or Space picks, Escape clears`);
+}
+
+/** @param {any} view */
+function renderPlayers(view) {
+  const box = $("players");
+  box.replaceChildren();
+  const display = view.display;
+  const sides = view.look.sides;
+  names(view).forEach((name, seat) => {
+    const row = document.createElement("div");
+    row.className = "player" + (view.awaiting.includes(seat) && !view.outcome ? " to-move" : "");
+    row.dataset.seat = String(seat);
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = sides[seat].colour;
+    const label = document.createElement("span");
+    let who = name;
+    if (view.seats.length === 1 && view.seats[0] === seat) who += " (you)";
+    else if (view.opponent.kind === "agent" && view.opponent.agent_seat === seat) who += `: ${view.players[seat]}`;
+    else if (view.opponent.from_record && view.players[seat]) who += `: ${view.players[seat]}`;
+    if (view.simultaneous && view.chosen.includes(seat)) who += " ✓ chosen";
+    label.textContent = who;
+    const count = document.createElement("span");
+    count.className = "count";
+    if (display.counts) {
+      const plural = (/** @type {number} */ k, /** @type {string} */ word) => `${k} ${k === 1 ? word.replace(/s$/, "") : word}`;
+      count.textContent = plural(display.counts[seat], display.count_label);
+      if (display.stones) count.textContent += ` · ${plural(display.stones[seat], "stones")}`;
+    }
+    row.append(swatch, label, count);
+    box.appendChild(row);
+  });
+  if (display.status) {
+    // whose turn it is means nothing once the game is over: the banner says how it ended
+    const status = document.createElement("div");
+    status.className = "help-line";
+    status.textContent = [...(view.outcome ? [] : [display.status]), ...(display.k ? [`k = ${display.k}`] : []),
+      ...(display.captures_to_win ? [`${display.captures_to_win} captures win`, "shaded rows: goal lines"] : []),
+      ...(display.torus ? ["the board wraps around"] : [])].join(" · ");
+    box.appendChild(status);
+  }
+}
+
+let listed = "";
+
+/** @param {PageState} state */
+function renderMoves(state) {
+  const view = state.view;
+  const list = $("moves");
+  const viewing = state.browsing ? state.browsing.upto : -1;
+  const signature = JSON.stringify([view.moves.length, view.moves[view.moves.length - 1], view.look.sides]);
+  if (signature !== listed) {
+    listed = signature;
+    const sides = view.look.sides;
+    const rows = turnRows(view.moves, view.move_sides);
+    list.replaceChildren(...rows.map((row) => {
+      const item = document.createElement("li");
+      item.className = "turn";
+      const number = document.createElement("span");
+      number.className = "number";
+      number.textContent = `${row.number}.`;
+      item.appendChild(number);
+      row.sides.forEach((entries, side) => {
+        const cell = document.createElement("span");
+        cell.className = "side side-" + side;
+        for (const entry of entries) {
+          const move = document.createElement("button");
+          move.type = "button";
+          move.className = "move";
+          move.tabIndex = -1;
+          move.dataset.ply = String(entry.ply);
+          move.dataset.side = String(side);
+          const dot = document.createElement("span");
+          dot.className = "dot";
+          dot.style.background = sides[side].colour;
+          move.append(dot, entry.text);
+          move.setAttribute("aria-label", `${sides[side].name}: ${entry.text}, move ${entry.ply}`);
+          cell.appendChild(move);
+        }
+        item.appendChild(cell);
+      });
+      return item;
+    }));
+    if (!state.browsing) list.scrollTop = list.scrollHeight;
+  }
+  for (const move of list.querySelectorAll(".move")) {
+    const on = Number(/** @type {HTMLElement} */ (move).dataset.ply) === viewing;
+    move.classList.toggle("viewing", on);
+    if (on) move.scrollIntoView({ block: "nearest" });
+  }
+  const base = `/api/games/${encodeURIComponent(gameId)}/record`;
+  $("record-json").setAttribute("href", base + "?format=json");
+  $("record-text").setAttribute("href", base + "?format=text");
+}
+
+/** @param {PageState} state */
+function renderChoices(state) {
+  const view = state.view;
+  const bar = $("choices");
+  bar.replaceChildren();
+  if (view.waiting_for_opponent && view.seats.length) {
+    bar.appendChild(button("Cancel the game", cancelGame, true, "cancel"));
+    return;
+  }
+  const seat = actingSeat(view);
+  if (seat === null || state.browsing) return;
+  const legal = view.legal[String(seat)];
+  for (const shown of inputFor(legal.interaction.kind).buttons(state.selection, legal, cellName)) {
+    const made = button(shown.label, () => dispatch(shown.event), Boolean(shown.quiet), shown.id);
+    made.disabled = Boolean(shown.disabled);
+    bar.appendChild(made);
+  }
+}
+
+/**
+ * @param {string} label @param {() => void} onClick @param {boolean} [quiet] @param {string} [id]
+ * @returns {HTMLButtonElement}
+ */
+function button(label, onClick, quiet, id) {
+  const made = document.createElement("button");
+  made.type = "button";
+  made.textContent = label;
+  if (quiet) made.className = "quiet";
+  if (id) made.id = id;
+  made.addEventListener("click", onClick);
+  return made;
+}
+
+/** Say `text` in the live region (a screen reader reads it). @param {string} text */
+function announce(text) {
+  if (text) $("announce").textContent = text;
+}
+
+/** @type {AudioContext | null} */
+let audio = null;
+
+/** A short tone after a move, when the sound is on. */
+function beep() {
+  if (!store.get().sound) return;
+  try {
+    audio = audio || new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.12);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.13);
+  } catch (error) {
+    console.warn("sound:", error);
+  }
+}
+
+// -- links --------------------------------------------------------------------------------------
+
+/** @param {HTMLInputElement} input @param {HTMLButtonElement} copy */
+function copyLink(input, copy) {
+  // the clipboard API needs a secure context (https or localhost); elsewhere, the selection
+  input.select();
+  const copied = navigator.clipboard && window.isSecureContext
+    ? navigator.clipboard.writeText(input.value).then(() => true, () => false)
+    : Promise.resolve(document.execCommand("copy"));
+  copied.then((ok) => {
+    copy.textContent = ok ? "Copied" : "Select and copy";
+    setTimeout(() => { copy.textContent = "Copy"; }, 1500);
+  });
+}
+
+function showLinks() {
+  const stored = sessionStorage.getItem(LINKS_KEY);
+  /** @type {Record<string, string>} */
+  const links = stored ? JSON.parse(stored) : {};
+  if (!links.spectator) links.spectator = `/play/${gameId}`;
+  if (token && !links.you) links.you = `${location.pathname}#t=${encodeURIComponent(token)}`;
+  /** @type {Record<string, string>} */
+  const labels = { invite: "Invitation", you: "Your link", spectator: "Spectators" };
+  const rows = $("link-rows");
+  rows.replaceChildren();
+  for (const [name, path] of Object.entries(links)) {
+    const row = document.createElement("div");
+    row.className = "row";
+    const label = document.createElement("label");
+    label.textContent = labels[name] || name;
+    const input = document.createElement("input");
+    input.type = "text";
+    input.readOnly = true;
+    input.value = location.origin + path;
+    input.dataset.link = name;
+    input.addEventListener("focus", () => input.select());
+    label.htmlFor = input.id = "link-" + name;
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.className = "quiet";
+    copy.textContent = "Copy";
+    copy.setAttribute("aria-label", "Copy " + (label.textContent || "").toLowerCase());
+    copy.addEventListener("click", () => copyLink(input, copy));
+    row.append(label, input, copy);
+    rows.appendChild(row);
+  }
+  const notice = store.get().notice;
+  $("links-note").textContent = notice || (links.invite
+    ? "Send the invitation to your opponent: the first person to open it takes the other seat, and it then only watches. Your link is your own key: keep it to come back."
+    : "Your link is your only key to play this game: keep it to come back. The spectators' link only watches.");
+  $("links").hidden = false;
+}
+
+// -- start --------------------------------------------------------------------------------------
+
+function main() {
+  store.subscribe(render);
+  const svg = $("board");
+  svg.addEventListener("click", (event) => {
+    const cell = /** @type {Element} */ (event.target).closest("[data-cell]");
+    if (cell instanceof SVGElement) pickCell([Number(cell.dataset.r), Number(cell.dataset.c)]);
+  });
+  svg.addEventListener("keydown", onBoardKey);
+  document.addEventListener("keydown", onPageKey);
+  const banner = $("banner");
+  const back = () => { if (store.get().browsing) store.set({ browsing: null }); };
+  banner.addEventListener("click", back);
+  banner.addEventListener("keydown", (event) => { if (event.key === "Enter") back(); });
+  $("moves").addEventListener("click", (event) => {
+    const move = /** @type {Element} */ (event.target).closest(".move");
+    if (move instanceof HTMLElement) browse(Number(move.dataset.ply));
+  });
+  $("sound").addEventListener("click", () => {
+    const sound = !store.get().sound;
+    localStorage.setItem(SOUND_KEY, sound ? "on" : "off");
+    store.set({ sound });
+    if (sound) beep();
+  });
+  $("typed").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const field = /** @type {HTMLInputElement} */ ($("typed-move"));
+    const seat = actingSeat(store.get().view);
+    const text = field.value.trim();
+    if (seat === null) { say(whyNot(), "error"); return; }
+    if (text) dispatch({ type: "play", move: text });
+    field.value = "";
+  });
+  let resized = 0;
+  window.addEventListener("resize", () => {
+    cancelAnimationFrame(resized);
+    resized = requestAnimationFrame(() => { if (store.get().view) renderBoard(store.get()); });
+  });
+  const invitation = fragment.get("i");
+  (invitation ? claimInvitation(invitation) : Promise.resolve()).then(() => {
+    showLinks();
+    socket = openSocket({
+      url: socketUrl(gameId, location),
+      token: () => token || null,
+      onMessage(message) {
+        if (message.type === "state") receive(message);
+        else if (message.type === "error") {
+          say(message.error, "error");
+          if (!store.get().view) setBanner(message.error, "wait");
+        }
+      },
+      onStatus(status) { store.set({ connection: status }); },
+    });
+  });
+}
+
+main();
