@@ -1,0 +1,267 @@
+"""Life for Two (the written rules) as a compiled vector environment: ``num_envs`` 5x5 boards
+stepped in one numba call.
+
+A board is two bit masks laid out as War of Life's 8x8 bitboards (cell ``(y - 1) * 5 +
+(x - 1)`` at bit ``(y - 1) * 8 + (x - 1)``), so the generation is
+:func:`lifearena.games.war_of_life.fast.crank_bits`, the same Immigration rule, with what it
+would bear outside the 5x5 board cut off (those cells are permanently empty). Every episode
+starts from the empty board, turn 1.
+
+Both choices of a turn are applied together, as in the single environment: the learner's
+action and the opponent's (``opponent="random"``: uniform among the legal choices, from the
+environment's compiled generator). ``opponent="self"`` plays the game in its turn-based form
+(as OpenSpiel's ``python_life_for_two_turn_based``): one step takes seat 0's choice, which
+no observation shows, the next takes seat 1's and applies both; the reward on that second
+step is seat 1's, and an illegal choice forfeits the seat that made it. ``rules="classic"``
+(the 1978 program at one screen) has no vector environment.
+
+>>> env = LifeForTwoVectorEnv(2, params={"max_turns": 8})
+>>> observation, info = env.reset(seed=0)
+>>> observation.shape, int(info["action_mask"][0].sum())   # turn 1: any 3 of the 25 cells
+((2, 3, 5, 5), 2300)
+>>> observation, reward, terminated, truncated, info = env.step(env.sample_actions())
+>>> int(info["action_mask"][0].sum()) <= 25
+True
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+from numba import njit
+
+from lifearena.errors import BadParameterError
+from lifearena.games.life_for_two import LifeForTwoState
+from lifearena.games.life_for_two.notation import CELLS, NUM_ACTIONS, TRIPLES
+from lifearena.games.war_of_life.fast import crank_bits, popcount
+from lifearena.interop.vector.base import SELF, CompiledVectorEnv
+from lifearena.interop.vector.random import below
+
+SIZE = 5
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+BIT_OF = np.array([(c // SIZE) * 8 + c % SIZE for c in range(CELLS)], dtype=np.int64)
+"""``BIT_OF[cell]``: the bitboard bit of a Life for Two cell index."""
+REGION = np.uint64(sum(1 << int(b) for b in BIT_OF))
+"""The 25 cells of the board, as a mask."""
+TRIPLE_MASKS = np.array([sum(1 << int(BIT_OF[c]) for c in cells) for cells in TRIPLES],
+                        dtype=np.uint64)
+"""``TRIPLE_MASKS[k]``: the cells of action ``25 + k`` (a first-turn choice), as a mask."""
+NUM_TRIPLES = len(TRIPLES)
+LIMIT_DRAW, LIMIT_POPULATION = 0, 1
+"""The kernels' codes of ``limit_result``."""
+
+
+@njit(cache=True)
+def _cells_of(action: int) -> np.uint64:
+    """The mask of the cells an action places (a triple or one cell)."""
+    if action >= CELLS:
+        return TRIPLE_MASKS[action - CELLS]
+    return _ONE << np.uint64(BIT_OF[action])
+
+
+@njit(cache=True)
+def _is_legal(occupied: np.uint64, turn: int, action: int) -> bool:
+    if turn == 1:
+        return CELLS <= action < NUM_ACTIONS and (TRIPLE_MASKS[action - CELLS] & occupied) == 0
+    return 0 <= action < CELLS and not (occupied >> np.uint64(BIT_OF[action])) & _ONE
+
+
+@njit(cache=True)
+def _random_choice(occupied: np.uint64, turn: int, rng: np.ndarray, i: int) -> int:
+    """A choice uniform among the legal ones (a triple on turn 1, drawn until free)."""
+    if turn == 1:
+        while True:
+            k = below(rng, i, NUM_TRIPLES)
+            if (TRIPLE_MASKS[k] & occupied) == 0:
+                return CELLS + k
+    empty = REGION & ~occupied
+    k = below(rng, i, popcount(empty))
+    for cell in range(CELLS):
+        if (empty >> np.uint64(BIT_OF[cell])) & _ONE:
+            if k == 0:
+                return cell
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def _outcome(ones: np.uint64, twos: np.uint64, turn: int, limit: int, population: bool
+             ) -> int:
+    """After a generation: -1 while the game goes on, else the winner (0 or 1) or 2 for a
+    draw (the rules' order: both out, one out, the turn limit)."""
+    a, b = popcount(ones), popcount(twos)
+    if a == 0 and b == 0:
+        return 2
+    if b == 0:
+        return 0
+    if a == 0:
+        return 1
+    if limit > 0 and turn > limit:
+        if not population or a == b:
+            return 2
+        return 0 if a > b else 1
+    return -1
+
+
+@njit(cache=True)
+def _write(i: int, ones: np.uint64, twos: np.uint64, turn: int, viewer: int, masked: bool,
+           obs: np.ndarray, mask: np.ndarray, marked: np.ndarray) -> None:
+    """Environment ``i``'s planes seen by ``viewer`` (``obs`` as ``(n, 3, 25)``) and its mask.
+    ``marked[i]`` says whether the first-turn part of the mask row holds any true entry, so
+    that later turns write only the 25 cell entries."""
+    own, other = (ones, twos) if viewer == 0 else (twos, ones)
+    flag = np.float32(1.0) if turn == 1 else np.float32(0.0)
+    occupied = ones | twos
+    for cell in range(CELLS):
+        bit = np.uint64(BIT_OF[cell])
+        obs[i, 0, cell] = np.float32((own >> bit) & _ONE)
+        obs[i, 1, cell] = np.float32((other >> bit) & _ONE)
+        obs[i, 2, cell] = flag
+    first = masked and turn == 1
+    if first or marked[i]:
+        for k in range(NUM_TRIPLES):
+            mask[i, CELLS + k] = first and (TRIPLE_MASKS[k] & occupied) == 0
+        marked[i] = first
+    later = masked and turn != 1
+    for cell in range(CELLS):
+        mask[i, cell] = later and not (occupied >> np.uint64(BIT_OF[cell])) & _ONE
+
+
+@njit(cache=True)
+def _start(i: int, ones: np.ndarray, twos: np.ndarray, turn: np.ndarray,
+           pending: np.ndarray, learner: int, self_play: bool, obs: np.ndarray,
+           mask: np.ndarray, marked: np.ndarray, to_play: np.ndarray) -> None:
+    ones[i], twos[i], turn[i], pending[i] = _ZERO, _ZERO, 1, -1
+    viewer = 0 if self_play else learner
+    to_play[i] = viewer
+    _write(i, _ZERO, _ZERO, 1, viewer, True, obs, mask, marked)
+
+
+@njit(cache=True)
+def _reset_all(ones: np.ndarray, twos: np.ndarray, turn: np.ndarray, pending: np.ndarray,
+               learner: int, self_play: bool, obs: np.ndarray, mask: np.ndarray,
+               marked: np.ndarray, to_play: np.ndarray) -> bool:
+    for i in range(ones.shape[0]):
+        _start(i, ones, twos, turn, pending, learner, self_play, obs, mask, marked, to_play)
+    return True
+
+
+@njit(cache=True)
+def _step_all(actions: np.ndarray, ones: np.ndarray, twos: np.ndarray, turn: np.ndarray,
+              pending: np.ndarray, ended: np.ndarray, forfeit: np.ndarray, rng: np.ndarray,
+              learner: int, self_play: bool, limit: int, population: bool,
+              lose_illegal: bool, obs: np.ndarray, mask: np.ndarray, marked: np.ndarray,
+              rewards: np.ndarray, terminated: np.ndarray, to_play: np.ndarray,
+              opponent_actions: np.ndarray) -> int:
+    n = ones.shape[0]
+    if not lose_illegal:  # refuse the whole step before changing anything
+        for i in range(n):
+            if not ended[i] and not _is_legal(ones[i] | twos[i], turn[i], actions[i]):
+                return i
+    for i in range(n):
+        rewards[i] = 0.0
+        terminated[i] = False
+        if ended[i]:
+            ended[i] = False
+            forfeit[i] = False
+            _start(i, ones, twos, turn, pending, learner, self_play, obs, mask, marked,
+                   to_play)
+            continue
+        a, b, t = ones[i], twos[i], turn[i]
+        mover = to_play[i]
+        action = actions[i]
+        if not _is_legal(a | b, t, action):
+            forfeit[i] = True
+            rewards[i] = -1.0
+            terminated[i] = True
+            ended[i] = True
+            pending[i] = -1
+            _write(i, a, b, t, mover, False, obs, mask, marked)
+            continue
+        if self_play and mover == 0:  # seat 0's choice waits, unseen, for seat 1's
+            pending[i] = action
+            to_play[i] = 1
+            _write(i, a, b, t, 1, True, obs, mask, marked)
+            continue
+        if self_play:
+            first, second = pending[i], action
+            pending[i] = -1
+        else:
+            reply = _random_choice(a | b, t, rng, i)
+            opponent_actions[i] = reply
+            first, second = (action, reply) if mover == 0 else (reply, action)
+        cells0, cells1 = _cells_of(first), _cells_of(second)
+        both = cells0 & cells1
+        placed0, placed1 = crank_bits(a | (cells0 & ~both), b | (cells1 & ~both))
+        a, b = placed0 & REGION, placed1 & REGION
+        t += 1
+        ones[i], twos[i], turn[i] = a, b, t
+        result = _outcome(a, b, t, limit, population)
+        if result >= 0:
+            rewards[i] = 0.0 if result == 2 else (1.0 if result == mover else -1.0)
+            terminated[i] = True
+            ended[i] = True
+            _write(i, a, b, t, mover, False, obs, mask, marked)
+        else:
+            viewer = 0 if self_play else mover
+            to_play[i] = viewer
+            _write(i, a, b, t, viewer, True, obs, mask, marked)
+    return -1
+
+
+class LifeForTwoVectorEnv(CompiledVectorEnv):
+    """Life for Two, ``num_envs`` boards in one compiled step (see the module doc and
+    :class:`~lifearena.interop.vector.base.CompiledVectorEnv` for the options)."""
+
+    game: ClassVar[str] = "life_for_two"
+    opponents: ClassVar[tuple[str, ...]] = ("random", SELF)
+
+    def _allocate(self) -> None:
+        if self.params["rules"] != "instructed":
+            raise BadParameterError(f"rules={self.params['rules']!r}; the vector environment "
+                                    f"plays the written rules only (expected 'instructed')")
+        n = self.num_envs
+        self._ones = np.zeros(n, np.uint64)
+        self._twos = np.zeros(n, np.uint64)
+        self._turn = np.zeros(n, np.int32)
+        self._pending = np.full(n, -1, np.int64)
+        self._marked = np.zeros(n, np.bool_)
+        self._limit = int(self.params["max_turns"] or 0)
+        self._population = self.params["limit_result"] == "population"
+        self._planes = self._obs.reshape(n, 3, CELLS)
+
+    def _reset_kernel(self) -> bool:
+        self._marked[:] = True  # the buffers' first-turn entries are unknown: rewrite them
+        return bool(_reset_all(self._ones, self._twos, self._turn, self._pending, self.player,
+                               self.self_play, self._planes, self._mask, self._marked,
+                               self.to_play))
+
+    def _step_kernel(self, actions: np.ndarray) -> int:
+        return int(_step_all(actions, self._ones, self._twos, self._turn, self._pending,
+                             self._ended, self._forfeit, self._rng, self.player,
+                             self.self_play, self._limit, self._population,
+                             self.illegal == "lose", self._planes, self._mask, self._marked,
+                             self._rewards, self._terminated, self.to_play,
+                             self.opponent_actions))
+
+    def position(self, i: int, *, start: bool = False) -> LifeForTwoState:
+        """Environment ``i``'s position now (a choice held back in self-play is not in
+        it), or with ``start=True`` the start of its episode, the empty board."""
+        board = np.zeros((SIZE, SIZE), np.int8)
+        if not start:
+            for cell in range(CELLS):
+                bit = np.uint64(BIT_OF[cell])
+                y, x = divmod(cell, SIZE)
+                board[y, x] = (1 if (self._ones[i] >> bit) & _ONE else
+                               2 if (self._twos[i] >> bit) & _ONE else 0)
+        return LifeForTwoState(board, 1 if start else int(self._turn[i]),
+                               max_turns=self._limit or None,
+                               limit_result=str(self.params["limit_result"]))
+
+    @property
+    def pending(self) -> np.ndarray:
+        """In self-play, seat 0's choice each environment holds back for seat 1's (-1 for
+        none); a copy."""
+        return self._pending.copy()
