@@ -202,12 +202,19 @@ def make_env(game: str, **kwargs: Any) -> LifeArenaEnv:
 
 
 def register_all() -> list[str]:
-    """Register ``lifearena/<game>-v0`` for every game with Gymnasium; the ids."""
+    """Register ``lifearena/<game>-v0`` for every game with Gymnasium; the ids. A game with a
+    compiled vector environment (:mod:`lifearena.interop.vector`) gets it as the id's
+    ``vector_entry_point``, so ``gymnasium.make_vec`` builds it."""
+    from lifearena.interop.vector import VECTOR_GAMES
+
     ids = []
     for name in lifearena_games():
         env_id = f"lifearena/{name}-v0"
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=make_env, kwargs={"game": name})
+            vector = "lifearena.interop.vector:make_vector_env" if name in VECTOR_GAMES \
+                else None
+            gymnasium.register(id=env_id, entry_point=make_env, kwargs={"game": name},
+                               vector_entry_point=vector)
         ids.append(env_id)
     return ids
 
