@@ -4,6 +4,8 @@ and the lobby's socket (a snapshot, then only deltas, and the creator's private 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -16,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lifearena.web import Settings, create_app
-from lifearena.web.lobby import KEEP_CLOSED, Lobby, UnknownChallenge
+from lifearena.web.lobby import BATCH_EVERY, KEEP_CLOSED, Lobby, UnknownChallenge
 from lifearena.web.models import NewChallenge
 
 from .conftest import move, view
@@ -228,6 +230,36 @@ def test_the_lobby_sweeps_expired_challenges_and_forgets_closed_ones() -> None:
 LOBBY_WS = "ws://localhost/ws/lobby"
 
 
+class LobbyPage:
+    """A lobby socket read one message at a time, and the changes of a ``changes`` message
+    (the lobby batches them) one by one, in order."""
+
+    def __init__(self, socket: Any) -> None:
+        self.socket = socket
+        self.queued: list[dict] = []
+        self.batches = 0
+
+    def receive_json(self) -> dict:
+        if not self.queued:
+            message = self.socket.receive_json()
+            if message.get("type") != "changes":
+                return dict(message)
+            assert message["changes"], "an empty batch of changes"
+            self.batches += 1
+            self.queued = list(message["changes"])
+        return self.queued.pop(0)
+
+    def send_text(self, text: str) -> None:
+        self.socket.send_text(text)
+
+
+@contextlib.contextmanager
+def lobby_page(client: TestClient) -> Iterator[LobbyPage]:
+    """A page of the lobby (its socket) of ``client``'s server."""
+    with client.websocket_connect(LOBBY_WS) as socket:
+        yield LobbyPage(socket)
+
+
 def until(socket: Any, kind: str) -> dict:
     """Read the socket's messages until one of type ``kind`` comes (at most 50)."""
     for _ in range(50):
@@ -239,7 +271,7 @@ def until(socket: Any, kind: str) -> dict:
 
 def test_the_socket_sends_a_snapshot_then_deltas(client: TestClient) -> None:
     before = challenge(client, game="losat", colour=1)
-    with client.websocket_connect(LOBBY_WS) as page:
+    with lobby_page(client) as page:
         snapshot = page.receive_json()
         assert snapshot["type"] == "snapshot" and abs(snapshot["now"] - time.time()) < 60
         assert [c["id"] for c in snapshot["challenges"]] == [before["id"]]
@@ -264,8 +296,8 @@ def test_the_socket_sends_a_snapshot_then_deltas(client: TestClient) -> None:
 
 
 def test_the_creators_page_is_told_its_seat_and_no_other_page_is(client: TestClient) -> None:
-    with client.websocket_connect(LOBBY_WS) as creator, \
-            client.websocket_connect(LOBBY_WS) as other:
+    with lobby_page(client) as creator, \
+            lobby_page(client) as other:
         assert creator.receive_json()["type"] == other.receive_json()["type"] == "snapshot"
         made = challenge(client, colour=1)
         assert creator.receive_json()["type"] == other.receive_json()["type"] == (
@@ -281,7 +313,7 @@ def test_the_creators_page_is_told_its_seat_and_no_other_page_is(client: TestCli
         assert other.receive_json() == {"type": "challenge-removed", "id": made["id"],
                                         "reason": "accepted"}
         # a page reopened after the acceptance learns its seat from its hello
-        with client.websocket_connect(LOBBY_WS) as again:
+        with lobby_page(client) as again:
             assert again.receive_json()["type"] == "snapshot"
             again.send_text(json.dumps({"type": "hello", "owners": [made["owner"]]}))
             assert again.receive_json() == seated
@@ -292,7 +324,7 @@ def test_the_creators_page_is_told_its_seat_and_no_other_page_is(client: TestCli
 
 
 def test_bad_socket_messages_are_one_line_errors(client: TestClient) -> None:
-    with client.websocket_connect(LOBBY_WS) as page:
+    with lobby_page(client) as page:
         page.receive_json()
         for text, fragment in (("{nope", "not JSON"), ("[1]", "JSON object"),
                                (json.dumps({"type": "move", "move": "x", "ply": 0}), "tag"),
@@ -316,7 +348,7 @@ _MESSAGE = st.one_of(
 @given(messages=st.lists(_MESSAGE, min_size=1, max_size=5))
 def test_no_lobby_message_breaks_the_lobby_socket(client: TestClient,
                                                   messages: list[str]) -> None:
-    with client.websocket_connect(LOBBY_WS) as page:
+    with lobby_page(client) as page:
         assert page.receive_json()["type"] == "snapshot"
         for text in messages:
             page.send_text(text)
@@ -355,7 +387,7 @@ def quick(db: Path) -> Iterator[TestClient]:
 
 
 def test_an_expired_challenge_leaves_every_list(quick: TestClient) -> None:
-    with quick.websocket_connect(LOBBY_WS) as page:
+    with lobby_page(quick) as page:
         page.receive_json()
         made = challenge(quick)
         assert page.receive_json()["type"] == "challenge-added"
@@ -370,9 +402,9 @@ def test_an_expired_challenge_leaves_every_list(quick: TestClient) -> None:
 def test_lobby_sockets_count_under_the_servers_socket_bounds(client: TestClient) -> None:
     server = client.app.state.server  # type: ignore[attr-defined]
     server.lobby.max_watchers = 1
-    with client.websocket_connect(LOBBY_WS) as first:
+    with lobby_page(client) as first:
         assert first.receive_json()["type"] == "snapshot"
-        with client.websocket_connect(LOBBY_WS) as second:
+        with lobby_page(client) as second:
             refused = second.receive_json()
             assert refused["type"] == "error" and refused["status"] == 429
     # closed pages give their places back
@@ -380,3 +412,36 @@ def test_lobby_sockets_count_under_the_servers_socket_bounds(client: TestClient)
     while server.socket_counts.total and time.monotonic() < deadline:
         time.sleep(0.01)
     assert server.socket_counts.total == 0 and not server.lobby.watchers
+
+
+class RecordingPage:
+    """A lobby page that keeps what it is offered (an outbox that never fills)."""
+
+    closed = False
+
+    def __init__(self) -> None:
+        self.offered: list[str] = []
+
+    def offer(self, message: str) -> None:
+        self.offered.append(message)
+
+
+def test_a_burst_of_changes_reaches_each_page_as_one_message() -> None:
+    async def burst() -> list[dict]:
+        lobby = Lobby(creations_per_minute=1_000)
+        page = RecordingPage()
+        lobby.watch(page)  # type: ignore[arg-type]
+        made = [lobby.create(NewChallenge(game="blocking_queen", colour=0),
+                             f"203.0.113.{number // 5}") for number in range(100)]
+        lobby.cancel(made[0]["id"], made[0]["owner"])
+        deadline = time.monotonic() + 10 * BATCH_EVERY + 5
+        while len(page.offered) < 2 and time.monotonic() < deadline:
+            await asyncio.sleep(BATCH_EVERY / 5)  # polls for the batch, bounded above
+        return [json.loads(text) for text in page.offered]
+
+    snapshot, *batches = asyncio.run(burst())
+    assert snapshot["type"] == "snapshot" and snapshot["challenges"] == []
+    assert len(batches) == 1 and batches[0]["type"] == "changes"
+    changes = batches[0]["changes"]
+    assert [c["type"] for c in changes] == ["challenge-added"] * 100 + ["challenge-removed"]
+    assert changes[-1]["id"] == changes[0]["challenge"]["id"]

@@ -19,8 +19,9 @@ acceptor its token, and tells the creator its own privately, over its lobby sock
   header), 409 once it is no longer open.
 * ``POST /api/challenges/{id}/cancel`` with the owner's header.
 * ``WS /ws/lobby``: a ``snapshot`` of the open challenges on connect, then only deltas
-  (``challenge-added``, ``challenge-removed`` with its reason), each encoded once for every
-  page. A page may say ``{"type": "hello", "owners": [...]}`` (first, and again after it
+  (``challenge-added``, ``challenge-removed`` with its reason), gathered for
+  :data:`BATCH_EVERY` seconds into one ``{"type": "changes", "changes": [...]}`` message,
+  encoded once for every page. A page may say ``{"type": "hello", "owners": [...]}`` (first, and again after it
   creates a challenge): it is then answered ``{"type": "mine", "ids": [...]}`` (its open
   challenges) and, for each of its challenges that is or gets accepted, ``{"type":
   "seated", "challenge", "game", "seat", "token", "link"}``.
@@ -96,6 +97,10 @@ MAX_OPEN = 5_000
 """Open challenges the server holds at once, from everybody."""
 MAX_WATCHERS = 2_000
 """Lobby sockets open at once (every home page holds one)."""
+BATCH_EVERY = 0.05
+"""Seconds the lobby gathers changes before it tells the pages (one ``changes`` message a
+page per period, however many challenges came and went: a burst of hundreds is one message,
+so a page's bounded outbox does not fill and every send is encoded once)."""
 KEEP_CLOSED = 3600.0
 """Seconds a closed challenge's status stays known to its owner (a page reopened late still
 learns its game)."""
@@ -187,6 +192,8 @@ class Lobby:
     """The lobby's sockets and the owner secrets each page said it holds."""
     _creations: CreationRate | None = None
     _listed: str | None = None  # the open challenges' JSON, made once per change
+    _changes: list[str] = field(default_factory=list)  # encoded, not yet told to the pages
+    _flush: asyncio.TimerHandle | None = None
     _sweepers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = field(
         default_factory=dict)  # one per loop serving the app (tests may run two at once)
 
@@ -331,7 +338,9 @@ class Lobby:
         return f'{{"type":"snapshot","now":{self.clock()!r},"challenges":{self._listed}}}'
 
     def watch(self, outbox: Outbox) -> None:
-        """Add a page; it is offered the snapshot at once (no change can come between)."""
+        """Add a page; it is offered the snapshot at once (the changes gathered so far go to
+        the other pages first, so no change comes between)."""
+        self.flush()
         self.watchers[outbox] = frozenset()
         outbox.offer(self.snapshot())
 
@@ -358,11 +367,31 @@ class Lobby:
         outbox.offer({"type": "mine", "ids": sorted(mine)})
 
     def _tell_all(self, message: dict[str, Any] | str) -> None:
-        """Offer every page one message, encoded once; nobody is waited for (a slow page's
-        outbox closes itself)."""
+        """Tell every page of one change: gathered for :data:`BATCH_EVERY` seconds, then
+        offered to each page as one ``{"type": "changes", "changes": [...]}`` message,
+        encoded once; nobody is waited for (a page that falls behind anyway is closed by its
+        outbox and gets a fresh snapshot when it reconnects)."""
         if not self.watchers:
             return
-        text = message if isinstance(message, str) else encode(message)
+        self._changes.append(message if isinstance(message, str) else encode(message))
+        if self._flush is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a script or a doctest): told at once
+            self.flush()
+            return
+        self._flush = loop.call_later(BATCH_EVERY, self.flush)
+
+    def flush(self) -> None:
+        """Offer the pages the changes gathered so far, as one message."""
+        if self._flush is not None:
+            self._flush.cancel()
+            self._flush = None
+        if not self._changes:
+            return
+        text = f'{{"type":"changes","changes":[{",".join(self._changes)}]}}'
+        self._changes = []
         for outbox in list(self.watchers):
             if not outbox.closed:
                 outbox.offer(text)
@@ -377,6 +406,7 @@ class Lobby:
 
     async def stop(self) -> None:
         """Stop the running loop's sweeper."""
+        self.flush()
         task = self._sweepers.pop(asyncio.get_running_loop(), None)
         if task is not None:
             task.cancel()

@@ -182,6 +182,9 @@ export function startLobby(catalog) {
         document.body.dataset.lobby = "1";
         break;
       }
+      case "changes": // the lobby's changes of the last moment, in order
+        for (const change of message.changes) onMessage(change);
+        break;
       case "challenge-added":
         skew = message.now - Date.now() / 1000;
         add(message.challenge);
