@@ -395,7 +395,9 @@ class Presentation:
         "status"}`` (cells 0 empty, 1 and 2 the players' colours, row 0 at the top;
         ``before`` the board as it stood just before the last generation, ``births`` and
         ``deaths`` the ``[row, column]`` cells that generation changed; ``last`` the cells
-        of the last move, which a page marks). The default is the text picture only.
+        of the last move, which a page marks; ``cell_name`` how the game's notation names a
+        cell, a template over the grid's ``{row}`` and ``{col}`` labels such as
+        ``"{row},{col}"``). The default is the text picture only.
         """
         return {"text": str(state if player is None else state.view(player))}
 

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { controlsFor, formatClock, isLow, remainingNow, sideLabel }
+import { controlsFor, declinedText, formatClock, isLow, remainingNow, sideLabel }
   from "../../src/lifearena/web/static/js/controls.js";
 
 test("formatClock words a clock as people read one", () => {
@@ -43,7 +43,7 @@ test("a seat in a game being played may resign and offer a draw; it sees its opp
   assert.equal(shown.resign, true);
   assert.equal(shown.draw, "offer");
   assert.equal(shown.rematch, null);
-  assert.deepEqual(shown.presence, [{ seat: 1, connected: false }]);
+  assert.deepEqual(shown.presence, [{ seat: 1, connected: false, joined: true }]);
 });
 
 test("a draw offer is answered by the other seat and awaited by its maker", () => {
@@ -91,4 +91,30 @@ test("sideLabel names a clock by its side, the page's own with (you)", () => {
   assert.equal(sideLabel({ seats: [0, 1], look }, 0), "Blue"); // one screen: no "you"
   assert.equal(sideLabel({ seats: [], players: ["ann", "bob"] }, 1), "bob");
   assert.equal(sideLabel({ seats: [] }, 0), "Player 1");
+});
+
+test("before the invitation is claimed the opponent has not joined (it has not left)", () => {
+  const waiting = { ...playing, waiting_for_opponent: true, invitation: { seat: 1 } };
+  assert.deepEqual(controlsFor(waiting).presence, [{ seat: 1, connected: false, joined: false }]);
+  // a spectator: the creator's seat is there, the invited one not yet
+  const watched = controlsFor({ ...waiting, seats: [], connected: [true, false] }).presence;
+  assert.deepEqual(watched.map((p) => p.joined), [true, false]);
+});
+
+test("the maker of a declined offer is told so; the decliner is not", () => {
+  assert.equal(declinedText({ ...playing, offers: { draw_declined: 1 } }),
+               "Your opponent declined the draw.");
+  assert.equal(declinedText({ ...playing, offers: { draw_declined: 0 } }), null);
+  assert.equal(declinedText(playing), null);
+  assert.equal(declinedText({ ...playing, seats: [], offers: { draw_declined: 1 } }), null);
+  assert.equal(declinedText({ ...playing, opponent: { kind: "agent" },
+                              offers: { draw_declined: 1 } }), "The computer declines draws.");
+  const look = { sides: [{ name: "Blue" }, { name: "Red" }] };
+  assert.equal(declinedText({ ...playing, seats: [0, 1], look, offers: { draw_declined: 0 } }),
+               "Blue declined the draw.");
+  const over = { ...playing, outcome: { winner: 1 }, offers: { rematch_declined: 1,
+                                                               draw_declined: 1 } };
+  assert.equal(declinedText(over), "Your opponent declined the rematch.");
+  assert.equal(controlsFor(over).declined, "Your opponent declined the rematch.");
+  assert.equal(declinedText({ ...over, rematch: { id: "x", link: "/play/x" } }), null);
 });

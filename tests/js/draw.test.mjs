@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { VIEWS, load, nodes } from "./helpers.mjs";
 
-const { picture, boardSize, PLAIN_LOOK } = await load("draw.js");
+const { picture, boardSize, cellName, PLAIN_LOOK } = await load("draw.js");
 
 test("a grid game is drawn from its display and look: a cell per square, a piece per stone", () => {
   const view = VIEWS.war_of_life;
@@ -61,4 +61,41 @@ test("a display without a board is its text, and a missing look is the plain one
   assert.equal(nodes(tree).find((n) => n.tag === "text").text, "LIFE2");
   const plain = nodes(picture(VIEWS.war_of_life.display, undefined, {}));
   assert.ok(plain.some((n) => n.attrs.fill === PLAIN_LOOK.sides[0].colour));
+});
+
+test("the point of the last move is ringed, whatever now stands there", () => {
+  const view = VIEWS.losat_capture;
+  const ring = (display) => nodes(picture(display, view.look, {})).filter((n) => n.attrs.class === "last-ring");
+  assert.equal(ring({ ...view.display, last_point: null }).length, 0);
+  const [r, c] = [6, 3];
+  for (const value of [0, 1, 2]) {  // a point emptied by a removal, or holding a stone
+    const cells = view.display.grid.cells.map((row) => [...row]);
+    cells[r][c] = value;
+    const [drawn] = ring({ ...view.display, grid: { ...view.display.grid, cells }, last_point: [r, c] });
+    assert.ok(drawn, `no ring with ${value} on the point`);
+    assert.equal(drawn.attrs.fill, "none");
+    const cell = nodes(picture(view.display, view.look, {})).find((n) => n.attrs["data-cell"] === `${r},${c}`);
+    assert.equal(drawn.attrs.cx, cell.attrs.x + cell.attrs.width / 2);
+    assert.equal(drawn.attrs.cy, cell.attrs.y + cell.attrs.height / 2);
+  }
+});
+
+test("a cell is named in the order of the game's notation, from the board's labels", () => {
+  assert.equal(cellName(VIEWS.war_of_life.display, [0, 1]), "1,2");  // row first: [r1,c1,...]
+  assert.equal(cellName(VIEWS.life_for_two_second.display, [0, 2]), "3,1");  // x,y
+  assert.equal(cellName(VIEWS.p2life.display, [0, 1]), "2,1");
+  assert.equal(cellName(VIEWS.losat_capture.display, [6, 3]), "D7");
+  // every listed move of a one-cell game names its cell as the page does
+  for (const name of ["life_for_two_second", "p2life"]) {
+    for (const m of VIEWS[name].legal["0"].moves.filter((m) => m.cells.length)) {
+      assert.ok(m.move.endsWith(cellName(VIEWS[name].display, m.cells[0])), m.move);
+    }
+  }
+  for (const m of VIEWS.losat_capture.legal["0"].moves) {
+    assert.ok(m.move.endsWith(cellName(VIEWS.losat_capture.display, m.cells[0])), m.move);
+  }
+  for (const m of VIEWS.war_of_life.legal["0"].moves) {
+    const [from, to] = m.cells.map((cell) => cellName(VIEWS.war_of_life.display, cell));
+    assert.equal(m.move, `[${from},${to}]`);
+  }
 });

@@ -93,21 +93,40 @@ test("cell or pass: a second click on the chosen cell plays it; pass is a button
 test("point then action: a point with two moves asks which; a point with none explains", () => {
   const legal = legalOf("losat_capture");
   const input = inputFor(legal.interaction.kind);
-  const counts = new Map();
-  for (const m of legal.moves) if (m.cells[0]) counts.set(m.cells[0].join(","), (counts.get(m.cells[0].join(",")) || 0) + 1);
   const d7 = legal.moves.find((m) => m.move === "xD7");
   assert.ok(d7);
   const atD7 = input.reduce(NOTHING, { type: "cell", cell: d7.cells[0], name: "D7" }, legal);
-  if (counts.get(d7.cells[0].join(",")) > 1) {
-    assert.deepEqual(atD7.selection.cells, [d7.cells[0]]);
-    const labels = input.buttons(atD7.selection, legal, () => "D7").map((b) => b.label);
-    assert.ok(labels.includes("Capture at D7"), labels.join());
-  } else {
-    assert.equal(atD7.send, "xD7");
-  }
+  assert.equal(atD7.send, undefined);
+  assert.deepEqual(atD7.selection.cells, [d7.cells[0]]);
+  const labels = input.buttons(atD7.selection, legal, () => "D7").map((b) => b.label);
+  assert.ok(labels.includes("Capture at D7"), labels.join());
   const none = input.reduce(NOTHING, { type: "cell", cell: [12, 0], name: "A1" }, legal);
   assert.equal(none.tone, "error");
   assert.match(none.message, /Nothing can be played at A1/);
+});
+
+test("point then action: a point's only move waits for a second click or its button", () => {
+  const legal = legalOf("losat_capture");
+  const input = inputFor(legal.interaction.kind);
+  const counts = new Map();
+  for (const m of legal.moves) if (m.cells[0]) counts.set(m.cells[0].join(","), (counts.get(m.cells[0].join(",")) || 0) + 1);
+  const only = legal.moves.find((m) => m.cells[0] && counts.get(m.cells[0].join(",")) === 1);
+  assert.ok(only, "the fixture has a point with one move");
+  const cell = only.cells[0];
+  const first = input.reduce(NOTHING, { type: "cell", cell, name: "P" }, legal);
+  assert.equal(first.send, undefined, "one click played a move");
+  assert.deepEqual(first.selection.cells, [cell]);
+  assert.equal(first.message, `${only.label[0].toUpperCase()}${only.label.slice(1)} at P? Click the point again or press the button.`);
+  assert.equal(input.marks(first.selection, legal)[cell.join(",")], "selected");
+  const [play, clear] = input.buttons(first.selection, legal, () => "P");
+  assert.deepEqual(play.event, { type: "play", move: only.move });
+  assert.equal(clear.event.type, "clear");
+  assert.equal(input.reduce(first.selection, { type: "cell", cell, name: "P" }, legal).send, only.move);
+  // another point's click moves the selection, never plays the first point's move
+  const other = legal.moves.find((m) => m.cells[0] && m.cells[0].join(",") !== cell.join(","));
+  const moved = input.reduce(first.selection, { type: "cell", cell: other.cells[0] }, legal);
+  assert.equal(moved.send, undefined);
+  assert.deepEqual(moved.selection.cells, [other.cells[0]]);
 });
 
 test("square then blocks: a square plays its part; the stop is a button", () => {

@@ -13,6 +13,7 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 
@@ -121,7 +122,7 @@ def test_a_whole_war_of_life_game_against_the_random_agent(browser: Any, base_ur
     page.screenshot(path=str(shots / "war_start.png"))
     for _ in range(6):
         page.wait_for_function(
-            "() => /your move|wins|Draw/.test(document.querySelector('#banner').textContent)")
+            "() => /You play|wins|Draw/.test(document.querySelector('#banner').textContent)")
         if page.locator(".banner.result").count():
             break
         # an opponent's piece explains itself
@@ -239,6 +240,29 @@ def test_a_losat_capture_by_clicking(browser: Any, base_url: str, shots: Path) -
     page.wait_for_function("() => /Nothing can be played at A1/.test("
                            "document.querySelector('#message').textContent)")
     assert page.locator("rect.cell.target[data-cell='6,3']").count() == 1
+    # a point with one move only (a stone of either colour to add, or one to remove) is not
+    # played by one click: the point is selected and its move offered on a button
+    game, token = page.url.split("/play/")[1].split("#t=")
+    view = page.request.get(f"{base_url}/api/games/{game}",
+                            headers={"X-Seat-Token": unquote(token)}).json()
+    moves = view["legal"]["0"]["moves"]
+    at: dict[str, list[dict]] = {}
+    for move in moves:
+        if move["cells"]:
+            at.setdefault("{},{}".format(*move["cells"][0]), []).append(move)
+    point, [only] = next((k, v) for k, v in at.items() if len(v) == 1)
+    page.click(f"[data-cell='{point}']")
+    page.wait_for_selector(f"rect.cell.selected[data-cell='{point}']")
+    assert page.locator("#choices #action-0").inner_text().lower().startswith(only["label"])
+    assert "Click the point again" in page.inner_text("#message")
+    for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+        page.set_viewport_size(size)
+        page.locator("#choices").scroll_into_view_if_needed()
+        page.screenshot(path=str(shots / f"losat-point-selected-{size['width']}x"
+                                         f"{size['height']}.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert page.locator("#moves .move").count() == 0
+    page.click("#choices #clear")
     page.click("[data-cell='6,3']")  # D7, a white stone three black stones surround
     page.wait_for_selector("#choices button:has-text('Capture at D7')")
     page.screenshot(path=str(shots / "losat_choice.png"))
@@ -247,6 +271,7 @@ def test_a_losat_capture_by_clicking(browser: Any, base_url: str, shots: Path) -
     page.screenshot(path=str(shots / "losat_captured.png"))
     assert page.locator("#moves .move").inner_text() == "xD7"
     assert "1 capture ·" in page.inner_text(".player[data-seat='0']")
+    assert page.locator("svg.board circle.last-ring").count() == 1  # the captured point
     assert "alphabeta (hard)" in page.inner_text(".player[data-seat='0']")  # who played it
     assert "greedy" in page.inner_text(".player[data-seat='1']")
     assert page.get_attribute("[data-cell='6,3']", "data-v") == "1"
@@ -342,7 +367,8 @@ def test_a_finished_game_says_who_won_and_why_in_words(browser: Any, base_url: s
     assert errors == []
 
 
-def test_player_labels_and_the_links_card_fit_the_game(browser: Any, base_url: str) -> None:
+def test_player_labels_and_the_links_card_fit_the_game(browser: Any, base_url: str,
+                                                       shots: Path) -> None:
     from playwright.sync_api import expect
 
     errors: list[str] = []
@@ -350,18 +376,38 @@ def test_player_labels_and_the_links_card_fit_the_game(browser: Any, base_url: s
     _new_game(page, base_url, "war_of_life", "agent", level="easy")
     labels = page.locator("#players .player").all_inner_texts()
     assert labels[1].startswith("Red: land_grab (easy)")
-    assert "invitation" not in page.inner_text("#links")
-    assert page.locator("#links input[data-link=invite]").count() == 0
+    assert "nvitation" not in page.inner_text("#links")
+    assert page.locator("input[data-link=invite]").count() == 0
+    assert page.locator("#invite-box").is_hidden()
     _new_game(page, base_url, "war_of_life", "online")
-    assert page.locator("#links input[data-link=invite]").count() == 1
-    assert "Send the invitation to your opponent" in page.inner_text("#links")
     assert _banner(page).startswith("Waiting for your opponent to join")
+    # the invitation comes first, in its own box under the banner: the page's first link
+    # and first Copy button are the invitation's, not the creator's own private link
+    box = page.locator("#invite-box")
+    assert box.is_visible() and "Invite your opponent" in box.inner_text()
+    assert page.locator("input[data-link]").first.get_attribute("data-link") == "invite"
+    assert page.get_by_role("button", name="Copy").first.get_attribute(
+        "aria-label") == "Copy invitation"
+    assert page.locator("#links input[data-link]").evaluate_all(
+        "fs => fs.map(f => f.dataset.link)") == ["you", "spectator"]
+    assert "Private" in page.inner_text("#links")
+    assert "Opponent: not joined yet" in page.inner_text("#controls")
+    assert "left the page" not in page.inner_text("#controls")
     # the whole invitation is in view beside its Copy button, which copies it
-    field = page.locator("#links input[data-link=invite]")
+    field = box.locator("input[data-link=invite]")
     assert field.evaluate("f => f.clientWidth") >= 200
-    copy = page.locator("#links button[aria-label='Copy invitation']")
+    for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+        page.set_viewport_size(size)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        found = box.bounding_box()  # on the first screen, a phone's too
+        assert found is not None and found["y"] + found["height"] <= size["height"], found
+        page.screenshot(path=str(shots / f"friend-waiting-{size['width']}x{size['height']}.png"))
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    copy = box.get_by_role("button", name="Copy invitation")
     copy.click()
     expect(copy).to_have_text("Copied", timeout=5000)  # polls without eval (the page's CSP)
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert copied == field.input_value() and "#i=" in copied
     assert errors == []
 
 
@@ -440,7 +486,7 @@ def test_arrow_keys_step_through_the_positions_and_moves_are_announced(
     page.wait_for_function("() => /after move 2/.test(document.querySelector('#banner')"
                            ".textContent)")
     assert page.locator("#moves .move.viewing").get_attribute("data-ply") == "2"
-    assert page.evaluate(queen) != now
+    page.wait_for_function(f"x => ({queen})() !== x", arg=now)  # the board, once it came
     page.keyboard.press("Home")
     page.wait_for_function("() => /after move 0/.test(document.querySelector('#banner')"
                            ".textContent)")
@@ -450,7 +496,7 @@ def test_arrow_keys_step_through_the_positions_and_moves_are_announced(
     page.click("[data-cell='0,0']")  # no move while looking back: the page says why
     assert "earlier position" in page.inner_text("#message")
     page.keyboard.press("End")
-    page.wait_for_function("() => /your move/.test(document.querySelector('#banner')"
+    page.wait_for_function("() => /^Player [12]: /.test(document.querySelector('#banner')"
                            ".textContent)")
     assert page.evaluate(queen) == now and page.locator("#moves .move.viewing").count() == 0
     assert errors == []
@@ -547,4 +593,149 @@ def test_no_game_page_scrolls_sideways_on_a_phone(browser: Any, base_url: str,
         if board.is_visible():
             box = board.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert errors == []
+
+
+def test_a_mistyped_seat_link_falls_back_and_breaks_nothing(browser: Any,
+                                                            base_url: str) -> None:
+    """A seat link with a wrong token is refused once: the page says so, plays with the
+    token this browser stored for the game (or watches), and stores nothing it was not
+    given by the server; the game's other links keep working in that browser."""
+    errors: list[str] = []
+    player = _page(browser, errors)
+    player.goto(base_url + "/")
+    created = _api_game(player, {"game": "war_of_life", "opponent": "hotseat"})
+    game = created["id"]
+    key = f"lifearena-seat-{game}"
+    player.goto(base_url + created["links"]["you"])
+    player.wait_for_function("() => /^Blue: /.test(document.querySelector('#banner').textContent)")
+    good = player.evaluate("k => localStorage.getItem(k)", key)
+    assert good and good in created["links"]["you"]
+    player.goto(f"{base_url}/play/{game}#t=typo")
+    player.reload()  # a fragment alone does not load the page again
+    player.wait_for_function("() => /not valid/.test("
+                             "document.querySelector('#message').textContent)")
+    assert player.inner_text("#message").startswith("This link's seat key is not valid")
+    player.wait_for_function("() => /^Blue: /.test(document.querySelector('#banner').textContent)")
+    assert player.evaluate("k => localStorage.getItem(k)", key) == good
+    assert player.url.endswith("#t=" + good)
+    # a browser that never held a seat watches, and keeps no token
+    stranger = _page(browser, errors)
+    stranger.goto(f"{base_url}/play/{game}#t=typo")
+    stranger.wait_for_function("() => document.querySelector('#banner').textContent === "
+                               "\"This link's seat key is not valid: you are watching as a "
+                               "spectator.\"")
+    assert stranger.locator("svg.board [data-cell]").count() == 64
+    assert stranger.evaluate("k => localStorage.getItem(k)", key) is None
+    assert "#t=" not in stranger.url
+    stranger.goto(f"{base_url}/play/{game}")  # the spectators' link, afterwards
+    stranger.reload()
+    stranger.wait_for_function("() => /^Spectating/.test(document.querySelector('#banner')"
+                               ".textContent)")
+    assert stranger.locator("svg.board [data-cell]").count() == 64
+    assert stranger.is_hidden("#move-help")  # how to type a move: for players only
+    claim_errors: list[str] = []
+    late = _page(browser, claim_errors)
+    late.goto(f"{base_url}/play/{game}#t=typo")
+    late.wait_for_function("() => /spectator/.test(document.querySelector('#banner').textContent)")
+    late.goto(f"{base_url}/play/{game}#i=garbage")
+    late.reload()
+    late.wait_for_function("() => /invitation/.test(document.querySelector('#banner').textContent)")
+    assert "#t=" not in late.url
+    assert late.evaluate("k => localStorage.getItem(k)", key) is None
+    assert errors == []
+
+
+SLOW_POSITIONS = """(() => {
+  // each position the page asks for arrives late; window.__pending counts those on the way
+  const real = window.fetch;
+  window.__pending = 0;
+  window.fetch = async (...args) => {
+    if (!String(args[0]).includes("/position?")) return real(...args);
+    window.__pending++;
+    try {
+      const answer = await real(...args);
+      await new Promise((done) => setTimeout(done, 700));
+      return answer;
+    } finally { window.__pending--; }
+  };
+})()"""
+
+
+def test_quick_steps_through_the_positions_are_neither_lost_nor_undone(
+        browser: Any, base_url: str) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.add_init_script(SLOW_POSITIONS)
+    _new_game(page, base_url, "blocking_queen", "hotseat",
+              {"start": "square", "x": "6", "y": "9", "k": "1"})
+    for cell, plies in (("9,3", 1), ("3,3", 2), ("3,1", 3)):
+        page.click(f"[data-cell='{cell}']")
+        page.wait_for_function("n => document.querySelectorAll('#moves .move').length === n",
+                               arg=plies)
+    live = page.inner_text("#banner")
+    settled = "() => window.__pending === 0"
+    # move 1, then End before its position came: the late answer does not undo End
+    page.click("#moves .move[data-ply='1']")
+    page.locator("#banner").focus()
+    page.keyboard.press("End")
+    page.wait_for_function(settled)
+    assert page.inner_text("#banner") == live
+    assert page.locator("#moves .move.viewing").count() == 0
+    # Home, then two steps forward at once: each key steps from the one before it
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#moves .move.viewing").get_attribute("data-ply") == "2"
+    page.wait_for_function(settled)
+    assert "after move 2" in page.inner_text("#banner")
+    assert page.locator("#moves .move.viewing").get_attribute("data-ply") == "2"
+    assert errors == []
+
+
+def test_the_banner_asks_what_the_board_asks(browser: Any, base_url: str) -> None:
+    """After the queen moves the game waits for a block: the banner says so, in the words
+    of the interaction the server sends."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _new_game(page, base_url, "blocking_queen", "agent", {"start": "square", "x": "6", "y": "9",
+                                                          "k": "2"}, level="random")
+    game, token = page.url.split("/play/")[1].split("#t=")
+    for _ in range(2):
+        page.wait_for_function("() => /^You play/.test(document.querySelector('#banner')"
+                               ".textContent)")
+        view = page.request.get(f"{base_url}/api/games/{game}",
+                                headers={"X-Seat-Token": unquote(token)}).json()
+        [seat] = view["seats"]
+        prompt = view["legal"][str(seat)]["interaction"]["prompt"]
+        assert page.inner_text("#banner").endswith(prompt), (page.inner_text("#banner"), prompt)
+        if "block" in prompt:
+            break
+        moves = view["legal"][str(seat)]["moves"]
+        r, c = moves[0]["cells"][0]
+        page.click(f"[data-cell='{r},{c}']")
+        page.wait_for_function("n => document.querySelectorAll('#moves .move').length > n",
+                               arg=len(view["moves"]))
+    assert errors == []
+
+
+def test_a_click_shows_no_keyboard_cursor_and_cells_are_named_in_the_notation(
+        browser: Any, base_url: str) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _new_game(page, base_url, "war_of_life", "hotseat")
+    cursor = "() => getComputedStyle(document.querySelector('svg.board .cursor')).display"
+    page.click("[data-cell='0,0']")
+    assert page.evaluate("() => document.activeElement.id") == "board"
+    assert page.evaluate(cursor) == "none"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(cursor) != "none"
+    # row 1, column 2, as War of Life's notation [r1,c1,r2,c2] writes it
+    assert page.inner_text("#announce").startswith("1,2,")
+    # an error from the server reads as a sentence
+    page.fill("#typed-move", "zz")
+    page.press("#typed-move", "Enter")
+    page.wait_for_selector("#message.error")
+    text = page.inner_text("#message")
+    assert text[0].isupper(), text
     assert errors == []

@@ -177,9 +177,9 @@ def test_a_challenge_with_a_live_clock_is_played_until_a_flag_falls(
     for page in (alice, bob):  # two clocks, none running before the first move
         assert page.locator("#controls .clock").count() == 2
         assert page.locator("#controls .clock.running").count() == 0
-    # named by their sides, the page's own last and marked
+    # named by their sides in the players' card's order, the page's own marked
     names = "#controls .clock-name"
-    assert alice.locator(names).all_inner_texts() == ["Red", "Blue (you)"]
+    assert alice.locator(names).all_inner_texts() == ["Blue (you)", "Red"]
     assert bob.locator(names).all_inner_texts() == ["Blue", "Red (you)"]
     _click_move(alice, base_url, game, token_a)
     for page in (alice, bob):
@@ -257,7 +257,11 @@ def test_a_draw_offer_is_declined_then_accepted(browser: Any, base_url: str,
     _controls_button(bob, "Decline").click()
     for page in (alice, bob):  # declined: either may offer again, the game goes on
         _controls_button(page, "Offer draw").wait_for()
-        assert page.locator("#controls .offer-text").count() == 0
+    # the maker is told, the decliner is not
+    alice.locator("#controls .offer-text.declined",
+                  has_text="Your opponent declined the draw.").wait_for()
+    assert bob.locator("#controls .offer-text").count() == 0
+    _shoot(alice, shots, "controls-draw-declined")
     assert _view(alice, base_url, game)["outcome"] is None
     _controls_button(alice, "Offer draw").click()
     _controls_button(bob, "Accept draw").wait_for()
@@ -284,8 +288,7 @@ def test_a_rematch_seats_each_person_on_the_other_colour(browser: Any, base_url:
     _controls_button(bob, "Accept rematch").wait_for()
     _fits_a_phone(bob, "rematch offered")
     _controls_button(bob, "Accept rematch").click()
-    for page in (alice, bob):
-        page.locator("#rematch-link").click()
+    for page in (alice, bob):  # both pages go to the new game by themselves
         page.wait_for_url(lambda url: game not in url)
         _started(page)
     (new_a, again_a), (new_b, again_b) = _seat_of(alice, base_url), _seat_of(bob, base_url)
@@ -316,6 +319,9 @@ def test_taking_back_against_the_computer_restores_the_position(
     cells = "() => [...document.querySelectorAll('svg.board rect.cell')].map(e => e.dataset.v)"
     start = page.evaluate(cells)
     assert _controls_button(page, "Take back").count() == 0  # nothing to take back yet
+    _controls_button(page, "Offer draw").click()
+    page.locator("#controls .offer-text.declined",
+                 has_text="The computer declines draws.").wait_for()
     _click_move(page, base_url, game, token)
     page.wait_for_function("() => document.querySelectorAll('#moves .move').length === 2")
     assert page.evaluate(cells) != start

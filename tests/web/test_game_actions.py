@@ -90,7 +90,10 @@ def test_a_draw_offer_is_declined_then_accepted(client: TestClient) -> None:
     one_line_error(act(client, game_id, "draw", None, action="accept"), 403, "spectators")
     declined = act(client, game_id, "draw", red, action="decline").json()
     assert declined["offers"]["draw"] is None and declined["outcome"] is None
-    act(client, game_id, "draw", red, action="offer")
+    # the maker's page is told who declined
+    assert view(client, game_id, blue)["offers"]["draw_declined"] == 1
+    renewed = act(client, game_id, "draw", red, action="offer").json()
+    assert renewed["offers"]["draw_declined"] is None
     agreed = act(client, game_id, "draw", blue, action="accept").json()
     assert agreed["outcome"]["winner"] is None
     assert agreed["outcome"]["termination"] == "agreed"
@@ -162,8 +165,9 @@ def test_a_declined_rematch_can_be_offered_again(client: TestClient) -> None:
     act(client, created["id"], "rematch", red, action="offer")
     declined = act(client, created["id"], "rematch", blue, action="decline").json()
     assert declined["offers"]["rematch"] is None and declined["rematch"] is None
+    assert view(client, created["id"], red)["offers"]["rematch_declined"] == 0
     again = act(client, created["id"], "rematch", blue, action="offer").json()
-    assert again["offers"]["rematch"] == 0
+    assert again["offers"]["rematch"] == 0 and again["offers"]["rematch_declined"] is None
 
 
 def test_a_rematch_against_an_agent_starts_at_once_with_the_seats_swapped(

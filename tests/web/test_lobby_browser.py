@@ -175,10 +175,10 @@ def test_one_click_plays_the_computer_or_invites_a_friend(browser: Any, base_url
     _home(page, base_url)
     page.click(".quick-game[data-game='losat'] button.quick-online")
     page.wait_for_url("**/play/**")
-    page.wait_for_selector("#links:not([hidden])")
-    invite = page.locator("#link-rows input").evaluate_all("l => l.map(e => e.value)")
-    assert any("#i=" in link for link in invite), invite
-    assert page.locator("#link-rows button", has_text="Copy").count() >= 1
+    page.wait_for_selector("#invite-box:not([hidden])")
+    invite = page.locator("#invite-row input").evaluate_all("l => l.map(e => e.value)")
+    assert len(invite) == 1 and "#i=" in invite[0], invite
+    assert page.locator("#invite-row button", has_text="Copy").count() == 1
     page.screenshot(path=str(shots / "lobby-friend-invited.png"))
     page.context.close()
     assert errors == []

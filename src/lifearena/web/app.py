@@ -137,8 +137,10 @@ MISSING = STATIC / "missing.html"
 """The page of an address that names nothing here (:func:`missing_page` fills it in)."""
 LISTED = 12
 """Games in each of the home page's lists (being played, finished lately)."""
-LIVE_WITHIN = 7 * 86_400.0
-"""Seconds since its last move after which a game is no longer listed as being played."""
+LIVE_WITHIN = 3_600.0
+"""Seconds since its last move after which a game is no longer listed as being played now
+(an hour: a game left against the computer drops off the list; it still opens by its
+link)."""
 _STATUS: list[tuple[type[Exception], int]] = [
     (SeatError, 403), (InvitationTaken, 409), (TurnError, 409), (IllegalMoveError, 422),
     (ParseError, 400), (BadParameterError, 400), (UnknownResults, 404),

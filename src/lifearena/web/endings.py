@@ -7,8 +7,9 @@ into); it changes the game's row only, and the server stores the row and tells t
 * **Resign**: any seat's holder, while the game is on (at one screen: the side to move).
 * **Draw offers** (turn-based games only): a seat offers, the other accepts or declines; an
   offer lapses when its maker's opponent moves. An agent declines every offer: it has no
-  judgement of drawn positions to go by (``offers["draw_declined"]`` says so until the next
-  move).
+  judgement of drawn positions to go by. ``offers["draw_declined"]`` names the seat that
+  declined, agent or person, until the next move (``offers["rematch_declined"]`` likewise,
+  until a new offer), so the maker's page can say so.
 * **Rematch**, once the game is over: the same game, parameters, setup, time control and
   opponent with the seats swapped; against an agent or at one screen it starts at once, online
   the other seat accepts. ``offers["next"]`` keeps the new game's id and, for each seat of
@@ -206,7 +207,7 @@ class Endings:
         self._playing("drawn")
         if self.state.info.dynamics.value == "simultaneous":
             raise TurnError("draw offers are for turn-based games; this game's turns are "
-                       "simultaneous")
+                            "simultaneous")
         offers = self.row.offers
         offered = offers.get("draw")
         if action == "offer":
@@ -219,11 +220,13 @@ class Endings:
                 offers["draw_declined"] = self.agent_seat
                 return "declined"
             offers["draw"] = seat
+            offers.pop("draw_declined", None)
             return "offered"
         if offered is None or (1 - offered) not in seats:
             raise TurnError(f"there is no draw offer for you to {action}")
-        if action == "decline":
+        if action == "decline":  # the maker is told, until the next move
             del offers["draw"]
+            offers["draw_declined"] = 1 - offered
             return "declined"
         self.end(Outcome(Termination.AGREED, None, None))
         return "agreed"
@@ -250,11 +253,13 @@ class Endings:
             if offered == seat:
                 raise TurnError("you have already offered a rematch; waiting for an answer")
             offers["rematch"] = seat
+            offers.pop("rematch_declined", None)
             return "offered"
         if offered is None or (1 - offered) not in seats:
             raise TurnError(f"there is no rematch offer for you to {action}")
-        if action == "decline":
+        if action == "decline":  # the maker is told (it may offer again)
             del offers["rematch"]
+            offers["rematch_declined"] = 1 - offered
             return "declined"
         return "create"
 
@@ -344,7 +349,8 @@ class Endings:
             "clock": None if self.clock is None else self.clock.view(self.now()),
             "connected": list(self.connected),
             "offers": {"draw": offers.get("draw"), "rematch": offers.get("rematch"),
-                       "draw_declined": offers.get("draw_declined")},
+                       "draw_declined": offers.get("draw_declined"),
+                       "rematch_declined": offers.get("rematch_declined")},
             "rematch": self._rematch_view(seats),
             "can_take_back": self.can_take_back(seats),
         }

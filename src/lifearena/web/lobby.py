@@ -21,10 +21,10 @@ acceptor its token, and tells the creator its own privately, over its lobby sock
 * ``WS /ws/lobby``: a ``snapshot`` of the open challenges on connect, then only deltas
   (``challenge-added``, ``challenge-removed`` with its reason), gathered for
   :data:`BATCH_EVERY` seconds into one ``{"type": "changes", "changes": [...]}`` message,
-  encoded once for every page. A page may say ``{"type": "hello", "owners": [...]}`` (first, and again after it
-  creates a challenge): it is then answered ``{"type": "mine", "ids": [...]}`` (its open
-  challenges) and, for each of its challenges that is or gets accepted, ``{"type":
-  "seated", "challenge", "game", "seat", "token", "link"}``.
+  encoded once for every page. A page may say ``{"type": "hello", "owners": [...]}``
+  (first, and again after it creates a challenge): it is then answered ``{"type": "mine",
+  "ids": [...]}`` (its open challenges) and, for each of its challenges that is or gets
+  accepted, ``{"type": "seated", "challenge", "game", "seat", "token", "link"}``.
 
 Bounds: :data:`OPEN_PER_ADDRESS` open challenges per client address and :data:`MAX_OPEN` in
 all, creations per address and minute as for games, and the lobby's sockets under the

@@ -36,7 +36,7 @@ class ClassicPresentation(Presentation):
     """The 1978 program's transcript as the text and the page's picture, and a typed answer
     as the only input. Its look names the players as the program does, without symbols."""
 
-    look = Look(sides=(Side("Player 1", "#23897e"), Side("Player 2", "#d9822b")))
+    look = Look(sides=(Side("Player 1", "#23897e"), Side("Player 2", "#c8741f")))
 
     def text(self, state: State) -> str:
         """The transcript so far, each answer echoed after its ``? ``."""

@@ -70,7 +70,7 @@ class LifeForTwoPresentation(Presentation):
     """Life for Two's board: both players choose cells at once (3 on the first turn, then
     1), confirmed together."""
 
-    look = Look(sides=(Side("Player 1 (*)", "#23897e"), Side("Player 2 (#)", "#d9822b")))
+    look = Look(sides=(Side("Player 1 (*)", "#23897e"), Side("Player 2 (#)", "#c8741f")))
 
     def text(self, state: State) -> str:
         """The board with column numbers on top and row numbers on the left."""
@@ -96,7 +96,7 @@ class LifeForTwoPresentation(Presentation):
             collisions=[list(divmod(c, SIZE)) for c in own.last_collisions],
             last_moves=[[list(cell) for cell in m.grid_cells] for m in last] if last else [],
             last=[list(cell) for cell in sorted({c for m in last or () for c in m.grid_cells})],
-            choose=wanted,
+            choose=wanted, cell_name="{col},{row}",  # the notation's x,y
             status=f"turn {own.turn}: each player chooses {_cells_text(wanted)}",
         )
 

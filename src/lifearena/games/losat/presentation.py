@@ -134,6 +134,7 @@ class LosatPresentation(Presentation):
             goal_rows=list(state.goal_rows()), captures_to_win=state.params["captures_to_win"],
             last_point=last_point, last=[] if last_point is None else [last_point],
             last_kind=None if last is None else _GROUPS[last // n],
+            cell_name="{col}{row}",  # Go's points: the column's letter, then the row
             status=f"move {state.plies() + 1} of {state.params['max_moves']}",
         )
 

@@ -90,7 +90,7 @@ class P2LifePresentation(Presentation):
             game.board, before, counts=game.populations(), count_label="tokens",
             last_moves=last,
             last=[list(cell) for cell in sorted({(r, c) for cells in last for r, c in cells})],
-            torus=game.params["torus"],
+            torus=game.params["torus"], cell_name="{col},{row}",  # the notation's x,y
             status=f"generation {game.generation + 1} of {game.params['max_generations']}"
             + (f", move {game.moved + 1} of {moves_per_generation}"
                if moves_per_generation > 1 else ""),

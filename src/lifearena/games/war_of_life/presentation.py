@@ -136,6 +136,7 @@ class WarOfLifePresentation(Presentation):
             board, before,
             counts=(int(np.count_nonzero(board == BLUE)), int(np.count_nonzero(board == RED))),
             last_move=last, last=last, status=f"move {position.moves_played + 1} of {MAX_MOVES}",
+            cell_name="{row},{col}",  # the notation's order: row first, as in [r1,c1,r2,c2]
         )
 
     def action_cells(self, state: State, action: Action) -> list[tuple[int, int]]:

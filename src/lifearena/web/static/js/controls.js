@@ -4,7 +4,8 @@
 // whether the opponent has the game open. The server decides everything; this module only
 // shows the view it sends and sends the page's requests through `actions.send`.
 //
-// The pure helpers (formatClock, remainingNow, isLow, controlsFor, sideLabel) are exported for
+// The pure helpers (formatClock, remainingNow, isLow, controlsFor, declinedText, sideLabel) are
+// exported for
 // tests/js/controls.test.mjs; renderControls is the one function the page calls, on every
 // render, with the latest view.
 
@@ -15,11 +16,15 @@
  *   server_now: number}} ClockView
  *   remaining_ms: each seat's time left when the server sent the view (server_now, ms since
  *   the epoch); running: the seats whose clocks were running then.
- * @typedef {{draw?: number | null, rematch?: number | null}} Offers
+ * @typedef {{draw?: number | null, rematch?: number | null, draw_declined?: number | null,
+ *   rematch_declined?: number | null}} Offers
+ *   draw_declined, rematch_declined: the seat that declined the last offer (until the next
+ *   move, or a new offer).
  * @typedef {{
  *   seats: number[], players?: string[], symbols?: string[], simultaneous?: boolean,
  *   awaiting?: number[], cancelled?: boolean, waiting_for_opponent?: boolean,
  *   opponent?: {kind?: string}, outcome?: object | null, clock?: ClockView | null,
+ *   invitation?: {seat: number} | null,
  *   connected?: boolean[], offers?: Offers, rematch?: {id: string, link: string} | null,
  *   can_take_back?: boolean, look?: {sides?: {name: string, colour?: string}[]}
  * }} View
@@ -28,9 +33,10 @@
  * @typedef {{
  *   resign: boolean, draw: "offer" | "answer" | "offered" | null,
  *   rematch: "offer" | "answer" | "offered" | "go" | null, takeback: boolean,
- *   presence: {seat: number, connected: boolean}[]
+ *   presence: {seat: number, connected: boolean, joined: boolean}[], declined: string | null
  * }} Shown
- * Which controls a view shows: each null or false when hidden.
+ * Which controls a view shows: each null or false when hidden; declined: the words telling
+ * an offer's maker that it was declined.
  */
 
 const LOW_SECONDS = 20;
@@ -101,11 +107,15 @@ export function controlsFor(view) {
   const started = !view.waiting_for_opponent && !view.cancelled;
   const playing = seats.length > 0;
   /** @type {Shown} */
-  const shown = { resign: false, draw: null, rematch: null, takeback: false, presence: [] };
+  const shown = { resign: false, draw: null, rematch: null, takeback: false, presence: [],
+    declined: declinedText(view) };
   if (view.opponent && view.opponent.kind === "online") {
     const watched = playing ? [0, 1].filter((s) => !seats.includes(s)) : [0, 1];
+    // before the invitation is claimed its seat has no holder yet: nobody has left
+    const invited = view.invitation ? view.invitation.seat : null;
     shown.presence = watched.map((seat) => ({
-      seat, connected: Boolean(view.connected && view.connected[seat]) }));
+      seat, connected: Boolean(view.connected && view.connected[seat]),
+      joined: !(view.waiting_for_opponent && (invited === null || invited === seat)) }));
   }
   if (over && view.rematch) shown.rematch = "go";
   if (!playing) return shown;
@@ -118,6 +128,29 @@ export function controlsFor(view) {
     shown.rematch = offerState(offers.rematch, seats, "offer");
   }
   return shown;
+}
+
+/**
+ * What the maker of a declined offer is told (null when there is nothing to tell this
+ * page): a draw declined until the next move, a rematch until a new offer.
+ *
+ * declinedText({seats: [0], offers: {draw_declined: 1}}) === "Your opponent declined the draw."
+ * @param {View} view
+ * @returns {string | null}
+ */
+export function declinedText(view) {
+  const seats = view.seats || [];
+  const offers = view.offers || {};
+  const over = Boolean(view.outcome) || Boolean(view.cancelled);
+  const what = over ? "rematch" : "draw";
+  const by = over ? (view.rematch ? null : offers.rematch_declined) : offers.draw_declined;
+  if (typeof by !== "number" || !seats.includes(1 - by)) return null;
+  if (view.opponent && view.opponent.kind === "agent") {
+    return what === "draw" ? "The computer declines draws." : "The computer declined the rematch.";
+  }
+  // at one screen both sides read the page: the decliner is named
+  if (seats.length > 1) return `${sideLabel(view, by)} declined the ${what}.`;
+  return `Your opponent declined the ${what}.`;
 }
 
 /**
@@ -222,10 +255,8 @@ function build(container, panel, view, shown) {
   const send = (/** @type {object} */ message) => panel.actions && panel.actions.send(message);
   if (view.clock) {
     const clocks = element("div", "clocks");
-    // the page's own seat last (nearest the controls), as on a chess board
-    const order = view.seats && view.seats.length === 1 ? [1 - view.seats[0], view.seats[0]]
-      : [0, 1];
-    for (const seat of order) {
+    // side 0 first, as the players' card lists them (the page's own marked "(you)")
+    for (const seat of [0, 1]) {
       const row = element("div", "clock");
       row.dataset.seat = String(seat);
       const name = element("span", "clock-name");
@@ -242,12 +273,11 @@ function build(container, panel, view, shown) {
     }
     container.append(clocks);
   }
-  for (const { seat, connected } of shown.presence) {
-    const who = sideLabel(view, seat);
-    const note = element("p", "presence " + (connected ? "here" : "gone"),
-                         `${view.seats.length ? "Opponent" : who}: ${connected ? "connected"
-                           : "left the page"}`);
-    container.append(note);
+  for (const { seat, connected, joined } of shown.presence) {
+    const who = view.seats.length ? "Opponent" : sideLabel(view, seat);
+    const [kind, words] = !joined ? ["waiting", "not joined yet"]
+      : connected ? ["here", "connected"] : ["gone", "left the page"];
+    container.append(element("p", "presence " + kind, `${who}: ${words}`));
   }
   // a question for this page (an offer to answer, or the confirm step) stands in a box of its
   // own, above the buttons that are always there
@@ -307,6 +337,7 @@ function build(container, panel, view, shown) {
     offer.append(element("p", "offer-text waiting",
                          "You offered a rematch; waiting for your opponent's answer."));
   }
+  if (shown.declined) offer.append(element("p", "offer-text declined", shown.declined));
   if (offer.childElementCount) container.append(offer);
   if (bar.childElementCount) container.append(bar);
 }

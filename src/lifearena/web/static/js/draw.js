@@ -43,6 +43,24 @@ const MARK_FILLS = {
 const LABEL_INK = "#3a3c40";
 
 /**
+ * A cell as the game's notation names it, from the board's own labels: the display's
+ * `cell_name` template orders them ("{row},{col}" row first, "{col}{row}" a Go point);
+ * without one, "col,row" for numbered columns, else the column's letter then the row.
+ *
+ * cellName({grid: {row_labels: ["1", "2"], col_labels: ["1", "2"]}, cell_name: "{row},{col}"}, [0, 1]) === "1,2"
+ * @param {any} display
+ * @param {readonly number[]} cell [row, column]
+ * @returns {string}
+ */
+export function cellName(display, cell) {
+  const grid = display && display.grid;
+  if (!grid) return `${cell[1]},${cell[0]}`;
+  const col = grid.col_labels[cell[1]], row = grid.row_labels[cell[0]];
+  const template = display.cell_name || (/^\d+$/.test(col) ? "{col},{row}" : "{col}{row}");
+  return template.replace("{row}", row).replace("{col}", col);
+}
+
+/**
  * The key of a cell in a marks table.
  * @param {number} r
  * @param {number} c
@@ -169,6 +187,10 @@ function gridPicture(display, look, opts) {
         pieces.push(node("circle", { cx, cy, r: unit * 0.14, fill: "#2e8b57", "pointer-events": "none",
           class: "target-dot" }));
       }
+      if (mark === "selected") { // the shading alone hides under a stone
+        pieces.push(node("circle", { cx, cy, r: unit * 0.47, fill: "none", stroke: "#2f6db3",
+          "stroke-width": Math.max(2, unit * 0.08), "pointer-events": "none", class: "selected-ring" }));
+      }
     }
   }
   layer.push(...pieces);
@@ -181,6 +203,14 @@ function gridPicture(display, look, opts) {
     layer.push(node("circle", { cx: c * unit + unit / 2, cy: r * unit + unit / 2, r: unit * 0.40,
       fill: "none", stroke: "#b83a32", "stroke-width": Math.max(1.2, unit * 0.05),
       "stroke-dasharray": `${unit * 0.12} ${unit * 0.09}`, "pointer-events": "none", class: "died" }));
+  }
+  if (opts.showLast !== false && Array.isArray(display.last_point)) {
+    // the point the last move changed (a stone added, captured or taken away): a ring that
+    // shows on a black stone, a white one and an empty point alike
+    const [r, c] = display.last_point;
+    layer.push(node("circle", { cx: c * unit + unit / 2, cy: r * unit + unit / 2, r: unit * 0.3,
+      fill: "none", stroke: "#e07b00", "stroke-width": Math.max(2, unit * 0.1),
+      "pointer-events": "none", class: "last-ring" }));
   }
   if (opts.cursor) {
     const [r, c] = opts.cursor;

@@ -4,9 +4,9 @@
 // through the input module of the interaction the server asks for (js/inputs/). The server
 // decides legality and explains every refusal; this page never names a game.
 import { renderControls } from "./controls.js";
-import { boardSize, mount, picture } from "./draw.js";
+import { boardSize, cellName as displayCellName, mount, picture } from "./draw.js";
 import { inputFor } from "./inputs/index.js";
-import { NOTHING, stillLegal } from "./inputs/common.js";
+import { NOTHING, capital, stillLegal } from "./inputs/common.js";
 import { hints } from "./inputs/point-then-action.js";
 import { describeMove, turnRows } from "./movelist.js";
 import { outcomeText, sideNames } from "./outcome.js";
@@ -34,9 +34,10 @@ const fragment = new URLSearchParams(location.hash.slice(1));
 const SEAT_KEY = "lifearena-seat-" + gameId;
 const LINKS_KEY = "links-" + gameId;
 // a seat's token lives in the link's fragment (never sent to a server) and in this
-// browser's storage, so the page finds it again; it travels only in a header or a message
+// browser's storage, so the page finds it again; it travels only in a header or a message.
+// It is stored only once the server has accepted it (a view with seats): a mistyped link
+// neither breaks this browser's later visits nor replaces the good token stored before
 let token = fragment.get("t") || localStorage.getItem(SEAT_KEY) || "";
-if (fragment.get("t")) localStorage.setItem(SEAT_KEY, token);
 
 /** @type {import("./store.js").Store<PageState>} */
 const store = createStore(/** @type {PageState} */ ({
@@ -63,13 +64,10 @@ function actingSeat(view) {
 /** @param {any} view @returns {string[]} */
 function names(view) { return sideNames(view && view.look); }
 
-/** The cell as the board labels it. @param {Cell} cell @returns {string} */
+/** The cell as the board labels it, in the order of the game's notation. @param {Cell} cell @returns {string} */
 function cellName(cell) {
-  const view = store.get().view;
-  const grid = view && view.display && view.display.grid;
-  if (!grid) return `${cell[1]},${cell[0]}`;
-  const col = grid.col_labels[cell[1]], row = grid.row_labels[cell[0]];
-  return /^\d+$/.test(col) ? `${col},${row}` : col + row;
+  const { view, browsing } = store.get();
+  return displayCellName(browsing ? browsing.display : view && view.display, cell);
 }
 
 // -- talking to the server ----------------------------------------------------------------------
@@ -79,8 +77,9 @@ function post(path, body) {
   return request(`/api/games/${encodeURIComponent(gameId)}/${path}`, { body, token });
 }
 
-/** @param {string} text @param {string} [tone] */
-function say(text, tone) { store.set({ message: { text: text || "", tone: tone || "info" } }); }
+/** Show `text` (a sentence: the server's errors start in lower case) under the players.
+ * @param {string} text @param {string} [tone] */
+function say(text, tone) { store.set({ message: { text: capital(text || ""), tone: tone || "info" } }); }
 
 /** Send `move` for `seat`; the move names the ply it was chosen at, so a late duplicate is
  * refused, not replayed. @param {string} move @param {number} seat */
@@ -124,11 +123,20 @@ async function cancelGame() {
 function receive(next) {
   const state = store.get();
   const previous = state.view;
+  if (token && next.seats.length && localStorage.getItem(SEAT_KEY) !== token) {
+    localStorage.setItem(SEAT_KEY, token); // the server accepted it
+  }
+  // a rematch that starts while this page is open: each player's page follows its own link
+  // there (a spectator keeps the link in the controls)
+  if (previous && !previous.rematch && next.rematch && next.seats.length) {
+    location.assign(next.rematch.link);
+  }
   const invite = next.invitation && next.invitation.link;
   const known = JSON.parse(sessionStorage.getItem(LINKS_KEY) || "{}");
+  let relink = !previous || previous.waiting_for_opponent !== next.waiting_for_opponent;
   if (invite && known.invite !== invite) {
     sessionStorage.setItem(LINKS_KEY, JSON.stringify({ ...known, invite }));
-    showLinks();
+    relink = true;
   }
   const advanced = Boolean(previous) && next.ply > previous.ply;
   const seat = actingSeat(next);
@@ -141,6 +149,8 @@ function receive(next) {
   const patch = { view: next, selection, selectionSeat: seat };
   if (advanced || rewound) {
     patch.browsing = null;
+    positions.clear();
+    browseAsked++; // an answer still on its way shows a position of another move list
     patch.hint = {};
     announce(describeMove(names(next), next.moves, next.move_sides, next.display));
     beep();
@@ -151,6 +161,7 @@ function receive(next) {
     }
   }
   store.set(patch);
+  if (relink) showLinks();
 }
 
 // -- input --------------------------------------------------------------------------------------
@@ -233,15 +244,32 @@ function cellWords(cell) {
   return (value ? `, ${names(view)[value - 1]}` : ", empty") + (picked ? ", picked" : "");
 }
 
-/** Step to the position after `upto` moves (the game as it stands at the last). @param {number} upto */
+/** The positions fetched while browsing, by the number of moves before them (for this move
+ * list: cleared when it changes). @type {Map<number, any>} */
+const positions = new Map();
+/** How many steps were asked: an answer to any but the latest is dropped. */
+let browseAsked = 0;
+
+/** Step to the position after `upto` moves (the game as it stands at the last). The step is
+ * the page's at once, so the next key steps from it; the board follows when the server's
+ * answer comes, unless another step was asked meanwhile. @param {number} upto */
 async function browse(upto) {
-  const view = store.get().view;
+  const { view, browsing } = store.get();
   if (!view) return;
   const n = view.moves.length;
   const at = Math.max(0, Math.min(n, upto));
+  const asked = ++browseAsked;
   if (at === n) { store.set({ browsing: null }); return; }
+  const known = positions.get(at);
+  store.set({ browsing: { upto: at, display: known || (browsing ? browsing.display : view.display) } });
+  if (known) return;
   const answer = await request(`/api/games/${encodeURIComponent(gameId)}/position?upto=${at}`);
+  if (asked !== browseAsked) {
+    if (answer.ok && store.get().view.moves.length === n) positions.set(at, answer.data);
+    return;
+  }
   if (!answer.ok) { say(answer.error || "", "error"); return; }
+  positions.set(at, answer.data);
   store.set({ browsing: { upto: at, display: answer.data } });
 }
 
@@ -293,7 +321,7 @@ function bannerFor(state) {
   // a person with a choice to make is asked for it, even while an agent thinks
   if (seat !== null) {
     const asked = view.legal[String(seat)].interaction;
-    const what = view.simultaneous || asked.kind === "answer" ? asked.prompt : "your move";
+    const what = asked.prompt || "your move"; // what this board asks now (a block, a choice…)
     if (view.seats.length > 1) {
       const peek = view.simultaneous && view.chosen.length ? ` (${n[1 - seat]} has chosen — no peeking)` : "";
       return [`${n[seat]}: ${what}${peek}`, "turn"];
@@ -355,6 +383,7 @@ function render(state) {
   box.textContent = state.message.text;
   box.className = "message " + state.message.tone;
   $("move-help").textContent = view.move_help;
+  $("move-help").hidden = !view.seats.length; // how to type a move: for those who can
   $("typed").hidden = actingSeat(view) === null;
   const sound = $("sound");
   sound.setAttribute("aria-pressed", String(state.sound));
@@ -490,7 +519,27 @@ function renderMoves(state) {
 function renderChoices(state) {
   const view = state.view;
   const bar = $("choices");
+  // the bar is drawn anew each time: a keyboard's focus on one of its buttons stays on the
+  // button of the same id or label, or goes back to the board, never to the page's start
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
+  const focused = active && bar.contains(active) && active.matches(":focus-visible") ? active : null;
   bar.replaceChildren();
+  fillChoices(state, bar);
+  if (focused) {
+    const again = [...bar.querySelectorAll("button")].find((b) => !b.disabled
+      && ((focused.id && b.id === focused.id) || b.textContent === focused.textContent));
+    (again || (printedBoard(state) ? $("typed-move") : $("board"))).focus();
+  }
+}
+
+/** Whether the board is the 1978 program's printout (no cells to move to). @param {PageState} state */
+function printedBoard(state) {
+  return Boolean((state.browsing ? state.browsing.display : state.view.display).terminal);
+}
+
+/** @param {PageState} state @param {HTMLElement} bar */
+function fillChoices(state, bar) {
+  const view = state.view;
   if (view.waiting_for_opponent && view.seats.length) {
     bar.appendChild(button("Cancel the game", cancelGame, true, "cancel"));
     return;
@@ -560,41 +609,59 @@ function copyLink(input, copy) {
   });
 }
 
+/**
+ * A link's row: its label, the whole link in a read-only field, its Copy button.
+ * @param {string} name @param {string} text @param {string} path @returns {HTMLElement}
+ */
+function linkRow(name, text, path) {
+  const row = document.createElement("div");
+  row.className = "row";
+  const label = document.createElement("label");
+  label.textContent = text;
+  const input = document.createElement("input");
+  input.type = "text";
+  input.readOnly = true;
+  input.value = location.origin + path;
+  input.dataset.link = name;
+  input.addEventListener("focus", () => input.select());
+  label.htmlFor = input.id = "link-" + name;
+  const copy = document.createElement("button");
+  copy.type = "button";
+  copy.className = name === "invite" ? "" : "quiet";
+  copy.textContent = "Copy";
+  copy.setAttribute("aria-label", "Copy " + text.toLowerCase());
+  copy.addEventListener("click", () => copyLink(input, copy));
+  row.append(label, input, copy);
+  return row;
+}
+
+/** The game's links: while the game waits for the invited person, the invitation first, in
+ * a box of its own under the banner; in the links card this seat's private link, then the
+ * spectators'. */
 function showLinks() {
   const stored = sessionStorage.getItem(LINKS_KEY);
   /** @type {Record<string, string>} */
   const links = stored ? JSON.parse(stored) : {};
-  if (!links.spectator) links.spectator = `/play/${gameId}`;
-  if (token && !links.you) links.you = `${location.pathname}#t=${encodeURIComponent(token)}`;
-  /** @type {Record<string, string>} */
-  const labels = { invite: "Invitation", you: "Your link", spectator: "Spectators" };
+  const view = store.get().view;
+  // before the first view the stored links tell: an invitation is stored only while it waits
+  const waiting = view ? Boolean(view.waiting_for_opponent && view.seats.length) : Boolean(links.invite);
+  const invite = waiting && !(view && view.cancelled) ? links.invite : "";
+  $("invite-box").hidden = !invite;
+  $("invite-row").replaceChildren(...(invite ? [linkRow("invite", "Invitation", invite)] : []));
+  const you = links.you || (token ? `${location.pathname}#t=${encodeURIComponent(token)}` : "");
   const rows = $("link-rows");
   rows.replaceChildren();
-  for (const [name, path] of Object.entries(links)) {
-    const row = document.createElement("div");
-    row.className = "row";
-    const label = document.createElement("label");
-    label.textContent = labels[name] || name;
-    const input = document.createElement("input");
-    input.type = "text";
-    input.readOnly = true;
-    input.value = location.origin + path;
-    input.dataset.link = name;
-    input.addEventListener("focus", () => input.select());
-    label.htmlFor = input.id = "link-" + name;
-    const copy = document.createElement("button");
-    copy.type = "button";
-    copy.className = "quiet";
-    copy.textContent = "Copy";
-    copy.setAttribute("aria-label", "Copy " + (label.textContent || "").toLowerCase());
-    copy.addEventListener("click", () => copyLink(input, copy));
-    row.append(label, input, copy);
-    rows.appendChild(row);
+  if (you) {
+    rows.appendChild(linkRow("you", "Your link", you));
+    const note = document.createElement("p");
+    note.className = "help-line private";
+    note.textContent = "Private: it is your key to this seat. Keep it to come back; share it with nobody.";
+    rows.appendChild(note);
   }
-  const notice = store.get().notice;
-  $("links-note").textContent = notice || (links.invite
-    ? "Send the invitation to your opponent: the first person to open it takes the other seat, and it then only watches. Your link is your own key: keep it to come back."
-    : "Your link is your only key to play this game: keep it to come back. The spectators' link only watches.");
+  rows.appendChild(linkRow("spectator", "Spectators", links.spectator || `/play/${gameId}`));
+  $("links-note").textContent = invite
+    ? "The invitation (above) is for your opponent: the first person to open it takes the other seat; after that it only watches."
+    : "The spectators' link only watches.";
   $("links").hidden = false;
 }
 
@@ -608,9 +675,12 @@ function main() {
     if (cell instanceof SVGElement) pickCell([Number(cell.dataset.r), Number(cell.dataset.c)]);
   });
   svg.addEventListener("keydown", onBoardKey);
+  // the keyboard's cursor shows once a key is used on the board, not after a click
+  svg.addEventListener("pointerdown", () => svg.classList.remove("keyed"));
+  svg.addEventListener("keydown", () => svg.classList.add("keyed"));
   document.addEventListener("keydown", onPageKey);
   const banner = $("banner");
-  const back = () => { if (store.get().browsing) store.set({ browsing: null }); };
+  const back = () => { if (store.get().browsing) browse(Infinity); };
   banner.addEventListener("click", back);
   banner.addEventListener("keydown", (event) => { if (event.key === "Enter") back(); });
   $("moves").addEventListener("click", (event) => {
@@ -640,19 +710,49 @@ function main() {
   const invitation = fragment.get("i");
   (invitation ? claimInvitation(invitation) : Promise.resolve()).then(() => {
     showLinks();
-    socket = openSocket({
-      url: socketUrl(gameId, location),
-      token: () => token || null,
-      onMessage(message) {
-        if (message.type === "state") receive(message);
-        else if (message.type === "error") {
-          say(message.error, "error");
-          if (!store.get().view) setBanner(message.error, "wait");
-        }
-      },
-      onStatus(status) { store.set({ connection: status }); },
-    });
+    connect();
   });
+}
+
+/** Open the game's socket (as the holder of `token`, if any). */
+function connect() {
+  /** @type {string} */
+  let refusal = "";
+  socket = openSocket({
+    url: socketUrl(gameId, location),
+    token: () => token || null,
+    onMessage(message) {
+      if (message.type === "state") receive(message);
+      else if (message.type === "error") {
+        // before the first view an error may be the token's refusal: the close code tells
+        if (!store.get().view && token) { refusal = message.error; return; }
+        say(message.error, "error");
+        if (!store.get().view) setBanner(capital(message.error), "wait");
+      }
+    },
+    onStatus(status, detail) {
+      if (status === "refused" && !store.get().view && token) {
+        if (detail && detail.code === 4403) { refuseToken(); return; }
+        say(refusal, "error");
+        setBanner(capital(refusal), "wait");
+      }
+      store.set({ connection: status });
+    },
+  });
+}
+
+/** The server refused this link's seat token: the page goes on with the token this browser
+ * stored for the game (one the server accepted before), or as a spectator. */
+function refuseToken() {
+  const refused = token;
+  const stored = localStorage.getItem(SEAT_KEY) || "";
+  if (stored === refused) localStorage.removeItem(SEAT_KEY); // stored unchecked by an older page
+  token = stored && stored !== refused ? stored : "";
+  history.replaceState(null, "", token ? `${location.pathname}#t=${encodeURIComponent(token)}` : location.pathname);
+  if (token) say("This link's seat key is not valid; this browser's own key to the game is used instead.", "error");
+  else store.set({ notice: "This link's seat key is not valid: you are watching as a spectator." });
+  showLinks();
+  connect();
 }
 
 main();

@@ -1,7 +1,10 @@
 // @ts-check
-// A point, then one of the moves at it (one move there is played at once); a pass when the
-// interaction can pass. Pure reducer over the listed moves.
-import { NOTHING, capital, key, movesAt, passButtons } from "./common.js";
+// A point, then one of the moves at it: a first click never plays (a point's only move may
+// be a change the person did not mean, a stone of the other colour): it selects the point
+// and its moves show as buttons labelled by the server; a second click on the same point
+// plays its move when it has exactly one. A pass when the interaction can pass. Pure reducer
+// over the listed moves.
+import { NOTHING, capital, key, movesAt, passButtons, same } from "./common.js";
 
 /** @typedef {import("./common.js").Input} Input */
 
@@ -9,11 +12,25 @@ import { NOTHING, capital, key, movesAt, passButtons } from "./common.js";
 export function reduce(selection, event, legal) {
   if (event.type === "clear") return { selection: NOTHING };
   if (event.type === "play") return { selection: NOTHING, send: event.move };
+  const chosen = selection.cells[0];
+  if (event.type === "confirm") {
+    const only = chosen ? movesAt(legal, chosen) : [];
+    if (only.length === 1) return { selection: NOTHING, send: only[0].move };
+    return { selection, tone: "error",
+      message: chosen ? "Choose one of the buttons: this point has more than one move." : "Choose a point first." };
+  }
   if (event.type !== "cell") return { selection };
   const moves = movesAt(legal, event.cell);
   const name = event.name || key(event.cell);
-  if (moves.length === 1) return { selection: NOTHING, send: moves[0].move };
-  if (moves.length > 1) return { selection: { cells: [event.cell] }, message: `Choose what to do at ${name}.` };
+  if (moves.length === 1) {
+    if (chosen && same(chosen, event.cell)) return { selection: NOTHING, send: moves[0].move };
+    return { selection: { cells: [event.cell] },
+      message: `${capital(moves[0].label)} at ${name}? Click the point again or press the button.` };
+  }
+  if (moves.length > 1) {
+    return { selection: { cells: [event.cell] },
+      message: `Choose what to do at ${name}: ${moves.map((m) => m.label).join(", ")}.` };
+  }
   const any = (legal.moves || []).some((m) => m.cells.length);
   return { selection: NOTHING, tone: "error", message: any
     ? `Nothing can be played at ${name}; the highlighted points have a move.`
@@ -24,13 +41,15 @@ export function reduce(selection, event, legal) {
 export function buttons(selection, legal, name) {
   const cell = selection.cells[0];
   /** @type {import("./common.js").Button[]} */
-  const shown = cell ? movesAt(legal, cell).map((m) => ({ label: `${capital(m.label)} at ${name(cell)}`,
+  const shown = cell ? movesAt(legal, cell).map((m, index) => ({ id: `action-${index}`,
+    label: `${capital(m.label)} at ${name(cell)}`,
     event: /** @type {const} */ ({ type: "play", move: m.move }) })) : [];
+  if (cell) shown.push({ id: "clear", label: "Clear", event: { type: "clear" }, quiet: true });
   return shown.concat(passButtons(legal, "Pass (no other move)"));
 }
 
 /** @type {Input["marks"]} */
-export function marks(selection, legal) {
+export function marks(selection) {
   /** @type {Record<string, string>} */
   const result = {};
   if (selection.cells[0]) result[key(selection.cells[0])] = "selected";
