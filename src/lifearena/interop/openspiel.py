@@ -132,11 +132,13 @@ class LifeArenaGame(pyspiel.Game):
 
     GAME: str = ""
     TYPE: pyspiel.GameType
+    PLIES_PER_MOVE = 1
+    """OpenSpiel plies one of the game's moves takes (2 in the turn-based form)."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         self.params = {**self.TYPE.parameter_specification, **dict(params or {})}
         self._start = new_state(self.GAME, self.params)
-        super().__init__(self.TYPE, _game_info(self._start, 1), self.params)
+        super().__init__(self.TYPE, _game_info(self._start, self.PLIES_PER_MOVE), self.params)
         self._observation_shape = tuple(self._start.observation(0).shape)
 
     def new_initial_state(self) -> LifeArenaState:
@@ -250,31 +252,17 @@ def _recall(state: State, player: int) -> str:
     return "\n".join(lines)
 
 
-class TurnBasedGame(pyspiel.Game):
+class TurnBasedGame(LifeArenaGame):
     """The turn-based form of a simultaneous lifearena game (see the module doc);
     subclasses fix ``GAME`` and ``TYPE``. Made by :func:`load_turn_based` or
-    ``pyspiel.load_game("python_<game>_turn_based(...)")``."""
+    ``pyspiel.load_game("python_<game>_turn_based(...)")``. Its observer is the simultaneous
+    form's: a held-back choice is not shown."""
 
-    GAME: str = ""
-    TYPE: pyspiel.GameType
+    PLIES_PER_MOVE = 2
 
-    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        self.params = {**self.TYPE.parameter_specification, **dict(params or {})}
-        self._start = new_state(self.GAME, self.params)
-        super().__init__(self.TYPE, _game_info(self._start, 2), self.params)
-        self._observation_shape = tuple(self._start.observation(0).shape)
-
-    def new_initial_state(self) -> TurnBasedState:
+    def new_initial_state(self) -> TurnBasedState:  # type: ignore[override]
         """The start of the game, player 0 choosing first at every simultaneous node."""
         return TurnBasedState(self, self._start.clone())
-
-    def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
-                         params: Mapping[str, Any] | None = None) -> LifeArenaObserver:
-        """The same observer as the simultaneous form: a held-back choice is not shown."""
-        if params:
-            raise BadParameterError(f"observation parameters {dict(params)!r}; expected none")
-        perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
-        return LifeArenaObserver(self._observation_shape, perfect_recall)
 
 
 class TurnBasedState(pyspiel.State):
