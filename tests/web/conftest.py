@@ -7,7 +7,7 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -132,3 +132,16 @@ def live_server(db: Path, start_within: float = 30, **settings: Any) -> Iterator
         server.should_exit = True
         thread.join(timeout=10)
         assert not thread.is_alive(), "the test server did not stop"
+
+
+def wait_until(check: Callable[[], Any], what: str = "the condition",
+               within: float = 20.0) -> Any:
+    """Poll ``check()`` until it answers something true, and answer that; fail naming
+    ``what`` after ``within`` seconds (a condition with a deadline, never a fixed wait)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.02)
+    raise AssertionError(f"{what}: not within {within:g} s")

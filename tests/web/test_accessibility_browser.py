@@ -12,14 +12,13 @@ look unlike its enabled self. Screenshots go to ``$LIFEARENA_SCREENSHOTS`` when 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from . import test_browser
-from .conftest import QUICK_WAR, live_server
+from .conftest import QUICK_WAR, live_server, wait_until
 from .test_browser import _page
 
 browser = test_browser.browser
@@ -533,16 +532,6 @@ def _changed(view: dict, before: tuple[int, int]) -> dict | None:
     return view if (view["ply"], len(view["chosen"])) != before else None
 
 
-def _until(test: Any, what: str, within: float = 15) -> Any:
-    """Poll ``test`` until it is true (a condition with a deadline)."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        value = test()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
-
 
 @pytest.mark.parametrize("game", ["war_of_life", "life_for_two", "losat", "p2life",
                                   "blocking_queen"])
@@ -562,7 +551,7 @@ def test_each_game_is_played_by_keyboard_alone_and_each_move_is_announced(
         view = _view(page, base_url, created)
         before = (view["ply"], len(view["chosen"]))
         _play_turn(page, view)
-        after = _until(lambda before=before: _changed(_view(page, base_url, created), before),
+        after = wait_until(lambda before=before: _changed(_view(page, base_url, created), before),
                        f"{game}: the keyboard's move to be played")
         if after["ply"] == view["ply"]:  # one side of a simultaneous turn has chosen
             page.wait_for_function("() => /chosen/.test(document.querySelector('#players')"

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from lifearena.core import Record
 from lifearena.web.actions import PRESENCE_DELAY
 
-from .conftest import connect, create, move, tokens_of, view
+from .conftest import connect, create, move, tokens_of, view, wait_until
 
 WAR = {"start": "random", "seed": 11}
 
@@ -33,16 +33,6 @@ def play_one(client: TestClient, game_id: str, token: str) -> None:
     response = move(client, game_id, token, first_legal(client, game_id, token))
     assert response.status_code == 200, response.text
 
-
-def wait_for(check: Any, within: float = 20.0) -> Any:
-    """Poll ``check()`` until it answers something true, or fail after ``within`` s."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.02)
-    raise AssertionError("the condition was not met in time")
 
 
 def one_line_error(response: Any, status: int, fragment: str) -> None:
@@ -181,7 +171,7 @@ def test_a_rematch_against_an_agent_starts_at_once_with_the_seats_swapped(
     assert fresh["seats"] == [1] and fresh["opponent"]["agent_seat"] == 0
     assert fresh["opponent"]["level"] == "random"
     # the agent moves first in the rematch
-    wait_for(lambda: view(client, new_id)["moves"])
+    wait_until(lambda: view(client, new_id)["moves"])
 
 
 def test_a_hot_seat_rematch_keeps_one_link_for_both_seats(client: TestClient) -> None:
@@ -198,7 +188,7 @@ def test_a_takeback_undoes_the_persons_move_and_the_agents_reply(client: TestCli
     one_line_error(act(client, game_id, "takeback", token), 409, "nothing to take back")
     assert view(client, game_id, token)["can_take_back"] is False
     play_one(client, game_id, token)
-    replied = wait_for(lambda: len(view(client, game_id, token)["moves"]) == 2
+    replied = wait_until(lambda: len(view(client, game_id, token)["moves"]) == 2
                        and view(client, game_id, token))
     assert replied["can_take_back"] is True
     one_line_error(act(client, game_id, "takeback", None), 403, "spectators")
@@ -209,7 +199,7 @@ def test_a_takeback_undoes_the_persons_move_and_the_agents_reply(client: TestCli
         assert undone.json()["moves"] == [] and undone.json()["awaiting"] == [0]
         assert watcher.receive_json()["moves"] == []  # told
     play_one(client, game_id, token)  # and play goes on from there
-    wait_for(lambda: len(view(client, game_id)["moves"]) == 2)
+    wait_until(lambda: len(view(client, game_id)["moves"]) == 2)
 
 
 def test_takebacks_are_refused_outside_untimed_agent_games(client: TestClient) -> None:

@@ -7,8 +7,7 @@ to ``$LIFEARENA_SCREENSHOTS`` when set."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -16,7 +15,7 @@ from urllib.parse import unquote
 import pytest
 
 from . import test_browser
-from .conftest import live_server
+from .conftest import live_server, wait_until
 from .test_browser import _page
 
 browser = test_browser.browser
@@ -34,14 +33,6 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with live_server(tmp_path_factory.mktemp("lobby") / "games.sqlite") as url:
         yield url
 
-
-def until(check: Callable[[], bool], what: str, within: float = 15) -> None:
-    """Wait for ``check()`` to hold, polling, failing after ``within`` seconds."""
-    deadline = time.monotonic() + within
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {within:.0f} s")
-        time.sleep(0.05)
 
 
 def _home(page: Any, base_url: str) -> None:
@@ -70,7 +61,7 @@ def _post_challenge(page: Any, game: str, params: dict[str, str], colour: str,
         found[:] = [i for i in ids if i not in before]
         return bool(found)
 
-    until(listed, "the new challenge listed as the creator's own")
+    wait_until(listed, "the new challenge listed as the creator's own")
     return found[0]
 
 
@@ -125,7 +116,7 @@ def test_a_challenge_is_accepted_by_another_visitor_and_both_play(
         pages[seat].fill("#typed-move", text)
         pages[seat].press("#typed-move", "Enter")
         number = state["move_number"]
-        until(lambda n=number: view()["move_number"] > n, f"seat {seat}'s move {text} played")
+        wait_until(lambda n=number: view()["move_number"] > n, f"seat {seat}'s move {text} played")
         moved.add(seat)
     alice.screenshot(path=str(shots / "lobby-creator-in-game.png"))
     for page in (alice, bob):
