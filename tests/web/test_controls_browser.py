@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from . import test_browser
-from .conftest import live_server
-from .test_lobby_browser import _home, _seat_of, until
+from .conftest import live_server, wait_until
+from .test_lobby_browser import _home, _seat_of
 
 browser = test_browser.browser
 shots = test_browser.shots
@@ -87,7 +87,7 @@ def _click_move(page: Any, base_url: str, game: str, token: str) -> str:
     chosen = before["legal"][str(seat)]["moves"][0]
     for row, column in chosen["cells"]:
         page.click(f"svg.board [data-cell][data-r='{row}'][data-c='{column}']")
-    until(lambda: _view(page, base_url, game)["ply"] > before["ply"],
+    wait_until(lambda: _view(page, base_url, game)["ply"] > before["ply"],
           f"seat {seat}'s move {chosen['move']} played")
     return str(chosen["move"])
 
