@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -144,6 +145,31 @@ def test_two_writers_share_one_file(tmp_path: Path, same_run: bool, faults) -> N
             assert run.count_games() == config.total_games()
             assert report(run).ranking == calm.ranking
     faults.survived("second writer")
+
+
+def test_openers_of_one_new_file_at_once_all_find_a_lifearena_file(tmp_path: Path) -> None:
+    """Six openers of one new results file at once (threads: SQLite releases the interpreter
+    lock, so their statements interleave as processes' do), forty times: each finds no
+    schema or the whole one, and none takes the file for another program's (the mark and the
+    tables were once read in two statements, with another opener's schema made between)."""
+    errors: list[BaseException] = []
+
+    def open_it(path: Path, start: threading.Barrier) -> None:
+        start.wait()
+        try:
+            ResultsDB(path).close()
+        except BaseException as error:  # noqa: BLE001 - collected and reported below
+            errors.append(error)
+
+    for trial in range(40):
+        start = threading.Barrier(6)
+        threads = [threading.Thread(target=open_it, args=(tmp_path / f"{trial}.sqlite", start))
+                   for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert not errors, errors[:3]
 
 
 def test_a_writer_kept_waiting_too_long_gets_one_clear_line(tmp_path: Path, monkeypatch,

@@ -168,7 +168,39 @@ class ResultsDB:
 
     def _prepare(self) -> None:
         conn = self._conn
-        # read-only checks first: a file that is not ours is refused before anything is written
+        # The file's mark and tables are read in one transaction (one snapshot): read in two
+        # statements, another process could make its schema in between, and a whole
+        # lifearena file would pass for another program's (mark unset, tables made). A new
+        # file gets its schema and its mark in one write transaction that reads the file
+        # again first: a second process opening the same new file waits for it and then
+        # finds the whole schema, never half of one. A file that is not ours is refused
+        # before anything is written.
+        conn.execute("BEGIN")
+        try:
+            tables = self._check_contents()
+        finally:
+            conn.execute("ROLLBACK")
+        if not tables:
+            with self.transaction():
+                if not self._check_contents():
+                    conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                    for statement in filter(str.strip, _SCHEMA.split(";")):
+                        conn.execute(statement)  # executescript would commit half-way
+                    conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)",
+                                 (str(SCHEMA_VERSION),))
+        version = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if version is None or int(version[0]) > SCHEMA_VERSION:
+            raise BadParameterError(f"{self.path!r} has results schema {version and version[0]}; "
+                                    f"this lifearena reads schema {SCHEMA_VERSION}")
+        if self.path != ":memory:":
+            conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+
+    def _check_contents(self) -> set[str]:
+        """The file's tables, inside the caller's transaction; refuses a file another
+        program made or a damaged one."""
+        conn = self._conn
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if (tables and app_id != APPLICATION_ID) or app_id not in (0, APPLICATION_ID):
@@ -182,21 +214,7 @@ class ResultsDB:
                 raise BadParameterError(
                     f"{self.path!r} is damaged ({'; '.join(check[:3])}); expected an intact "
                     "lifearena results database")
-        if self.path != ":memory:":
-            conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        if not tables:
-            with self.transaction():
-                conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                for statement in filter(str.strip, _SCHEMA.split(";")):
-                    conn.execute(statement)  # executescript would commit half-way
-                conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)",
-                             (str(SCHEMA_VERSION),))
-        version = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if version is None or int(version[0]) > SCHEMA_VERSION:
-            raise BadParameterError(f"{self.path!r} has results schema {version and version[0]}; "
-                                    f"this lifearena reads schema {SCHEMA_VERSION}")
+        return tables
 
     def transaction(self) -> _Transaction:
         """``with db.transaction(): ...`` — all or nothing; :class:`ResultsFileBusy` when
