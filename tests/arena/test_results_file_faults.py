@@ -158,7 +158,7 @@ def test_openers_of_one_new_file_at_once_all_find_a_lifearena_file(tmp_path: Pat
         start.wait()
         try:
             ResultsDB(path).close()
-        except BaseException as error:  # noqa: BLE001 - collected and reported below
+        except BaseException as error:  # collected and reported below
             errors.append(error)
 
     for trial in range(40):
