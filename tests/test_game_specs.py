@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lifearena.cli import app as cli_app
-from lifearena.core import Game, available_games, game_type, get_game
+from lifearena.core import Game, available_games, game_type
 from lifearena.errors import BadParameterError
 from lifearena.interop.games import new_state, parameter_defaults
 from lifearena.params import ParamSpec
@@ -101,20 +101,6 @@ def test_the_adapters_parameters_and_sizes_are_the_specs(name: str) -> None:
     assert state.info.num_distinct_actions == state.game.num_distinct_actions
     assert len(state.legal_actions_mask(0 if state.current_player() < 0 else None)) == \
         state.game.num_distinct_actions
-
-
-def test_spaces_follow_the_parameters() -> None:
-    pytest.importorskip("gymnasium")
-    from lifearena.interop.games import spaces_of
-
-    for size in (6, 12):
-        state = new_state("p2life", {"size": size})
-        observation, action = spaces_of(state)
-        assert action.n == 2 * size * size + 1 == get_game("p2life", size=size).num_distinct_actions
-        assert observation["observation"].shape == (2, size, size)
-    state = new_state("losat", {"width": 9, "length": 11, "gap": 5})
-    assert spaces_of(state)[1].n == get_game("losat", width=9, length=11,
-                                             gap=5).num_distinct_actions
 
 
 @pytest.mark.parametrize("name", GAMES)

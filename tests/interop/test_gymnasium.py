@@ -184,3 +184,17 @@ def test_rgb_array_render() -> None:
     env.reset(seed=0)
     image = env.render()
     assert image.dtype == np.uint8 and image.shape == (256, 256, 3)
+
+
+def test_spaces_follow_the_parameters() -> None:
+    from lifearena.core import get_game
+    from lifearena.interop.games import new_state, spaces_of
+
+    for size in (6, 12):
+        state = new_state("p2life", {"size": size})
+        observation, action = spaces_of(state)
+        assert action.n == 2 * size * size + 1 == get_game("p2life", size=size).num_distinct_actions
+        assert observation["observation"].shape == (2, size, size)
+    state = new_state("losat", {"width": 9, "length": 11, "gap": 5})
+    assert spaces_of(state)[1].n == get_game("losat", width=9, length=11,
+                                             gap=5).num_distinct_actions
