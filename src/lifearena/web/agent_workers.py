@@ -57,9 +57,10 @@ STOP_SIGNAL = signal.SIGUSR1
 """The signal that stops a worker process's search."""
 
 
-class SearchCancelled(Exception):
+class SearchCancelled(BaseException):  # a stop, as asyncio's CancelledError is
     """A search stopped (or dropped before it started) because its game no longer waits for
-    it: the game ended, was resigned or cancelled, or a move was taken back."""
+    it: the game ended, was resigned or cancelled, or a move was taken back. Not an
+    :class:`Exception`: raised inside a search, no ``except Exception`` there swallows it."""
 
 
 class WorkerDied(RuntimeError):
