@@ -257,7 +257,8 @@ def test_a_thread_search_is_stopped_and_its_worker_serves_the_next() -> None:
 def test_a_process_search_is_stopped_by_a_signal_and_a_stuck_one_replaced() -> None:
     """A search stopped by the signal leaves its worker alive (the same process serves the
     next search); one that does not stop (it blocks the signal) is killed after the grace
-    and its worker replaced."""
+    and its worker replaced. (A real search stops the same way: a hard Losat game resigned
+    in a server with worker processes frees its worker within a few tens of ms.)"""
     stubborn = ("import signal, time\n"
                 "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})\n"
                 "time.sleep(60)\n")

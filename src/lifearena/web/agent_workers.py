@@ -37,6 +37,7 @@ import contextlib
 import ctypes
 import logging
 import os
+import pickle
 import signal
 import threading
 from collections.abc import Callable
@@ -157,13 +158,15 @@ def _on_stop(signum: int, frame: object) -> None:
         raise SearchCancelled("stopped by the server")
 
 
-def _search(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[str, Any]:
-    """In a worker process: ``fn(*args)``, as ``("done", value)``, ``("cancelled", None)``
-    or ``("failed", error)``."""
+def _search(payload: bytes) -> tuple[str, Any]:
+    """In a worker process: ``fn(*args)`` of the pickled ``(fn, args)``, as ``("done",
+    value)``, ``("cancelled", None)`` or ``("failed", error)``. Unpickled once a stop can land
+    (unpickling may import modules, which can take a while)."""
     global _searching
     try:
         try:
             _searching = True
+            fn, args = pickle.loads(payload)
             value = fn(*args)
         finally:
             _searching = False
@@ -189,10 +192,10 @@ def serve_worker(conn: Connection, parent: int, warm: Callable[[], None] | None)
     conn.send(("ready", problem))
     while True:
         try:
-            job, fn, args = conn.recv()
+            job, payload = conn.recv()
         except (EOFError, OSError):
             return
-        answer = _search(fn, args)
+        answer = _search(payload)
         try:
             conn.send((job, answer))
         except (EOFError, OSError):
@@ -272,7 +275,7 @@ class ProcessRunner:
         job = worker.job = self._jobs
         loop = asyncio.get_running_loop()
         try:
-            worker.conn.send((job, fn, args))
+            worker.conn.send((job, pickle.dumps((fn, args))))
             got, (kind, value) = await loop.run_in_executor(self._readers, worker.conn.recv)
         except (EOFError, OSError, BrokenPipeError):
             stopped = worker.stopped == job
