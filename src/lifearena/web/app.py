@@ -31,8 +31,12 @@ Errors are JSON ``{"error": "one-line reason"}`` with a 4xx status (over the soc
 ``{"type": "error", "error": ..., "status": ...}``) and leave the game unchanged. Every body
 and message is a declared model; :class:`~lifearena.web.guard.Guard` checks the Host,
 cross-site requests and body sizes before any of it is read. One lock per game orders its
-moves; agents think and replays run in worker processes, never on the event loop; every
-socket has a bounded outbox, so a page that does not read is closed, not waited for.
+moves; agents think and replays run in worker processes, never on the event loop, the
+agents' searches taking turns between client addresses (:mod:`lifearena.web.agent_queue`);
+every socket has a bounded outbox, so a page that does not read is closed, not waited for.
+Every way of making a game (a new game, a rematch, an opened record, an accepted challenge)
+passes :meth:`Server._start`, under one quota of creations a minute and one bound of games
+in progress per address (429 past either).
 """
 
 from __future__ import annotations
