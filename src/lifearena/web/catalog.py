@@ -231,7 +231,7 @@ def choose_move(state: Any, seat: int, agent_name: str, limit: Limit | None,
 
     agent = agents.make(agent_name, game=state.info.name, seed=seed)
     action = agent.act(state, seat, limit)
-    return state.action_to_string(action, seat)
+    return str(state.action_to_string(action, seat))
 
 
 _PICTURES: dict[str, dict[str, Any]] = {}
