@@ -57,6 +57,23 @@ when its creator's request was sent (the lobby gathers changes for 50 ms before 
 pages, so that a burst is one message a page). Its target: the games' move p99 under
 ``--target-ms`` with no errors.
 
+The *agents* scenario measures something else: how long a quiet person waits for the
+computer while another address keeps the agents as busy as it may. One server, two phases
+of ``--seconds`` each. A quiet player, from an address of its own, plays easy War of Life
+games against the computer (random starts; it moves first, thinks ``--agent-think`` seconds
+before each move, and starts a new game when one ends or reaches ``--moves`` moves); a
+reply's latency is from its move's send to the push of the view where the computer has
+answered (one WebSocket round trip and the search). The first phase is the baseline: the
+quiet player alone. In the second, a hostile address plays ``hard`` Losat against the
+computer (Losat hard, alpha-beta for 2 s a move, is the slowest level), the computer moving
+first: it makes as many games as the server lets it (its bound of searches waiting or
+running: the next game is refused with 429, counted; ``--greedy-games`` caps them, for a
+server with no such bound) and answers every reply of the computer
+at once, so all of its games have a search waiting or running for the whole phase; a game
+that ends is replaced. Its target: the quiet player's p99 reply under ``--agents-target-ms``
+(1,000) in the hostile phase, no errors; the report gives the quiet player's median and p99
+in each phase, their ratio, and how many searches the hostile address had answered.
+
 Errors are what a player met (an error message on its socket, a lost connection, a step
 that took over ``STEP_TIMEOUT``) and, in the hostile scenario, position requests answered
 other than 200 or 429 (429 is the server's per-address bound: counted, not an error). The
@@ -80,6 +97,7 @@ a half.
     .venv/bin/python benchmarks/bench_server.py --quick
     .venv/bin/python benchmarks/bench_server.py --repeat 3 --seconds 20
     .venv/bin/python benchmarks/bench_server.py --scenario lobby
+    .venv/bin/python benchmarks/bench_server.py --scenario agents --seconds 30
 """
 
 from __future__ import annotations
@@ -795,6 +813,233 @@ def scenario_run(args: argparse.Namespace, kind: str) -> dict[str, Any]:
     }
 
 
+# -- the agents ------------------------------------------------------------------------------
+
+QUIET_ADDRESS = "127.80.0.1"
+"""The quiet player's address (the agents scenario)."""
+GREEDY_ADDRESS = "127.81.0.1"
+"""The address that keeps the agents busy (the agents scenario)."""
+
+
+@dataclass
+class AgentsPhase:
+    """What one phase of the agents scenario measured."""
+
+    replies: list[float] = field(default_factory=list)
+    """The quiet player's waits for the computer's replies, in seconds."""
+    errors: list[str] = field(default_factory=list)
+    greedy_games: int = 0
+    greedy_refused: int = 0
+    greedy_replies: int = 0
+    """Replies of the computer the hostile address received (searches it had answered)."""
+
+
+async def quiet_player(port: int, args: argparse.Namespace, phase: AgentsPhase,
+                       deadline: float, rng: random.Random) -> None:
+    """Easy War of Life games against the computer until ``deadline``, timing its replies."""
+    async with client_at_port(port, QUIET_ADDRESS) as http:
+        while time.monotonic() < deadline:
+            try:
+                made = await step(http.post("/api/games", json={
+                    "game": "war_of_life", "opponent": "agent", "level": "easy", "side": 0,
+                    "params": {"start": "random", "seed": rng.randrange(2**31)}}))
+                if made.status_code != 201:
+                    raise PlayerError(f"create: {made.status_code} {made.text[:120]}")
+                game = made.json()
+                await quiet_game(port, args, phase, game["id"], game["token"], deadline, rng)
+            except Exception as error:
+                phase.errors.append(describe(error))
+                await asyncio.sleep(0.5)  # not a busy loop of failures
+
+
+async def quiet_game(port: int, args: argparse.Namespace, phase: AgentsPhase, game_id: str,
+                     token: str, deadline: float, rng: random.Random) -> None:
+    """One game of the quiet player: a move, then the wait for the computer's reply."""
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{game_id}", proxy=None,
+                                  open_timeout=STEP_TIMEOUT,
+                                  local_addr=(QUIET_ADDRESS, 0)) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        state = await receive_state(ws, 0)
+        for _ in range(args.moves):
+            if state["outcome"] or time.monotonic() >= deadline:
+                return
+            await asyncio.sleep(args.agent_think * rng.uniform(0.5, 1.5))
+            legal = state["legal"]["0"]["moves"]
+            started = time.perf_counter()
+            await ws.send(json.dumps({"type": "move", "ply": state["ply"],
+                                      "move": rng.choice(legal)["move"]}))
+            # the computer has replied once the game waits for the player again (or is over)
+            while True:
+                state = await receive_state(ws, state["ply"] + 1)
+                if state["outcome"] or 0 in state["awaiting"]:
+                    break
+            if state.get("agent_error"):
+                raise PlayerError(f"agent: {state['agent_error']}")
+            phase.replies.append(time.perf_counter() - started)
+
+
+async def greedy_address(port: int, phase: AgentsPhase, stop: asyncio.Event,
+                         ready: asyncio.Event, most: int) -> None:
+    """Hard Losat games against the computer, as many as the server allows (``most`` at
+    most, if not 0), each answered at once, until ``stop``; ``ready`` is set once the server
+    refused one more game (or ``most`` are going)."""
+    games: set[asyncio.Task[None]] = set()
+    rng = random.Random(11)
+    async with client_at_port(port, GREEDY_ADDRESS, connections=8) as http:
+        while not stop.is_set():
+            if most and len(games) >= most:
+                ready.set()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), 0.5)
+                continue
+            made = await step(http.post("/api/games", json={
+                "game": "losat", "opponent": "agent", "level": "hard", "side": 1}))
+            if made.status_code == 429:
+                phase.greedy_refused += 1
+                ready.set()
+                # a place comes free when one of its games ends: try again a little later
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), 0.5)
+                continue
+            if made.status_code != 201:
+                phase.errors.append(f"greedy create: {made.status_code} {made.text[:120]}")
+                continue
+            phase.greedy_games += 1
+            game = made.json()
+            task = asyncio.create_task(greedy_game(port, phase, game["id"], game["token"],
+                                                   stop, rng))
+            games.add(task)
+            task.add_done_callback(games.discard)
+        for task in list(games):
+            task.cancel()
+        await asyncio.gather(*games, return_exceptions=True)
+
+
+async def greedy_game(port: int, phase: AgentsPhase, game_id: str, token: str,
+                      stop: asyncio.Event, rng: random.Random) -> None:
+    """Answer every reply of the computer in one hard Losat game at once, until it ends."""
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{game_id}", proxy=None,
+                                  open_timeout=STEP_TIMEOUT, max_size=2**24,
+                                  local_addr=(GREEDY_ADDRESS, 0)) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        ply = 0
+        while not stop.is_set():
+            message = json.loads(await ws.recv())
+            if message.get("type") != "state" or message["ply"] < ply:
+                continue
+            if message["outcome"]:
+                return
+            if 1 in message["awaiting"]:
+                phase.greedy_replies += 1
+                ply = message["ply"] + 1
+                legal = message["legal"]["1"]["moves"]
+                await ws.send(json.dumps({"type": "move", "ply": message["ply"],
+                                          "move": rng.choice(legal)["move"]}))
+
+
+def client_at_port(port: int, address: str, connections: int = 2) -> httpx.AsyncClient:
+    """An HTTP client of the server on ``port`` whose requests come from ``address``."""
+    return httpx.AsyncClient(
+        base_url=f"http://127.0.0.1:{port}", timeout=STEP_TIMEOUT,
+        transport=httpx.AsyncHTTPTransport(local_address=address, limits=httpx.Limits(
+            max_connections=connections, keepalive_expiry=KEEPALIVE_EXPIRY)))
+
+
+async def agents_phases(port: int, args: argparse.Namespace) -> tuple[AgentsPhase,
+                                                                      AgentsPhase]:
+    """The baseline phase (the quiet player alone), then the hostile phase."""
+    baseline, hostile = AgentsPhase(), AgentsPhase()
+    await quiet_player(port, args, baseline, time.monotonic() + args.seconds,
+                       random.Random(1))
+    stop, ready = asyncio.Event(), asyncio.Event()
+    greedy = asyncio.create_task(greedy_address(port, hostile, stop, ready,
+                                                args.greedy_games))
+    async with asyncio.timeout(60):  # its games made, up to its bound
+        waiting = asyncio.create_task(ready.wait())
+        await asyncio.wait([waiting, greedy], return_when=asyncio.FIRST_COMPLETED)
+        waiting.cancel()
+    if greedy.done():
+        greedy.result()  # its failure, said
+    try:
+        await quiet_player(port, args, hostile, time.monotonic() + args.seconds,
+                           random.Random(2))
+    finally:
+        stop.set()
+        await greedy
+    return baseline, hostile
+
+
+def agents_run(args: argparse.Namespace) -> dict[str, Any]:
+    """The agents scenario on a fresh server: its figures."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "lifearena", "serve", "--port", str(port), "--db",
+             os.path.join(folder, "bench.sqlite"), "--creates-per-minute", "100000"],
+            stdout=subprocess.PIPE, text=True)
+        try:
+            wait_ready(server)
+            baseline, hostile = asyncio.run(agents_phases(port, args))
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+    figures: dict[str, Any] = {}
+    for name, phase in (("baseline", baseline), ("hostile", hostile)):
+        replies = sorted(phase.replies)
+        figures.update({f"{name}_replies": len(replies),
+                        f"{name}_p50": 1000 * percentile(replies, 0.5),
+                        f"{name}_p99": 1000 * percentile(replies, 0.99),
+                        f"{name}_max": 1000 * (replies[-1] if replies else float("nan")),
+                        f"{name}_errors": len(phase.errors),
+                        f"{name}_error_samples": phase.errors[:6]})
+    figures.update(greedy_games=hostile.greedy_games, greedy_refused=hostile.greedy_refused,
+                   greedy_replies=hostile.greedy_replies)
+    return figures
+
+
+AGENT_COLUMNS = (("run", "", 8, "s"), ("baseline_replies", "replies", 7, "d"),
+                 ("baseline_p50", "p50 ms", 8, ".1f"), ("baseline_p99", "p99 ms", 8, ".1f"),
+                 ("hostile_replies", "replies", 7, "d"), ("hostile_p50", "p50 ms", 8, ".1f"),
+                 ("hostile_p99", "p99 ms", 8, ".1f"), ("hostile_max", "max ms", 8, ".1f"),
+                 ("greedy_replies", "greedy replies", 14, "d"),
+                 ("greedy_refused", "greedy 429s", 11, "d"))
+"""The agents scenario's columns: the quiet player's replies alone (baseline) and beside the
+greedy address (hostile)."""
+
+
+def report_agents(args: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
+    rows: list[tuple[str, dict[str, Any]]] = [(f"run {n}", run)
+                                              for n, run in enumerate(runs, start=1)]
+    keys = [key for key, _, _, kind in AGENT_COLUMNS if kind != "s"]
+    medians = {key: statistics.median(run[key] for run in runs) for key in keys}
+    if len(runs) > 1:
+        rows.append(("median", medians))
+    print()
+    print(f"a quiet address's easy War of Life games against the computer, {args.seconds:g} s "
+          f"alone (baseline), then {args.seconds:g} s beside an address keeping its most hard "
+          "Losat games against the computer searching (hostile); a reply's latency is from "
+          "the quiet player's move to the push of the computer's answer")
+    print(f"{'':8}  {'baseline':^29}  {'hostile':^37}")
+    table(AGENT_COLUMNS, rows)
+    for number, run in enumerate(runs, start=1):
+        for name in ("baseline", "hostile"):
+            if run[f"{name}_error_samples"]:
+                print(f"run {number} {name} errors ({run[f'{name}_errors']}), the first "
+                      f"{len(run[f'{name}_error_samples'])}:")
+                for sample in run[f"{name}_error_samples"]:
+                    print(f"  {sample}")
+    which = " (medians)" if len(runs) > 1 else ""
+    print(f"hostile / baseline{which}: p50 "
+          f"{medians['hostile_p50'] / medians['baseline_p50']:.2f}x, p99 "
+          f"{medians['hostile_p99'] / medians['baseline_p99']:.2f}x; the greedy address made "
+          f"{runs[-1]['greedy_games']} games and was refused {runs[-1]['greedy_refused']} "
+          "(429) in the last run")
+    errors = sum(run["baseline_errors"] + run["hostile_errors"] for run in runs)
+    met = medians["hostile_p99"] < args.agents_target_ms and errors == 0
+    print(f"target (hostile p99 < {args.agents_target_ms:g} ms, no errors): "
+          f"{'met' if met else 'MISSED'} (p99 {medians['hostile_p99']:.1f} ms, errors {errors})")
+
+
 # -- the report --------------------------------------------------------------------------------
 
 LATENCY = (("scenario", "", 15, "s"), ("games", "games", 6, "d"), ("moves", "moves", 6, "d"),
@@ -903,8 +1148,10 @@ def main() -> None:
                         "as fast as the server answers, which measures its capacity)")
     parser.add_argument("--seconds", type=float, default=30,
                         help="how long each scenario plays (seconds)")
-    parser.add_argument("--scenario", choices=("all", "both", "ordinary", "hostile", "lobby"),
-                        default="all", help="both: ordinary and hostile; all: the three")
+    parser.add_argument("--scenario",
+                        choices=("all", "both", "ordinary", "hostile", "lobby", "agents"),
+                        default="all", help="both: ordinary and hostile; all: those and the "
+                        "lobby; agents: a quiet player's agent beside a greedy address's")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each scenario (medians quoted when more than one)")
     parser.add_argument("--spectators", type=int, default=10, help="flooding spectator sockets")
@@ -925,6 +1172,14 @@ def main() -> None:
                         help="standing challenges cancelled and made again a second")
     parser.add_argument("--target-ms", type=float, default=50,
                         help="the hostile and lobby scenarios' p99 target")
+    parser.add_argument("--agent-think", type=float, default=0.3,
+                        help="the quiet player's mean thought before each move, in seconds "
+                        "(the agents scenario)")
+    parser.add_argument("--greedy-games", type=int, default=0,
+                        help="the greedy address's games at most (0: as many as the server "
+                        "allows; a server with no bound would take them without end)")
+    parser.add_argument("--agents-target-ms", type=float, default=1000,
+                        help="the agents scenario's target for the quiet player's p99 reply")
     parser.add_argument("--quick", action="store_true",
                         help="a short run: 50 games for 8 s a scenario, one long game")
     args = parser.parse_args()
@@ -941,6 +1196,15 @@ def main() -> None:
                      "--spectators 0..32, --long-turns 1..10000, --long-games >= 1, "
                      "--position-clients 0..250, --position-inflight >= 1, "
                      "--challenges 1..5000, --watchers 1..2000, --churn 0..1000 (> 0)")
+    if args.scenario == "agents":
+        agent_runs = []
+        for number in range(args.repeat):
+            print(f"run {number + 1}/{args.repeat}: agents (load average "
+                  f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores as it starts) ...",
+                  flush=True)
+            agent_runs.append(agents_run(args))
+        report_agents(args, agent_runs)
+        return
     names = {"both": ["ordinary", "hostile"], "all": ["ordinary", "hostile", "lobby"]}.get(
         args.scenario, [args.scenario])
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name in names}

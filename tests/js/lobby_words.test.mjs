@@ -16,7 +16,9 @@ test("settingsText names only the settings that differ from the defaults", () =>
   assert.equal(settingsText({}, SPECS), "standard settings");
   assert.equal(settingsText({ k: 2, start: "random" }, SPECS), "standard settings");
   assert.equal(settingsText({ k: 3, torus: false }, SPECS), "k 3, no wrap around");
-  assert.equal(settingsText({ position: "x".repeat(40) }, SPECS), `Position ${"x".repeat(23)}…`);
+  // a typed start is shown whole: the acceptor sees what it agrees to play from
+  const position = "[[[1,1],[1,2],[2,1]],[[8,8],[8,7],[7,8]]]";
+  assert.equal(settingsText({ position }, SPECS), `Position ${position}`);
   assert.equal(settingsText({ unknown: 1 }, SPECS), "standard settings");
 });
 

@@ -110,9 +110,12 @@ def live_server(db: Path, start_within: float = 30, **settings: Any) -> Iterator
     """A real server of the app over the games file ``db`` on a free loopback port, in a
     thread; yields its URL and stops it (waiting for it to end) on leaving. ``settings``
     go to its :class:`~lifearena.web.Settings` (``shortest_clock=0.01`` lets a test's
-    clock run out within seconds)."""
+    clock run out within seconds). Every browser of a test comes from 127.0.0.1, so a
+    module's games add up under one address: the bound of games in progress per address is
+    lifted unless the test names it (``tests/web/test_attacks.py`` checks the bound)."""
     import uvicorn
 
+    settings.setdefault("games_in_progress", 10_000)
     app = create_app(Settings(db, agent_workers="thread", **settings))
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

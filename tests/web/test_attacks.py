@@ -28,7 +28,7 @@ from lifearena.web.heavy import HeavyWork
 from lifearena.web.limits import SOCKETS_PER_ADDRESS
 from lifearena.web.store import GameRow
 
-from .conftest import claim, connect, create, move, tokens_of, view, ws_url
+from .conftest import claim, connect, create, move, tokens_of, view, wait_until, ws_url
 
 # -- a game's creator holds its own seat only --------------------------------------------------
 
@@ -351,6 +351,201 @@ def test_refused_creations_use_no_quota(db: Path) -> None:
         create(client, "blocking_queen", opponent="hotseat")
         create(client, "blocking_queen", opponent="hotseat")
         assert client.post("/api/games", json={"game": "blocking_queen"}).status_code == 429
+
+
+def _resign(client: TestClient, game_id: str, token: str) -> Any:
+    return client.post(f"/api/games/{game_id}/resign", json={},
+                       headers={"X-Seat-Token": token})
+
+
+def _rematch(client: TestClient, game_id: str, token: str) -> Any:
+    return client.post(f"/api/games/{game_id}/rematch", json={"action": "offer"},
+                       headers={"X-Seat-Token": token})
+
+
+def test_a_rematch_chain_cannot_pass_the_creation_quota(db: Path) -> None:
+    """Once POST /api/games answers 429, a resign and a rematch offer in a hot-seat game
+    made a new game each time; a rematch is a creation like any other now."""
+    app = create_app(Settings(db, agent_workers="thread", creates_per_minute=3))
+    with TestClient(app, base_url="http://localhost") as client:
+        made = create(client, "blocking_queen", opponent="hotseat")
+        game_id, token = made["id"], made["token"]
+        for _ in range(2):  # the quota spent on a chain of rematches...
+            assert _resign(client, game_id, token).status_code == 200
+            answer = _rematch(client, game_id, token)
+            assert answer.status_code == 200, answer.text
+            game_id = answer.json()["rematch"]["id"]
+            token = answer.json()["rematch"]["link"].split("#t=")[1]
+        refused = client.post("/api/games", json={"game": "blocking_queen"})
+        assert refused.status_code == 429  # ...counts as new games did
+        before = app.state.server.store.count()
+        assert _resign(client, game_id, token).status_code == 200
+        chained = _rematch(client, game_id, token)
+        assert chained.status_code == 429, chained.text
+        error = chained.json()["error"]
+        assert "3 games created from this address" in error and "\n" not in error
+        assert app.state.server.store.count() == before
+        assert view(client, game_id, token)["rematch"] is None  # nothing half made
+
+
+QUEEN_RECORD = Record("blocking_queen", {"k": 2}, "9,14", ["a", "b"], []).to_json()
+"""A record of a queen game with no move yet (opened as a game in progress)."""
+
+
+def test_games_in_progress_are_bounded_per_address_on_every_path(db: Path) -> None:
+    """An address holds at most ``games_in_progress`` unfinished games, however it makes
+    them: a new game, an opened record, a rematch, a challenge made or accepted, a claimed
+    invitation; a game that ends no longer counts."""
+    settings = Settings(db, agent_workers="thread", games_in_progress=3)
+    with TestClient(create_app(settings), base_url="http://localhost") as client:
+        first = create(client, "blocking_queen", opponent="hotseat")
+        create(client, "losat", opponent="hotseat")
+        opened = client.post("/api/records", json={"record": QUEEN_RECORD})
+        assert opened.status_code == 201, opened.text
+        # a lobby challenge made elsewhere, and an invitation: refused at the bound too
+        with TestClient(client.app, base_url="http://localhost",
+                        client=("203.0.113.9", 1)) as other:
+            challenge = other.post("/api/challenges", json={"game": "losat", "colour": 0})
+            invited = other.post("/api/games", json={"game": "losat", "opponent": "online"})
+        refusals = [
+            client.post("/api/games", json={"game": "blocking_queen"}),
+            client.post("/api/records", json={"record": QUEEN_RECORD}),
+            client.post("/api/challenges", json={"game": "losat", "colour": 0}),
+            client.post(f"/api/challenges/{challenge.json()['id']}/accept", json={}),
+            claim(client, invited.json()),
+        ]
+        for refused in refusals:
+            assert refused.status_code == 429, refused.text
+            error = refused.json()["error"]
+            assert "3 unfinished games" in error and "\n" not in error
+        # a game that ends frees its place; its rematch takes it again
+        assert _resign(client, first["id"], first["token"]).status_code == 200
+        rematch = _rematch(client, first["id"], first["token"])
+        assert rematch.status_code == 200, rematch.text
+        assert client.post("/api/games", json={"game": "losat"}).status_code == 429
+        accepted = client.post(f"/api/challenges/{challenge.json()['id']}/accept", json={})
+        assert accepted.status_code == 429
+
+
+def test_a_start_already_decided_is_refused_for_a_game_and_a_challenge(
+        client: TestClient) -> None:
+    """A typed start where one side has no pieces was accepted, and its acceptor lost with
+    no move played."""
+    decided = {"start": "prolog", "position": "[[[1,1],[1,2]],[]]"}
+    answers = [client.post("/api/games", json={"game": "war_of_life", "opponent": opponent,
+                                                "params": decided})
+               for opponent in ("online", "hotseat", "agent")]
+    answers.append(client.post("/api/challenges", json={"game": "war_of_life", "colour": 0,
+                                                         "params": decided}))
+    for answer in answers:
+        assert answer.status_code == 400, answer.text
+        error = answer.json()["error"]
+        assert "already decided" in error and "\n" not in error
+    assert client.get("/api/challenges").json()["challenges"] == []
+    assert client.app.state.server.store.count() == 0
+
+
+# -- one address's agents cannot hold up another's ------------------------------------------------
+
+
+SLOW_SEARCH = 3.0
+"""Seconds a stand-in search of the computer takes for the busy address's games."""
+
+
+class SlowAgents:
+    """``catalog.choose_move`` with Losat's searches slow (:data:`SLOW_SEARCH` s, in small
+    steps, so a stop can land between them) and the other games' as they are; it notes when
+    each search started, was stopped or finished."""
+
+    def __init__(self, original: Callable[..., str]) -> None:
+        self.original = original
+        self.events: list[tuple[str, float]] = []
+
+    def __call__(self, state: Any, seat: int, name: str, limit: Any, seed: int) -> str:
+        if state.info.name != "losat":
+            return self.original(state, seat, name, limit, seed)
+        self.events.append(("started", time.perf_counter()))
+        end = time.perf_counter() + SLOW_SEARCH
+        try:
+            while time.perf_counter() < end:
+                time.sleep(0.005)
+        except BaseException:
+            self.events.append(("stopped", time.perf_counter()))
+            raise
+        self.events.append(("finished", time.perf_counter()))
+        return str(state.action_to_string(state.legal_actions()[0], seat))
+
+    def count(self, kind: str) -> int:
+        return sum(1 for event, _ in self.events if event == kind)
+
+
+@pytest.fixture
+def slow_agents(monkeypatch: pytest.MonkeyPatch) -> SlowAgents:
+    from lifearena.web import catalog
+
+    agents = SlowAgents(catalog.choose_move)
+    monkeypatch.setattr(catalog, "choose_move", agents)
+    return agents
+
+
+def test_one_addresss_slow_agents_do_not_delay_another_addresss_agent(
+        db: Path, slow_agents: SlowAgents) -> None:
+    """An address with its most games against the computer searching (and a fifth refused)
+    does not delay another address's quick agent: that one finds a worker at once."""
+    app = create_app(Settings(db, agent_workers="thread", workers=2))
+
+    def client_at(address: str) -> httpx.AsyncClient:
+        return httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=(address, 1)),
+                                 base_url="http://localhost")
+
+    async def agent_reply(quiet: httpx.AsyncClient) -> float:
+        """Seconds from a new easy War of Life game to its agent's first move."""
+        started = time.perf_counter()
+        made = (await quiet.post("/api/games", json={
+            "game": "war_of_life", "opponent": "agent", "level": "easy", "side": 1,
+            "params": {"start": "random", "seed": 3}})).json()
+        headers = {"X-Seat-Token": made["token"]}
+        while (await quiet.get(f"/api/games/{made['id']}", headers=headers)
+               ).json()["move_number"] < 1:
+            assert time.perf_counter() - started < 30, "the quiet agent never moved"
+            await asyncio.sleep(0.01)
+        return time.perf_counter() - started
+
+    async def scenario() -> float:
+        async with app.router.lifespan_context(app), client_at("10.0.0.1") as busy, \
+                client_at("10.0.0.2") as quiet:
+            await agent_reply(quiet)  # the engine loaded (a process worker's warm-up does it)
+            hard = {"game": "losat", "opponent": "agent", "level": "hard", "side": 1}
+            for _ in range(4):  # the agent moves first: four searches queued at once
+                assert (await busy.post("/api/games", json=hard)).status_code == 201
+            deadline = time.monotonic() + 10
+            while slow_agents.count("started") < 1:
+                assert time.monotonic() < deadline, "the busy address's searches never began"
+                await asyncio.sleep(0.01)
+            took = await agent_reply(quiet)
+            assert took < SLOW_SEARCH / 3, f"the quiet address's agent took {took:.2f} s"
+            fifth = await busy.post("/api/games", json=hard)
+            assert fifth.status_code == 429 and "searches" in fifth.json()["error"]
+            return took
+
+    asyncio.run(scenario())
+
+
+def test_resigning_stops_the_agents_search_and_frees_its_worker(
+        client: TestClient, slow_agents: SlowAgents) -> None:
+    made = create(client, "losat", "agent", level="hard", side=1)
+    wait_until(lambda: slow_agents.count("started") == 1, "the agent's search began")
+    resigned = time.perf_counter()
+    assert _resign(client, made["id"], made["token"]).status_code == 200
+    wait_until(lambda: slow_agents.count("stopped") == 1, "the search stopped",
+               within=SLOW_SEARCH / 3)
+    stopped_at = dict(slow_agents.events)["stopped"]
+    assert stopped_at - resigned < SLOW_SEARCH / 3 and slow_agents.count("finished") == 0
+    server = client.app.state.server
+    wait_until(lambda: server.agents.running() == 0, "the worker free", within=1)
+    shown = view(client, made["id"], made["token"])
+    assert not shown["thinking"] and shown["agent_error"] is None
+    assert shown["outcome"] is not None and shown["move_number"] == 0
 
 
 def test_sockets_from_one_address_are_bounded(client: TestClient) -> None:

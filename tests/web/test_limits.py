@@ -17,6 +17,7 @@ from lifearena.web.limits import (
     SOCKETS_PER_GAME,
     BoundedTable,
     CreationRate,
+    GamesInProgress,
     MessageRate,
     SocketCounts,
     TooMany,
@@ -175,6 +176,70 @@ def test_creation_rate_refuses_a_bound_below_one() -> None:
     with pytest.raises(BadParameterError, match=r"^per_minute 0; expected a number of at "
                                                 r"least 1$"):
         CreationRate(0)
+
+
+# -- GamesInProgress --------------------------------------------------------------------------
+
+
+def test_games_in_progress_forget_finished_and_stale_games() -> None:
+    clock = Clock()
+    games = GamesInProgress(bound=2, within=100, clock=clock)
+    games.add("a", "g1")
+    games.add("a", "g2")
+    games.add("b", "g2")  # an accepted challenge: in progress for both players
+    with pytest.raises(TooMany, match="2 unfinished games") as refused:
+        games.check("a")
+    one_line(refused.value)
+    games.check("b")
+    games.finished("g2")  # ended: it counts for nobody
+    assert games.of("a") == 1 and games.of("b") == 0
+    clock.now += 60
+    games.touch("g1")  # a move: its hour (here 100 s) starts again
+    clock.now += 60
+    assert games.of("a") == 1
+    clock.now += 40
+    assert games.of("a") == 0 and games.tracked == (0, 0)  # untouched for 100 s
+    games.finished("never-counted")  # harmless
+
+
+@given(st.lists(st.tuples(st.sampled_from(["add", "touch", "finished", "wait"]),
+                          st.integers(0, 3), st.integers(0, 5)), max_size=80))
+def test_games_in_progress_match_a_model(ops: list[tuple[str, int, int]]) -> None:
+    """Every count equals a plain model's: the games added for an address, less those that
+    finished, less those untouched for ``within``; the tables hold nothing else."""
+    clock = Clock()
+    games = GamesInProgress(bound=3, within=10, clock=clock)
+    model: dict[str, dict[str, float]] = {}
+    for kind, who, game in ops:
+        address, game_id = f"10.0.0.{who}", f"game{game}"
+        if kind == "add":
+            games.add(address, game_id)
+            model.setdefault(address, {})[game_id] = clock.now
+        elif kind == "touch":
+            games.touch(game_id)
+            for held in model.values():
+                if game_id in held and clock.now - held[game_id] < 10:
+                    held[game_id] = clock.now
+        elif kind == "finished":
+            games.finished(game_id)
+            for held in model.values():
+                held.pop(game_id, None)
+        else:
+            clock.now += game
+        for held_address, held in model.items():
+            live = sum(1 for at in held.values() if clock.now - at < 10)
+            assert games.of(held_address) == live
+            if live >= 3:
+                with pytest.raises(TooMany):
+                    games.check(held_address)
+            else:
+                games.check(held_address)
+        for held in model.values():  # the model forgets what the bound forgot
+            for stale in [g for g, at in held.items() if clock.now - at >= 10]:
+                del held[stale]
+    addresses, tracked_games = games.tracked
+    assert addresses == sum(1 for held in model.values() if held)
+    assert tracked_games == len({g for held in model.values() for g in held})
 
 
 # -- MessageRate ------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lifearena.web import Settings, create_app
+from lifearena.web.limits import CreationRate
 from lifearena.web.lobby import BATCH_EVERY, KEEP_CLOSED, Lobby, UnknownChallenge
 from lifearena.web.models import NewChallenge
 
@@ -428,7 +429,7 @@ class RecordingPage:
 
 def test_a_burst_of_changes_reaches_each_page_as_one_message() -> None:
     async def burst() -> list[dict]:
-        lobby = Lobby(creations_per_minute=1_000)
+        lobby = Lobby(creations=CreationRate(1_000))
         page = RecordingPage()
         lobby.watch(page)  # type: ignore[arg-type]
         made = [lobby.create(NewChallenge(game="blocking_queen", colour=0),

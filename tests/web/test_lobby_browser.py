@@ -26,6 +26,9 @@ pytestmark = pytest.mark.timeout(120)
 
 SIZES = ((1280, 800), (390, 844))
 """A desktop window and a phone (an iPhone 12 to 14's CSS pixels)."""
+LONG_POSITION = ("[[[1,1],[1,2],[2,1],[2,2],[3,3],[3,4],[4,3],[4,4],[1,5],[1,6],[2,5],[2,6]],"
+                 "[[8,8],[8,7],[7,8],[7,7],[6,6],[6,5],[5,6],[5,5],[8,4],[8,3],[7,4],[7,3]]]")
+"""A typed War of Life start of twelve pieces a side, longer than a phone is wide."""
 
 
 @pytest.fixture(scope="module")
@@ -183,11 +186,19 @@ def test_play_buttons_and_challenges_are_above_the_fold_and_nothing_scrolls_side
                       headers={"Content-Type": "application/json"})
     page.request.post(base_url + "/api/games", data={"game": "losat", "opponent": "online"},
                       headers={"Content-Type": "application/json"})
+    # a typed start is listed whole (no space in it to break at), and still fits a phone
+    typed = page.request.post(base_url + "/api/challenges", data={
+        "game": "war_of_life", "colour": 0,
+        "params": {"start": "prolog", "position": LONG_POSITION}},
+        headers={"Content-Type": "application/json"})
+    assert typed.status == 201, typed.text()
     wrong = []
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         _home(page, base_url)
         page.wait_for_selector("#challenges li")
+        listed = page.locator(f"#challenges li[data-id='{typed.json()['id']}'] .about")
+        assert LONG_POSITION in listed.inner_text().replace("\n", "")
         boxes = page.evaluate("""() => [...document.querySelectorAll(
                 '.quick-game button, #challenges-title, #new-challenge')].map(e => {
             const r = e.getBoundingClientRect();

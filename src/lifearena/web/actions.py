@@ -30,9 +30,11 @@ from typing import TYPE_CHECKING, Any
 
 from lifearena.errors import BadParameterError
 from lifearena.web.endings import takeback_position
+from lifearena.web.limits import address_key
 from lifearena.web.refusals import SeatError
 
 if TYPE_CHECKING:
+    from lifearena.web.agent_queue import AgentQueue
     from lifearena.web.app import Settings
     from lifearena.web.heavy import HeavyWork
     from lifearena.web.live import LiveGame
@@ -61,6 +63,7 @@ class GameActions:
     locks: dict[str, asyncio.Lock]
     sockets: dict[str, dict[Outbox, list[int]]]
     heavy: HeavyWork
+    agents: AgentQueue | None
     flag_timers: dict[str, asyncio.TimerHandle]
     presence_timers: dict[str, asyncio.TimerHandle]
 
@@ -72,9 +75,10 @@ class GameActions:
 
         def broadcast(self, live: LiveGame) -> None: ...
 
-        def schedule_agent(self, live: LiveGame) -> None: ...
+        def schedule_agent(self, live: LiveGame, address: str | None = None) -> None: ...
 
-        def _start(self, live: LiveGame, token: str, side: int | None) -> dict[str, Any]: ...
+        def _start(self, live: LiveGame, token: str, side: int | None, address: str,
+                   *others: str) -> dict[str, Any]: ...
 
     # -- clocks --------------------------------------------------------------------------------
 
@@ -202,7 +206,8 @@ class GameActions:
     async def rematch(self, game_id: str, token: str | None, seats: list[int] | None,
                       action: str, client: str = "server") -> LiveGame:
         """Offer, accept or decline a rematch; make it when it is agreed (or at once
-        against an agent or at one screen)."""
+        against an agent or at one screen). A rematch is a new game made by ``client``'s
+        address: under its creation quota and its bound of games in progress, as any."""
         async with self.acting(game_id, token, seats, client) as (live, held):
             if live.rematch(held, action) == "create":
                 from lifearena.web import catalog
@@ -215,7 +220,7 @@ class GameActions:
                 try:
                     fresh = LiveGame.from_row(row)
                     token_of = next((t for t in row.tokens if t), "")
-                    self._start(fresh, token_of, None)
+                    self._start(fresh, token_of, None, address_key(client))
                 except Exception:
                     live.row.offers = before
                     raise
@@ -234,20 +239,25 @@ class GameActions:
             else:
                 kept, state = await self.heavy.run(client, takeback_position, *job)
             live.take_back(kept, state)
-        self.schedule_agent(live)
+            # a search of the position taken back is void: stopped, and one of the new
+            # position starts once it has (or now, when none ran)
+            if self.agents is not None:
+                self.agents.cancel(game_id)
+        self.schedule_agent(live, address_key(client))
         return live
 
-    async def act(self, game_id: str, seats: list[int], message: Any) -> None:
-        """A socket's game action (resign, draw, rematch, takeback)."""
+    async def act(self, game_id: str, seats: list[int], message: Any,
+                  client: str = "server") -> None:
+        """A socket's game action (resign, draw, rematch, takeback) from ``client``."""
         kind = message.type
         if kind == "resign":
-            await self.resign(game_id, None, seats)
+            await self.resign(game_id, None, seats, client)
         elif kind == "draw":
-            await self.draw(game_id, None, seats, message.action)
+            await self.draw(game_id, None, seats, message.action, client)
         elif kind == "rematch":
-            await self.rematch(game_id, None, seats, message.action)
+            await self.rematch(game_id, None, seats, message.action, client)
         elif kind == "takeback":
-            await self.takeback(game_id, None, seats)
+            await self.takeback(game_id, None, seats, client)
 
     # -- presence ------------------------------------------------------------------------------
 

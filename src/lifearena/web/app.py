@@ -31,8 +31,12 @@ Errors are JSON ``{"error": "one-line reason"}`` with a 4xx status (over the soc
 ``{"type": "error", "error": ..., "status": ...}``) and leave the game unchanged. Every body
 and message is a declared model; :class:`~lifearena.web.guard.Guard` checks the Host,
 cross-site requests and body sizes before any of it is read. One lock per game orders its
-moves; agents think and replays run in worker processes, never on the event loop; every
-socket has a bounded outbox, so a page that does not read is closed, not waited for.
+moves; agents think and replays run in worker processes, never on the event loop, the
+agents' searches taking turns between client addresses (:mod:`lifearena.web.agent_queue`);
+every socket has a bounded outbox, so a page that does not read is closed, not waited for.
+Every way of making a game (a new game, a rematch, an opened record, an accepted challenge)
+passes :meth:`Server._start`, under one quota of creations a minute and one bound of games
+in progress per address (429 past either).
 """
 
 from __future__ import annotations
@@ -43,13 +47,10 @@ import contextlib
 import html
 import logging
 import math
-import os
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -67,20 +68,23 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketState
 
 from lifearena import __version__
-from lifearena.arena.executor import exit_with_parent
 from lifearena.core import Outcome, Record
 from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
 from lifearena.web import catalog
 from lifearena.web.actions import GameActions
+from lifearena.web.agent_queue import PER_ADDRESS, AgentQueue
+from lifearena.web.agent_workers import ProcessRunner, SearchCancelled, ThreadRunner
 from lifearena.web.clock import steady_wall
 from lifearena.web.guard import Guard, default_hosts
-from lifearena.web.heavy import HeavyWork, TooBusy, client_of, stop_pool
+from lifearena.web.heavy import HeavyWork, TooBusy, client_of
 from lifearena.web.lab import install as install_lab
 from lifearena.web.lab.launcher import Launcher, TooManyRunning
 from lifearena.web.lab.results import UnknownResults
 from lifearena.web.limits import (
     FLOOD_HOLD_OFF,
+    GAMES_IN_PROGRESS,
     CreationRate,
+    GamesInProgress,
     MessageRate,
     SocketCounts,
     TooMany,
@@ -207,6 +211,12 @@ class Settings:
     """The clock games' clocks read, in seconds since the epoch (tests give their own)."""
     shortest_clock: float = 0.5
     """The shortest live time control a new game may have, in minutes."""
+    games_in_progress: int = GAMES_IN_PROGRESS
+    """Unfinished games one client address may have made or hold a seat in at once
+    (:class:`~lifearena.web.limits.GamesInProgress`)."""
+    agent_searches: int = PER_ADDRESS
+    """Searches of the computer one client address may have waiting or running; past it,
+    its new games against the computer are refused (:mod:`lifearena.web.agent_queue`)."""
 
 
 @dataclass
@@ -222,8 +232,11 @@ class Server(GameActions):
     sockets: dict[str, dict[Outbox, list[int]]] = field(default_factory=dict)
     creations: CreationRate = field(default_factory=lambda: CreationRate(30))
     socket_counts: SocketCounts = field(default_factory=SocketCounts)
+    in_progress: GamesInProgress = field(default_factory=GamesInProgress)
+    """Unfinished games by client address (every path that makes a game counts here)."""
     heavy: HeavyWork = field(default_factory=lambda: HeavyWork("thread"))
-    pool: Executor | None = None
+    agents: AgentQueue | None = None
+    """The agents' searches, fairly between addresses (started with the server)."""
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     loading: dict[str, asyncio.Future[LiveGame]] = field(default_factory=dict)
     """Games being rebuilt from the store, by id (every caller awaits the one rebuild)."""
@@ -272,7 +285,7 @@ class Server(GameActions):
         self.games[game_id] = live
         self.adopt(live)
         self._evict()
-        self.schedule_agent(live)
+        self.schedule_agent(live, address_key(client))
         return live
 
     def exists(self, game_id: str) -> bool:
@@ -303,8 +316,26 @@ class Server(GameActions):
             else:
                 return
 
-    def create(self, body: NewGame) -> dict[str, Any]:
-        """Create a game from a new-game form; answer the creator's token and the links."""
+    def admit(self, address: str, *, agent: bool = False) -> None:
+        """Refuse (429, one line) a new game for ``address`` past any of its bounds, counting
+        nothing: its creations in the last minute, its games in progress and, for a game
+        against the computer (``agent``), its searches waiting or running. Every path that
+        makes a game passes here (:meth:`_start`)."""
+        self.creations.check(address)
+        self.in_progress.check(address)
+        if agent and self.agents is not None:
+            self.agents.check_room(address)
+
+    def admitted(self, game_id: str, address: str, *others: str) -> None:
+        """Count the game ``game_id`` just made for ``address`` (its creation and a game in
+        progress) and as a game in progress of ``others`` (a challenge's maker)."""
+        self.creations.count(address)
+        for holder in dict.fromkeys((address, *others)):
+            self.in_progress.add(holder, game_id)
+
+    def create(self, body: NewGame, address: str = "server") -> dict[str, Any]:
+        """Create a game from a new-game form for the client at ``address``; answer the
+        creator's token and the links."""
         game, opponent, side = body.game, body.opponent, body.side
         values = catalog.check_values(game, body.params)
         # the catalog says which settings are played at one screen only (the form reads it)
@@ -333,14 +364,18 @@ class Server(GameActions):
                           seed=secrets.randbelow(catalog.MAX_SEED + 1))
         row = GameRow(secrets.token_urlsafe(9), game, dict(state.params), state.setup(), config,
                       tokens, invites=invites)
-        return self._start(_rebuild(row), token, None if opponent == "hotseat" else side)
+        return self._start(_rebuild(row), token, None if opponent == "hotseat" else side,
+                           address)
 
     def start_seated(self, game: str, params: dict[str, Any], clock: dict[str, Any] | None,
-                     creator: int) -> tuple[dict[str, Any], str]:
+                     creator: int, acceptor: str = "server", maker: str | None = None
+                     ) -> tuple[dict[str, Any], str]:
         """An online game with both seats taken at once (an accepted challenge of the
         lobby, its parameters already checked): the acceptor's answer (as :meth:`create`
         gives it, for seat ``1 - creator``) and the creator's token, which the lobby tells
-        the creator alone. ``clock``: the time control, kept in ``opponent["clock"]``."""
+        the creator alone. ``clock``: the time control, kept in ``opponent["clock"]``. The
+        game counts as made by the ``acceptor``'s address, and in progress for the
+        challenge's ``maker`` too."""
         state = catalog.new_state(game, params)
         tokens = [new_secret(), new_secret()]
         config: dict[str, Any] = {"kind": "online", "lobby": True}
@@ -348,13 +383,17 @@ class Server(GameActions):
             config["clock"] = clock
         row = GameRow(secrets.token_urlsafe(9), game, dict(state.params), state.setup(),
                       config, list(tokens))
-        answer = self._start(_rebuild(row), tokens[1 - creator], 1 - creator)
+        answer = self._start(_rebuild(row), tokens[1 - creator], 1 - creator, acceptor,
+                             *(() if maker is None else (maker,)))
         return answer, tokens[creator]
 
     async def open_record(self, text: str, client: str = "server") -> dict[str, Any]:
         """Open an uploaded record as a hot-seat game at its last position; every move is
         checked (in a slow-work worker for ``client`` when the record is long) before
-        anything is stored."""
+        anything is stored. It counts as a game made by ``client``'s address (checked
+        before the replay and again, with no ``await`` between, when it is stored)."""
+        address = address_key(client)
+        self.admit(address)  # no replay for an address already past its bounds
         record = Record.load(text)
         if record.game not in catalog.GAMES:
             raise BadParameterError(f"record of game {record.game!r}; expected one of "
@@ -367,38 +406,49 @@ class Server(GameActions):
                                           "players": record_players(record)},
                       [token, token], [str(m) for m in record.moves])
         if len(row.moves) <= LOOP_REPLAY_MOVES:
-            return self._start(replayed(row), token, None)
-        return self._start(await self.heavy.run(client, replayed, row), token, None)
+            return self._start(replayed(row), token, None, address)
+        return self._start(await self.heavy.run(client, replayed, row), token, None, address)
 
-    def _start(self, live: LiveGame, token: str,
-               side: int | None) -> dict[str, Any]:
+    def _start(self, live: LiveGame, token: str, side: int | None, address: str,
+               *others: str) -> dict[str, Any]:
+        """Store and start a game made for the client at ``address`` (in progress for
+        ``others`` too): every path that makes a game ends here, so every one is under the
+        same bounds (:meth:`admit`), checked and counted with no ``await`` between."""
         row = live.row
         self.check_control(row.opponent.get("clock"))
+        self.admit(address, agent=live.agent_seat is not None)
         self.adopt(live)  # its clock, before it is stored
         self.store.insert(row, ended(live))
+        self.admitted(row.id, address, *others)
+        if live.over:  # an opened record of a finished game is in progress for nobody
+            self.in_progress.finished(row.id)
         self.games[row.id] = live
         self._evict()
         links = {"you": f"/play/{row.id}#t={token}", "spectator": f"/play/{row.id}"}
         for secret in row.invites.values():
             links["invite"] = f"/play/{row.id}#i={secret}"
-        self.schedule_agent(live)
+        self.schedule_agent(live, address)
         return {"id": row.id, "token": token, "seat": side, "links": links}
 
     # -- seats -------------------------------------------------------------------------------
 
     async def claim(self, game_id: str, invitation: str, holder: str | None,
                     client: str = "server") -> dict[str, Any]:
-        """The first claim of an invitation takes its seat; answer that seat's token."""
+        """The first claim of an invitation takes its seat; answer that seat's token. The
+        game then counts as in progress for the claimant's address too."""
+        address = address_key(client)
         async with self.locked(game_id, client) as live:
             if holder and _holds(live, holder):
                 raise SeatError("you already play a seat of this game; send the invitation "
                                 "to your opponent")
+            self.in_progress.check(address)
             seat, token = live.claim(invitation)
             try:
                 self.store.save_seats(live.row)
             except Exception:
                 live.row.tokens[seat] = None  # memory and store never disagree
                 raise
+            self.in_progress.add(address, game_id)
         self.broadcast(live)
         return {"id": game_id, "token": token, "seat": seat,
                 "links": {"you": f"/play/{game_id}#t={token}",
@@ -445,7 +495,7 @@ class Server(GameActions):
                 self.games.pop(game_id, None)  # rebuilt from the store on the next request
                 raise
             self.schedule_flag(live)
-            self.schedule_agent(live)
+            self.schedule_agent(live, address_key(client))
         self.broadcast(live)
         return live
 
@@ -480,26 +530,41 @@ class Server(GameActions):
 
     def broadcast(self, live: LiveGame) -> None:
         """Offer every open page of ``live`` the game as that page may see it; a page whose
-        outbox is full is closed by its outbox, and nobody waits for any page."""
-        broadcast(self.sockets.get(live.row.id, {}), live.view)
+        outbox is full is closed by its outbox, and nobody waits for any page.
+
+        Every change of a game ends here, so here the game's books follow it too: a game
+        that ended or was cancelled is in progress for nobody and its agent's search (if
+        any) is dropped or stopped; any other change keeps it counted as in progress."""
+        game_id = live.row.id
+        if live.over or live.row.cancelled:
+            self.in_progress.finished(game_id)
+            if live.thinking and self.agents is not None:
+                self.agents.cancel(game_id)
+        else:
+            self.in_progress.touch(game_id)
+        broadcast(self.sockets.get(game_id, {}), live.view)
 
     # -- agents ------------------------------------------------------------------------------
 
-    def schedule_agent(self, live: LiveGame) -> None:
-        """Start the agent's thinking when the game waits for it (off the event loop)."""
+    def schedule_agent(self, live: LiveGame, address: str | None = None) -> None:
+        """Start the agent's thinking when the game waits for it (in a worker, in the turn
+        of ``address``: the client whose request gave the agent work, else the one that did
+        last; :mod:`lifearena.web.agent_queue`)."""
+        if address is not None:
+            live.address = address
         seat = live.agent_seat
-        if seat is None or live.thinking or seat not in live.awaiting():
+        if seat is None or live.thinking or seat not in live.awaiting() or live.over:
             return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
         live.thinking = True
-        task = loop.create_task(self._agent_move(live, seat))
+        task = loop.create_task(self._agent_move(live, seat, live.address or "server"))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _agent_move(self, live: LiveGame, seat: int) -> None:
+    async def _agent_move(self, live: LiveGame, seat: int, address: str) -> None:
         opponent = live.row.opponent
         name, limit = catalog.level_agent(live.row.game, opponent["level"])
         if live.clock is not None:  # it thinks within its clock
@@ -507,10 +572,10 @@ class Server(GameActions):
         number, undone = len(live.row.moves), live.undone
         seed = (int(opponent.get("seed", 0)) + 7919 * number) % (catalog.MAX_SEED + 1)
         view = live.state.view(seat)
-        assert self.pool is not None
+        assert self.agents is not None
         try:
-            text = await asyncio.get_running_loop().run_in_executor(
-                self.pool, catalog.choose_move, view, seat, name, limit, seed)
+            text = await self.agents.run(address, live.row.id, catalog.choose_move, view, seat,
+                                         name, limit, seed)
             # a thinking game is never evicted: the lock gives this very copy
             async with self.locked(live.row.id) as current:
                 self.settle(live, force=True)
@@ -520,6 +585,11 @@ class Server(GameActions):
                     self.store.save_play(live.row, ended(live))
                     self.schedule_flag(live)
             live.agent_error = None
+        except SearchCancelled:  # the game ended, or a takeback changed the position
+            live.thinking = False
+            self.schedule_agent(live)  # after a takeback: a search of the new position
+            self.broadcast(live)
+            return
         except Exception as error:
             log.exception("agent %s failed in game %s", name, live.row.id)
             live.agent_error = f"the agent {name} failed: {str(error).splitlines()[0][:200]}"
@@ -532,8 +602,9 @@ class Server(GameActions):
         self.broadcast(live)
 
 
-async def start_agent_pool(settings: Settings) -> Executor:
-    """The pool the agents think in: threads (tests) or ``settings.workers`` processes.
+async def start_agents(settings: Settings) -> AgentQueue:
+    """The queue of the agents' searches over ``settings.workers`` workers: threads (tests)
+    or processes (:mod:`lifearena.web.agent_workers`).
 
     Every worker process is started now, from the calling thread (the event loop's, which
     lives as long as the server), and has loaded the engine when this returns
@@ -542,18 +613,12 @@ async def start_agent_pool(settings: Settings) -> Executor:
     (:func:`~lifearena.arena.executor.exit_with_parent`).
     """
     if settings.agent_workers == "thread":
-        return ThreadPoolExecutor(settings.workers, thread_name_prefix="agent")
+        return AgentQueue(ThreadRunner(settings.workers), settings.agent_searches)
     from lifearena.web.warmup import warm_up
 
-    pool = ProcessPoolExecutor(settings.workers, mp_context=get_context("spawn"),
-                               initializer=exit_with_parent, initargs=(os.getpid(),))
-    loop = asyncio.get_running_loop()
-    warmed = await asyncio.gather(*(loop.run_in_executor(pool, warm_up)
-                                    for _ in range(settings.workers)), return_exceptions=True)
-    for outcome in warmed:
-        if isinstance(outcome, BaseException):  # the first move will say what is wrong
-            log.warning("an agent worker's warm-up failed: %s", outcome)
-    return pool
+    runner = ProcessRunner(settings.workers, warm_up)
+    await runner.start()
+    return AgentQueue(runner, settings.agent_searches)
 
 
 def tournaments_folder(db: Path) -> Path:
@@ -568,18 +633,18 @@ def tournaments_folder(db: Path) -> Path:
 
 def create_app(settings: Settings) -> FastAPI:
     """The web application over the store at ``settings.db``."""
-    server = Server(settings, Store(settings.db),
-                    creations=CreationRate(settings.creates_per_minute),
+    creations = CreationRate(settings.creates_per_minute)  # one quota for every path
+    server = Server(settings, Store(settings.db), creations=creations,
+                    in_progress=GamesInProgress(settings.games_in_progress),
                     heavy=HeavyWork(settings.agent_workers, settings.workers),
-                    lobby=Lobby(settings.challenge_expiry,
-                                creations_per_minute=settings.creates_per_minute))
+                    lobby=Lobby(settings.challenge_expiry, creations=creations))
     # the lab's tournaments play into files of their own, beside the games database
     launcher = (Launcher(tournaments_folder(settings.db), settings.tournaments_running)
                 if settings.tournaments_running > 0 else None)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        server.pool = await start_agent_pool(settings)
+        server.agents = await start_agents(settings)
         server.lobby.start()
         loading = asyncio.get_running_loop().create_task(server.load_clocked())
         server.tasks.add(loading)  # the clocked games load, so their flags fall on time
@@ -593,7 +658,7 @@ def create_app(settings: Settings) -> FastAPI:
             for task in list(server.tasks):
                 task.cancel()
             await server.lobby.stop()
-            stop_pool(server.pool)
+            server.agents.close()
             server.heavy.close()
             if launcher is not None:
                 launcher.close()
@@ -661,19 +726,12 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post("/api/games", status_code=201)
     async def create(body: NewGame, request: Request) -> dict[str, Any]:
-        address = address_key(client_of(request.client))
-        server.creations.check(address)
-        created = server.create(body)
-        server.creations.count(address)  # only games really made use up the quota
-        return created
+        # the bounds are checked, and only games really made counted, in Server._start
+        return server.create(body, address_key(client_of(request.client)))
 
     @app.post("/api/records", status_code=201)
     async def open_record(body: OpenRecord, request: Request) -> dict[str, Any]:
-        address = address_key(client_of(request.client))
-        server.creations.check(address)
-        created = await server.open_record(body.record, client_of(request.client))
-        server.creations.count(address)
-        return created
+        return await server.open_record(body.record, client_of(request.client))
 
     @app.get("/api/games/{game_id}")
     async def game_view(game_id: str, request: Request,
@@ -800,7 +858,7 @@ async def serve_socket(server: Server, websocket: WebSocket, game_id: str) -> No
                         "slow down (messages past the rate are dropped)")))
                 continue
             try:
-                await _on_message(server, game_id, seats, message.get("text"))
+                await _on_message(server, game_id, seats, message.get("text"), client)
             except LifeArenaError as error:
                 outbox.offer(_error_message(error))
     except (RuntimeError, ConnectionError):  # the peer went away mid-send
@@ -866,15 +924,15 @@ async def _refuse(websocket: WebSocket, error: Exception) -> None:
 
 
 async def _on_message(server: Server, game_id: str, seats: list[int],
-                      text: str | None) -> None:
+                      text: str | None, client: str = "server") -> None:
     if text is not None and len(text) > MAX_WS_MESSAGE:
         raise ParseError(f"message of {len(text)} characters; expected at most "
                          f"{MAX_WS_MESSAGE}")
     message = read_message(text)
     if isinstance(message, MoveMessage):
-        await server.move(game_id, None, seats, message)
+        await server.move(game_id, None, seats, message, client)
     elif isinstance(message, GameAction):
-        await server.act(game_id, seats, message)
+        await server.act(game_id, seats, message, client)
     elif isinstance(message, Hello):
         raise ParseError("this socket has already said hello; expected a move or a ping")
 

@@ -158,8 +158,22 @@ def entry_of(game: str) -> GameEntry:
 
 
 def new_state(game: str, values: Mapping[str, Any]) -> State:
-    """The start of a new game of ``game`` from a form's ``values``."""
-    return entry_of(game).game_type.from_served(values).new_initial_state()
+    """The start of a new game of ``game`` from a form's ``values``; a start that is already
+    decided (a typed position where one side has no pieces left) is refused with
+    :class:`BadParameterError`: a game, challenge or invitation from it would hand whoever
+    takes it a loss with no move played.
+
+    >>> new_state("war_of_life", {"start": "prolog", "position": "[[[1,1]],[]]"})
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: this start is already decided (b wins (win)); ...
+    """
+    state = entry_of(game).game_type.from_served(values).new_initial_state()
+    if state.is_terminal():  # every game's typed start passes here: one check for all
+        raise BadParameterError(f"this start is already decided ({state.outcome()}); "
+                                "expected a start where both sides can still play")
+    return state
 
 
 def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
@@ -217,7 +231,7 @@ def choose_move(state: Any, seat: int, agent_name: str, limit: Limit | None,
 
     agent = agents.make(agent_name, game=state.info.name, seed=seed)
     action = agent.act(state, seat, limit)
-    return state.action_to_string(action, seat)
+    return str(state.action_to_string(action, seat))
 
 
 _PICTURES: dict[str, dict[str, Any]] = {}

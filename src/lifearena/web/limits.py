@@ -1,6 +1,6 @@
 """The server's bounds on what one client may cost it: tables that cannot grow without end,
-game creations per address and minute, messages per socket and second, and open sockets per
-game and per address.
+game creations per address and minute, games in progress per address, messages per socket
+and second, and open sockets per game and per address.
 
 Every bound here is enforced in memory, per server process; none of it awaits, so one client
 cannot slow another while it is checked. The application answers :class:`TooMany` (and its
@@ -49,6 +49,11 @@ FLOOD_EXCESS = 40
 counts as flooding and is closed."""
 FLOOD_HOLD_OFF = 30.0
 """Seconds an address whose socket was closed for flooding may open no socket."""
+GAMES_IN_PROGRESS = 20
+"""Unfinished games one client address may have made or hold a seat in at once."""
+IN_PROGRESS_WITHIN = 3600.0
+"""Seconds since its last change after which an unfinished game no longer counts as in
+progress (an hour: a game left for good stops holding its creator back)."""
 
 
 class TooMany(LifeArenaError):
@@ -257,6 +262,105 @@ class CreationRate:
             if stamps and now - stamps[-1] < self.window:
                 return
             del self._stamps[oldest]
+
+
+class GamesInProgress:
+    """At most ``bound`` unfinished games per client address: games it made (a new game, a
+    rematch, an opened record, a challenge made or accepted) or holds a seat in (a claimed
+    invitation).
+
+    :meth:`check` refuses one more without counting it; :meth:`add` counts a game made;
+    :meth:`touch` says a game changed (it is still being played) and :meth:`finished` that it
+    ended or was cancelled: it then counts for nobody. A game unchanged for ``within``
+    seconds counts no more (a game abandoned for good stops holding its address back). At most
+    ``max_addresses`` addresses are tracked, least recently counted forgotten first.
+
+    >>> now = [0.0]
+    >>> games = GamesInProgress(bound=2, within=60, clock=lambda: now[0])
+    >>> games.add("203.0.113.7", "g1"); games.add("203.0.113.7", "g2")
+    >>> games.check("203.0.113.7")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.web.limits.TooMany: 2 unfinished games made by or played from this address, ...
+    >>> games.finished("g1"); games.of("203.0.113.7")
+    1
+    >>> now[0] = 60.0     # g2 left untouched for a minute: it counts no more
+    >>> games.of("203.0.113.7"), games.tracked
+    (0, (0, 0))
+    """
+
+    def __init__(self, bound: int = GAMES_IN_PROGRESS, within: float = IN_PROGRESS_WITHIN,
+                 max_addresses: int = MAX_ADDRESSES, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        _at_least("bound", bound, 1)
+        _at_least("within", within, 1e-9)
+        self.bound = int(bound)
+        self.within = float(within)
+        self._clock = clock
+        # address -> {game: when it last changed}, and game -> the addresses it counts for
+        self._games: BoundedTable[str, dict[str, float]] = BoundedTable(max_addresses)
+        self._holders: BoundedTable[str, set[str]] = BoundedTable(
+            max_addresses * self.bound)
+
+    def check(self, address: str) -> None:
+        """Raise :class:`TooMany` when ``address`` has :attr:`bound` games in progress."""
+        count = self.of(address)
+        if count >= self.bound:
+            raise TooMany(f"{count} unfinished games made by or played from this address, the "
+                          f"most allowed; finish or resign one first (a game untouched for "
+                          f"{self.within / 60:.0f} minutes stops counting)")
+
+    def add(self, address: str, game_id: str) -> None:
+        """Count ``game_id`` as in progress for ``address`` (checked first with
+        :meth:`check`, with no ``await`` between)."""
+        games = self._games.peek(address) or {}
+        games[game_id] = self._clock()
+        self._games[address] = games
+        self._holders.setdefault(game_id, set()).add(address)
+
+    def touch(self, game_id: str) -> None:
+        """``game_id`` changed: it is being played (its hour starts again)."""
+        now = self._clock()
+        for address in self._holders.peek(game_id) or ():
+            games = self._games.peek(address)
+            if games is not None and game_id in games:
+                games[game_id] = now
+
+    def finished(self, game_id: str) -> None:
+        """``game_id`` ended or was cancelled: it counts for nobody now."""
+        holders = self._holders.peek(game_id)
+        if holders is None:
+            return
+        del self._holders[game_id]
+        for address in holders:
+            games = self._games.peek(address)
+            if games is not None:
+                games.pop(game_id, None)
+                if not games:
+                    del self._games[address]
+
+    def of(self, address: str) -> int:
+        """Games in progress for ``address`` (stale ones forgotten first)."""
+        games = self._games.peek(address)
+        if games is None:
+            return 0
+        now = self._clock()
+        for game_id, changed in list(games.items()):
+            if now - changed >= self.within:
+                del games[game_id]
+                holders = self._holders.peek(game_id)
+                if holders is not None:
+                    holders.discard(address)
+                    if not holders:
+                        del self._holders[game_id]
+        if not games:
+            del self._games[address]
+        return len(games)
+
+    @property
+    def tracked(self) -> tuple[int, int]:
+        """How many addresses and how many games the tables hold."""
+        return len(self._games), len(self._holders)
 
 
 class MessageRate:

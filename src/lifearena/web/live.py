@@ -106,6 +106,9 @@ class LiveGame(Endings):
     """How many takebacks this copy has seen (an agent's move chosen before one is void)."""
     first_side: int | None = None
     """The side to move at the game's start (found when a move list is first drawn)."""
+    address: str | None = None
+    """The client address whose request last gave the agent work (in memory only): the
+    agent's searches wait in that address's turn (:mod:`lifearena.web.agent_queue`)."""
 
     @classmethod
     def from_row(cls, row: GameRow) -> LiveGame:

@@ -27,8 +27,12 @@ acceptor its token, and tells the creator its own privately, over its lobby sock
   accepted, ``{"type": "seated", "challenge", "game", "seat", "token", "link"}``.
 
 Bounds: :data:`OPEN_PER_ADDRESS` open challenges per client address and :data:`MAX_OPEN` in
-all, creations per address and minute as for games, and the lobby's sockets under the
-server's socket limits (at most :data:`MAX_WATCHERS`); a refusal is a 429 with one line.
+all; making a challenge and accepting one each count against the address's one quota of
+creations a minute, shared with every other way of making a game (the server's
+:class:`~lifearena.web.limits.CreationRate`), and its bound of games in progress (the maker's
+when it makes the challenge, the acceptor's when it accepts; the game then counts for both);
+and the lobby's sockets under the server's socket limits (at most :data:`MAX_WATCHERS`); a
+refusal is a 429 with one line.
 Challenges expire after ``Settings.challenge_expiry`` seconds (30 minutes by default), swept
 by a task every few seconds.
 
@@ -177,7 +181,9 @@ class Lobby:
     expiry: float = EXPIRY
     per_address: int = OPEN_PER_ADDRESS
     max_open: int = MAX_OPEN
-    creations_per_minute: int = 30
+    creations: CreationRate | None = None
+    """The creations quota the challenges made count against (the server's, shared with
+    every way of making a game); its own, of 30 a minute, when none is given."""
     max_watchers: int = MAX_WATCHERS
     clock: Callable[[], float] = time.time
     open: dict[str, Challenge] = field(default_factory=dict)
@@ -190,7 +196,6 @@ class Lobby:
     """Open challenges by client address."""
     watchers: dict[Outbox, frozenset[str]] = field(default_factory=dict)
     """The lobby's sockets and the owner secrets each page said it holds."""
-    _creations: CreationRate | None = None
     _listed: str | None = None  # the open challenges' JSON, made once per change
     _changes: list[str] = field(default_factory=list)  # encoded, not yet told to the pages
     _flush: asyncio.TimerHandle | None = None
@@ -200,7 +205,8 @@ class Lobby:
     def __post_init__(self) -> None:
         if not self.expiry > 0:
             raise BadParameterError(f"challenge expiry {self.expiry!r}; expected seconds > 0")
-        self._creations = CreationRate(self.creations_per_minute)
+        if self.creations is None:
+            self.creations = CreationRate(30)
 
     # -- challenges --------------------------------------------------------------------------
 
@@ -208,8 +214,8 @@ class Lobby:
         """Open a challenge for the client at ``address``: its id and the owner's secret.
         :class:`TooMany` past a bound, :class:`BadParameterError` for parameters the
         catalog refuses; nothing changes when it is refused."""
-        assert self._creations is not None
-        self._creations.check(address)
+        assert self.creations is not None
+        self.creations.check(address)
         if self.addresses.get(address, 0) >= self.per_address:
             raise TooMany(f"{self.per_address} open challenges from this address already, the "
                           "most allowed; cancel one or wait for it to be accepted")
@@ -225,7 +231,7 @@ class Lobby:
         self.open[challenge.id] = challenge
         self.owners[challenge.owner] = challenge.id
         self.addresses[address] = self.addresses.get(address, 0) + 1
-        self._creations.count(address)
+        self.creations.count(address)
         self._listed = None
         self._tell_all(f'{{"type":"challenge-added","now":{now!r},'
                        f'"challenge":{challenge.text}}}')
@@ -457,7 +463,9 @@ def router_for(server: Server) -> APIRouter:
     async def create(body: NewChallenge, request: Request) -> dict[str, Any]:
         if body.clock is not None:  # the server's shortest clock, as for any game
             server.check_control(body.clock.model_dump(exclude_none=True))
-        return lobby.create(body, address_key(client_of(request.client)))
+        address = address_key(client_of(request.client))
+        server.in_progress.check(address)  # its game will be in progress for its maker
+        return lobby.create(body, address)
 
     @router.get("/api/challenges")
     async def listing() -> dict[str, Any]:
@@ -472,13 +480,14 @@ def router_for(server: Server) -> APIRouter:
                      owner: OwnerHeader = None) -> dict[str, Any]:
         address = address_key(client_of(request.client))
         challenge = lobby.take(challenge_id, owner)
-        server.creations.check(address)  # a game is made: it counts as the acceptor's
-        # no await from here on: the challenge cannot be taken twice
+        # no await from here on: the challenge cannot be taken twice. The game counts as
+        # made by the acceptor (its quota and bounds, checked in start_seated) and in
+        # progress for the maker too
         colour = challenge.colour
         creator = colour if isinstance(colour, int) else secrets.randbelow(2)
         answer, creator_token = server.start_seated(challenge.game, challenge.params,
-                                                    challenge.clock, creator)
-        server.creations.count(address)
+                                                    challenge.clock, creator, address,
+                                                    challenge.address)
         lobby.accepted(challenge, answer["id"], creator, creator_token)
         return answer
 

@@ -10,7 +10,8 @@
 
 /**
  * The settings of a challenge that differ from the game's defaults, as "Label value" parts
- * ("standard settings" when none do).
+ * ("standard settings" when none do), each value whole (a typed start is shown in full before
+ * anyone accepts it).
  *
  * settingsText({k: 3, start: "random"}, [{name: "k", label: "k", kind: "int", default: 2},
  *   {name: "start", label: "Start", kind: "choice", default: "random"}]) === "k 3"
@@ -24,7 +25,9 @@ export function settingsText(params, specs) {
     if (!(spec.name in params) || params[spec.name] === spec.default) continue;
     const value = params[spec.name];
     if (spec.kind === "bool") parts.push(value ? spec.label.toLowerCase() : `no ${spec.label.toLowerCase()}`);
-    else parts.push(`${spec.label} ${String(value).length > 24 ? String(value).slice(0, 23) + "…" : value}`);
+    // whole, never cut: a typed start is what the acceptor agrees to play from (the list
+    // wraps it; home.css's .about breaks anywhere, so a long one cannot widen a phone page)
+    else parts.push(`${spec.label} ${value}`);
   }
   return parts.length ? parts.join(", ") : "standard settings";
 }
