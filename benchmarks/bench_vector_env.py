@@ -31,7 +31,9 @@ Both count plies from the environment's own flags (``terminated | truncated`` an
 
 It prints, for each row, steps/s and plies/s with their ratios to OpenSpiel (``x OS``) and
 PettingZoo (``x PZ``), and the plies a step played. Each figure is the median of
-``--repeats`` timings of about ``--seconds`` each (steps and plies from the same timings).
+``--repeats`` timings of about ``--seconds`` each (steps and plies from the same timings),
+taken in turn with every other figure's (the machine may be shared: a change of load then
+falls on all of them).
 The targets are those of issue #22 (steps/s against ``random``). ``NUMBA_NUM_THREADS=1`` is
 set before numba loads::
 
@@ -65,19 +67,20 @@ Timing = tuple[int, int, float]
 """One timing: (environment steps, plies played, seconds)."""
 
 
-def median_rate(run: Callable[[float], tuple[int, float]], seconds: float, repeats: int
-                ) -> float:
-    """The median of ``repeats`` rates ``steps / elapsed`` from ``run(seconds)``."""
-    return statistics.median(steps / elapsed for steps, elapsed in
-                             (run(seconds) for _ in range(repeats)))
+def interleaved_medians(runners: dict[str, Callable[[float], Timing]], seconds: float,
+                        repeats: int) -> dict[str, tuple[float, float]]:
+    """Each runner's median step rate and ply rate over ``repeats`` timings of ``seconds``.
 
-
-def median_rates(run: Callable[[float], Timing], seconds: float, repeats: int
-                 ) -> tuple[float, float]:
-    """The medians of ``repeats`` step rates and ply rates from ``run(seconds)``."""
-    timings = [run(seconds) for _ in range(repeats)]
-    return (statistics.median(steps / elapsed for steps, _, elapsed in timings),
-            statistics.median(plies / elapsed for _, plies, elapsed in timings))
+    The timings go round the runners in turn (every runner's first timing, then every
+    runner's second, ...), so that a change in the machine's load over the run (it is
+    shared) falls on every figure alike instead of on whichever was timed at the time."""
+    timings: dict[str, list[Timing]] = {name: [] for name in runners}
+    for _ in range(repeats):
+        for name, run in runners.items():
+            timings[name].append(run(seconds))
+    return {name: (statistics.median(steps / elapsed for steps, _, elapsed in runs),
+                   statistics.median(plies / elapsed for _, plies, elapsed in runs))
+            for name, runs in timings.items()}
 
 
 def vector_runner(game: str, num_envs: int, opponent: str, copy: bool
@@ -108,13 +111,13 @@ def vector_runner(game: str, num_envs: int, opponent: str, copy: bool
     return run
 
 
-def openspiel_runner() -> Callable[[float], tuple[int, float]]:
+def openspiel_runner() -> Callable[[float], Timing]:
     import pyspiel
 
     game = pyspiel.load_game("connect_four")
     rng = np.random.default_rng(0)
 
-    def run(seconds: float) -> tuple[int, float]:
+    def run(seconds: float) -> Timing:
         steps, start = 0, time.perf_counter()
         while time.perf_counter() - start < seconds:
             state = game.new_initial_state()
@@ -123,12 +126,12 @@ def openspiel_runner() -> Callable[[float], tuple[int, float]]:
                 legal = state.legal_actions()
                 state.apply_action(legal[int(rng.integers(len(legal)))])
                 steps += 1
-        return steps, time.perf_counter() - start
+        return steps, steps, time.perf_counter() - start  # one ply a step
 
     return run
 
 
-def pettingzoo_runner() -> Callable[[float], tuple[int, float]]:
+def pettingzoo_runner() -> Callable[[float], Timing]:
     if importlib.util.find_spec("pygame") is None:
         # connect_four imports pygame for drawing only; without render_mode it never draws
         sys.modules["pygame"] = types.ModuleType("pygame")
@@ -137,7 +140,7 @@ def pettingzoo_runner() -> Callable[[float], tuple[int, float]]:
     env = connect_four_v3.env()
     rng = np.random.default_rng(0)
 
-    def run(seconds: float) -> tuple[int, float]:
+    def run(seconds: float) -> Timing:
         steps, start = 0, time.perf_counter()
         while time.perf_counter() - start < seconds:
             env.reset(seed=int(rng.integers(2**31)))
@@ -149,7 +152,7 @@ def pettingzoo_runner() -> Callable[[float], tuple[int, float]]:
                 legal = np.flatnonzero(observation["action_mask"])
                 env.step(int(legal[int(rng.integers(len(legal)))]))
                 steps += 1
-        return steps, time.perf_counter() - start
+        return steps, steps, time.perf_counter() - start  # one ply a step
 
     return run
 
@@ -169,10 +172,17 @@ def main() -> None:
     from lifearena.interop.vector import VECTOR_GAMES
 
     games = args.games or list(VECTOR_GAMES)
-    openspiel = median_rate(openspiel_runner(), args.seconds, args.repeats)
-    pettingzoo = median_rate(pettingzoo_runner(), args.seconds, args.repeats)
+    opponents = [args.opponent] + (["self"] if args.opponent != "self" else [])
+    runners = {"openspiel": openspiel_runner(), "pettingzoo": pettingzoo_runner()}
+    for game in games:
+        for opponent in opponents:
+            runners[f"{game}/{opponent}"] = vector_runner(game, args.envs, opponent, args.copy)
+    load = os.getloadavg()[0]
+    rates = interleaved_medians(runners, args.seconds, args.repeats)
+    openspiel, pettingzoo = rates.pop("openspiel")[0], rates.pop("pettingzoo")[0]
     print(f"N={args.envs}, copy={args.copy}, NUMBA_NUM_THREADS="
-          f"{os.environ['NUMBA_NUM_THREADS']}, median of {args.repeats} x {args.seconds:g} s; "
+          f"{os.environ['NUMBA_NUM_THREADS']}, median of {args.repeats} x {args.seconds:g} s "
+          f"(interleaved); load average {load:.1f} before, {os.getloadavg()[0]:.1f} after; "
           f"a baseline's step is one ply")
     print(f"{'environment':<30} {'opponent':>8} {'steps/s':>11} {'x OS':>6} {'x PZ':>6} "
           f"{'plies/s':>11} {'x OS':>6} {'x PZ':>6} {'ply/step':>8} {'target':>10}  met")
@@ -181,17 +191,14 @@ def main() -> None:
         ratios = f"{rate / openspiel:>6.2f} {rate / pettingzoo:>6.1f}"
         print(f"{name:<30} {'random':>8} {rate:>11,.0f} {ratios} {rate:>11,.0f} {ratios} "
               f"{1:>8.2f}")
-    opponents = [args.opponent] + (["self"] if args.opponent != "self" else [])
-    for game in games:
-        for opponent in opponents:
-            steps, plies = median_rates(vector_runner(game, args.envs, opponent, args.copy),
-                                        args.seconds, args.repeats)
-            target = TARGETS.get(game, 0) if opponent == "random" else 0
-            met = ("yes" if steps >= target else "no") if target else ""
-            print(f"{'lifearena ' + game:<30} {opponent:>8} {steps:>11,.0f} "
-                  f"{steps / openspiel:>6.1f} {steps / pettingzoo:>6.0f} {plies:>11,.0f} "
-                  f"{plies / openspiel:>6.1f} {plies / pettingzoo:>6.0f} {plies / steps:>8.2f} "
-                  f"{target or '':>10}  {met}", flush=True)
+    for key, (steps, plies) in rates.items():
+        game, opponent = key.split("/")
+        target = TARGETS.get(game, 0) if opponent == "random" else 0
+        met = ("yes" if steps >= target else "no") if target else ""
+        print(f"{'lifearena ' + game:<30} {opponent:>8} {steps:>11,.0f} "
+              f"{steps / openspiel:>6.1f} {steps / pettingzoo:>6.0f} {plies:>11,.0f} "
+              f"{plies / openspiel:>6.1f} {plies / pettingzoo:>6.0f} {plies / steps:>8.2f} "
+              f"{target or '':>10}  {met}")
 
 
 if __name__ == "__main__":
