@@ -6,7 +6,11 @@ move's afterstate (the board after the move and its crank, :mod:`lifearena.agent
 with a small network and samples a softmax over the legal moves only (action masking: an
 illegal move has no row, so no probability). PPO (clipped objective, GAE, Adam) is written
 here in numpy, backpropagation by hand: no deep-learning framework is needed to train or to
-play. A separate value network reads the observation (both sides' planes and counts).
+play. A separate value network reads the observation (both sides' planes and counts). Only
+the moves the environment played are learned from: which boards those are is read from its
+``infos["action_mask"]`` and its terminated/truncated flags (:func:`played_boards`), never
+from the planes, which still show legal-looking moves on a finished board whose next action
+the auto-reset ignores.
 
 Every ``--eval-every`` minutes of training (and before the first update) the greedy policy
 plays ``--eval-games`` games against ``random`` and against ``bloodlust`` in each seat,
