@@ -1,19 +1,41 @@
-"""Environment steps per second of the compiled vector environments, beside OpenSpiel's C++
-``connect_four`` and PettingZoo's ``connect_four_v3``, random play, in one run on one core.
+"""Environment steps and plies per second of the compiled vector environments, beside
+OpenSpiel's C++ ``connect_four`` and PettingZoo's ``connect_four_v3``, random play, in one
+run on one core.
 
-* lifearena: ``make_vector_env(game, N, opponent="random", copy=False)`` (``--copy``: the
-  default ``copy=True``, every step's arrays copied out), the learner's
-  actions from ``sample_actions()`` (uniform among each mask, compiled), timed with it; a
-  step is one environment step (the learner's move and the opponent's reply, or both
-  choices at once in a simultaneous game), observations and masks written every step.
+A lifearena *step* is not a baseline's step. Against an opponent, one step is the learner's
+move and the opponent's reply inside the batch (or both choices at once in a simultaneous
+game): two plies. A step of OpenSpiel or PettingZoo is one ply (one ``apply_action``, one
+AEC ``step``). So every lifearena figure comes twice, and the ratios to the baselines are
+taken per ply:
+
+* ``--opponent`` (default ``random``): steps/s (the unit of issue #22's targets) and the
+  plies/s those steps played (each environment's learner move, none on the step after an
+  episode's end, whose action the auto-reset ignores, plus each opponent move, the
+  opponent's opening move at a reset included);
+* ``self`` (self-play, measured in the same run): the learner moves for both seats, one
+  ply a step (none after an end), simultaneous games in their turn-based form: the
+  like-for-like comparison with the baselines' one ply a step.
+
+Both count plies from the environment's own flags (``terminated | truncated`` and
+``opponent_actions``), read inside the timing, so the counting is paid for.
+
+* lifearena: ``make_vector_env(game, N, opponent=..., copy=False)`` (``--copy``: the
+  default ``copy=True``, every step's arrays copied out), the learner's actions from
+  ``sample_actions()`` (uniform among each mask, compiled), timed with it; observations
+  and masks written every step.
 * OpenSpiel: ``pyspiel.load_game("connect_four")``, one state at a time from Python: the
   observation tensor and legal actions read at every move, a random legal action applied.
 * PettingZoo: ``connect_four_v3.env()``, ``last()`` (observation with its action mask) and
   a random action among the mask at every move (without pygame installed, an empty
   stand-in module takes its place: connect_four imports it only to draw).
 
-Each figure is the median of ``--repeats`` timings of about ``--seconds`` each. The targets
-are those of issue #22. ``NUMBA_NUM_THREADS=1`` is set before numba loads::
+It prints, for each row, steps/s and plies/s with their ratios to OpenSpiel (``x OS``) and
+PettingZoo (``x PZ``), and the plies a step played. Each figure is the median of
+``--repeats`` timings of about ``--seconds`` each (steps and plies from the same timings),
+taken in turn with every other figure's (the machine may be shared: a change of load then
+falls on all of them).
+The targets are those of issue #22 (steps/s against ``random``). ``NUMBA_NUM_THREADS=1`` is
+set before numba loads::
 
     python benchmarks/bench_vector_env.py --envs 1024 --repeats 5
 """
@@ -41,41 +63,61 @@ PARAMS: dict[str, dict[str, object]] = {"p2life": {"size": 12}, "losat": {},
                                         "war_of_life": {}}
 
 
-def median_rate(run: Callable[[float], tuple[int, float]], seconds: float, repeats: int
-                ) -> float:
-    """The median of ``repeats`` rates ``steps / elapsed`` from ``run(seconds)``."""
-    return statistics.median(steps / elapsed for steps, elapsed in
-                             (run(seconds) for _ in range(repeats)))
+Timing = tuple[int, int, float]
+"""One timing: (environment steps, plies played, seconds)."""
+
+
+def interleaved_medians(runners: dict[str, Callable[[float], Timing]], seconds: float,
+                        repeats: int) -> dict[str, tuple[float, float]]:
+    """Each runner's median step rate and ply rate over ``repeats`` timings of ``seconds``.
+
+    The timings go round the runners in turn (every runner's first timing, then every
+    runner's second, ...), so that a change in the machine's load over the run (it is
+    shared) falls on every figure alike instead of on whichever was timed at the time."""
+    timings: dict[str, list[Timing]] = {name: [] for name in runners}
+    for _ in range(repeats):
+        for name, run in runners.items():
+            timings[name].append(run(seconds))
+    return {name: (statistics.median(steps / elapsed for steps, _, elapsed in runs),
+                   statistics.median(plies / elapsed for _, plies, elapsed in runs))
+            for name, runs in timings.items()}
 
 
 def vector_runner(game: str, num_envs: int, opponent: str, copy: bool
-                  ) -> Callable[[float], tuple[int, float]]:
+                  ) -> Callable[[float], Timing]:
     from lifearena.interop.vector import make_vector_env
 
     env = make_vector_env(game, num_envs, opponent=opponent, params=PARAMS.get(game),
                           copy=copy)
     env.reset(seed=0)
     for _ in range(20):  # compiled code loaded, games under way
-        env.step(env.sample_actions())
+        _, _, terminated, truncated, _ = env.step(env.sample_actions())
+    ended = int(np.count_nonzero(terminated | truncated))
+    replies = env.opponent_actions
 
-    def run(seconds: float) -> tuple[int, float]:
-        steps, start = 0, time.perf_counter()
+    def run(seconds: float) -> Timing:
+        nonlocal ended
+        steps, plies, start = 0, 0, time.perf_counter()
         while time.perf_counter() - start < seconds:
             for _ in range(10):
-                env.step(env.sample_actions())
+                _, _, terminated, truncated, _ = env.step(env.sample_actions())
+                # the learner moved where the last step did not end the episode (NEXT_STEP
+                # auto-reset ignores the action there); the opponent where it replied
+                plies += num_envs - ended + int(np.count_nonzero(replies >= 0))
+                ended = int(np.count_nonzero(terminated | truncated))
             steps += 10 * num_envs
-        return steps, time.perf_counter() - start
+        return steps, plies, time.perf_counter() - start
 
     return run
 
 
-def openspiel_runner() -> Callable[[float], tuple[int, float]]:
+def openspiel_runner() -> Callable[[float], Timing]:
     import pyspiel
 
     game = pyspiel.load_game("connect_four")
     rng = np.random.default_rng(0)
 
-    def run(seconds: float) -> tuple[int, float]:
+    def run(seconds: float) -> Timing:
         steps, start = 0, time.perf_counter()
         while time.perf_counter() - start < seconds:
             state = game.new_initial_state()
@@ -84,12 +126,12 @@ def openspiel_runner() -> Callable[[float], tuple[int, float]]:
                 legal = state.legal_actions()
                 state.apply_action(legal[int(rng.integers(len(legal)))])
                 steps += 1
-        return steps, time.perf_counter() - start
+        return steps, steps, time.perf_counter() - start  # one ply a step
 
     return run
 
 
-def pettingzoo_runner() -> Callable[[float], tuple[int, float]]:
+def pettingzoo_runner() -> Callable[[float], Timing]:
     if importlib.util.find_spec("pygame") is None:
         # connect_four imports pygame for drawing only; without render_mode it never draws
         sys.modules["pygame"] = types.ModuleType("pygame")
@@ -98,7 +140,7 @@ def pettingzoo_runner() -> Callable[[float], tuple[int, float]]:
     env = connect_four_v3.env()
     rng = np.random.default_rng(0)
 
-    def run(seconds: float) -> tuple[int, float]:
+    def run(seconds: float) -> Timing:
         steps, start = 0, time.perf_counter()
         while time.perf_counter() - start < seconds:
             env.reset(seed=int(rng.integers(2**31)))
@@ -110,7 +152,7 @@ def pettingzoo_runner() -> Callable[[float], tuple[int, float]]:
                 legal = np.flatnonzero(observation["action_mask"])
                 env.step(int(legal[int(rng.integers(len(legal)))]))
                 steps += 1
-        return steps, time.perf_counter() - start
+        return steps, steps, time.perf_counter() - start  # one ply a step
 
     return run
 
@@ -120,7 +162,8 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=1024, help="environments per batch")
     parser.add_argument("--repeats", type=int, default=5, help="timings per figure")
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one timing")
-    parser.add_argument("--opponent", default="random", help="the batch's opponent")
+    parser.add_argument("--opponent", default="random",
+                        help="the batch's opponent (self-play is timed too)")
     parser.add_argument("--copy", action="store_true",
                         help="hand out copies of the buffers (the environments' default)")
     parser.add_argument("--games", nargs="*", default=None,
@@ -129,22 +172,33 @@ def main() -> None:
     from lifearena.interop.vector import VECTOR_GAMES
 
     games = args.games or list(VECTOR_GAMES)
-    openspiel = median_rate(openspiel_runner(), args.seconds, args.repeats)
-    pettingzoo = median_rate(pettingzoo_runner(), args.seconds, args.repeats)
-    print(f"N={args.envs}, opponent {args.opponent}, copy={args.copy}, NUMBA_NUM_THREADS="
-          f"{os.environ['NUMBA_NUM_THREADS']}, median of {args.repeats} x {args.seconds:g} s")
-    print(f"{'environment':<32} {'steps/s':>12} {'x OpenSpiel':>12} {'x PettingZoo':>13} "
-          f"{'target':>10}  met")
-    print(f"{'OpenSpiel connect_four (C++)':<32} {openspiel:>12,.0f} {1:>12.2f} "
-          f"{openspiel / pettingzoo:>13.2f}")
-    print(f"{'PettingZoo connect_four_v3':<32} {pettingzoo:>12,.0f} "
-          f"{pettingzoo / openspiel:>12.2f} {1:>13.2f}")
+    opponents = [args.opponent] + (["self"] if args.opponent != "self" else [])
+    runners = {"openspiel": openspiel_runner(), "pettingzoo": pettingzoo_runner()}
     for game in games:
-        rate = median_rate(vector_runner(game, args.envs, args.opponent, args.copy),
-                           args.seconds, args.repeats)
-        target = TARGETS.get(game, 0)
-        print(f"{'lifearena ' + game:<32} {rate:>12,.0f} {rate / openspiel:>12.1f} "
-              f"{rate / pettingzoo:>13.1f} {target:>10,}  {'yes' if rate >= target else 'no'}")
+        for opponent in opponents:
+            runners[f"{game}/{opponent}"] = vector_runner(game, args.envs, opponent, args.copy)
+    load = os.getloadavg()[0]
+    rates = interleaved_medians(runners, args.seconds, args.repeats)
+    openspiel, pettingzoo = rates.pop("openspiel")[0], rates.pop("pettingzoo")[0]
+    print(f"N={args.envs}, copy={args.copy}, NUMBA_NUM_THREADS="
+          f"{os.environ['NUMBA_NUM_THREADS']}, median of {args.repeats} x {args.seconds:g} s "
+          f"(interleaved); load average {load:.1f} before, {os.getloadavg()[0]:.1f} after; "
+          f"a baseline's step is one ply")
+    print(f"{'environment':<30} {'opponent':>8} {'steps/s':>11} {'x OS':>6} {'x PZ':>6} "
+          f"{'plies/s':>11} {'x OS':>6} {'x PZ':>6} {'ply/step':>8} {'target':>10}  met")
+    for name, rate in (("OpenSpiel connect_four (C++)", openspiel),
+                       ("PettingZoo connect_four_v3", pettingzoo)):
+        ratios = f"{rate / openspiel:>6.2f} {rate / pettingzoo:>6.1f}"
+        print(f"{name:<30} {'random':>8} {rate:>11,.0f} {ratios} {rate:>11,.0f} {ratios} "
+              f"{1:>8.2f}")
+    for key, (steps, plies) in rates.items():
+        game, opponent = key.split("/")
+        target = TARGETS.get(game, 0) if opponent == "random" else 0
+        met = ("yes" if steps >= target else "no") if target else ""
+        print(f"{'lifearena ' + game:<30} {opponent:>8} {steps:>11,.0f} "
+              f"{steps / openspiel:>6.1f} {steps / pettingzoo:>6.0f} {plies:>11,.0f} "
+              f"{plies / openspiel:>6.1f} {plies / pettingzoo:>6.0f} {plies / steps:>8.2f} "
+              f"{target or '':>10}  {met}")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,11 @@ move's afterstate (the board after the move and its crank, :mod:`lifearena.agent
 with a small network and samples a softmax over the legal moves only (action masking: an
 illegal move has no row, so no probability). PPO (clipped objective, GAE, Adam) is written
 here in numpy, backpropagation by hand: no deep-learning framework is needed to train or to
-play. A separate value network reads the observation (both sides' planes and counts).
+play. A separate value network reads the observation (both sides' planes and counts). Only
+the moves the environment played are learned from: which boards those are is read from its
+``infos["action_mask"]`` and its terminated/truncated flags (:func:`played_boards`), never
+from the planes, which still show legal-looking moves on a finished board whose next action
+the auto-reset ignores.
 
 Every ``--eval-every`` minutes of training (and before the first update) the greedy policy
 plays ``--eval-games`` games against ``random`` and against ``bloodlust`` in each seat,
@@ -181,8 +185,27 @@ def value_inputs(own: np.ndarray, other: np.ndarray) -> np.ndarray:
 
 # -- the opponent pool -----------------------------------------------------------------------------
 
+def played_boards(action_mask: np.ndarray, reset_pending: np.ndarray) -> np.ndarray:
+    """The boards whose next action the environment will play, by its own account: those
+    with a legal action in its mask (``infos["action_mask"]``, ``(N, A)``) and not
+    waiting for an auto-reset (``reset_pending``: the last step ended their episode, so
+    in Gymnasium's ``NEXT_STEP`` mode the next step starts a new game and ignores the
+    action). Only these boards' moves are transitions to learn from: an ignored action
+    has no consequence, whatever the observation's planes seem to allow.
+
+    >>> mask = np.array([[0, 1], [0, 0], [1, 0]], np.int8)
+    >>> played_boards(mask, np.array([False, False, True])).tolist()
+    [True, False, False]
+    """
+    return np.asarray(action_mask).any(axis=1) & ~np.asarray(reset_pending, bool)
+
+
 class Pool:
-    """One vector environment per (opponent, seat), stepped together as one batch."""
+    """One vector environment per (opponent, seat), stepped together as one batch.
+
+    Beside the observations it keeps what the environments say about the next step: each
+    board's legal actions (``mask``, from ``infos["action_mask"]``) and whether its episode
+    just ended (``reset_pending``: the next step auto-resets it and ignores its action)."""
 
     def __init__(self, opponents: Sequence[str], envs_each: int, seed: int) -> None:
         self.envs = [gymnasium.make_vec(ENV_ID, num_envs=envs_each,
@@ -190,20 +213,41 @@ class Pool:
                                         opponent=name, player=seat, copy=False)
                      for name in opponents for seat in (0, 1)]
         self.n = envs_each * len(self.envs)
-        self.obs = np.concatenate([env.reset(seed=seed + k)[0]
-                                   for k, env in enumerate(self.envs)])
+        starts = [env.reset(seed=seed + k) for k, env in enumerate(self.envs)]
+        self.obs = np.concatenate([obs for obs, _ in starts])
+        self.mask = np.concatenate([np.array(info["action_mask"]) for _, info in starts])
+        self.reset_pending = np.zeros(self.n, bool)
+
+    def played(self) -> np.ndarray:
+        """The boards whose next action the environments will play (:func:`played_boards`)."""
+        return played_boards(self.mask, self.reset_pending)
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Step every environment; (rewards, terminated)."""
+        """Step every environment; (rewards, terminated or truncated)."""
         parts = np.split(actions, len(self.envs))
-        obs, rewards, ends = [], [], []
+        obs, rewards, ends, masks = [], [], [], []
         for env, part in zip(self.envs, parts, strict=True):
-            o, r, term, trunc, _ = env.step(part)
+            o, r, term, trunc, info = env.step(part)
             obs.append(np.array(o))
             rewards.append(np.array(r))
             ends.append(term | trunc)
+            masks.append(np.array(info["action_mask"]))
         self.obs = np.concatenate(obs)
-        return np.concatenate(rewards), np.concatenate(ends)
+        self.mask = np.concatenate(masks)
+        self.reset_pending = np.concatenate(ends)
+        return np.concatenate(rewards), self.reset_pending.copy()
+
+
+def check_moves(mask: np.ndarray, played: np.ndarray, column: np.ndarray,
+                actions: np.ndarray) -> None:
+    """Refuse a rollout step whose moves disagree with the environment: a played board
+    without a chosen move, or a chosen move its mask calls illegal (the policy's moves
+    come from the afterstate kernel, the mask from the environment)."""
+    chosen = column >= 0
+    boards = np.flatnonzero(chosen)
+    if (chosen != played).any() or not mask[boards, actions[boards]].all():
+        raise RuntimeError("the policy's legal moves disagree with the environment's "
+                           "action mask; expected the same moves from both")
 
 
 # -- PPO -------------------------------------------------------------------------------------------
@@ -230,9 +274,12 @@ class Learner:
         self.value = MLP.new([VALUE_FEATURES, *settings.hidden, 1], self.rng, settings.lr,
                              last_scale=0.1)
 
-    def act(self, own: np.ndarray, other: np.ndarray, greedy: bool
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(actions, chosen columns (-1 where no move), log-probabilities)."""
+    def act(self, own: np.ndarray, other: np.ndarray, greedy: bool,
+            played: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(actions, chosen columns (-1 where no move is played), log-probabilities).
+
+        ``played`` (default: every board with a legal move on its planes) says which
+        boards' moves the environment will play; the others get action 0, column -1."""
         moves = moves_of(own, other)
         scores, _ = self.policy.forward(moves.rows)
         logp = padded_log_probs(moves, scores)
@@ -241,6 +288,8 @@ class Learner:
         else:
             column = np.argmax(logp + self.rng.gumbel(size=logp.shape), axis=1)
         has = np.diff(moves.offsets) > 0
+        if played is not None:
+            has &= played
         actions = np.zeros(len(own), np.int64)
         actions[has] = moves.actions[moves.offsets[:-1][has] + column[has]]
         chosen = np.where(has, column, -1)
@@ -290,8 +339,13 @@ class Learner:
             values[t], _ = self.value.forward(value_inputs(own[t], other[t]))
             if t == t_steps:
                 break
-            actions, column[t], logp[t] = self.act(own[t], other[t], greedy=False)
+            played = pool.played()
+            actions, column[t], logp[t] = self.act(own[t], other[t], greedy=False,
+                                                   played=played)
+            check_moves(pool.mask, played, column[t], actions)
             rewards[t], ends[t] = pool.step(actions)
+        # only the moves the environment played: not a board whose episode had just ended
+        # (the auto-reset step ignores its action) nor one with no legal move
         valid = column >= 0
         advantages = np.zeros((t_steps, n))
         running = np.zeros(n)

@@ -63,3 +63,18 @@ def test_a_bot_name_may_not_shadow_an_agent(capsys):
               "--bot", f"random={sys.executable} {EXAMPLE_BOT}"])
     assert done.value.code == 2
     assert "the name 'random' is taken" in capsys.readouterr().err
+
+
+LONG_LABEL = "ppo_trained_twenty_minutes_against_the_whole_pool_seed_0_" + "x" * 40
+"""An agent label longer than a whole 80-column line."""
+
+
+def test_the_tables_print_long_and_bracketed_agent_names_whole(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["tournament", "war-of-life", "-n", "1", "-w", "1", "--no-self-play",
+              "-a", f"{LONG_LABEL}=random,[bold]b=bloodlust"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    # each name in both rows of the table, the ranking and the first-player table
+    assert out.count(LONG_LABEL) == 4, out
+    assert out.count("[bold]b") == 4, out

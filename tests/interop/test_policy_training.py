@@ -105,3 +105,40 @@ def test_a_tiny_training_run_writes_a_policy_the_agent_plays(tmp_path, capsys) -
     bot = agents.make(f"policy:{out / 'policy.npz'}", game="war_of_life")
     result = play_game("war_of_life", [bot, agents.make("random", game="war_of_life")])
     assert result.outcome.termination is not Termination.FORFEIT
+
+
+def test_only_the_environment_s_played_moves_count_as_transitions() -> None:
+    trainer = load_trainer()
+    mask = np.zeros((4, 512), np.int8)
+    mask[0, 17] = mask[2, 3] = mask[3, 40] = 1  # board 1: no legal action
+    reset_pending = np.array([False, False, True, False])  # board 2's episode just ended
+    assert trainer.played_boards(mask, reset_pending).tolist() == [True, False, False, True]
+
+
+def test_a_rollout_learns_from_exactly_the_moves_the_environments_played(monkeypatch) -> None:
+    """Count, through each environment's own ``action_masks()`` before every step, the
+    learner moves the environments played; the trainer's transitions must be those, not
+    the steps after an episode's end whose action the auto-reset ignored."""
+    trainer = load_trainer()
+    pool = trainer.Pool(["random"], envs_each=8, seed=5)
+    learner = trainer.Learner(trainer.Settings(envs=8, steps=24, epochs=1), seed=5)
+    played = 0
+    reset_steps = 0
+    for env in pool.envs:
+        inner = env.step
+
+        def counting_step(actions, env=env, inner=inner):  # type: ignore[no-untyped-def]
+            nonlocal played, reset_steps
+            before = env.unwrapped.action_masks().any(axis=1)
+            played += int(before.sum())
+            reset_steps += int((~before).sum())
+            return inner(actions)
+
+        monkeypatch.setattr(env, "step", counting_step)
+    given: list[int] = []
+    update = learner.update
+    monkeypatch.setattr(learner, "update",
+                        lambda own, *rest: given.append(len(own)) or update(own, *rest))
+    stats, counted = learner.train_iteration(pool)
+    assert reset_steps > 0 and stats["episodes"] > 0  # some episodes ended and restarted
+    assert counted == played and given == [played]

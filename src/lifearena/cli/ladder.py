@@ -20,6 +20,7 @@ from lifearena.cli.checks import (
     check_output,
     split_entrants,
 )
+from lifearena.cli.wide_tables import literal, print_whole
 from lifearena.errors import BadParameterError, LifeArenaError
 
 
@@ -156,10 +157,10 @@ def ladder(
     for column in ("rank", "agent", "Elo", "95% interval", "games", "score", "forfeits"):
         table.add_column(column, justify="left" if column == "agent" else "right")
     for rank, row in enumerate(result.rows(), start=1):
-        table.add_row(str(rank), row["agent"], _whole(row["elo"]),
+        table.add_row(str(rank), literal(row["agent"]), _whole(row["elo"]),
                       f"[{_whole(row['low'])}, {_whole(row['high'])}]", str(row["games"]),
                       f"{100 * row['score']:.1f}%", str(row["forfeits"]))
-    console.print(table)
+    print_whole(console, table)
     first, n, (lo, hi) = result.first_score
     adv_lo, adv_hi = result.ratings.advantage_interval or (float("nan"), float("nan"))
     console.print(f"first player scores {100 * first:.1f}% (Wilson 95% [{100 * lo:.1f}%, "
@@ -168,7 +169,7 @@ def ladder(
                   f"{_whole(adv_hi, '+')}]")
     console.print("crosstable (score % of the row against the column):")
     console.print(result.table.to_text([r["agent"] for r in result.rows()]), markup=False,
-                  highlight=False)
+                  highlight=False, soft_wrap=True)
     if chart is not None:
         lad.chart(result, str(chart))
         console.print(f"chart written to {chart}")

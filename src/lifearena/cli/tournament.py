@@ -47,6 +47,7 @@ from lifearena.cli.checks import (
     check_output,
     split_entrants,
 )
+from lifearena.cli.wide_tables import literal, print_whole
 from lifearena.errors import BadParameterError
 
 
@@ -55,7 +56,8 @@ def _pct(rate: float, low: float, high: float) -> str:
 
 
 def print_report(report: TournamentReport, console: Console) -> None:
-    """The table, the ranking and the first-player advantage as rich tables."""
+    """The table, the ranking and the first-player advantage as rich tables, each at its
+    natural width so that agent names are printed whole (:mod:`lifearena.cli.wide_tables`)."""
     cfg = report.config
     table = Table(title=f"{cfg.game}: {report.games} games, {cfg.games} per pairing "
                         f"(seed {cfg.seed})")
@@ -65,9 +67,10 @@ def print_report(report: TournamentReport, console: Console) -> None:
                  "avg time (ms)"):
         table.add_column(name, justify="right")
     for r in report.table:
-        table.add_row(r.p1, r.p2, str(r.games), str(r.p1_wins), str(r.p2_wins), str(r.draws),
-                      str(r.forfeits), f"{r.avg_length:.2f}", f"{1000 * r.avg_time:.3f}")
-    console.print(table)
+        table.add_row(literal(r.p1), literal(r.p2), str(r.games), str(r.p1_wins),
+                      str(r.p2_wins), str(r.draws), str(r.forfeits), f"{r.avg_length:.2f}",
+                      f"{1000 * r.avg_time:.3f}")
+    print_whole(console, table)
 
     ranks = Table(title="Ranking (self-play excluded; score = wins + draws/2 per game)")
     ranks.add_column("#", justify="right")
@@ -75,26 +78,26 @@ def print_report(report: TournamentReport, console: Console) -> None:
     for name in ("games", "wins", "draws", "losses", "score", "win rate [95% CI]"):
         ranks.add_column(name, justify="right")
     for i, r in enumerate(report.ranking, start=1):
-        ranks.add_row(str(i), r.agent, str(r.games), str(r.wins), str(r.draws), str(r.losses),
-                      f"{r.score:.3f}", _pct(r.win_rate, r.win_low, r.win_high))
+        ranks.add_row(str(i), literal(r.agent), str(r.games), str(r.wins), str(r.draws),
+                      str(r.losses), f"{r.score:.3f}", _pct(r.win_rate, r.win_low, r.win_high))
     if report.ranking:
-        console.print(ranks)
+        print_whole(console, ranks)
 
     first = Table(title="First-player advantage (win rate moving first vs moving second)")
     first.add_column("agent")
     for name in ("moving first [95% CI]", "moving second [95% CI]", "advantage [95% CI]"):
         first.add_column(name, justify="right")
     for r in report.first_player:
-        first.add_row(r.agent, _pct(r.first_rate, r.first_low, r.first_high),
+        first.add_row(literal(r.agent), _pct(r.first_rate, r.first_low, r.first_high),
                       _pct(r.second_rate, r.second_low, r.second_high),
                       f"{100 * r.advantage:+.1f} pts [{100 * r.advantage_low:+.1f}, "
                       f"{100 * r.advantage_high:+.1f}]")
-    console.print(first)
+    print_whole(console, first)
     wins, decisive, share, low, high = report.decisive
     console.print(f"The first player won {wins} of {decisive} decisive games: "
                   f"{_pct(share, low, high).strip()}.")
     for row in report.forfeits:
-        console.print(row.describe(), markup=False, highlight=False)
+        console.print(row.describe(), markup=False, highlight=False, soft_wrap=True)
 
 
 def _stop(progress: Progress) -> None:
