@@ -125,6 +125,7 @@ class Termination(StrEnum):
     RESIGN = "resign"  # a player resigned (web games)
     TIMEOUT = "timeout"  # a player's clock ran out (web games; a draw if the other could not win)
     AGREED = "agreed"  # both players agreed to a draw (web games)
+    ABORTED = "aborted"  # left unplayed: nobody won or drew (an abandoned web game)
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,8 @@ class Outcome:
     Outcome(termination=<Termination.WIN: 'win'>, winner=0, winner_symbol='b', detail='')
     >>> str(Outcome(Termination.EXHAUST, None, None))
     'draw (exhaust)'
+    >>> str(Outcome(Termination.ABORTED, None, None, "no move in 10 minutes"))
+    'aborted (no move in 10 minutes)'
     """
 
     termination: Termination
@@ -179,6 +182,8 @@ class Outcome:
         return cls(termination, winner, symbol, detail)
 
     def __str__(self) -> str:
+        if self.termination is Termination.ABORTED:  # nobody won, and it was no draw
+            return f"aborted ({self.detail or 'left unplayed'})"
         head = "draw" if self.winner is None else f"{self.winner_symbol or self.winner} wins"
         tail = f", {self.detail}" if self.detail else ""
         return f"{head} ({self.termination.value}{tail})"

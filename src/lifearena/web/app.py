@@ -137,10 +137,10 @@ MISSING = STATIC / "missing.html"
 """The page of an address that names nothing here (:func:`missing_page` fills it in)."""
 LISTED = 12
 """Games in each of the home page's lists (being played, finished lately)."""
-LIVE_WITHIN = 3_600.0
-"""Seconds since its last move after which a game is no longer listed as being played now
-(an hour: a game left against the computer drops off the list; it still opens by its
-link)."""
+LIVE_WITHIN = 600.0
+"""Seconds since its last move after which a game that nobody has open is no longer listed
+as being played now (10 minutes: a game left against the computer drops off the list, and is
+aborted: :meth:`GameActions.abort_idle`; it still opens by its link)."""
 _STATUS: list[tuple[type[Exception], int]] = [
     (SeatError, 403), (InvitationTaken, 409), (TurnError, 409), (IllegalMoveError, 422),
     (ParseError, 400), (BadParameterError, 400), (UnknownResults, 404),
@@ -452,14 +452,16 @@ class Server(GameActions):
     # -- lists -------------------------------------------------------------------------------
 
     def recent(self, limit: int = LISTED) -> dict[str, Any]:
-        """The games being played on this server (moved in within :data:`LIVE_WITHIN`) and
+        """The games being played on this server (moved in within :data:`LIVE_WITHIN`, or
+        open on a page now) and
         the last finished ones, newest first, each with its spectator link (a finished one
         with its replay and result too); from the store, so a restarted server lists them
         all the same. ``now``: the server's clock, which pages word the ages by."""
         now = time.time()
+        open_now = [game_id for game_id, pages in self.sockets.items() if pages]
         return {"now": now,
                 "games": [self._listed(g) for g in
-                          self.store.latest(False, limit, now - LIVE_WITHIN)],
+                          self.store.latest(False, limit, now - LIVE_WITHIN, open_now)],
                 "finished": [self._listed(g) for g in self.store.latest(True, limit)]}
 
     def _listed(self, game: Listed) -> dict[str, Any]:
@@ -467,7 +469,10 @@ class Server(GameActions):
         item: dict[str, Any] = {
             "id": game.id, "game": game.game, "title": entry.title if entry else game.game,
             "kind": game.kind, "moves": game.moves, "updated": game.updated,
-            "watch": f"/play/{game.id}", "watchers": len(self.sockets.get(game.id, {}))}
+            "watch": f"/play/{game.id}",
+            # spectators only: a player's own page is not someone watching
+            "watchers": sum(1 for seats in self.sockets.get(game.id, {}).values()
+                            if not seats)}
         if game.outcome is None:
             return item
         try:
@@ -584,6 +589,9 @@ def create_app(settings: Settings) -> FastAPI:
         loading = asyncio.get_running_loop().create_task(server.load_clocked())
         server.tasks.add(loading)  # the clocked games load, so their flags fall on time
         loading.add_done_callback(server.tasks.discard)
+        sweeping = asyncio.get_running_loop().create_task(server.abort_idle_often())
+        server.tasks.add(sweeping)  # abandoned games against an agent are aborted
+        sweeping.add_done_callback(server.tasks.discard)
         if settings.on_ready is not None:
             settings.on_ready()
         try:
