@@ -359,10 +359,16 @@ class MoveChoice:
     text: str
     cells: tuple[tuple[int, int], ...]
     label: str
+    detail: str = ""
+    """What the move does beyond its label, in words (who scores, who wins by it); ``""``
+    when the label says it all."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"action": self.action, "move": self.text,
-                "cells": [list(cell) for cell in self.cells], "label": self.label}
+        shown = {"action": self.action, "move": self.text,
+                 "cells": [list(cell) for cell in self.cells], "label": self.label}
+        if self.detail:
+            shown["detail"] = self.detail
+        return shown
 
 
 class Presentation:
@@ -442,8 +448,15 @@ class Presentation:
         a label: what a page offers on the board, from this presentation alone."""
         return [MoveChoice(a, state.action_to_string(a, player),
                            tuple(self.action_cells(state, a)),
-                           self.choice_label(state, a, player))
+                           self.choice_label(state, a, player),
+                           self.choice_detail(state, a, player))
                 for a in state.legal_actions(player)]
+
+    def choice_detail(self, state: State, action: Action, player: int) -> str:
+        """What a legal move does beyond its label, in words, for a person about to pick it
+        (a game where one click may help the other side says so: Losat's captures score for
+        the surrounding colour); ``""`` by default."""
+        return ""
 
     def move_prompt(self, state: State, player: int) -> str:
         """What a person typing ``player``'s move is asked for now, in the game's notation

@@ -711,3 +711,21 @@ def test_conformance_variants():
                                            neighbours=4, max_moves=60), games=2)
     check_game(lambda seed: losat.new_game(width=11, length=13, capture_or_more=True,
                                            first="w", max_moves=80), games=2, seed=5)
+
+
+def test_each_choice_says_who_a_change_helps_and_who_wins_by_it() -> None:
+    from lifearena.games.losat import LosatGame, format_position, parse_point
+    from lifearena.games.losat.presentation import LosatPresentation
+
+    board = losat.new_game(width=9, length=13).board.copy()
+    for name, value in (("C8", 2), ("D8", 2), ("E8", 2), ("D7", 1)):
+        point = parse_point(name, 9, 13)
+        board[point // 9, point % 9] = value
+    # White has 4 captures; Black to move: capturing Black's own D7 gives White its fifth
+    state = LosatGame(width=9, length=13).state_from_setup(format_position(board, 0, (0, 4), 0))
+    choices = {c.text: c for c in LosatPresentation().choices(state, 0)}
+    assert choices["xD7"].label == "capture"
+    assert choices["xD7"].detail == "White scores, 5th capture: White wins"
+    assert choices["xD7"].to_dict()["detail"] == choices["xD7"].detail
+    assert choices["-D7"].detail == "removes a Black stone"
+    assert not any(c.detail for c in choices.values() if c.text.startswith("+"))

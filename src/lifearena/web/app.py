@@ -306,15 +306,19 @@ class Server(GameActions):
     def create(self, body: NewGame) -> dict[str, Any]:
         """Create a game from a new-game form; answer the creator's token and the links."""
         game, opponent, side = body.game, body.opponent, body.side
-        values = catalog.check_values(game, body.params)
+        drawn = catalog.drawn_values(game, body.params)  # a random start's fresh seed
+        params = {**body.params, **drawn}
+        values = catalog.check_values(game, params)
         # the catalog says which settings are played at one screen only (the form reads it)
         only = catalog.entry_of(game).hotseat_only_when
         if only is not None and values[only[0]] == only[1] and opponent != "hotseat":
             raise BadParameterError(f"{catalog.entry_of(game).title} with {only[0]} "
                                     f"{only[1]!r} is played at one screen only; choose "
                                     "'at this screen'")
-        state = catalog.new_state(game, body.params)
+        state = catalog.new_state(game, params)
         config: dict[str, Any] = {"kind": opponent}
+        if drawn:
+            config["drawn"] = drawn
         if body.clock is not None:
             config["clock"] = body.clock.model_dump(exclude_none=True)
             self.check_control(config["clock"])
@@ -338,12 +342,16 @@ class Server(GameActions):
     def start_seated(self, game: str, params: dict[str, Any], clock: dict[str, Any] | None,
                      creator: int) -> tuple[dict[str, Any], str]:
         """An online game with both seats taken at once (an accepted challenge of the
-        lobby, its parameters already checked): the acceptor's answer (as :meth:`create`
+        lobby, its parameters already checked; a random start's seed left out is drawn
+        afresh, as in :meth:`create`): the acceptor's answer (as :meth:`create`
         gives it, for seat ``1 - creator``) and the creator's token, which the lobby tells
         the creator alone. ``clock``: the time control, kept in ``opponent["clock"]``."""
-        state = catalog.new_state(game, params)
+        drawn = catalog.drawn_values(game, params)  # a random start's fresh seed
+        state = catalog.new_state(game, {**params, **drawn})
         tokens = [new_secret(), new_secret()]
         config: dict[str, Any] = {"kind": "online", "lobby": True}
+        if drawn:
+            config["drawn"] = drawn
         if clock is not None:
             config["clock"] = clock
         row = GameRow(secrets.token_urlsafe(9), game, dict(state.params), state.setup(),
