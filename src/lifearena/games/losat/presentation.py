@@ -268,20 +268,25 @@ class LosatPresentation(Presentation):
         names = [side.name for side in self.look.sides]
         row, col = divmod(action % n, width)
         value = int(state.board[row, col])
-        after = state.clone()
-        after.apply_action(action)
         words = []
+        # one change makes at most one colour's stone and one capture, of the same colour: the
+        # game's end after it follows without playing it (a view lists every legal move)
+        colour = None
         if kind == CAPTURE:
-            scorer = 2 - value  # the stone's opposite colour scores
-            words.append(f"{names[scorer]} scores, {_ordinal(after.captures()[scorer])} "
-                         "capture")
+            colour = 2 - value  # the stone's opposite colour replaces it and scores
+            count = state.captures()[colour] + 1
+            words.append(f"{names[colour]} scores, {_ordinal(count)} capture")
         elif kind == REMOVE:
             words.append(f"removes a {names[value - 1]} stone")
-        outcome = after.outcome()
-        if outcome is not None:
-            ending = "drawn" if outcome.winner is None else f"{names[outcome.winner]} wins"
-            return ": ".join([*words, ending])
-        return ", ".join(words)
+        else:
+            colour = kind - ADD_BLACK
+        ending = ""
+        if colour is not None and (row == state.goal_rows()[colour] or (
+                kind == CAPTURE and count >= state.params["captures_to_win"])):
+            ending = f"{names[colour]} wins"
+        elif state.plies() + 1 >= state.params["max_moves"]:
+            ending = "drawn"
+        return ": ".join([*words, ending]) if ending else ", ".join(words)
 
     def choice_label(self, state: State, action: Action, player: int) -> str:
         """``"add black"``, ``"add white"``, ``"remove"``, ``"capture"`` or ``"pass"``."""
