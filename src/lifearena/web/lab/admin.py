@@ -5,14 +5,15 @@ stop or resume tournaments.
 ``/lab/tournaments#admin=TOKEN``; the page keeps the token in the tab's session storage and
 sends it as the header :data:`ADMIN_HEADER`. The token is compared in constant time; a
 missing or wrong one is answered 403 with :data:`NEEDS_ADMIN`, and a server started without
-one (``admin_token=None``) answers every such request so.
+one (``admin_token=None``) answers every such request so; its page says how to start a
+server that can (:data:`NO_ADMIN`).
 
 >>> is_admin("s3cret", "s3cret"), is_admin("s3cre", "s3cret"), is_admin(None, "s3cret")
 (True, False, False)
 >>> is_admin("anything", None)
 False
->>> refusal("s3cret", None)
-"starting tournaments needs this server's admin link (lifearena serve --lab-admin)"
+>>> refusal("s3cret", None) == NO_ADMIN
+True
 >>> refusal("s3cret", "s3cret") == ""
 True
 """
