@@ -125,6 +125,7 @@ class Termination(StrEnum):
     RESIGN = "resign"  # a player resigned (web games)
     TIMEOUT = "timeout"  # a player's clock ran out (web games; a draw if the other could not win)
     AGREED = "agreed"  # both players agreed to a draw (web games)
+    ABORTED = "aborted"  # left unplayed: nobody won or drew (an abandoned web game)
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,8 @@ class Outcome:
     Outcome(termination=<Termination.WIN: 'win'>, winner=0, winner_symbol='b', detail='')
     >>> str(Outcome(Termination.EXHAUST, None, None))
     'draw (exhaust)'
+    >>> str(Outcome(Termination.ABORTED, None, None, "no move in 10 minutes"))
+    'aborted (no move in 10 minutes)'
     """
 
     termination: Termination
@@ -179,6 +182,8 @@ class Outcome:
         return cls(termination, winner, symbol, detail)
 
     def __str__(self) -> str:
+        if self.termination is Termination.ABORTED:  # nobody won, and it was no draw
+            return f"aborted ({self.detail or 'left unplayed'})"
         head = "draw" if self.winner is None else f"{self.winner_symbol or self.winner} wins"
         tail = f", {self.detail}" if self.detail else ""
         return f"{head} ({self.termination.value}{tail})"
@@ -354,10 +359,16 @@ class MoveChoice:
     text: str
     cells: tuple[tuple[int, int], ...]
     label: str
+    detail: str = ""
+    """What the move does beyond its label, in words (who scores, who wins by it); ``""``
+    when the label says it all."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"action": self.action, "move": self.text,
-                "cells": [list(cell) for cell in self.cells], "label": self.label}
+        shown = {"action": self.action, "move": self.text,
+                 "cells": [list(cell) for cell in self.cells], "label": self.label}
+        if self.detail:
+            shown["detail"] = self.detail
+        return shown
 
 
 class Presentation:
@@ -437,8 +448,15 @@ class Presentation:
         a label: what a page offers on the board, from this presentation alone."""
         return [MoveChoice(a, state.action_to_string(a, player),
                            tuple(self.action_cells(state, a)),
-                           self.choice_label(state, a, player))
+                           self.choice_label(state, a, player),
+                           self.choice_detail(state, a, player))
                 for a in state.legal_actions(player)]
+
+    def choice_detail(self, state: State, action: Action, player: int) -> str:
+        """What a legal move does beyond its label, in words, for a person about to pick it
+        (a game where one click may help the other side says so: Losat's captures score for
+        the surrounding colour); ``""`` by default."""
+        return ""
 
     def move_prompt(self, state: State, player: int) -> str:
         """What a person typing ``player``'s move is asked for now, in the game's notation

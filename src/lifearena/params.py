@@ -74,6 +74,10 @@ class ParamSpec:
     served_default: Any = None
     """What a server's form starts from, where that differs from :attr:`default` (``None``:
     the default)."""
+    drawn: bool = False
+    """A public server draws a fresh value for each new game whose request leaves this
+    parameter out (a random start's seed: every quick game starts somewhere new); a value
+    the request names is kept, so a start can be played again."""
 
     def __post_init__(self) -> None:
         if self.kind in ("int", "float") and (self.low is None or self.high is None):
@@ -203,7 +207,8 @@ class ParamSpec:
                 "default": 0 if default is None else default, "low": low, "high": high,
                 "choices": list(self.choices), "help": self.help,
                 "max_length": self.max_length,
-                "shown_when": list(self.shown_when) if self.shown_when else None}
+                "shown_when": list(self.shown_when) if self.shown_when else None,
+                "drawn": self.drawn}
 
 
 def check_values(specs: Iterable[ParamSpec], values: Mapping[str, Any], game: str = "", *,

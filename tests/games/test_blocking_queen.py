@@ -170,8 +170,7 @@ def test_interaction_and_choices_of_a_turn() -> None:
     asked = shown.interaction(state, 0)
     assert (asked.kind, asked.count, asked.can_pass) == (InteractionKind.SQUARE_THEN_BLOCKS, 1,
                                                          True)
-    assert asked.prompt == ("block a square the opponent could move to, or stop (2 blocks "
-                            "left)")
+    assert asked.prompt == "block a shaded square, or stop (2 blocks left)"
     labels = _check_choices(state, 0)
     assert labels[-1] == "stop blocking" and set(labels[:-1]) == {"block"}
     assert shown.move_prompt(state, 0) == "block '#x,y' or '-' to stop"

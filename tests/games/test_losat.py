@@ -711,3 +711,58 @@ def test_conformance_variants():
                                            neighbours=4, max_moves=60), games=2)
     check_game(lambda seed: losat.new_game(width=11, length=13, capture_or_more=True,
                                            first="w", max_moves=80), games=2, seed=5)
+
+
+def test_each_choice_says_who_a_change_helps_and_who_wins_by_it() -> None:
+    from lifearena.games.losat import LosatGame, format_position, parse_point
+    from lifearena.games.losat.presentation import LosatPresentation
+
+    board = losat.new_game(width=9, length=13).board.copy()
+    for name, value in (("C8", 2), ("D8", 2), ("E8", 2), ("D7", 1)):
+        point = parse_point(name, 9, 13)
+        board[point // 9, point % 9] = value
+    # White has 4 captures; Black to move: capturing Black's own D7 gives White its fifth
+    state = LosatGame(width=9, length=13).state_from_setup(format_position(board, 0, (0, 4), 0))
+    choices = {c.text: c for c in LosatPresentation().choices(state, 0)}
+    assert choices["xD7"].label == "capture"
+    assert choices["xD7"].detail == "White scores, 5th capture: White wins"
+    assert choices["xD7"].to_dict()["detail"] == choices["xD7"].detail
+    assert choices["-D7"].detail == "removes a Black stone"
+    assert not any(c.detail for c in choices.values() if c.text.startswith("+"))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), captures=st.integers(1, 3),
+       max_moves=st.integers(4, 60))
+def test_each_choices_detail_says_the_ending_that_playing_it_gives(
+        seed: int, captures: int, max_moves: int) -> None:
+    """The words of every legal move (found without playing it) name the winner, or a
+    draw, exactly when playing the move ends the game so."""
+    from lifearena.games.losat.presentation import LosatPresentation
+
+    shown = LosatPresentation()
+    names = [side.name for side in shown.look.sides]
+    state = losat.new_game(width=7, length=7, gap=0, captures_to_win=captures,
+                           max_moves=max_moves)
+    rng = np.random.default_rng(seed)
+    while state.outcome() is None:
+        player = state.current_player()
+        for choice in shown.choices(state, player):
+            after = state.clone()
+            after.apply_action(choice.action)
+            outcome = after.outcome()
+            said = choice.detail.rsplit(": ", 1)[-1]  # the words' ending, if they name one
+            said = said if said == "drawn" or said.endswith(" wins") else ""
+            if choice.text == "pass":
+                continue
+            if outcome is None:
+                assert said == "", (choice.text, choice.detail)
+            elif outcome.winner is None:
+                assert said == "drawn", (choice.text, choice.detail, outcome)
+            else:
+                assert said == f"{names[outcome.winner]} wins", (choice.text, choice.detail)
+            if choice.label == "capture":
+                scorer = int(np.argmax(np.subtract(after.captures(), state.captures())))
+                assert choice.detail.startswith(f"{names[scorer]} scores"), choice.detail
+        legal = state.legal_actions(player)
+        state.apply_action(legal[int(rng.integers(len(legal)))])

@@ -99,10 +99,20 @@ test("point then action: a point with two moves asks which; a point with none ex
   assert.equal(atD7.send, undefined);
   assert.deepEqual(atD7.selection.cells, [d7.cells[0]]);
   const labels = input.buttons(atD7.selection, legal, () => "D7").map((b) => b.label);
-  assert.ok(labels.includes("Capture at D7"), labels.join());
+  // the capture says who scores by it: here the clicking side, Black
+  assert.ok(labels.includes("Capture at D7 — Black scores, 1st capture"), labels.join());
   const none = input.reduce(NOTHING, { type: "cell", cell: [12, 0], name: "A1" }, legal);
   assert.equal(none.tone, "error");
   assert.match(none.message, /Nothing can be played at A1/);
+});
+
+test("point then action: the points with a move are lit before any click", () => {
+  const legal = legalOf("losat_capture");
+  const lit = inputFor(legal.interaction.kind).marks(NOTHING, legal);
+  const points = new Set(legal.moves.filter((m) => m.cells.length).map((m) => m.cells[0].join(",")));
+  assert.ok(points.size > 1);
+  assert.deepEqual(new Set(Object.keys(lit)), points);
+  assert.ok(Object.values(lit).every((mark) => mark === "target"));
 });
 
 test("point then action: a point's only move waits for a second click or its button", () => {
@@ -116,7 +126,8 @@ test("point then action: a point's only move waits for a second click or its but
   const first = input.reduce(NOTHING, { type: "cell", cell, name: "P" }, legal);
   assert.equal(first.send, undefined, "one click played a move");
   assert.deepEqual(first.selection.cells, [cell]);
-  assert.equal(first.message, `${only.label[0].toUpperCase()}${only.label.slice(1)} at P? Click the point again or press the button.`);
+  const detail = only.detail ? ` — ${only.detail}` : "";
+  assert.equal(first.message, `${only.label[0].toUpperCase()}${only.label.slice(1)} at P${detail}? Click the point again or press the button.`);
   assert.equal(input.marks(first.selection, legal)[cell.join(",")], "selected");
   const [play, clear] = input.buttons(first.selection, legal, () => "P");
   assert.deepEqual(play.event, { type: "play", move: only.move });
@@ -141,6 +152,27 @@ test("square then blocks: a square plays its part; the stop is a button", () => 
   const [stop] = input.buttons(NOTHING, blocking);
   assert.equal(stop.label, "Stop blocking");
   assert.equal(stop.event.move, "-");
+});
+
+test("square then blocks: a finger's tap selects the square; a second tap or its button plays", () => {
+  const moving = legalOf("blocking_queen_move");
+  const input = inputFor(moving.interaction.kind);
+  const [part, other] = moving.interaction.parts;
+  const tap = (cell) => ({ type: "cell", cell, name: cell.join("/"), touch: true });
+  const first = input.reduce(NOTHING, tap(part.cell), moving);
+  assert.equal(first.send, undefined, "one tap moved the queen");
+  assert.deepEqual(first.selection.cells, [part.cell]);
+  assert.match(first.message, /Tap it again/);
+  assert.equal(input.marks(first.selection, moving)[part.cell.join(",")], "selected");
+  const [play, clear] = input.buttons(first.selection, moving, (c) => c.join("/"));
+  assert.deepEqual(play.event, { type: "play", move: part.text });
+  assert.equal(play.label, `Play ${part.cell.join("/")}`);
+  assert.equal(clear.event.type, "clear");
+  // a tap elsewhere moves the selection; a second tap on the square plays it
+  const moved = input.reduce(first.selection, tap(other.cell), moving);
+  assert.equal(moved.send, undefined);
+  assert.deepEqual(moved.selection.cells, [other.cell]);
+  assert.equal(input.reduce(moved.selection, tap(other.cell), moving).send, other.text);
 });
 
 test("answer: the board asks for the typed answer; a typed move is sent as it is", () => {

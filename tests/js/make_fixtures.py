@@ -46,7 +46,7 @@ CASES: list[tuple[str, dict[str, Any], list[tuple[int, str]]]] = [
     ("life_for_two_second", {"game": "life_for_two"},
      [(0, "1,1 2,1 1,2"), (1, "4,4 5,4 4,5")]),
     ("losat_capture", {"record": _losat_capture()}, []),
-    ("p2life", {"game": "p2life", "params": {"size": 6}}, [(0, "+2,2"), (1, "+5,5")]),
+    ("p2life", {"game": "p2life", "params": {"size": 6, "seed": 1}}, [(0, "+2,2"), (1, "+5,5")]),
     ("blocking_queen_move", {"game": "blocking_queen",
                              "params": {"k": 2, "start": "square", "x": 6, "y": 9}}, []),
     ("blocking_queen_block", {"game": "blocking_queen",

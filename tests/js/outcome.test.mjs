@@ -18,3 +18,10 @@ test("an unknown ending is named by its code, and missing names are the players'
   assert.equal(outcomeText({ winner: 1, termination: "goal" }, []), "Player 2 wins — Player 2 reached the goal line");
   assert.deepEqual(sideNames(null), ["Player 1", "Player 2"]);
 });
+
+test("an aborted game is neither won nor drawn", () => {
+  assert.equal(outcomeText({ winner: null, termination: "aborted", detail: "no move in 10 minutes" },
+    ["Black", "White"]), "Aborted — no move in 10 minutes");
+  assert.equal(outcomeText({ winner: null, termination: "aborted" }, ["Black", "White"]),
+    "Aborted — left unplayed");
+});

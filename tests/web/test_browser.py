@@ -168,10 +168,10 @@ def test_an_online_invitation_seats_one_person_and_hides_its_choice_from_everyon
     assert "#i=" in invitation and "?" not in invitation
     invitee = _page(browser, errors)
     invitee.goto(invitation)
-    invitee.wait_for_function("() => /You play Player 2/.test("
+    invitee.wait_for_function("() => /You play Orange/.test("
                               "document.querySelector('#banner').textContent)")
     assert "#t=" in invitee.url  # the seat's own token, in the fragment only
-    creator.wait_for_function("() => /You play Player 1/.test("
+    creator.wait_for_function("() => /You play Teal/.test("
                               "document.querySelector('#banner').textContent)")
     late_errors: list[str] = []  # its claim is refused (409), as it should be
     late = _page(browser, late_errors)
@@ -517,9 +517,9 @@ def test_a_game_played_by_keyboard_alone(browser: Any, base_url: str, shots: Pat
     assert page.locator("rect.cell.selected").count() == 1
     page.keyboard.press("Escape")
     assert page.locator("rect.cell.selected").count() == 0
-    for who, keys in (("Player 1", ["Space", "ArrowRight", "Space", "ArrowDown", "Space"]),
-                      ("Player 2", ["ArrowDown", "ArrowDown", "Space", "ArrowRight", "Space",
-                                    "ArrowDown", "Space"])):  # 1,1 2,1 2,2, then 2,4 3,4 3,5
+    for who, keys in (("Teal", ["Space", "ArrowRight", "Space", "ArrowDown", "Space"]),
+                      ("Orange", ["ArrowDown", "ArrowDown", "Space", "ArrowRight", "Space",
+                                  "ArrowDown", "Space"])):  # 1,1 2,1 2,2, then 2,4 3,4 3,5
         page.wait_for_function("who => document.querySelector('#banner').textContent"
                                ".startsWith(who)", arg=who)
         for key in keys:

@@ -64,9 +64,10 @@ def test_the_home_page_lists_games_by_age_and_finished_ones_survive_a_restart(
         waiting = _post(page, base_url, "/api/games", {"game": "losat", "opponent": "hotseat"})
         page.goto(base_url + "/")
         page.wait_for_selector(f"#finished-games li[data-id='{played['id']}']")
-    # as if the last move of the game in progress was 1045 s ago
+    # as if the last move of the game in progress was 545 s ago (a game left alone for 10
+    # minutes leaves the list)
     with sqlite3.connect(db) as raw:
-        raw.execute("UPDATE games SET updated = updated - 1045 WHERE id = ?", (waiting["id"],))
+        raw.execute("UPDATE games SET updated = updated - 545 WHERE id = ?", (waiting["id"],))
     with live_server(db) as base_url:  # a new server on the same file
         page.goto(base_url + "/")
         page.wait_for_selector("body[data-listed='1']")
@@ -78,7 +79,7 @@ def test_the_home_page_lists_games_by_age_and_finished_ones_survive_a_restart(
         assert finished.locator("a", has_text="replay").get_attribute("href") == (
             f"/lab/replay#game={played['id']}")
         live = page.locator(f"#live-games li[data-id='{waiting['id']}']")
-        assert live.locator(".age").inner_text() == "17 min ago"
+        assert live.locator(".age").inner_text() == "9 min ago"
         assert live.locator(".about").inner_text() == "at one screen · 0 moves"
         assert page.is_hidden("#no-finished") and page.is_hidden("#no-live")
         page.screenshot(path=str(shots / "home-after-restart.png"), full_page=True)
@@ -103,12 +104,12 @@ def test_the_labs_live_list_reads_the_store_and_words_ages_alike(
                   {"move": text, "ply": ply, "seat": ply}, played["token"])
         waiting = _post(page, base_url, "/api/games", {"game": "losat", "opponent": "hotseat"})
     with sqlite3.connect(db) as raw:
-        raw.execute("UPDATE games SET updated = updated - 1045 WHERE id = ?", (waiting["id"],))
+        raw.execute("UPDATE games SET updated = updated - 545 WHERE id = ?", (waiting["id"],))
     with live_server(db) as base_url:  # a new server, which has loaded no game
         page.goto(base_url + "/lab/live")
         page.wait_for_selector(f"#list tr[data-id='{waiting['id']}']")
         cells = page.inner_text(f"#list tr[data-id='{waiting['id']}']").split("\t")
-        assert cells[:5] == ["Losat", "at one screen", "0", "0", "17 min ago"], cells
+        assert cells[:5] == ["Losat", "at one screen", "0", "0", "9 min ago"], cells
         cells = page.inner_text(f"#finished tr[data-id='{played['id']}']").split("\t")
         assert cells[0] == "War of Life" and cells[2] == "2", cells
         assert cells[3].startswith("Red wins — ") and cells[4] == "just now", cells

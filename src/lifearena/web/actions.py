@@ -14,6 +14,12 @@ paused and stored; when it starts, it loads every stored game with a clock
 (:meth:`GameActions.load_clocked`), which resumes them: time while the server was down is
 not charged. After a crash (nothing paused) the time since the last stored change is charged.
 
+**Abandoned games.** An untimed game against an agent in which nothing happened for
+:data:`ABORT_AFTER` seconds, and which no seat has open, is aborted (as lichess aborts a game
+left unplayed): it ends with :attr:`~lifearena.core.Termination.ABORTED`, nobody winning, is
+stored so and leaves the list of games being played (:meth:`GameActions.abort_idle`, run
+every :data:`ABORT_SWEEP` seconds).
+
 **Presence.** The view's ``connected`` says whether each seat's holder has a page open;
 when that changes, the pages are told once, at most every :data:`PRESENCE_DELAY` seconds
 (a page reconnecting in a loop does not make a storm of messages).
@@ -25,10 +31,12 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from lifearena.errors import BadParameterError
+from lifearena.core import Outcome, Termination
+from lifearena.errors import BadParameterError, LifeArenaError
 from lifearena.web.endings import takeback_position
 from lifearena.web.limits import address_key
 from lifearena.web.refusals import SeatError
@@ -49,6 +57,11 @@ changes make one message."""
 FLAG_SLACK = 0.005
 """Seconds a flag timer fires after the computed moment (a float's rounding never lets a
 clock read a hair above zero when it fires)."""
+ABORT_AFTER = 600.0
+"""Seconds without a move after which an untimed game against an agent that no seat has
+open is aborted (10 minutes)."""
+ABORT_SWEEP = 60.0
+"""Seconds between two looks for abandoned games."""
 LOOP_TAKEBACK_MOVES = 32
 """Moves a game may have for a takeback to be replayed on the event loop; a longer game is
 replayed in a slow-work worker."""
@@ -259,6 +272,41 @@ class GameActions:
         elif kind == "takeback":
             await self.takeback(game_id, None, seats, client)
 
+    # -- abandoned games ---------------------------------------------------------------------------
+
+    async def abort_idle(self, now: float | None = None) -> list[str]:
+        """Abort the untimed games against an agent in which nothing happened for
+        :data:`ABORT_AFTER` seconds before ``now`` (a :func:`time.time`) and which no seat
+        has open: each ends with nobody winning, is stored so and its pages are told.
+        Answers the ids aborted."""
+        cutoff = (time.time() if now is None else now) - ABORT_AFTER
+        aborted = []
+        for game_id in self.store.idle_agent_games(cutoff):
+            if any(self.present(game_id)):
+                continue  # its player is looking at it
+            try:
+                async with self.locked(game_id) as live:
+                    if live.over or live.thinking or any(self.present(game_id)):
+                        continue
+                    live.end(Outcome(Termination.ABORTED, None, None,
+                                     f"no move in {ABORT_AFTER / 60:.0f} minutes"))
+                    self.store.save_play(live.row, _ended(live))
+            except LifeArenaError as error:  # a damaged row: its own page says so
+                log.warning("an idle game %s was not aborted: %s", game_id, error)
+                continue
+            self.broadcast(live)
+            aborted.append(game_id)
+        return aborted
+
+    async def abort_idle_often(self) -> None:
+        """:meth:`abort_idle` every :data:`ABORT_SWEEP` seconds, as long as the server runs."""
+        while True:
+            await asyncio.sleep(ABORT_SWEEP)
+            try:
+                await self.abort_idle()
+            except Exception:  # the next sweep tries again
+                log.exception("the sweep of abandoned games failed")
+
     # -- presence ------------------------------------------------------------------------------
 
     def present(self, game_id: str) -> list[bool]:
@@ -308,4 +356,4 @@ def _ended(live: LiveGame) -> dict[str, Any] | None:
     return None if outcome is None else outcome.to_dict()
 
 
-__all__ = ["PRESENCE_DELAY", "GameActions"]
+__all__ = ["ABORT_AFTER", "PRESENCE_DELAY", "GameActions"]

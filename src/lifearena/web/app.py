@@ -141,10 +141,10 @@ MISSING = STATIC / "missing.html"
 """The page of an address that names nothing here (:func:`missing_page` fills it in)."""
 LISTED = 12
 """Games in each of the home page's lists (being played, finished lately)."""
-LIVE_WITHIN = 3_600.0
-"""Seconds since its last move after which a game is no longer listed as being played now
-(an hour: a game left against the computer drops off the list; it still opens by its
-link)."""
+LIVE_WITHIN = 600.0
+"""Seconds since its last move after which a game that nobody has open is no longer listed
+as being played now (10 minutes: a game left against the computer drops off the list, and is
+aborted: :meth:`GameActions.abort_idle`; it still opens by its link)."""
 _STATUS: list[tuple[type[Exception], int]] = [
     (SeatError, 403), (InvitationTaken, 409), (TurnError, 409), (IllegalMoveError, 422),
     (ParseError, 400), (BadParameterError, 400), (UnknownResults, 404),
@@ -337,15 +337,19 @@ class Server(GameActions):
         """Create a game from a new-game form for the client at ``address``; answer the
         creator's token and the links."""
         game, opponent, side = body.game, body.opponent, body.side
-        values = catalog.check_values(game, body.params)
+        drawn = catalog.drawn_values(game, body.params)  # a random start's fresh seed
+        params = {**body.params, **drawn}
+        values = catalog.check_values(game, params)
         # the catalog says which settings are played at one screen only (the form reads it)
         only = catalog.entry_of(game).hotseat_only_when
         if only is not None and values[only[0]] == only[1] and opponent != "hotseat":
             raise BadParameterError(f"{catalog.entry_of(game).title} with {only[0]} "
                                     f"{only[1]!r} is played at one screen only; choose "
                                     "'at this screen'")
-        state = catalog.new_state(game, body.params)
+        state = catalog.new_state(game, params)
         config: dict[str, Any] = {"kind": opponent}
+        if drawn:
+            config["drawn"] = drawn
         if body.clock is not None:
             config["clock"] = body.clock.model_dump(exclude_none=True)
             self.check_control(config["clock"])
@@ -371,14 +375,18 @@ class Server(GameActions):
                      creator: int, acceptor: str = "server", maker: str | None = None
                      ) -> tuple[dict[str, Any], str]:
         """An online game with both seats taken at once (an accepted challenge of the
-        lobby, its parameters already checked): the acceptor's answer (as :meth:`create`
+        lobby, its parameters already checked; a random start's seed left out is drawn
+        afresh, as in :meth:`create`): the acceptor's answer (as :meth:`create`
         gives it, for seat ``1 - creator``) and the creator's token, which the lobby tells
         the creator alone. ``clock``: the time control, kept in ``opponent["clock"]``. The
         game counts as made by the ``acceptor``'s address, and in progress for the
         challenge's ``maker`` too."""
-        state = catalog.new_state(game, params)
+        drawn = catalog.drawn_values(game, params)  # a random start's fresh seed
+        state = catalog.new_state(game, {**params, **drawn})
         tokens = [new_secret(), new_secret()]
         config: dict[str, Any] = {"kind": "online", "lobby": True}
+        if drawn:
+            config["drawn"] = drawn
         if clock is not None:
             config["clock"] = clock
         row = GameRow(secrets.token_urlsafe(9), game, dict(state.params), state.setup(),
@@ -502,14 +510,16 @@ class Server(GameActions):
     # -- lists -------------------------------------------------------------------------------
 
     def recent(self, limit: int = LISTED) -> dict[str, Any]:
-        """The games being played on this server (moved in within :data:`LIVE_WITHIN`) and
+        """The games being played on this server (moved in within :data:`LIVE_WITHIN`, or
+        open on a page now) and
         the last finished ones, newest first, each with its spectator link (a finished one
         with its replay and result too); from the store, so a restarted server lists them
         all the same. ``now``: the server's clock, which pages word the ages by."""
         now = time.time()
+        open_now = [game_id for game_id, pages in self.sockets.items() if pages]
         return {"now": now,
                 "games": [self._listed(g) for g in
-                          self.store.latest(False, limit, now - LIVE_WITHIN)],
+                          self.store.latest(False, limit, now - LIVE_WITHIN, open_now)],
                 "finished": [self._listed(g) for g in self.store.latest(True, limit)]}
 
     def _listed(self, game: Listed) -> dict[str, Any]:
@@ -517,7 +527,10 @@ class Server(GameActions):
         item: dict[str, Any] = {
             "id": game.id, "game": game.game, "title": entry.title if entry else game.game,
             "kind": game.kind, "moves": game.moves, "updated": game.updated,
-            "watch": f"/play/{game.id}", "watchers": len(self.sockets.get(game.id, {}))}
+            "watch": f"/play/{game.id}",
+            # spectators only: a player's own page is not someone watching
+            "watchers": sum(1 for seats in self.sockets.get(game.id, {}).values()
+                            if not seats)}
         if game.outcome is None:
             return item
         try:
@@ -649,6 +662,9 @@ def create_app(settings: Settings) -> FastAPI:
         loading = asyncio.get_running_loop().create_task(server.load_clocked())
         server.tasks.add(loading)  # the clocked games load, so their flags fall on time
         loading.add_done_callback(server.tasks.discard)
+        sweeping = asyncio.get_running_loop().create_task(server.abort_idle_often())
+        server.tasks.add(sweeping)  # abandoned games against an agent are aborted
+        sweeping.add_done_callback(server.tasks.discard)
         if settings.on_ready is not None:
             settings.on_ready()
         try:

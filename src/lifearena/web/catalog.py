@@ -19,7 +19,8 @@ lifearena.errors.BadParameterError: losat parameter width=40; expected an intege
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,8 +114,11 @@ CATALOG: dict[str, GameEntry] = {
         "p2life", "p2life",
         "Levene and Roussos's two-player Life, with moves between generations. Both players "
         "act at once, unseen: place a token on an empty cell, remove one of yours, or pass. "
-        "Then one p2life generation (3/3 births decided by a fair, seeded coin). A side with "
-        "no tokens loses; at the generation limit the larger side wins.",
+        "Then one p2life generation: a token survives when its own neighbours outnumber the "
+        "other side's by 2 or 3 (or by 1 when it has at least 2 of its own), else it dies; "
+        "an empty cell with exactly 3 neighbours of one side is born that side's (3 of each: "
+        "a fair, seeded coin decides). A lone token dies, so place next to friends. A side "
+        "with no tokens loses; at the generation limit the larger side wins.",
         {"random": ("random", None), "easy": ("random", None), "medium": ("greedy", None),
          "hard": ("mcts", Limit(time=1.5))},
     ),
@@ -134,6 +138,34 @@ table of the 128 x 128 board takes well under a millisecond for any k."""
 QUEEN_MAX_SQUARE = QUEEN_SIDE - 1
 """Largest start coordinate of the web's queen game: the last square of the game's board
 (its dense action space), ``lifearena.games.blocking_queen.SIDE`` squares a side."""
+
+
+def drawn_values(game: str, values: Mapping[str, Any],
+                 draw: Callable[[int], int] = secrets.randbelow) -> dict[str, int]:
+    """The values a server draws afresh for a new game of ``game`` whose form ``values``
+    leave them out: each :attr:`~lifearena.params.ParamSpec.drawn` parameter the form would
+    show (a random start's seed, not a typed position's), drawn by ``draw(n)`` (a number
+    below ``n``) within the server's range. A quick game sends no values: each one starts
+    somewhere new, and the seed drawn is kept with the game.
+
+    >>> drawn_values("war_of_life", {}, draw=lambda n: 41)
+    {'seed': 41}
+    >>> drawn_values("war_of_life", {"seed": 7}), drawn_values("war_of_life", {"start": "prolog"})
+    ({}, {})
+    >>> drawn_values("losat", {})
+    {}
+    """
+    specs = entry_of(game).params
+    shown = {s.name: values.get(s.name, s.form_default) for s in specs}
+    drawn = {}
+    for spec in specs:
+        if not spec.drawn or spec.name in values:
+            continue
+        if spec.shown_when is not None and shown.get(spec.shown_when[0]) != spec.shown_when[1]:
+            continue
+        low, high = spec.bounds(served=True)
+        drawn[spec.name] = int(low) + draw(int(high) - int(low) + 1)
+    return drawn
 
 
 def check_values(game: str, values: Mapping[str, Any]) -> dict[str, Any]:

@@ -275,7 +275,9 @@ class LiveGame(Endings):
             "setup": self.row.setup,
             "symbols": list(info.player_symbols),
             "simultaneous": info.dynamics.value == "simultaneous",
-            "opponent": {k: v for k, v in self.row.opponent.items() if k != "seed"},
+            "opponent": {k: v for k, v in self.row.opponent.items()
+                         if k not in ("seed", "drawn")},
+            "drawn": self.drawn_view(),
             "players": self.players(),
             "seats": list(seats),
             "move_number": len(self.row.moves),
@@ -375,8 +377,19 @@ class LiveGame(Endings):
         outcome = self.outcome()
         return Record(self.row.game, dict(self.row.params), self.row.setup, self.players(),
                       list(self.row.moves), str(outcome) if outcome else "*",
-                      {"web_game": self.row.id}, outcome.to_dict() if outcome else None,
+                      {"web_game": self.row.id, **self.drawn()},
+                      outcome.to_dict() if outcome else None,
                       self.state.info.rules_version)
+
+    def drawn(self) -> dict[str, Any]:
+        """The values the server drew for this game (a random start's seed), by parameter."""
+        drawn = self.row.opponent.get("drawn")
+        return dict(drawn) if isinstance(drawn, dict) else {}
+
+    def drawn_view(self) -> list[list[Any]]:
+        """The drawn values as a page shows them: ``[label, value]`` pairs."""
+        labels = {spec.name: spec.label or spec.name for spec in self.state.game.specs}
+        return [[labels.get(name, name), value] for name, value in self.drawn().items()]
 
     def position_job(self, upto: int) -> tuple[Any, ...]:
         """The arguments of :func:`position_after` for the picture after ``upto`` moves

@@ -40,6 +40,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,8 @@ ADDED_COLUMNS = {"invites": "TEXT NOT NULL DEFAULT '{}'",
                  "offers": "TEXT NOT NULL DEFAULT '{}'"}
 """Columns that files of earlier versions lack, added when such a file is opened (their rows'
 status is ``unknown``: whether they ended is only known once they are played again)."""
+MAX_ALSO = 500
+"""Most ids :meth:`Store.latest` takes besides its time bound (the games open on a page)."""
 INDEX = "CREATE INDEX IF NOT EXISTS games_by_status ON games (status, updated)"
 """The index :meth:`Store.latest` reads the newest games of a status through."""
 PLAYING, FINISHED = "playing", "finished"
@@ -278,10 +281,12 @@ class Store:
             raise DamagedRow(f"game {game_id!r}: its stored row does not read ({error})"
                              ) from None
 
-    def latest(self, finished: bool, limit: int, since: float = 0.0) -> list[Listed]:
-        """The ``limit`` games last changed since ``since`` (a :func:`time.time`), newest
-        first, that are finished (``finished``) or still being played (an invitation its
-        creator cancelled is not); a row that no longer reads is left out.
+    def latest(self, finished: bool, limit: int, since: float = 0.0,
+               also: Sequence[str] = ()) -> list[Listed]:
+        """The ``limit`` games last changed since ``since`` (a :func:`time.time`), or whose
+        id is in ``also`` whenever they changed, newest first, that are finished
+        (``finished``) or still being played (an invitation its creator cancelled is not);
+        a row that no longer reads is left out.
 
         >>> import tempfile, pathlib
         >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite")
@@ -293,12 +298,14 @@ class Store:
         >>> [(g.id, g.moves, g.outcome) for g in store.latest(True, 10)]
         [('g2', 1, {'termination': 'win', 'winner': 0})]
         """
+        also = list(also)[:MAX_ALSO]
+        marks = ", ".join("?" * len(also))
         with self._lock:
             found = self._db.execute(
                 "SELECT id, game, opponent, moves, updated, outcome FROM games "
-                "WHERE status = ? AND updated >= ? AND cancelled = 0 "
+                f"WHERE status = ? AND (updated >= ? OR id IN ({marks})) AND cancelled = 0 "
                 "ORDER BY updated DESC LIMIT ?",
-                (FINISHED if finished else PLAYING, since, limit)).fetchall()
+                (FINISHED if finished else PLAYING, since, *also, limit)).fetchall()
         listed = []
         for game_id, game, opponent, moves, updated, outcome in found:
             try:
@@ -309,6 +316,34 @@ class Store:
             except (AttributeError, TypeError, ValueError):
                 continue  # a damaged row: its own page says so
         return listed
+
+    def idle_agent_games(self, before: float, limit: int = 100) -> list[str]:
+        """The ids of untimed games against an agent, still being played, in which nothing
+        happened since ``before`` (a :func:`time.time`), oldest first: the games a server
+        aborts once nobody has them open.
+
+        >>> import tempfile, pathlib
+        >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite")
+        >>> store.insert(GameRow("g1", "losat", {}, "", {"kind": "agent"}, ["t", None],
+        ...                      updated=10.0))
+        >>> store.insert(GameRow("g2", "losat", {}, "", {"kind": "hotseat"}, ["t", "t"],
+        ...                      updated=10.0))
+        >>> store.idle_agent_games(100.0), store.idle_agent_games(5.0)
+        (['g1'], [])
+        """
+        with self._lock:
+            found = self._db.execute(
+                "SELECT id, opponent FROM games WHERE status = ? AND updated < ? "
+                "AND clock = 'null' AND cancelled = 0 ORDER BY updated LIMIT ?",
+                (PLAYING, before, limit)).fetchall()
+        idle = []
+        for game_id, opponent in found:
+            try:
+                if json.loads(opponent).get("kind") == "agent":
+                    idle.append(game_id)
+            except (AttributeError, TypeError, ValueError):
+                continue  # a damaged row: its own page says so
+        return idle
 
     def count(self) -> int:
         """How many games are stored."""

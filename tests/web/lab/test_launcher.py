@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from lifearena.arena.storage import ResultsDB
 from lifearena.arena.tournament import run_tournament
 from lifearena.web import Settings
-from lifearena.web.lab.admin import NEEDS_ADMIN, WRONG_LINK
+from lifearena.web.lab.admin import NEEDS_ADMIN, NO_ADMIN, WRONG_LINK
 from lifearena.web.lab.launcher import Launcher, LaunchSpec, budget_message, folder_size
 from lifearena.web.lab.tournaments import report_json
 
@@ -181,7 +181,9 @@ def test_a_server_without_an_admin_token_is_read_only(tmp_path: Path) -> None:
                             tournaments_running=2), admin=None)
     with TestClient(app, base_url="http://localhost") as client:
         form = client.get("/api/lab/tournaments/form", headers=OPERATOR).json()
-        assert (form["enabled"], form["admin"], form["reason"]) == (False, False, NEEDS_ADMIN)
+        # the page is no dead end: it says how to start a server that can start tournaments
+        assert (form["enabled"], form["admin"], form["reason"]) == (False, False, NO_ADMIN)
+        assert "lifearena serve --lab-admin" in form["reason"]
         for path in (START, "/api/lab/tournaments/lab-1/stop",
                      "/api/lab/tournaments/lab-1/resume"):
             for headers in ({}, OPERATOR, {"X-Admin-Token": "None"}):
@@ -296,3 +298,4 @@ def test_a_restarted_server_lists_its_launches_again(tmp_path: Path) -> None:
     assert [d["id"] for d in Launcher(folder).describe()["launches"]] == ["lab-1"]
     (folder / "lab-1.sqlite").unlink()
     assert Launcher(folder).describe()["launches"] == []
+

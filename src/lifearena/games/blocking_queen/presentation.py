@@ -118,7 +118,7 @@ class BlockingQueenPresentation(Presentation):
         >>> state.apply_move_text("6,2")
         262
         >>> shown.interaction(state, 0).prompt, shown.interaction(state, 0).can_pass
-        ('block a square the opponent could move to, or stop (2 blocks left)', True)
+        ('block a shaded square, or stop (2 blocks left)', True)
         >>> shown.interaction(state, 0).pass_move, shown.interaction(state, 0).parts[0]
         ('-', Part(cell=(0, 4), text='#4,0'))
         >>> str(shown.interaction(state, 1).kind)
@@ -134,7 +134,9 @@ class BlockingQueenPresentation(Presentation):
             return Interaction(InteractionKind.SQUARE_THEN_BLOCKS, MOVE_PROMPT, parts=parts)
         left = game.blocks_left
         return Interaction(InteractionKind.SQUARE_THEN_BLOCKS,
-                           f"block a square the opponent could move to, or stop ({left} "
+                           # short: the banner asking it keeps one line on a
+                           # desktop and two on a phone in both phases (the board stays put)
+                           f"block a shaded square, or stop ({left} "
                            f"block{'' if left == 1 else 's'} left)", can_pass=True,
                            pass_move="-", parts=parts)
 

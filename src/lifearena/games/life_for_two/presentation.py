@@ -70,7 +70,9 @@ class LifeForTwoPresentation(Presentation):
     """Life for Two's board: both players choose cells at once (3 on the first turn, then
     1), confirmed together."""
 
-    look = Look(sides=(Side("Player 1 (*)", "#23897e"), Side("Player 2 (#)", "#c8741f")))
+    # the sides are named by their colours on the page (the text board's * and # are the
+    # terminal's symbols for them)
+    look = Look(sides=(Side("Teal", "#23897e"), Side("Orange", "#c8741f")))
 
     def text(self, state: State) -> str:
         """The board with column numbers on top and row numbers on the left."""

@@ -29,6 +29,7 @@ from lifearena.games._display import grid_display
 from lifearena.games.losat.notation import (
     ADD_BLACK,
     ADD_WHITE,
+    CAPTURE,
     COLUMNS,
     PASS,
     REMOVE,
@@ -51,6 +52,17 @@ def _losat(state: State) -> LosatState:
         raise BadParameterError(f"the Losat presentation shows Losat states; got a "
                                 f"{state.info.name} state")
     return state
+
+
+def _ordinal(number: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ... ``11th``, ``21st``.
+
+    >>> [_ordinal(k) for k in (1, 2, 3, 4, 11, 12, 13, 21, 22)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd']
+    """
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(
+        number % 10, "th")
+    return f"{number}{suffix}"
 
 
 def render(state: LosatState, *, marks: bool = True) -> str:
@@ -132,6 +144,9 @@ class LosatPresentation(Presentation):
             col_labels=list(COLUMNS[:width]),
             stones=[int(np.count_nonzero(board == 1)), int(np.count_nonzero(board == 2))],
             goal_rows=list(state.goal_rows()), captures_to_win=state.params["captures_to_win"],
+            goal_words=[f"{side.name} wins on row {length - goal} (shaded {side.name.lower()})"
+                        for side, goal in zip(self.look.sides, state.goal_rows(),
+                                              strict=True)],
             last_point=last_point, last=[] if last_point is None else [last_point],
             last_kind=None if last is None else _GROUPS[last // n],
             cell_name="{col}{row}",  # Go's points: the column's letter, then the row
@@ -230,6 +245,48 @@ class LosatPresentation(Presentation):
         return Interaction(InteractionKind.POINT_THEN_ACTION,
                            "choose a point, then the change to make there: add, remove or "
                            "capture")
+
+    def choice_detail(self, state: State, action: Action, player: int) -> str:
+        """Who a change helps, in the sides' names: a capture scores for the colour that
+        surrounds the stone, whoever clicks it (``"White scores, 5th capture: White
+        wins"``); a removal names whose stone goes; a change that ends the game says how.
+
+        >>> from lifearena.games.losat import new_game
+        >>> state = new_game(width=9, length=13)
+        >>> shown = LosatPresentation()
+        >>> shown.choice_detail(state, state.string_to_action("-D5"), 0)
+        'removes a Black stone'
+        >>> shown.choice_detail(state, state.string_to_action("+bC4"), 0)
+        ''
+        """
+        state = _losat(state)
+        width, length = state.params["width"], state.params["length"]
+        n = width * length
+        kind = action // n
+        if kind == PASS:
+            return ""
+        names = [side.name for side in self.look.sides]
+        row, col = divmod(action % n, width)
+        value = int(state.board[row, col])
+        words = []
+        # one change makes at most one colour's stone and one capture, of the same colour: the
+        # game's end after it follows without playing it (a view lists every legal move)
+        colour = None
+        if kind == CAPTURE:
+            colour = 2 - value  # the stone's opposite colour replaces it and scores
+            count = state.captures()[colour] + 1
+            words.append(f"{names[colour]} scores, {_ordinal(count)} capture")
+        elif kind == REMOVE:
+            words.append(f"removes a {names[value - 1]} stone")
+        else:
+            colour = kind - ADD_BLACK
+        ending = ""
+        if colour is not None and (row == state.goal_rows()[colour] or (
+                kind == CAPTURE and count >= state.params["captures_to_win"])):
+            ending = f"{names[colour]} wins"
+        elif state.plies() + 1 >= state.params["max_moves"]:
+            ending = "drawn"
+        return ": ".join([*words, ending]) if ending else ", ".join(words)
 
     def choice_label(self, state: State, action: Action, player: int) -> str:
         """``"add black"``, ``"add white"``, ``"remove"``, ``"capture"`` or ``"pass"``."""

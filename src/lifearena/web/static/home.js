@@ -48,6 +48,19 @@ async function startGame(body, errorBox) {
 
 // -- one click to play -----------------------------------------------------------------------
 
+/**
+ * The time control of the quick games' clock choice: "" none, "live:MINUTES:INCREMENT" or
+ * "correspondence:DAYS".
+ * @param {string} value
+ * @returns {import("/static/home/fields.js").TimeControl | null}
+ */
+function quickClock(value) {
+  const [kind, first, second] = value.split(":");
+  if (kind === "live") return { kind, minutes: Number(first), increment: Number(second) };
+  if (kind === "correspondence") return { kind, days: Number(first) };
+  return null;
+}
+
 /** @param {Entry} entry */
 function quickGame(entry) {
   const item = document.createElement("li");
@@ -75,8 +88,10 @@ function quickGame(entry) {
     button.addEventListener("click", async () => {
       button.disabled = true;
       const side = Number($("quick-side").value);
+      const clock = quickClock($("quick-clock").value);
       await startGame({ game: entry.name, opponent, side,
-        ...(opponent === "agent" ? { level: $("quick-level").value } : {}) }, $("quick-error"));
+        ...(opponent === "agent" ? { level: $("quick-level").value } : {}),
+        ...(clock ? { clock } : {}) }, $("quick-error"));
       button.disabled = false;
     });
     buttons.appendChild(button);

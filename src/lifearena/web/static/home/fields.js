@@ -7,7 +7,7 @@
 /**
  * @typedef {{name: string, label: string, kind: string, default: any, help?: string,
  *   choices?: any[], low?: number, high?: number, max_length?: number,
- *   shown_when?: [string, string] | null}} ParamSpec
+ *   shown_when?: [string, string] | null, drawn?: boolean}} ParamSpec
  * A parameter as /api/catalog describes it.
  * @typedef {{kind: "live", minutes: number, increment: number} |
  *   {kind: "correspondence", days: number}} TimeControl
@@ -15,7 +15,7 @@
 
 /**
  * Fill `box` with a label and an input per parameter (ids `${prefix}${name}`), each input
- * holding its default; fields shown only with another parameter's value are hidden until it
+ * holding its default (one the server draws for each game stays empty); fields shown only with another parameter's value are hidden until it
  * has it.
  * @param {HTMLElement} box
  * @param {ParamSpec[]} specs
@@ -55,7 +55,9 @@ export function buildParams(box, specs, prefix) {
         if (p.low !== undefined) field.min = String(p.low);
         if (p.high !== undefined) field.max = String(p.high);
         field.step = p.kind === "int" ? "1" : "0.01";
-        field.value = String(p.default);
+        // a value the server draws afresh for each game (a random start's seed) starts empty
+        field.value = p.drawn ? "" : String(p.default);
+        if (p.drawn) field.placeholder = "new each game";
       }
       input = field;
     }
@@ -108,6 +110,8 @@ export function readParams(box) {
     if (input.hidden) continue;
     const name = input.dataset.param || "";
     const kind = input.dataset.kind;
+    // an empty number is left out: the server takes its default, or draws it afresh
+    if ((kind === "int" || kind === "float") && input.value.trim() === "") continue;
     if (kind === "bool") params[name] = input.checked;
     else if (kind === "int" || kind === "float") params[name] = Number(input.value);
     else params[name] = input.value;

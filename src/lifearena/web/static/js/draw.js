@@ -15,10 +15,12 @@
  * @typedef {{
  *   size?: number, labels?: boolean, marks?: Record<string, string>, cells?: number[][],
  *   births?: number[][], deaths?: number[][], animate?: boolean, cursor?: Cell | null,
- *   showLast?: boolean
+ *   showLast?: boolean, own?: string
  * }} Options
  * size: pixels of the longer side (default 560); labels: row and column labels (default
- * true); marks: {"r,c": "selected" | "target" | "chosen" | "last" | "collision"}; cells: the
+ * true); marks: {"r,c": "selected" | "target" | "pick" | "chosen" | "last" | "collision"}
+ * ("pick": a cell picked for a piece of one's own, "chosen": one's committed choice, both
+ * drawn as a faint piece of the colour `own`, the page's side); cells: the
  * cells to draw instead of the display's; births, deaths: rings on the cells the last
  * generation changed; animate: dying pieces fade out and newborns grow in (CSS classes
  * `dying` and `newborn`); cursor: the keyboard's cell; showLast: mark `display.last` (default
@@ -34,7 +36,8 @@ export const PLAIN_LOOK = {
 
 const MARK_FILLS = {
   target: "rgba(46,139,87,0.22)",
-  chosen: "rgba(47,109,179,0.22)",
+  chosen: "rgba(120,120,120,0.10)",
+  pick: "rgba(120,120,120,0.10)",
   selected: "rgba(47,109,179,0.30)",
   last: "rgba(166,106,0,0.16)",
   collision: "rgba(184,58,50,0.18)",
@@ -166,7 +169,8 @@ function gridPicture(display, look, opts) {
       /** @type {Record<string, string | number>} */
       const attrs = { x: c * unit, y: r * unit, width: unit, height: unit,
         fill: mark && mark in MARK_FILLS ? MARK_FILLS[/** @type {keyof MARK_FILLS} */ (mark)] : "transparent",
-        stroke: look.line, "stroke-width": 1, class: "cell" + (mark ? " " + mark : ""),
+        // a pick is a selection too (class "selected pick")
+        stroke: look.line, "stroke-width": 1, class: "cell" + (mark ? " " + (mark === "pick" ? "selected pick" : mark) : ""),
         "data-cell": key, "data-r": r, "data-c": c, "data-v": value };
       layer.push(node("rect", attrs));
       const cx = c * unit + unit / 2, cy = r * unit + unit / 2;
@@ -186,6 +190,12 @@ function gridPicture(display, look, opts) {
       if (mark === "target") {
         pieces.push(node("circle", { cx, cy, r: unit * 0.14, fill: "#2e8b57", "pointer-events": "none",
           class: "target-dot" }));
+      }
+      if ((mark === "pick" || mark === "chosen") && !value) {
+        // a piece to be: the page's own colour, faint, so a pick never looks like the other side's
+        pieces.push(node("circle", { cx, cy, r: radius, fill: opts.own || MARK_FILLS.selected,
+          "fill-opacity": 0.45, stroke: opts.own || "#2f6db3", "stroke-width": Math.max(1.5, unit * 0.05),
+          "stroke-dasharray": `${Math.max(2, unit * 0.08)}`, "pointer-events": "none", class: "pick-piece" }));
       }
       if (mark === "selected") { // the shading alone hides under a stone
         pieces.push(node("circle", { cx, cy, r: unit * 0.47, fill: "none", stroke: "#2f6db3",

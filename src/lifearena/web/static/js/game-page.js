@@ -196,15 +196,18 @@ function dispatch(event) {
   if (result.send !== undefined) sendMove(result.send, seat);
 }
 
-/** A click or a key on the cell `cell`. @param {Cell} cell */
-function pickCell(cell) {
+/** A click or a key on the cell `cell` (`touch`: a finger's tap, which may miss a small
+ * square: the inputs ask for a second tap before they play). @param {Cell} cell
+ * @param {boolean} [touch] */
+function pickCell(cell, touch) {
   const view = store.get().view;
   if (!view) return;
   store.set({ cursor: cell });
   const grid = view.display.grid;
   const seat = actingSeat(view);
   dispatch({ type: "cell", cell, value: grid ? grid.cells[cell[0]][cell[1]] : 0,
-    seat: seat === null ? undefined : seat, name: cellName(cell), names: names(view) });
+    seat: seat === null ? undefined : seat, name: cellName(cell), names: names(view),
+    ...(touch ? { touch: true } : {}) });
 }
 
 /** @param {KeyboardEvent} event */
@@ -376,14 +379,15 @@ function render(state) {
   const [text, kind] = bannerFor(state);
   setBanner(text, kind);
   renderBoard(state);
-  renderPlayers(view);
+  renderPlayers(view, state.browsing ? state.browsing.display : view.display);
   renderMoves(state);
   renderChoices(state);
   const box = $("message");
   box.textContent = state.message.text;
   box.className = "message " + state.message.tone;
   $("move-help").textContent = view.move_help;
-  $("move-help").hidden = !view.seats.length; // how to type a move: for those who can
+  // how to type a move: for those who can, while the game is on
+  $("move-help").hidden = !view.seats.length || Boolean(view.outcome) || Boolean(view.cancelled);
   $("typed").hidden = actingSeat(view) === null;
   const sound = $("sound");
   sound.setAttribute("aria-pressed", String(state.sound));
@@ -405,7 +409,7 @@ function renderBoard(state) {
   svg.toggleAttribute("hidden", printed); // an <svg> has no hidden property: the attribute
   const terminal = $("terminal");
   terminal.hidden = !printed;
-  $("legend").hidden = printed || !(display.before && !state.browsing);
+  $("legend").hidden = printed || !display.before;
   if (printed) {
     terminal.textContent = display.text;
     terminal.scrollTop = terminal.scrollHeight;
@@ -413,20 +417,28 @@ function renderBoard(state) {
   }
   const width = Math.floor($("board-wrap").clientWidth) || BOARD_PX;
   const animate = !state.browsing && Date.now() < state.animateUntil;
+  // an earlier position shows its own generation's births and deaths too
   const tree = picture(display, view.look, {
     size: Math.min(BOARD_PX, width), cursor: state.cursor, marks: state.browsing ? {} : marksFor(state),
-    births: state.browsing ? [] : display.births, deaths: state.browsing ? [] : display.deaths, animate,
+    births: display.births, deaths: display.deaths, animate, own: ownColour(view),
   });
   mount(svg, tree);
   svg.setAttribute("aria-label", `board, ${boardSize(display)?.join(" by ")}: arrow keys move the cursor `
     + `(now ${cellName(state.cursor)}), Enter or Space picks, Escape clears`);
 }
 
-/** @param {any} view */
-function renderPlayers(view) {
+/** The colour of the side this page picks for (its picks are drawn in it), if any.
+ * @param {any} view @returns {string | undefined} */
+function ownColour(view) {
+  const seat = actingSeat(view) ?? (view.seats.length === 1 ? view.seats[0] : null);
+  return seat === null ? undefined : view.look.sides[seat].colour;
+}
+
+/** The players, their counts (of the position on the board: an earlier one while browsing)
+ * and the game's facts. @param {any} view @param {any} display */
+function renderPlayers(view, display) {
   const box = $("players");
   box.replaceChildren();
-  const display = view.display;
   const sides = view.look.sides;
   names(view).forEach((name, seat) => {
     const row = document.createElement("div");
@@ -452,13 +464,20 @@ function renderPlayers(view) {
     row.append(swatch, label, count);
     box.appendChild(row);
   });
-  if (display.status) {
-    // whose turn it is means nothing once the game is over: the banner says how it ended
+  // whose turn it is means nothing once the game is over: the banner says how it ended
+  const words = [...(display.status && !view.outcome ? [display.status] : []),
+    ...(display.k ? [`k = ${display.k}`] : []),
+    ...(display.captures_to_win ? [`${display.captures_to_win} captures win`] : []),
+    ...(display.goal_words || []),
+    ...(display.torus ? ["the board wraps around"] : []),
+    // what the server drew for this game (a random start's seed): typed in a form, it
+    // starts the same game again
+    ...(view.drawn || []).map((/** @type {[string, any]} */ [label, value]) => `${label} ${value}`)];
+  if (words.length) {
     const status = document.createElement("div");
     status.className = "help-line";
-    status.textContent = [...(view.outcome ? [] : [display.status]), ...(display.k ? [`k = ${display.k}`] : []),
-      ...(display.captures_to_win ? [`${display.captures_to_win} captures win`, "shaded rows: goal lines"] : []),
-      ...(display.torus ? ["the board wraps around"] : [])].join(" · ");
+    status.dataset.status = "";
+    status.textContent = words.join(" · ");
     box.appendChild(status);
   }
 }
@@ -670,9 +689,13 @@ function showLinks() {
 function main() {
   store.subscribe(render);
   const svg = $("board");
+  let pointer = "mouse"; // the kind of pointer of the last press on the board
+  svg.addEventListener("pointerdown", (event) => { pointer = event.pointerType; });
   svg.addEventListener("click", (event) => {
     const cell = /** @type {Element} */ (event.target).closest("[data-cell]");
-    if (cell instanceof SVGElement) pickCell([Number(cell.dataset.r), Number(cell.dataset.c)]);
+    if (cell instanceof SVGElement) {
+      pickCell([Number(cell.dataset.r), Number(cell.dataset.c)], pointer === "touch");
+    }
   });
   svg.addEventListener("keydown", onBoardKey);
   // the keyboard's cursor shows once a key is used on the board, not after a click

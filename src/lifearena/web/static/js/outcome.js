@@ -25,6 +25,7 @@ const REASONS = {
   timeout: ({ loser }) => `${loser} ran out of time`,
   agreed: () => "drawn by agreement",
   agreement: () => "drawn by agreement",
+  aborted: () => "left unplayed",
 };
 
 /**
@@ -46,6 +47,8 @@ export function endingText(termination, winner, loser) {
  *
  * outcomeText({winner: 0, termination: "win"}, ["Blue", "Red"])
  *   === "Blue wins — Red has no pieces left"
+ * outcomeText({winner: null, termination: "aborted", detail: "no move in 10 minutes"}, names)
+ *   === "Aborted — no move in 10 minutes"
  * @param {Outcome} outcome
  * @param {readonly string[]} sideNames
  * @returns {string}
@@ -56,7 +59,9 @@ export function outcomeText(outcome, sideNames) {
   const winner = seat === null || seat === undefined ? null : names[seat];
   const loser = seat === null || seat === undefined ? null : names[1 - seat];
   const reason = outcome.detail || endingText(outcome.termination, winner, loser);
-  return `${winner === null ? "Draw" : `${winner} wins`} — ${reason}`;
+  // an aborted game was neither won nor drawn
+  const head = outcome.termination === "aborted" ? "Aborted" : winner === null ? "Draw" : `${winner} wins`;
+  return `${head} — ${reason}`;
 }
 
 /**

@@ -52,6 +52,7 @@ export function buttons(selection, legal, name) {
 export function marks(selection) {
   /** @type {Record<string, string>} */
   const result = {};
-  for (const cell of selection.cells) result[key(cell)] = "selected";
+  // a picked cell is drawn as a faint piece of the picker's colour (draw.js)
+  for (const cell of selection.cells) result[key(cell)] = "pick";
   return result;
 }

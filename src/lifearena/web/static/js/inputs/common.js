@@ -6,16 +6,19 @@
 /**
  * @typedef {[number, number]} Cell  [row, column], row 0 at the top
  * @typedef {{cells: Cell[]}} Selection  the cells picked so far, in click order
- * @typedef {{action: number, move: string, cells: Cell[], label: string}} Choice
+ * @typedef {{action: number, move: string, cells: Cell[], label: string, detail?: string}} Choice
+ * detail: what the move does beyond its label, in the server's words (who scores, who wins)
  * @typedef {{cell: Cell, text: string}} Part
  * @typedef {{kind: string, prompt: string, count: number, can_pass: boolean,
  *   pass_move?: string | null, parts?: Part[], joiner?: string}} Interaction
  * @typedef {{count: number, interaction: Interaction, moves: Choice[] | null}} LegalView
  * A seat's legal view as the server sends it (moves is null when too many to list).
  * @typedef {{type: "cell", cell: Cell, value?: number, seat?: number, name?: string,
- *   names?: string[]} | {type: "confirm"} | {type: "clear"} | {type: "play", move: string}} InputEvent
+ *   names?: string[], touch?: boolean} | {type: "confirm"} | {type: "clear"} |
+ *   {type: "play", move: string}} InputEvent
  * cell: a click (or Enter) on a cell holding `value` (0 empty, 1 or 2 a side's piece),
- * `name` the cell as the board labels it, `names` the sides' names; confirm: play the
+ * `name` the cell as the board labels it, `names` the sides' names, `touch` a finger's tap
+ * (a small square is easily missed: a tap that would play at once selects first); confirm: play the
  * complete selection; clear: drop it; play: a button's move.
  * @typedef {{selection: Selection, send?: string, message?: string, tone?: "info" | "error"}} Result
  * @typedef {{id?: string, label: string, event: InputEvent, quiet?: boolean, disabled?: boolean}} Button
@@ -105,6 +108,17 @@ export function stillLegal(selection, legal) {
   return selection.cells.every((cell, index) => Boolean(partAt(legal, cell))
     || (legal.moves || []).some((m) => m.cells.length > index && same(m.cells[index], cell))
     || (index > 0 && (legal.moves || []).some((m) => m.cells.some((c) => same(c, cell)))));
+}
+
+/**
+ * A move's label at a point with its detail, if the server gave one:
+ * "Capture at H8 — White scores, 5th capture: White wins".
+ * @param {Choice} choice
+ * @param {string} name the point as the board names it
+ * @returns {string}
+ */
+export function choiceText(choice, name) {
+  return `${capital(choice.label)} at ${name}${choice.detail ? ` — ${choice.detail}` : ""}`;
 }
 
 /**
