@@ -19,7 +19,6 @@ from rich.table import Table
 
 from lifearena import caps
 from lifearena.cli.checks import check_output
-from lifearena.cli.compiling import PALACE_KERNELS, announce_compiling
 from lifearena.cli.spec_options import spec_option
 from lifearena.cli.terminal_play import (
     Display,
@@ -86,7 +85,6 @@ def picture(
         region = Window.square(size)
     block = _check_block(region, block, pixels, saturation,
                          f"--window {window}" if window is not None else f"--size {size:,}")
-    announce_compiling(*PALACE_KERNELS)
     total = region.y + region.h
     with Progress(TextColumn("[bold]palace numbers[/]"), BarColumn(),
                   TextColumn("{task.completed:,}/{task.total:,} rows"), TimeElapsedColumn(),
