@@ -16,6 +16,7 @@ from PIL import Image
 from lifearena import caps
 from lifearena.cli import main
 from lifearena.life import load_pattern
+from lifearena.life.step import evolve
 
 GUN = ("#N Gosper glider gun\nx = 36, y = 9, rule = B3/S23\n"
        "24bo$22bobo$12b2o6b2o12b2o$11bo3bo4b2o12b2o$2o8bo5bo3b2o$2o8bo3bob2o4b\n"
@@ -26,6 +27,19 @@ GLIDER = "x = 3, y = 3, rule = B3/S23\nbob$2bo$3o!\n"
 # the first gliders have crossed the default grid's padding (32 cells), so a bounded grid
 # clips them and a torus wraps them into the gun.
 GUN_AT_300 = 86
+
+
+def _live_box(cells: np.ndarray) -> np.ndarray:
+    """The cells inside the live cells' bounding box."""
+    rows, columns = np.nonzero(cells)
+    return cells[rows.min():rows.max() + 1, columns.min():columns.max() + 1]
+
+
+def _gun_on_the_plane(tmp_path: Path, generations: int) -> np.ndarray:
+    """The gun after ``generations`` on a bounded grid so large that nothing reaches its
+    edge (live cells spread at most one cell a generation): the plane's answer."""
+    gun = load_pattern(_file(tmp_path, GUN, "reference.rle")).cells
+    return _live_box(evolve(np.pad(gun, generations + 1), "life", generations))
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -49,8 +63,10 @@ def test_run_on_the_default_grid_grows(tmp_path, capsys, topology: str) -> None:
                              "-o", tmp_path / "end.rle")
     assert code == 0, err
     assert re.search(r"colour 1 \(blue, O\)\s*│\s*86\b", out), out
+    # the same cells as on the plane (a small torus has 86 too: its gliders wrapped round)
+    assert np.array_equal(_live_box(load_pattern(tmp_path / "end.rle").cells),
+                          _gun_on_the_plane(tmp_path, 300))
     assert "unbounded plane (grown" in out
-    assert np.count_nonzero(load_pattern(tmp_path / "end.rle").cells) == GUN_AT_300
 
 
 @pytest.mark.parametrize("topology", ["bounded", "torus"])
@@ -59,6 +75,8 @@ def test_step_on_the_default_grid_grows(tmp_path, capsys, topology: str) -> None
                              "--topology", topology, "-o", tmp_path / "end.rle")
     assert code == 0, err
     assert f"population {GUN_AT_300} + 0" in out
+    assert np.array_equal(_live_box(load_pattern(tmp_path / "end.rle").cells),
+                          _gun_on_the_plane(tmp_path, 300))
     # the grid that grew is written cut to the live cells and the default padding (32)
     cells = load_pattern(tmp_path / "end.rle").cells
     rows, columns = np.nonzero(cells)
