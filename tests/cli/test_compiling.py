@@ -1,4 +1,5 @@
-"""The "compiling the engine (once)..." line: said when numba's cache is cold, not when warm."""
+"""The "compiling the engine (once)..." line: said when numba really compiles, never when it
+loads a kernel from its cache."""
 
 from __future__ import annotations
 
@@ -9,10 +10,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from lifearena.cli import compiling
 from numba import njit
 
+from lifearena.cli import compiling
 from lifearena.cli.compiling import MESSAGE, announce_compiling, announcing, cold_kernels
 from lifearena.life.step import evolve
 

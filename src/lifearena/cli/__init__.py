@@ -25,7 +25,6 @@ from rich.markup import escape
 
 from lifearena.cli import ladder, life, life_for_two, losat, p2life, queen, serve, war_of_life
 from lifearena.cli import tournament as tournament_cli
-from lifearena.cli.compiling import announcing
 from lifearena.cli.usage_errors import param_bounds, usage_line
 from lifearena.errors import LifeArenaError
 
@@ -160,9 +159,8 @@ def _given(argv: Sequence[str], error: Exception) -> tuple[str, str] | None:
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line; exit 2 with one line on stderr for bad input."""
     try:
-        with announcing():  # "compiling the engine (once)..." when numba really compiles
-            result = build_command().main(args=list(argv) if argv is not None else None,
-                                          standalone_mode=False, prog_name="lifearena")
+        result = build_command().main(args=list(argv) if argv is not None else None,
+                                      standalone_mode=False, prog_name="lifearena")
     except LifeArenaError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)

@@ -4,8 +4,8 @@ The first run of a compiled kernel takes 10-30 s of silence while numba compiles
 writes its on-disk cache; later runs load the cache in a fraction of a second. Two ways to
 say so:
 
-* :func:`announcing` (which :func:`lifearena.cli.main` wraps every command in) listens to
-  numba's own "numba:compile" event, which numba raises only when it really compiles (a
+* :func:`announcing` (and :func:`announces_compiling`, which wraps a command in it) listens
+  to numba's own "numba:compile" event, which numba raises only when it really compiles (a
   kernel, or a new signature of one), never when it loads one from the cache; so the line
   is said exactly when a command compiles, whichever kernels it calls, and never on a
   run that only loads them.
@@ -24,11 +24,13 @@ Either way the line is said at most once inside :func:`announcing`.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
+from typing import ParamSpec, TypeVar
 
 from numba.core import event
 
@@ -132,3 +134,19 @@ def announcing() -> Iterator[None]:
             yield
     finally:
         _said.pop()
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def announces_compiling(command: Callable[P, R]) -> Callable[P, R]:
+    """``command`` run inside :func:`announcing`: for the commands whose work is compiled
+    code (the interactive ones say nothing, so that what they print stays the game's)."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        with announcing():
+            return command(*args, **kwargs)
+
+    return run

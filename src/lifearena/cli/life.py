@@ -20,6 +20,7 @@ from rich.table import Table
 from lifearena import caps
 from lifearena.caps import check_cells
 from lifearena.cli.checks import check_output
+from lifearena.cli.compiling import announces_compiling
 from lifearena.errors import BadParameterError
 from lifearena.life import picture
 from lifearena.life.grid import population, random_grid
@@ -164,6 +165,7 @@ def _check_pictures(shape: tuple[int, int], png: Path | None, gif: Path | None,
 
 
 @app.command()
+@announces_compiling
 def run(
     rule: Annotated[str | None, typer.Option("--rule", "-r", help="Rule name (see 'lifearena "
                                              "life rules'), a B.../S... string, a table text, "
@@ -511,6 +513,7 @@ def _cut(cells: np.ndarray, pad: int) -> np.ndarray:
 
 
 @app.command("step")
+@announces_compiling
 def step_command(
     pattern_file: Annotated[Path, typer.Argument(help="RLE (.rle) or text pattern file.")],
     generations: Annotated[int, typer.Option("--generations", "-n", help="Steps to take; a "

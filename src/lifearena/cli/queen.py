@@ -19,6 +19,7 @@ from rich.table import Table
 
 from lifearena import caps
 from lifearena.cli.checks import check_output
+from lifearena.cli.compiling import announces_compiling
 from lifearena.cli.spec_options import spec_option
 from lifearena.cli.terminal_play import (
     Display,
@@ -45,6 +46,7 @@ class Downsample(StrEnum):
 
 
 @app.command()
+@announces_compiling
 def picture(
     k: Annotated[int, typer.Option("-k", help="The blocking parameter k >= 1.",
                                    min=1, max=caps.MAX_K)] = 1000,
