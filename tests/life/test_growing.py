@@ -79,16 +79,24 @@ def test_the_literature_figures(tmp_path, text: str, generations: int,  # type: 
                                 population: int) -> None:
     grown = run_growing(_pattern(tmp_path, text), "life", generations)
     assert int(np.count_nonzero(grown.cells)) == population
-    assert grown.grown > 0  # each of them outgrows its start grid
+    assert grown.moves > 0  # each of them outgrows its start grid
 
 
-def test_past_the_cap_it_stops_naming_the_generation_and_the_edge() -> None:
-    glider = np.array([[0, 1, 0], [0, 0, 1], [1, 1, 1]], dtype=np.int8)
+def test_past_the_cap_it_stops_naming_the_generation_and_the_edge(tmp_path) -> None:  # type: ignore
+    # the R-pentomino spreads past 18 x 18 cells, which with room round it passes 400 cells
     with pytest.raises(GrowthLimitError, match=r"at generation \d+ a live cell reached the "
-                       r".*edge.* would pass the cap of 400 cells") as error:
-        run_growing(np.pad(glider, 2), "life", 200, max_cells=400)
-    assert error.value.edges and set(error.value.edges) <= {"bottom", "right"}
+                       r".*edges? of the \d+ x \d+ grid, and its live cells span \d+ x \d+: a "
+                       r"grid with room round them would pass the cap of 400 cells") as error:
+        run_growing(_pattern(tmp_path, R_PENTOMINO), "life", 200, max_cells=400)
+    assert error.value.edges and set(error.value.edges) <= {"top", "bottom", "left", "right"}
     assert 0 < error.value.generation < 200
+
+
+def test_a_spaceship_travels_on_a_small_grid() -> None:
+    glider = np.array([[0, 1, 0], [0, 0, 1], [1, 1, 1]], dtype=np.int8)
+    run = run_growing(glider, "life", 4000, max_cells=100 * 100)
+    assert run.moves > 10 and max(run.cells.shape) <= 100
+    assert min(_live(run.cells, run.origin)) == (1000, 1001, 1)  # 1,000 cells on
 
 
 def test_a_b0_rule_is_refused() -> None:

@@ -110,7 +110,7 @@ def _show(cells: np.ndarray, title: str) -> None:
 def _summary(rule: Rule, cells: np.ndarray, grid: str, generations: int, seconds: float,
              stop: str, period: int | None, updates: int | None = None) -> Table:
     """The run's summary table; ``updates`` is the number of cells stepped (default: the
-    grid's size times the generations, as on a grid that never grew)."""
+    grid's size times the generations, as on a grid that never moved)."""
     one, two = population(cells)
     table = Table(title="Run summary", show_header=False, title_justify="left")
     table.add_column(style="bold")
@@ -179,8 +179,9 @@ def run(
                                             "with this many empty cells added on each side. "
                                             "Without --pad or --size a pattern runs on the "
                                             "unbounded plane: its grid (padded by the number "
-                                            f"of generations up to {DEFAULT_PAD}) doubles "
-                                            "where a live cell reaches the edge, up to "
+                                            f"of generations up to {DEFAULT_PAD}) moves to a "
+                                            "new one, with room round the live cells, when a "
+                                            "live cell reaches the edge, up to "
                                             f"{caps.MAX_GRID_CELLS:,} cells, past which the "
                                             "run stops with an error.",
                                             min=0, max=caps.MAX_PAD)] = None,
@@ -285,8 +286,8 @@ def run(
             try:
                 _check_pictures(new_shape, png, gif, frames, scale)
             except BadParameterError as error:
-                raise BadParameterError(f"at generation {at} the pattern outgrew its grid, "
-                                        f"which would become {new_shape[1]}x{new_shape[0]}: "
+                raise BadParameterError(f"at generation {at} the pattern outgrew its grid "
+                                        f"(the next would be {new_shape[1]}x{new_shape[0]}): "
                                         f"{error}") from None
 
         with _progress() as bar:
@@ -306,7 +307,7 @@ def run(
         grid = _plane_text(grown, cells.shape)
         updates = grown.cell_updates
         if gif is not None:
-            shots = _frames(grown.snapshots, grown)
+            shots = _frames(grown.snapshots, gif, frames, scale)
     elif until_stable:
         with _progress() as bar:
             task = bar.add_task("running until stable", total=generations)
@@ -368,24 +369,35 @@ def _on_plane(run: Callable[..., GrowingRun], *args: object, **kwargs: object) -
 def _plane_text(grown: GrowingRun, start: tuple[int, int]) -> str:
     """The summary's "grid" line for a run on the unbounded plane."""
     height, width = grown.cells.shape
-    if not grown.grown:
-        return (f"{width} x {height}, unbounded plane (the pattern never reached the edge)")
-    times = "once" if grown.grown == 1 else f"{grown.grown} times"
-    return (f"{width} x {height}, unbounded plane (grown {times} from {start[1]} x "
-            f"{start[0]} as the pattern reached the edge)")
+    if not grown.moves:
+        return f"{width} x {height}, unbounded plane (the pattern never reached the edge)"
+    times = "once" if grown.moves == 1 else f"{grown.moves} times"
+    return (f"{width} x {height}, unbounded plane (moved to a new grid {times} as the "
+            f"pattern reached the edge; started on {start[1]} x {start[0]})")
 
 
-def _frames(snapshots: list[Snapshot], grown: GrowingRun) -> list[np.ndarray]:
-    """The snapshots of a growing run, each placed where it lies in the final grid, so
-    that every frame of the animation has the final grid's size."""
-    frames = []
-    for shot in snapshots:
-        frame = np.zeros_like(grown.cells)
-        top = grown.origin[0] - shot.origin[0]
-        left = grown.origin[1] - shot.origin[1]
-        frame[top : top + shot.cells.shape[0], left : left + shot.cells.shape[1]] = shot.cells
-        frames.append(frame)
-    return frames
+def _frames(snapshots: list[Snapshot], gif: Path, frames: int, scale: int | None
+            ) -> list[np.ndarray]:
+    """The snapshots of a run on the plane, each placed where it lies on a canvas that holds
+    them all (the grids they were taken on moved with the pattern), so that the animation
+    shows the pattern moving; refused, as ``--gif`` is before a run, when too large."""
+    tops = [-shot.origin[0] for shot in snapshots]
+    lefts = [-shot.origin[1] for shot in snapshots]
+    top, left = min(tops), min(lefts)
+    height = max(t + shot.cells.shape[0] for t, shot in zip(tops, snapshots, strict=True)) - top
+    width = max(x + shot.cells.shape[1] for x, shot in zip(lefts, snapshots, strict=True)) - left
+    try:
+        _check_pictures((height, width), None, gif, frames, scale)
+    except BadParameterError as error:
+        raise BadParameterError(f"the pattern travelled across {width}x{height} cells: "
+                                f"{error}") from None
+    canvas = []
+    for t, x, shot in zip(tops, lefts, snapshots, strict=True):
+        frame = np.zeros((height, width), dtype=np.int8)
+        frame[t - top : t - top + shot.cells.shape[0],
+              x - left : x - left + shot.cells.shape[1]] = shot.cells
+        canvas.append(frame)
+    return canvas
 
 
 PROGRESS_EVERY = 256  # generations between two redraws of a progress bar
@@ -470,8 +482,8 @@ def _step_far(cells: np.ndarray, rule: Rule, generations: int, *, torus: bool, s
 def _step_on_plane(cells: np.ndarray, rule: Rule, generations: int, *, seed: int,
                    generation: int, pad: int) -> tuple[np.ndarray, int, str | None]:
     """:func:`_step_far` on the unbounded plane (:func:`run_growing`): the cells, the number
-    of the generation they are at, and a note when the pattern repeated. A grid that had to
-    grow comes back cut to its live cells with ``pad`` empty cells round them."""
+    of the generation they are at, and a note when the pattern repeated. A grid that moved
+    comes back cut to its live cells with ``pad`` empty cells round them."""
     coin = rule.uses_coin
     window = min(generations, CYCLE_WINDOW) if not coin or generation == 0 else 0
     with _progress() as bar:
@@ -479,7 +491,7 @@ def _step_on_plane(cells: np.ndarray, rule: Rule, generations: int, *, seed: int
         run = _on_plane(run_growing, cells, rule, generations, seed=seed,
                         generation=generation, cycle_window=window,
                         progress=lambda g: bar.update(task, completed=g))
-    grew, note = run.grown, None
+    moved, note = run.moves, None
     if run.period is not None:
         where = (f"the pattern repeats with period {run.period} from generation "
                  f"{generation + (run.cycle_start or 0)}")
@@ -490,10 +502,10 @@ def _step_on_plane(cells: np.ndarray, rule: Rule, generations: int, *, seed: int
             left = (generations - run.generation) % run.period
             rest = _on_plane(run_growing, run.cells, rule, left, seed=seed,
                              generation=generation + run.generation)
-            grew += rest.grown
-            run = GrowingRun(rest.cells, generations, rest.origin, grew)
+            moved += rest.moves
+            run = GrowingRun(rest.cells, generations, rest.origin, moved)
             note = f"{where}; generation {generation + generations} read off the cycle"
-    out = _cut(run.cells, pad) if grew else run.cells
+    out = _cut(run.cells, pad) if moved else run.cells
     return out, generation + run.generation, note
 
 
@@ -529,12 +541,13 @@ def step_command(
                                             "many empty cells added on each side. Without "
                                             "--pad or --size the pattern steps on the "
                                             "unbounded plane: it is padded by the number of "
-                                            f"generations up to {DEFAULT_PAD}, the grid "
-                                            "doubles where a live cell reaches the edge, up "
-                                            f"to {caps.MAX_GRID_CELLS:,} cells (past which "
-                                            "it stops with an error), and a grid that grew "
-                                            "is printed cut to the live cells and that "
-                                            "padding.", min=0, max=caps.MAX_PAD)] = None,
+                                            f"generations up to {DEFAULT_PAD}, it moves to a "
+                                            "new grid with room round the live cells when a "
+                                            "live cell reaches the edge, up to "
+                                            f"{caps.MAX_GRID_CELLS:,} cells (past which it "
+                                            "stops with an error), and a grid that moved is "
+                                            "printed cut to the live cells and that padding.",
+                                            min=0, max=caps.MAX_PAD)] = None,
     size: Annotated[str | None, typer.Option(help="Step on a fixed WIDTHxHEIGHT grid, the "
                                              "pattern centred on it; at most "
                                              f"{caps.MAX_GRID_CELLS:,} cells.")] = None,

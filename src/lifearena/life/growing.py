@@ -1,5 +1,5 @@
-"""Running a pattern on the unbounded plane: a bounded grid that grows when the pattern
-reaches its edge.
+"""Running a pattern on the unbounded plane: a bounded grid that follows the pattern, moved
+to a new grid (larger as the pattern grows) whenever a live cell reaches its edge.
 
 A bounded grid clips a pattern that grows and a torus wraps it onto itself; either gives a
 wrong answer for the plane (Gosper's gun after 10,000 generations has 1,713 live cells, not
@@ -19,13 +19,14 @@ its inputs but need not match a run on a grid of another size.
 
 >>> import numpy as np
 >>> glider = np.array([[0, 1, 0], [0, 0, 1], [1, 1, 1]], dtype=np.int8)
->>> grown = run_growing(glider, "life", 40)
->>> grown.generation, int((grown.cells == 1).sum()), grown.cells.shape, grown.origin
-(40, 5, (24, 24), (2, 2))
->>> run_growing(glider, "life", 40, max_cells=100)  # doctest: +ELLIPSIS
-Traceback (most recent call last):
-...
-lifearena.life.growing.GrowthLimitError: at generation 3 a live cell reached the right edge ...
+>>> run = run_growing(glider, "life", 40)
+>>> run.generation, int((run.cells == 1).sum()), run.cells.shape, run.origin
+(40, 5, (67, 67), (32, 32))
+>>> try:  # not even the glider with one empty cell round it fits in 20 cells
+...     run_growing(glider, "life", 40, max_cells=20)
+... except GrowthLimitError as error:
+...     print(error.generation, error.edges)
+0 ('top', 'bottom', 'left', 'right')
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ CALL_UPDATES = 2**31
 not see until it returns) stays prompt and progress is redrawn."""
 
 EDGES = ("top", "bottom", "left", "right")
+
+MIN_MARGIN = 32
+"""The least room left round the live cells when they move to a new grid: a small pattern
+(a glider) then runs many generations on a small, fast grid between two moves."""
 
 
 class GrowthLimitError(BadParameterError):
@@ -76,7 +81,8 @@ class Snapshot:
 @dataclass(frozen=True)
 class GrowingRun:
     """How :func:`run_growing` ended: the final grid, the number of generations done, where
-    the start grid's top-left cell lies in it, how often the grid grew, and (when cycles
+    the start grid's top-left cell lies in it, how often the pattern moved to a new grid
+    (``moves``), and (when cycles
     were looked for) the period of the repeat found and the step its cycle began at
     (counted from the start, as ``generation``); ``cell_updates`` counts the cells stepped,
     summed over the grids the run went through (for a rate)."""
@@ -84,7 +90,7 @@ class GrowingRun:
     cells: np.ndarray
     generation: int
     origin: tuple[int, int]
-    grown: int
+    moves: int
     period: int | None = None
     cycle_start: int | None = None
     snapshots: list[Snapshot] = field(default_factory=list)
@@ -102,23 +108,22 @@ def touched_edges(cells: np.ndarray) -> tuple[str, ...]:
     return tuple(edge for edge, hit in zip(EDGES, found, strict=True) if hit)
 
 
-def grown_shape(shape: tuple[int, int], edges: tuple[str, ...]) -> tuple[int, int, int, int]:
-    """``(top, bottom, left, right)`` empty cells to add so that each dimension whose edge
-    was touched doubles, the new room going to the touched sides (half each when both).
+def margin_for(box: tuple[int, int], max_cells: int, floor: int = MIN_MARGIN) -> int:
+    """The empty cells to leave on each side of live cells spanning ``box`` (height, width)
+    when they move to a new grid: half the box's larger side, at least ``floor``, so that a
+    growing pattern's grid about doubles a side each time and moves are few; halved until
+    the grid fits in ``max_cells``; 0 when not even one cell of room fits.
 
-    >>> grown_shape((10, 6), ("top", "left", "right"))
-    (10, 0, 3, 3)
+    >>> margin_for((3, 3), 10**6), margin_for((100, 40), 10**6), margin_for((100, 40), 10**4)
+    (32, 50, 12)
+    >>> margin_for((99, 99), 100 * 100)
+    0
     """
-    height, width = shape
-    top, bottom = _split(height, "top" in edges, "bottom" in edges)
-    left, right = _split(width, "left" in edges, "right" in edges)
-    return top, bottom, left, right
-
-
-def _split(room: int, first: bool, second: bool) -> tuple[int, int]:
-    if first and second:
-        return room // 2 + room % 2, room // 2
-    return (room if first else 0), (room if second else 0)
+    height, width = box
+    margin = max(floor, max(height, width) // 2)
+    while margin >= 1 and (height + 2 * margin) * (width + 2 * margin) > max_cells:
+        margin //= 2
+    return margin
 
 
 def _describe(edges: tuple[str, ...]) -> str:
@@ -141,14 +146,14 @@ def run_growing(
     progress: Callable[[int], None] | None = None,
 ) -> GrowingRun:
     """``cells`` after ``generations`` steps on the unbounded plane (the first step is
-    number ``generation``, for coins), growing the grid as described in the module.
+    number ``generation``, for coins), moving it to new grids as described in the module.
 
     ``cycle_window``: in the first that many generations, stop at the first configuration
-    that repeats (on the same grid; after a growth the search starts afresh) and report its
+    that repeats (on the same grid; after a move the search starts afresh) and report its
     period. ``snapshot_every``: keep the grid every that many generations, and the start
-    and the end (for an animation). ``check_growth(shape, generation)`` is called before the
-    grid grows to ``shape`` and may raise to refuse it (when what the caller keeps of the
-    run would not fit in memory, say). ``progress`` is called with the generations done after
+    and the end (for an animation). ``check_growth(shape, generation)`` is called before
+    the pattern moves to a grid of ``shape`` and may raise to refuse it (when what the
+    caller keeps of the run would not fit in memory, say). ``progress`` is called with the generations done after
     each compiled call.
     """
     grid = as_grid(cells, allow_batch=False)
@@ -163,7 +168,7 @@ def run_growing(
     height, width = grid.shape
     a, b = pack(grid)
     origin = (0, 0)
-    grown = 0
+    moves = 0
     done = 0
     updates = 0
     snapshots = [Snapshot(0, grid.copy(), origin)] if snapshot_every else []
@@ -185,28 +190,30 @@ def run_growing(
             if progress is not None:
                 progress(done)
             final = unpack(a, b, height, width)
-            return GrowingRun(final, done, origin, grown, reached - first, first - generation,
+            return GrowingRun(final, done, origin, moves, reached - first, first - generation,
                               snapshots + ([Snapshot(done, final.copy(), origin)]
                                            if snapshot_every else []), updates)
         if at_edge:
             current = unpack(a, b, height, width)
             edges = touched_edges(current)
-            top, bottom, left, right = grown_shape((height, width), edges)
-            new_height, new_width = height + top + bottom, width + left + right
-            if new_height * new_width > max_cells:
+            rows = np.flatnonzero(current.any(axis=1))
+            columns = np.flatnonzero(current.any(axis=0))
+            box = current[rows[0] : rows[-1] + 1, columns[0] : columns[-1] + 1]
+            margin = margin_for(box.shape, max_cells)
+            if margin < 1:
                 raise GrowthLimitError(
                     f"at generation {reached} a live cell reached the {_describe(edges)} of "
-                    f"the {width} x {height} grid, and a larger one would pass the cap "
-                    f"of {max_cells:,} cells", generation=reached, edges=edges,
+                    f"the {width} x {height} grid, and its live cells span {box.shape[1]} x "
+                    f"{box.shape[0]}: a grid with room round them would pass the cap of "
+                    f"{max_cells:,} cells", generation=reached, edges=edges,
                     shape=(height, width))
+            height, width = box.shape[0] + 2 * margin, box.shape[1] + 2 * margin
             if check_growth is not None:
-                check_growth((new_height, new_width), reached)
-            current = np.pad(current, ((top, bottom), (left, right)))
-            height, width = new_height, new_width
-            origin = (origin[0] + top, origin[1] + left)
-            a, b = pack(current)
+                check_growth((height, width), reached)
+            origin = (origin[0] - int(rows[0]) + margin, origin[1] - int(columns[0]) + margin)
+            a, b = pack(np.pad(box, margin))
             seen = new_seen()
-            grown += 1
+            moves += 1
             continue
         if progress is not None:
             progress(done)
@@ -215,4 +222,4 @@ def run_growing(
     final = unpack(a, b, height, width)
     if snapshot_every and snapshots[-1].generation != done:
         snapshots.append(Snapshot(done, final.copy(), origin))
-    return GrowingRun(final, done, origin, grown, snapshots=snapshots, cell_updates=updates)
+    return GrowingRun(final, done, origin, moves, snapshots=snapshots, cell_updates=updates)
