@@ -233,7 +233,7 @@ def run(
     if pad is not None and pattern is None:
         raise BadParameterError(f"--pad {pad} pads an --input pattern; expected --input FILE, "
                                 "or --size for a soup")
-    # a pattern on a grid the user did not size runs on the unbounded plane (it grows)
+    # a pattern on a grid the user did not size runs on the unbounded plane
     plane = pattern is not None and size is None and pad is None
     if plane and the_rule.table[0, 0, 0] != 0:
         raise BadParameterError(f"rule {the_rule.name} gives birth with no neighbours (B0), so "
@@ -293,21 +293,21 @@ def run(
         with _progress() as bar:
             task = bar.add_task("running until stable" if until_stable else "running",
                                 total=generations)
-            grown = _on_plane(run_growing, cells, the_rule, generations, seed=seed,
-                              cycle_window=generations if until_stable else 0,
-                              snapshot_every=every, check_growth=pictures_fit,
-                              progress=lambda g: bar.update(task, completed=g))
-        final, done = grown.cells, grown.generation
-        if grown.period is not None:
-            period = grown.period
+            plane_run = _on_plane(run_growing, cells, the_rule, generations, seed=seed,
+                                  cycle_window=generations if until_stable else 0,
+                                  snapshot_every=every, check_growth=pictures_fit,
+                                  progress=lambda g: bar.update(task, completed=g))
+        final, done = plane_run.cells, plane_run.generation
+        if plane_run.period is not None:
+            period = plane_run.period
             stop = ("extinct" if not final.any() else
                     "stable" if period == 1 else "periodic")
         elif until_stable:
             stop = "generation cap reached"
-        grid = _plane_text(grown, cells.shape)
-        updates = grown.cell_updates
+        grid = _plane_text(plane_run, cells.shape)
+        updates = plane_run.cell_updates
         if gif is not None:
-            shots = _frames(grown.snapshots, gif, frames, scale)
+            shots = _frames(plane_run.snapshots, gif, frames, scale)
     elif until_stable:
         with _progress() as bar:
             task = bar.add_task("running until stable", total=generations)
@@ -488,25 +488,25 @@ def _step_on_plane(cells: np.ndarray, rule: Rule, generations: int, *, seed: int
     window = min(generations, CYCLE_WINDOW) if not coin or generation == 0 else 0
     with _progress() as bar:
         task = bar.add_task("stepping", total=generations)
-        run = _on_plane(run_growing, cells, rule, generations, seed=seed,
-                        generation=generation, cycle_window=window,
-                        progress=lambda g: bar.update(task, completed=g))
-    moved, note = run.moves, None
-    if run.period is not None:
-        where = (f"the pattern repeats with period {run.period} from generation "
-                 f"{generation + (run.cycle_start or 0)}")
+        stepped = _on_plane(run_growing, cells, rule, generations, seed=seed,
+                            generation=generation, cycle_window=window,
+                            progress=lambda g: bar.update(task, completed=g))
+    moved, note = stepped.moves, None
+    if stepped.period is not None:
+        where = (f"the pattern repeats with period {stepped.period} from generation "
+                 f"{generation + (stepped.cycle_start or 0)}")
         if coin:
-            note = (f"{where}; stopped at generation {generation + run.generation} (coin "
+            note = (f"{where}; stopped at generation {generation + stepped.generation} (coin "
                     "births may leave the cycle: step on from there)")
         else:
-            left = (generations - run.generation) % run.period
-            rest = _on_plane(run_growing, run.cells, rule, left, seed=seed,
-                             generation=generation + run.generation)
+            left = (generations - stepped.generation) % stepped.period
+            rest = _on_plane(run_growing, stepped.cells, rule, left, seed=seed,
+                             generation=generation + stepped.generation)
             moved += rest.moves
-            run = GrowingRun(rest.cells, generations, rest.origin, moved)
+            stepped = GrowingRun(rest.cells, generations, rest.origin, moved)
             note = f"{where}; generation {generation + generations} read off the cycle"
-    out = _cut(run.cells, pad) if moved else run.cells
-    return out, generation + run.generation, note
+    out = _cut(stepped.cells, pad) if moved else stepped.cells
+    return out, generation + stepped.generation, note
 
 
 def _cut(cells: np.ndarray, pad: int) -> np.ndarray:
