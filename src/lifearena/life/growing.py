@@ -153,8 +153,8 @@ def run_growing(
     period. ``snapshot_every``: keep the grid every that many generations, and the start
     and the end (for an animation). ``check_growth(shape, generation)`` is called before
     the pattern moves to a grid of ``shape`` and may raise to refuse it (when what the
-    caller keeps of the run would not fit in memory, say). ``progress`` is called with the generations done after
-    each compiled call.
+    caller keeps of the run would not fit in memory, say). ``progress`` is called with the
+    generations done after each compiled call.
     """
     grid = as_grid(cells, allow_batch=False)
     rule = as_rule(rule)
