@@ -1,10 +1,21 @@
-"""Say "compiling the engine (once)..." when a command is about to compile numba kernels.
+"""Say "compiling the engine (once)..." when numba compiles one of lifearena's kernels.
 
 The first run of a compiled kernel takes 10-30 s of silence while numba compiles it and
-writes its on-disk cache; later runs load the cache in a fraction of a second. Whether the
-cache is cold is read cheaply from numba's own cache index of each kernel (a small file
-beside the module, or under ``NUMBA_CACHE_DIR``), which numba also discards when the source
-changed; nothing is compiled to find out.
+writes its on-disk cache; later runs load the cache in a fraction of a second. Two ways to
+say so:
+
+* :func:`announcing` (and :func:`announces_compiling`, which wraps a command in it) listens
+  to numba's own "numba:compile" event, which numba raises only when it really compiles (a
+  kernel, or a new signature of one), never when it loads one from the cache; so the line
+  is said exactly when a command compiles, whichever kernels it calls, and never on a
+  run that only loads them.
+* :func:`announce_compiling` says it ahead of time, for a command that wants to know
+  before it starts whether a warm-up is needed (``lifearena serve`` warms its kernels only
+  on a cold cache). Whether the cache is cold is read cheaply from numba's own cache index
+  of each kernel (a small file beside the module, or under ``NUMBA_CACHE_DIR``), which
+  numba also discards when the source changed; nothing is compiled to find out.
+
+Either way the line is said at most once inside :func:`announcing`.
 
 >>> import types
 >>> cold_kernels(types.ModuleType("no_kernels_here"))
@@ -13,9 +24,15 @@ changed; nothing is compiled to find out.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import ModuleType
+from typing import ParamSpec, TypeVar
+
+from numba.core import event
 
 MESSAGE = "compiling the engine (once)..."
 
@@ -66,20 +83,70 @@ def cold_kernels(*kernels: ModuleType | str) -> list[str]:
     return cold
 
 
+_said: list[bool] = []  # one entry per announcing() block open: whether it said the line
+
+
+def _say() -> None:
+    """Print :data:`MESSAGE`, unless the innermost :func:`announcing` block has already."""
+    if _said and _said[-1]:
+        return
+    if _said:
+        _said[-1] = True
+    print(MESSAGE, file=sys.stderr, flush=True)
+
+
 def announce_compiling(*kernels: ModuleType | str) -> bool:
     """Print :data:`MESSAGE` on standard error if any of ``kernels`` (as
-    :func:`cold_kernels` takes them) is not in numba's cache yet; return whether it was
-    printed."""
+    :func:`cold_kernels` takes them) is not in numba's cache yet; return whether any is.
+    Inside :func:`announcing` the line is not said a second time when compiling begins."""
     if not cold_kernels(*kernels):
         return False
-    print(MESSAGE, file=sys.stderr, flush=True)
+    _say()
     return True
 
 
-# the entry kernels of the commands (each compiles the kernels it calls with it)
-EVOLVE_KERNELS = ("lifearena.life.kernels.bitwise:evolve_planes",
-                  "lifearena.life.kernels.bitplanes:_pack",
-                  "lifearena.life.kernels.bitplanes:_unpack")
-RUN_KERNELS = (*EVOLVE_KERNELS, "lifearena.life.kernels.bitwise:run_planes")
-WAR_OF_LIFE_KERNELS = ("lifearena.games.war_of_life.fast:play",)
-PALACE_KERNELS = ("lifearena.games.blocking_queen.palace_kernels",)
+def _ours(dispatcher: object) -> bool:
+    """Whether ``dispatcher`` is one of lifearena's kernels (numba compiles its own helpers,
+    typed containers and overloads, in every process: those are not the engine)."""
+    module = getattr(getattr(dispatcher, "py_func", None), "__module__", None) or ""
+    return module == "lifearena" or module.startswith("lifearena.")
+
+
+class _CompileListener(event.Listener):
+    """Says :data:`MESSAGE` when numba begins to compile one of lifearena's kernels."""
+
+    def on_start(self, happening: event.Event) -> None:
+        data = happening.data if isinstance(happening.data, dict) else {}
+        if _ours(data.get("dispatcher")):
+            _say()
+
+    def on_end(self, happening: event.Event) -> None:
+        pass
+
+
+@contextmanager
+def announcing() -> Iterator[None]:
+    """Within the block, say :data:`MESSAGE` on standard error (once) when numba really
+    compiles one of lifearena's kernels; a kernel loaded from numba's cache says nothing."""
+    _said.append(False)
+    try:
+        with event.install_listener("numba:compile", _CompileListener()):
+            yield
+    finally:
+        _said.pop()
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def announces_compiling(command: Callable[P, R]) -> Callable[P, R]:
+    """``command`` run inside :func:`announcing`: for the commands whose work is compiled
+    code (the interactive ones say nothing, so that what they print stays the game's)."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        with announcing():
+            return command(*args, **kwargs)
+
+    return run

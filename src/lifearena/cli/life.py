@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, cast
 
 import numpy as np
 import typer
@@ -20,14 +20,15 @@ from rich.table import Table
 from lifearena import caps
 from lifearena.caps import check_cells
 from lifearena.cli.checks import check_output
-from lifearena.cli.compiling import EVOLVE_KERNELS, RUN_KERNELS, announce_compiling
+from lifearena.cli.compiling import announces_compiling
 from lifearena.errors import BadParameterError
 from lifearena.life import picture
 from lifearena.life.grid import population, random_grid
+from lifearena.life.growing import GrowingRun, GrowthLimitError, Snapshot, run_growing
 from lifearena.life.patterns import load_pattern, save_pattern, write_text
 from lifearena.life.rules import COIN, Rule, as_rule, available_rules
 from lifearena.life.run import run_until_stable
-from lifearena.life.step import KERNELS, evolve
+from lifearena.life.step import KERNELS, Kernel, evolve
 
 app = typer.Typer(
     help="The two-colour Life engine: run, step and inspect patterns.",
@@ -58,15 +59,15 @@ def parse_size(text: str) -> tuple[int, int]:
     return height, width
 
 
-def _kernel(name: str) -> str:
+def _kernel(name: str) -> Kernel:
     if name not in KERNELS:
         raise BadParameterError(f"unknown kernel {name!r}; expected one of {', '.join(KERNELS)}")
-    return name
+    return cast(Kernel, name)
 
 
 def _is_one_colour(rule: Rule) -> bool:
     """True when nothing in the rule ever makes colour 2 from an empty or colour-1 cell."""
-    return not np.any((rule.table[:2] == 2) | (rule.table[:2] == COIN))
+    return not bool(np.any((rule.table[:2] == 2) | (rule.table[:2] == COIN)))
 
 
 def _embed(cells: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -93,7 +94,7 @@ def fits_terminal(cells: np.ndarray, columns: int | None = None) -> bool:
     """
     if columns is None:
         columns = shutil.get_terminal_size().columns
-    height, width = cells.shape
+    height, width = (int(side) for side in cells.shape)
     return 2 * width - 1 <= columns and height <= SHOW_LIMIT
 
 
@@ -106,20 +107,24 @@ def _show(cells: np.ndarray, title: str) -> None:
         console.print(" ".join(glyphs[int(v)] for v in row), highlight=False)
 
 
-def _summary(rule: Rule, cells: np.ndarray, topology: str, generations: int, seconds: float,
-             stop: str, period: int | None) -> Table:
+def _summary(rule: Rule, cells: np.ndarray, grid: str, generations: int, seconds: float,
+             stop: str, period: int | None, updates: int | None = None) -> Table:
+    """The run's summary table; ``updates`` is the number of cells stepped (default: the
+    grid's size times the generations, as on a grid that never moved)."""
     one, two = population(cells)
     table = Table(title="Run summary", show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column()
     table.add_row("rule", f"{rule.name}  [dim]{rule.description}[/]")
-    table.add_row("grid", f"{cells.shape[1]} x {cells.shape[0]}, {topology}")
+    table.add_row("grid", grid)
     table.add_row("generations", str(generations))
     table.add_row("stopped", stop + (f" (period {period})" if period else ""))
     table.add_row("colour 1 (blue, O)", f"{one:,}")
     table.add_row("colour 2 (red, X)", f"{two:,}")
     table.add_row("density", f"{(one + two) / cells.size:.4f}")
-    rate = cells.size * generations / seconds if seconds > 0 else float("inf")
+    if updates is None:
+        updates = cells.size * generations
+    rate = updates / seconds if seconds > 0 else float("inf")
     table.add_row("time", f"{seconds:.3f} s ({rate:,.0f} cell-updates/s)")
     return table
 
@@ -160,21 +165,29 @@ def _check_pictures(shape: tuple[int, int], png: Path | None, gif: Path | None,
 
 
 @app.command()
+@announces_compiling
 def run(
     rule: Annotated[str | None, typer.Option("--rule", "-r", help="Rule name (see 'lifearena "
                                              "life rules'), a B.../S... string, a table text, "
                                              "or @FILE (default: the --input pattern's rule, "
                                              "else p2life).")] = None,
-    size: Annotated[str | None, typer.Option(help="Grid size WIDTHxHEIGHT (default 128x128; "
-                                             "with --input the pattern is centred on it); at "
-                                             f"most {caps.MAX_GRID_CELLS:,} cells.")] = None,
-    pad: Annotated[int | None, typer.Option(help="With --input: empty cells added on each "
-                                            "side of the pattern (default: the number of "
-                                            f"generations up to {DEFAULT_PAD}, as in 'life "
-                                            "step', so that a pattern has room to move).",
+    size: Annotated[str | None, typer.Option(help="Grid size WIDTHxHEIGHT (default: 128x128 "
+                                             "for a soup; with --input, a fixed grid the "
+                                             "pattern is centred on); at most "
+                                             f"{caps.MAX_GRID_CELLS:,} cells.")] = None,
+    pad: Annotated[int | None, typer.Option(help="With --input: a fixed grid of the pattern "
+                                            "with this many empty cells added on each side. "
+                                            "Without --pad or --size a pattern runs on the "
+                                            "unbounded plane: its grid (padded by the number "
+                                            f"of generations up to {DEFAULT_PAD}) moves to a "
+                                            "new one, with room round the live cells, when a "
+                                            "live cell reaches the edge, up to "
+                                            f"{caps.MAX_GRID_CELLS:,} cells, past which the "
+                                            "run stops with an error.",
                                             min=0, max=caps.MAX_PAD)] = None,
     topology: Annotated[Topology, typer.Option(help="bounded: cells outside are always empty; "
-                                               "torus: edges wrap.")] = Topology.torus,
+                                               "torus: edges wrap (a grid given by --size or "
+                                               "--pad, or a soup's).")] = Topology.torus,
     density: Annotated[float, typer.Option(help="Fraction of live cells in the random soup.",
                                            min=0.0, max=1.0)] = 0.5,
     colours: Annotated[int | None, typer.Option(help="Colours in the soup: 1 or 2 (default: 1 "
@@ -210,7 +223,7 @@ def run(
     pattern = (load_pattern(input_file, max_cells=caps.MAX_GRID_CELLS)
                if input_file is not None else None)
     the_rule = _rule_option(rule, pattern.rule if pattern is not None else None)
-    kernel = _kernel(kernel)
+    chosen = _kernel(kernel)
     check_output(png, "--png", (".png",))
     check_output(gif, "--gif", (".gif",))
     check_output(output, "--output", ())
@@ -220,6 +233,16 @@ def run(
     if pad is not None and pattern is None:
         raise BadParameterError(f"--pad {pad} pads an --input pattern; expected --input FILE, "
                                 "or --size for a soup")
+    # a pattern on a grid the user did not size runs on the unbounded plane
+    plane = pattern is not None and size is None and pad is None
+    if plane and the_rule.table[0, 0, 0] != 0:
+        raise BadParameterError(f"rule {the_rule.name} gives birth with no neighbours (B0), so "
+                                "a pattern would fill the unbounded plane at once; expected "
+                                "--size WxH or --pad N for a fixed grid")
+    if plane and kernel not in ("auto", "bitwise"):
+        raise BadParameterError(f"--kernel {kernel} steps a fixed grid, and a pattern without "
+                                "--size or --pad runs on the unbounded plane (bitwise kernel); "
+                                "expected --size WxH or --pad N with it")
     if pattern is not None:
         if size is None:
             pad = min(generations, DEFAULT_PAD) if pad is None else pad
@@ -244,19 +267,52 @@ def run(
 
     # load (or compile) the kernel on a tiny grid first, so the timing is the run's alone
     tiny = cells[:3, :3]
-    if kernel in ("auto", "bitwise"):
-        announce_compiling(*(RUN_KERNELS if until_stable else EVOLVE_KERNELS))
-    if until_stable:
-        run_until_stable(tiny, the_rule, torus=torus, seed=seed, max_generations=2, kernel=kernel)
+    if plane:
+        _on_plane(run_growing, tiny, the_rule, 2, cycle_window=2 if until_stable else 0)
+    elif until_stable:
+        run_until_stable(tiny, the_rule, torus=torus, seed=seed, max_generations=2,
+                         kernel=chosen)
     else:
-        evolve(tiny, the_rule, 1, torus=torus, seed=seed, kernel=kernel)
+        evolve(tiny, the_rule, 1, torus=torus, seed=seed, kernel=chosen)
     start = time.perf_counter()
     stop, period = "generation limit", None
-    if until_stable:
+    grid = f"{cells.shape[1]} x {cells.shape[0]}, {topology.value}"
+    shots: list[np.ndarray] | None = None
+    updates = None
+    if plane:
+        every = max(1, math.ceil(generations / max(1, frames - 1))) if gif is not None else 0
+
+        def pictures_fit(new_shape: tuple[int, int], at: int) -> None:
+            try:
+                _check_pictures(new_shape, png, gif, frames, scale)
+            except BadParameterError as error:
+                raise BadParameterError(f"at generation {at} the pattern outgrew its grid "
+                                        f"(the next would be {new_shape[1]}x{new_shape[0]}): "
+                                        f"{error}") from None
+
+        with _progress() as bar:
+            task = bar.add_task("running until stable" if until_stable else "running",
+                                total=generations)
+            plane_run = _on_plane(run_growing, cells, the_rule, generations, seed=seed,
+                                  cycle_window=generations if until_stable else 0,
+                                  snapshot_every=every, check_growth=pictures_fit,
+                                  progress=lambda g: bar.update(task, completed=g))
+        final, done = plane_run.cells, plane_run.generation
+        if plane_run.period is not None:
+            period = plane_run.period
+            stop = ("extinct" if not final.any() else
+                    "stable" if period == 1 else "periodic")
+        elif until_stable:
+            stop = "generation cap reached"
+        grid = _plane_text(plane_run, cells.shape)
+        updates = plane_run.cell_updates
+        if gif is not None:
+            shots = _frames(plane_run.snapshots, gif, frames, scale)
+    elif until_stable:
         with _progress() as bar:
             task = bar.add_task("running until stable", total=generations)
             result = run_until_stable(cells, the_rule, torus=torus, seed=seed,
-                                      max_generations=generations, kernel=kernel,
+                                      max_generations=generations, kernel=chosen,
                                       progress=_every(PROGRESS_EVERY,
                                                       lambda g: bar.update(task, completed=g)))
         final, done = result.cells, result.generation
@@ -270,19 +326,20 @@ def run(
             while done < generations:
                 n = min(chunk, generations - done)
                 final = evolve(final, the_rule, n, torus=torus, seed=seed, generation=done,
-                               kernel=kernel)
+                               kernel=chosen)
                 done += n
                 bar.update(task, completed=done)
     seconds = time.perf_counter() - start
 
     if gif is not None:
-        every = max(1, math.ceil(done / max(1, frames - 1)))
-        shots, current = [cells], cells
-        for g in range(0, done, every):
-            n = min(every, done - g)
-            current = evolve(current, the_rule, n, torus=torus, seed=seed, generation=g,
-                             kernel=kernel)
-            shots.append(current)
+        if shots is None:  # a fixed grid: step again from the start for the frames
+            every = max(1, math.ceil(done / max(1, frames - 1)))
+            shots, current = [cells], cells
+            for g in range(0, done, every):
+                n = min(every, done - g)
+                current = evolve(current, the_rule, n, torus=torus, seed=seed, generation=g,
+                                 kernel=chosen)
+                shots.append(current)
         picture.save_gif(gif, shots, scale=scale)
     if png is not None:
         picture.save_png(png, final, scale=scale)
@@ -291,10 +348,56 @@ def run(
                      comments=[f"{the_rule.name} after {done} generations (lifearena)"])
     if show:
         _show(final, f"after {done} generations")
-    console.print(_summary(the_rule, final, topology.value, done, seconds, stop, period))
+    console.print(_summary(the_rule, final, grid, done, seconds, stop, period, updates))
     for label, path in (("GIF", gif), ("PNG", png), ("pattern", output)):
         if path is not None:
             console.print(f"wrote {label} {path}")
+
+
+def _on_plane(run: Callable[..., GrowingRun], *args: object, **kwargs: object) -> GrowingRun:
+    """``run(*args, **kwargs)`` (:func:`run_growing`), with a pattern that outgrew the
+    largest grid turned into one line that says what to give instead. The grid may grow up
+    to :data:`lifearena.caps.MAX_GRID_CELLS` cells, the cap ``--size`` has."""
+    try:
+        return run(*args, max_cells=caps.MAX_GRID_CELLS, **kwargs)
+    except GrowthLimitError as error:
+        raise BadParameterError(
+            f"{error}; expected fewer --generations, or --size WxH for a fixed "
+            "grid (bounded clips the pattern at its edges, torus wraps it)") from None
+
+
+def _plane_text(grown: GrowingRun, start: tuple[int, int]) -> str:
+    """The summary's "grid" line for a run on the unbounded plane."""
+    height, width = grown.cells.shape
+    if not grown.moves:
+        return f"{width} x {height}, unbounded plane (the pattern never reached the edge)"
+    times = "once" if grown.moves == 1 else f"{grown.moves} times"
+    return (f"{width} x {height}, unbounded plane (moved to a new grid {times} as the "
+            f"pattern reached the edge; started on {start[1]} x {start[0]})")
+
+
+def _frames(snapshots: list[Snapshot], gif: Path, frames: int, scale: int | None
+            ) -> list[np.ndarray]:
+    """The snapshots of a run on the plane, each placed where it lies on a canvas that holds
+    them all (the grids they were taken on moved with the pattern), so that the animation
+    shows the pattern moving; refused, as ``--gif`` is before a run, when too large."""
+    tops = [-shot.origin[0] for shot in snapshots]
+    lefts = [-shot.origin[1] for shot in snapshots]
+    top, left = min(tops), min(lefts)
+    height = max(t + shot.cells.shape[0] for t, shot in zip(tops, snapshots, strict=True)) - top
+    width = max(x + shot.cells.shape[1] for x, shot in zip(lefts, snapshots, strict=True)) - left
+    try:
+        _check_pictures((height, width), None, gif, frames, scale)
+    except BadParameterError as error:
+        raise BadParameterError(f"the pattern travelled across {width}x{height} cells: "
+                                f"{error}") from None
+    canvas = []
+    for t, x, shot in zip(tops, lefts, snapshots, strict=True):
+        frame = np.zeros((height, width), dtype=np.int8)
+        frame[t - top : t - top + shot.cells.shape[0],
+              x - left : x - left + shot.cells.shape[1]] = shot.cells
+        canvas.append(frame)
+    return canvas
 
 
 PROGRESS_EVERY = 256  # generations between two redraws of a progress bar
@@ -376,7 +479,53 @@ def _step_far(cells: np.ndarray, rule: Rule, generations: int, *, torus: bool, s
     return cells, generation + generations, None
 
 
+def _step_on_plane(cells: np.ndarray, rule: Rule, generations: int, *, seed: int,
+                   generation: int, pad: int) -> tuple[np.ndarray, int, str | None]:
+    """:func:`_step_far` on the unbounded plane (:func:`run_growing`): the cells, the number
+    of the generation they are at, and a note when the pattern repeated. A grid that moved
+    comes back cut to its live cells with ``pad`` empty cells round them."""
+    coin = rule.uses_coin
+    window = min(generations, CYCLE_WINDOW) if not coin or generation == 0 else 0
+    with _progress() as bar:
+        task = bar.add_task("stepping", total=generations)
+        stepped = _on_plane(run_growing, cells, rule, generations, seed=seed,
+                            generation=generation, cycle_window=window,
+                            progress=lambda g: bar.update(task, completed=g))
+    moved, note = stepped.moves, None
+    if stepped.period is not None:
+        where = (f"the pattern repeats with period {stepped.period} from generation "
+                 f"{generation + (stepped.cycle_start or 0)}")
+        if coin:
+            note = (f"{where}; stopped at generation {generation + stepped.generation} (coin "
+                    "births may leave the cycle: step on from there)")
+        else:
+            left = (generations - stepped.generation) % stepped.period
+            rest = _on_plane(run_growing, stepped.cells, rule, left, seed=seed,
+                             generation=generation + stepped.generation)
+            moved += rest.moves
+            stepped = GrowingRun(rest.cells, generations, rest.origin, moved)
+            note = f"{where}; generation {generation + generations} read off the cycle"
+    out = _cut(stepped.cells, pad) if moved else stepped.cells
+    return out, generation + stepped.generation, note
+
+
+def _cut(cells: np.ndarray, pad: int) -> np.ndarray:
+    """The live cells' bounding box with ``pad`` empty cells on each side (``cells`` as it
+    is when none is alive).
+
+    >>> _cut(np.pad(np.ones((1, 2), dtype=np.int8), 5), 1).tolist()
+    [[0, 0, 0, 0], [0, 1, 1, 0], [0, 0, 0, 0]]
+    """
+    rows = np.flatnonzero(cells.any(axis=1))
+    if rows.size == 0:
+        return cells
+    columns = np.flatnonzero(cells.any(axis=0))
+    box = cells[rows[0] : rows[-1] + 1, columns[0] : columns[-1] + 1]
+    return np.pad(box, pad)
+
+
 @app.command("step")
+@announces_compiling
 def step_command(
     pattern_file: Annotated[Path, typer.Argument(help="RLE (.rle) or text pattern file.")],
     generations: Annotated[int, typer.Option("--generations", "-n", help="Steps to take; a "
@@ -385,14 +534,22 @@ def step_command(
                                              max=caps.MAX_GENERATIONS)] = 1,
     rule: Annotated[str | None, typer.Option("--rule", "-r", help="Rule (default: the RLE "
                                              "header's rule, else life).")] = None,
-    topology: Annotated[Topology, typer.Option(help="bounded or torus.")] = Topology.bounded,
-    pad: Annotated[int | None, typer.Option(help="Empty cells added on each side of the "
-                                            "pattern first (default: bounded, the number of "
-                                            f"generations up to {DEFAULT_PAD}, so that "
-                                            "nothing meets the edge sooner; torus, 0).", min=0,
-                                            max=caps.MAX_PAD)] = None,
-    size: Annotated[str | None, typer.Option(help="Centre the pattern on a WIDTHxHEIGHT grid "
-                                             "instead of padding it; at most "
+    topology: Annotated[Topology, typer.Option(help="bounded or torus: the edges of a grid "
+                                               "given by --pad or --size.")
+                        ] = Topology.bounded,
+    pad: Annotated[int | None, typer.Option(help="Step on a fixed grid: the pattern with this "
+                                            "many empty cells added on each side. Without "
+                                            "--pad or --size the pattern steps on the "
+                                            "unbounded plane: it is padded by the number of "
+                                            f"generations up to {DEFAULT_PAD}, it moves to a "
+                                            "new grid with room round the live cells when a "
+                                            "live cell reaches the edge, up to "
+                                            f"{caps.MAX_GRID_CELLS:,} cells (past which it "
+                                            "stops with an error), and a grid that moved is "
+                                            "printed cut to the live cells and that padding.",
+                                            min=0, max=caps.MAX_PAD)] = None,
+    size: Annotated[str | None, typer.Option(help="Step on a fixed WIDTHxHEIGHT grid, the "
+                                             "pattern centred on it; at most "
                                              f"{caps.MAX_GRID_CELLS:,} cells.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of coin births.", min=0,
                                       max=caps.MAX_SEED)] = 0,
@@ -402,25 +559,34 @@ def step_command(
                                                 "(.rle for RLE, else text); default: print.")
                       ] = None,
 ) -> None:
-    """Step a pattern file one or N generations on a padded grid; print it or write it."""
+    """Step a pattern file one or N generations (on the unbounded plane, or a grid given by
+    --pad or --size); print it or write it."""
     check_output(output, "--output", ())
     if pad is not None and size is not None:
         raise BadParameterError("give either --pad or --size, not both")
     pattern = load_pattern(pattern_file, max_cells=caps.MAX_GRID_CELLS)
     the_rule = _rule_option(rule, pattern.rule or "life")
     torus = topology is Topology.torus
+    plane = size is None and pad is None
+    if plane and the_rule.table[0, 0, 0] != 0:
+        raise BadParameterError(f"rule {the_rule.name} gives birth with no neighbours (B0), so "
+                                "a pattern would fill the unbounded plane at once; expected "
+                                "--size WxH or --pad N for a fixed grid")
     if size is not None:
         cells = _embed(pattern.cells, parse_size(size))
     else:
         if pad is None:
-            pad = 0 if torus else min(generations, DEFAULT_PAD)
+            pad = min(generations, DEFAULT_PAD)
         height, width = pattern.cells.shape
         check_cells(height + 2 * pad, width + 2 * pad, f"--pad {pad} round a {width}x{height} "
                     "pattern")
         cells = _pad(pattern.cells, pad)
-    announce_compiling(*RUN_KERNELS)
-    cells, reached, note = _step_far(cells, the_rule, generations, torus=torus, seed=seed,
-                                     generation=generation)
+    if plane:
+        cells, reached, note = _step_on_plane(cells, the_rule, generations, seed=seed,
+                                              generation=generation, pad=pad or 0)
+    else:
+        cells, reached, note = _step_far(cells, the_rule, generations, torus=torus, seed=seed,
+                                         generation=generation)
     if note is not None:
         typer.echo(note, err=True)
     if output is None:

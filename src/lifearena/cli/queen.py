@@ -19,7 +19,7 @@ from rich.table import Table
 
 from lifearena import caps
 from lifearena.cli.checks import check_output
-from lifearena.cli.compiling import PALACE_KERNELS, announce_compiling
+from lifearena.cli.compiling import announces_compiling
 from lifearena.cli.spec_options import spec_option
 from lifearena.cli.terminal_play import (
     Display,
@@ -46,6 +46,7 @@ class Downsample(StrEnum):
 
 
 @app.command()
+@announces_compiling
 def picture(
     k: Annotated[int, typer.Option("-k", help="The blocking parameter k >= 1.",
                                    min=1, max=caps.MAX_K)] = 1000,
@@ -86,7 +87,6 @@ def picture(
         region = Window.square(size)
     block = _check_block(region, block, pixels, saturation,
                          f"--window {window}" if window is not None else f"--size {size:,}")
-    announce_compiling(*PALACE_KERNELS)
     total = region.y + region.h
     with Progress(TextColumn("[bold]palace numbers[/]"), BarColumn(),
                   TextColumn("{task.completed:,}/{task.total:,} rows"), TimeElapsedColumn(),

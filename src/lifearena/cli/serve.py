@@ -221,11 +221,12 @@ def warm() -> None:
     """Build the home page's pictures; when numba's cache is cold, say "compiling the engine
     (once)..." and compile every kernel the pages and agents call here, once, for the agent
     workers to load from the cache as they start."""
-    from lifearena.cli.compiling import announce_compiling
+    from lifearena.cli.compiling import announce_compiling, announcing
     from lifearena.web.catalog import home_pictures
     from lifearena.web.warmup import WEB_KERNELS, warm_up
 
-    if announce_compiling(*WEB_KERNELS):
-        warm_up()
-    else:
-        home_pictures()
+    with announcing():  # and if a kernel WEB_KERNELS does not name compiles, say it then
+        if announce_compiling(*WEB_KERNELS):
+            warm_up()
+        else:
+            home_pictures()

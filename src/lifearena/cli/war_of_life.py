@@ -45,7 +45,7 @@ from lifearena.agents.bot import BotError
 from lifearena.agents.war_of_life_fast import FastPlayer
 from lifearena.arena.referee import play_game
 from lifearena.cli.checks import check_output
-from lifearena.cli.compiling import WAR_OF_LIFE_KERNELS, announce_compiling
+from lifearena.cli.compiling import announces_compiling
 from lifearena.cli.terminal_play import (
     HUMAN,
     Display,
@@ -329,6 +329,7 @@ def run_games(first: str, second: str, games: int, seed: int, *, ties: str = "fi
 
 
 @app.command("test-strategy")
+@announces_compiling
 def strategy_test(
     first: Annotated[str, typer.Argument(help="blue's strategy (player 1): "
                                               + ", ".join(STRATEGIES))],
@@ -352,8 +353,6 @@ def strategy_test(
         raise BadParameterError(f"--ties {ties!r}; expected first or random")
     wall = time.perf_counter()
     compiled = _compiled(first, second, ties=ties, protocol=protocol)
-    if compiled:
-        announce_compiling(*WAR_OF_LIFE_KERNELS)
     results = run_games(first, second, games, seed, ties=ties, protocol=protocol,
                         progress=True)
     wall = time.perf_counter() - wall

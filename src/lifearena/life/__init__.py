@@ -7,7 +7,9 @@ What is where:
   :mod:`~lifearena.life.coin` — the counter-based fair coin of 3-vs-3 births;
   :mod:`~lifearena.life.grid` — grids (int8: 0 empty, 1 and 2 the colours) and soups.
 * :mod:`~lifearena.life.step` — :func:`step` and :func:`evolve`, which choose a kernel;
-  :mod:`~lifearena.life.run` — :func:`run_until_stable` (cycle detection).
+  :mod:`~lifearena.life.run` — :func:`run_until_stable` (cycle detection);
+  :mod:`~lifearena.life.growing` — :func:`run_growing`, a pattern on the unbounded plane
+  (a bounded grid that grows where the pattern reaches its edge).
 * :mod:`lifearena.life.kernels` — the kernels themselves, one module per family: the
   ``reference`` step (the definition), the ``numpy_step`` baseline, and the numba
   bit-parallel ``bitwise`` (one grid) and ``batch`` (many small boards) kernels with their
@@ -27,6 +29,7 @@ What is where:
 
 from lifearena.life.coin import coin_colour, coin_colours
 from lifearena.life.grid import as_grid, density, population, random_grid
+from lifearena.life.growing import GrowingRun, GrowthLimitError, run_growing
 from lifearena.life.patterns import (
     Pattern,
     load_pattern,
@@ -42,6 +45,8 @@ from lifearena.life.step import evolve, step
 
 __all__ = [
     "COIN",
+    "GrowingRun",
+    "GrowthLimitError",
     "Pattern",
     "Rule",
     "RunResult",
@@ -57,6 +62,7 @@ __all__ = [
     "random_grid",
     "read_rle",
     "read_text",
+    "run_growing",
     "run_until_stable",
     "save_pattern",
     "step",

@@ -51,6 +51,7 @@ from lifearena.life.kernels.bitlogic import (
     vsum3,
 )
 from lifearena.life.kernels.bitplanes import (
+    edge_live,
     fill_ghosts,
     pack,
     plane_population,
@@ -327,8 +328,12 @@ def evolve_planes(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarr
     return a, b
 
 
+@njit(cache=True)
 def new_seen() -> Dict:
-    """An empty digest -> generation table for :func:`run_planes`."""
+    """An empty digest -> generation table for :func:`run_planes`.
+
+    Made in compiled code so that it comes from numba's cache: ``Dict.empty`` called from
+    Python compiles numba's own dictionary constructor afresh in every process."""
     return Dict.empty(key_type=_KEY, value_type=types.int64)
 
 
@@ -359,6 +364,42 @@ def run_planes(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarray,
             return a, b, g, seen[key]
         seen[key] = g
     return a, b, g, -1
+
+
+@njit(cache=True)
+def run_inside(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarray,
+               b: np.ndarray, height: int, width: int, seed: np.uint64, generation: int,
+               stop: int, seen: Dict,
+               track: bool) -> tuple[np.ndarray, np.ndarray, int, int, bool]:
+    """Step a bounded grid from ``generation`` towards ``stop`` for as long as each step is
+    the unbounded plane's: stop *before* a step when a live cell lies on the outer ring
+    (:func:`~lifearena.life.kernels.bitplanes.edge_live`), so that the caller can move the
+    pattern to a larger grid first. With ``track``, also stop at the first repeated
+    configuration, as :func:`run_planes` does (``seen`` as there).
+
+    Returns the planes, the generation reached, the generation of the first occurrence of
+    the repeated configuration (-1 if none) and whether the run stopped at the edge.
+    """
+    if track and len(seen) == 0:
+        seen[planes_digest(a, b, height, width)] = generation
+    oa = np.zeros_like(a)
+    ob = np.zeros_like(b)
+    scratch = np.empty(a.size, dtype=np.uint64)
+    g = generation
+    while g < stop:
+        if edge_live(a, b, height, width):
+            return a, b, g, -1, True
+        step_planes(family, flags, terms, a, b, oa, ob, height, width, False, seed, g,
+                    scratch)
+        a, oa = oa, a
+        b, ob = ob, b
+        g += 1
+        if track:
+            key = planes_digest(a, b, height, width)
+            if key in seen:
+                return a, b, g, seen[key], False
+            seen[key] = g
+    return a, b, g, -1, False
 
 
 # -- the Python-facing functions --------------------------------------------------------------
@@ -394,6 +435,7 @@ __all__ = [
     "evolve_planes",
     "new_seen",
     "planes_population",
+    "run_inside",
     "run_planes",
     "step_planes",
     "tail_mask",
