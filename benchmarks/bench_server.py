@@ -42,7 +42,29 @@ The *hostile* scenario plays the same games while
   request replays the game from its start in a replay worker: about 0.05 ms of CPU a turn
   (0.5 CPU s for all 10,000, 0.25 s for a random N), so these requests keep the server's pool
   of replay workers busy for the whole scenario. The uploads are timed and reported too
-  (the server replays an uploaded record before it answers).
+  (the server replays an uploaded record before it answers);
+* ``--huge-readers`` (16) clients from one address GET, again and again and all at once, the
+  view of a huge game as its seat holder sees it: a p2life game of ``--huge-turns`` (9,990)
+  turns of passes on a ``--huge-side`` (64) torus, opened with ``POST /api/records`` before
+  the clock (its view listed every move and every cell a move may take: half a megabyte,
+  27-77 ms to build on the event loop for every request before views were built once per
+  change);
+* ``--replay-clients`` (2) clients, from an address each, ask the lab for the replay of a
+  ``--replay-turns`` (1,000) turn record on the same board (``POST /api/lab/replay``: 17 MiB
+  of positions) again and again, reading every answer;
+* ``--unread-clients`` (20) clients from one address ask for that replay and never read a
+  byte of the answer (raw sockets with a 4 KiB receive buffer) until the scenario ends, when
+  each reads its status line: the server holds at most its per-address byte budget of
+  their answers (32 MiB) and refuses the rest (429).
+
+Beside them, a client from an address of its own, in a process of its own (so that this
+benchmark's busy event loop is not timed as the server), GETs a small game's view every
+20 ms: first alone for ``--baseline-seconds`` (3) before the clock (the baseline), then for
+the whole scenario. The report gives that small request's p50 and p99 alone and among the
+hostile clients (target: p99 under ``--small-target-ms``, 50), and the server's memory
+growth during the scenario (its peak RSS less its RSS when the clock started; target: under
+``--growth-target-mib``, 100 MiB), with the ordinary scenario's growth as its baseline
+when both run.
 
 The *lobby* scenario plays the same games while the lobby is live: before the clock starts,
 ``--challenges`` (1,000) open challenges are made from addresses of their own (five each, the
@@ -90,6 +112,7 @@ import base64
 import contextlib
 import gc
 import json
+import multiprocessing
 import os
 import random
 import select
@@ -137,6 +160,8 @@ SMALL_ADDRESS = "127.99.0.1"
 """The address of the client timing a small request."""
 SMALL_EVERY = 0.02
 """Seconds between two small requests of that client."""
+PROBE_START = 3.0
+"""Seconds a new process of that client takes to start, at most (it imports httpx)."""
 FLOOD_MESSAGES = (b'{"type": "ping"}', b"this is not JSON {", b'[1, 2, 3]',
                   b'{"type": "move", "move": "pass", "ply": 0}')
 """What a hostile spectator sends, in turn (a spectator's move is refused too)."""
@@ -778,25 +803,48 @@ async def unread_replay(scenario: Scenario) -> None:
         raw.close()
 
 
-async def probe_small(scenario: Scenario, client: httpx.AsyncClient,
-                      into: list[float], until: float) -> None:
-    """GET a small game's view every :data:`SMALL_EVERY` seconds until ``until``
-    (monotonic) or the scenario's end, timing each."""
-    while time.monotonic() < until and not scenario.stop.is_set():
-        started = time.perf_counter()
-        try:
-            answer = await client.get(f"/api/games/{scenario.small_game}")
-        except httpx.HTTPError as error:
-            scenario.error(describe(error))
-            continue
-        if answer.status_code != 200:
-            scenario.error(f"GET small view: {answer.status_code} {answer.text[:120]}")
-        into.append(time.perf_counter() - started)
-        await asyncio.sleep(SMALL_EVERY)  # the probe's pace
+def time_small_requests(url: str, until: float, results: Any) -> None:
+    """GET ``url`` every :data:`SMALL_EVERY` seconds until ``until`` (``time.monotonic``,
+    one clock for every process on Linux) from :data:`SMALL_ADDRESS`, timing each; put the
+    latencies (and the errors) on ``results``.
+    Run in a process of its own: this benchmark's own event loop, busy with hundreds of
+    clients, would otherwise be timed as the server."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    with httpx.Client(transport=httpx.HTTPTransport(local_address=SMALL_ADDRESS),
+                      timeout=STEP_TIMEOUT) as client:
+        while time.monotonic() < until:
+            started = time.perf_counter()
+            try:
+                answer = client.get(url)
+            except httpx.HTTPError as error:
+                errors.append(describe(error))
+                continue
+            latencies.append(time.perf_counter() - started)
+            if answer.status_code != 200:
+                errors.append(f"GET small view: {answer.status_code} {answer.text[:120]}")
+            time.sleep(SMALL_EVERY)  # the probe's pace
+    results.put((latencies, errors))
 
 
-async def prepare_big(scenario: Scenario, lobby: httpx.AsyncClient,
-                      small: httpx.AsyncClient) -> None:
+async def probe_small(scenario: Scenario, into: list[float], until: float) -> None:
+    """Time the small request until ``until`` (monotonic) in a process of its own
+    (:func:`time_small_requests`), adding its latencies to ``into``."""
+    context = multiprocessing.get_context("spawn")
+    results = context.SimpleQueue()
+    prober = context.Process(target=time_small_requests, daemon=True, args=(
+        f"{scenario.base}/api/games/{scenario.small_game}", until, results))
+    prober.start()
+    try:
+        latencies, errors = await asyncio.to_thread(results.get)
+    finally:
+        await asyncio.to_thread(prober.join, 10)
+    into.extend(latencies)
+    for error in errors:
+        scenario.error(error)
+
+
+async def prepare_big(scenario: Scenario, lobby: httpx.AsyncClient) -> None:
     """Open the huge game (timed), make the small game, and time the small request alone for
     ``--baseline-seconds``."""
     args = scenario.args
@@ -814,8 +862,8 @@ async def prepare_big(scenario: Scenario, lobby: httpx.AsyncClient,
     if made.status_code != 201:
         sys.exit(f"POST /api/games of the small game: {made.status_code} {made.text[:200]}")
     scenario.small_game = made.json()["id"]
-    await probe_small(scenario, small, scenario.small_baseline,
-                      time.monotonic() + args.baseline_seconds)
+    await probe_small(scenario, scenario.small_baseline,
+                      time.monotonic() + args.baseline_seconds + PROBE_START)
 
 
 async def run_scenario(scenario: Scenario, kind: str) -> float:
@@ -837,9 +885,8 @@ async def run_scenario(scenario: Scenario, kind: str) -> float:
                 local_address=f"127.77.0.{index + 1}",
                 limits=httpx.Limits(keepalive_expiry=KEEPALIVE_EXPIRY))))
             for index in range(args.position_clients if hostile else 0)]
-        small = await stack.enter_async_context(client_at(scenario, SMALL_ADDRESS, 1))
         if hostile:
-            await prepare_big(scenario, lobby, small)
+            await prepare_big(scenario, lobby)
             await prepare_hostile(scenario, lobby, clients)
         huge = await stack.enter_async_context(client_at(scenario, HUGE_ADDRESS,
                                                          max(1, args.huge_readers)))
@@ -870,9 +917,9 @@ async def run_scenario(scenario: Scenario, kind: str) -> float:
         scenario.cpu.memory.peak = scenario.rss_start  # the scenario's own peak from here
         started = time.perf_counter()
         scenario.deadline = time.monotonic() + args.seconds
-        if scenario.small_game:
-            attackers.append(asyncio.create_task(probe_small(
-                scenario, small, scenario.small_latencies, scenario.deadline)))
+        if scenario.small_game:  # timed for the whole scenario
+            timing = asyncio.create_task(probe_small(scenario, scenario.small_latencies,
+                                                     scenario.deadline))
         if scenario.lobby:
             attackers.append(asyncio.create_task(churn(scenario, standing, random.Random(7))))
         if hostile:
@@ -890,6 +937,8 @@ async def run_scenario(scenario: Scenario, kind: str) -> float:
                       for _ in range(args.unread_clients)]
             attackers += unread
         await asyncio.gather(*(play_slot(scenario, lobby, slot) for slot in range(args.games)))
+        if scenario.small_game:
+            await timing
         elapsed = time.perf_counter() - started
         scenario.cpu.stop()
         scenario.stop.set()
