@@ -152,6 +152,8 @@ LONG_SIDE = 32
 FLOOD_RECEIVE_BUFFER = 4096
 """The hostile spectators' TCP receive buffer, in bytes (the kernel doubles it): small, so
 that what the server sends them backs up into the server's own buffers sooner."""
+STOP_TIMEOUT = 30.0
+"""Seconds the server has to stop after SIGTERM before it is killed."""
 UNREAD_ADDRESS = "127.88.0.1"
 """The one address every client that never reads its big answer connects from."""
 HUGE_ADDRESS = "127.55.0.1"
@@ -977,7 +979,13 @@ def scenario_run(args: argparse.Namespace, kind: str) -> dict[str, Any]:
                 rss, workers = memory.now()
         finally:
             server.terminate()
-            server.wait(timeout=20)
+            try:
+                server.wait(timeout=STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:  # said, then ended: the next run goes on
+                print(f"the server did not stop within {STOP_TIMEOUT:.0f} s of SIGTERM; "
+                      "killed", flush=True)
+                server.kill()
+                server.wait()
     latencies = sorted(scenario.latencies)
     positions = sorted(scenario.position_latencies)
     lags = sorted(arrived - scenario.created_at[made]

@@ -795,3 +795,38 @@ def test_unread_big_answers_are_bounded_per_address_in_bytes_and_released_on_dis
         wait_until(lambda: answers.held() == 0 and answers.clients() == 0,
                    "the bytes given back on disconnect")
         assert ask(greedy).status_code == 200
+
+
+def test_a_big_answer_queued_for_a_client_that_left_is_not_built(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replay request waiting for a worker is dropped when its client disconnects: the
+    worker never builds an answer nobody will read (and a stopping server waits for none)."""
+    from lifearena.web.lab import replays
+
+    release, built = threading.Event(), []
+
+    def held_replay(record: Any) -> dict[str, Any]:
+        built.append(record)
+        release.wait(30)
+        return {"positions": []}
+
+    monkeypatch.setattr(replays, "replay_positions", held_replay)
+    app = create_app(Settings(db, agent_workers="thread"))
+    heavy = app.state.server.heavy = app.state.heavy = HeavyWork("thread", workers=1,
+                                                                per_client=1, queue=4)
+    body = json.dumps({"record": _long_p2life_record(2)}).encode()
+    address = "127.0.0.7"
+    with _serving(app) as where:
+        port = int(where.split(":")[1])
+        running = _unread_request(address, port, "/api/lab/replay", body)
+        wait_until(lambda: built, "the first replay building")
+        queued = _unread_request(address, port, "/api/lab/replay", body)
+        wait_until(lambda: heavy.in_flight(address) == 2, "the second replay queued")
+        queued.close()
+        wait_until(lambda: heavy.in_flight(address) == 1, "the departed client's replay dropped")
+        release.set()
+        running.settimeout(10)
+        assert running.recv(64).startswith(b"HTTP/1.1 200")
+        running.close()
+        wait_until(lambda: heavy.in_flight(address) == 0, "the first replay done")
+    assert len(built) == 1

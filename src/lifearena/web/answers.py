@@ -15,6 +15,7 @@ its peer disconnects (:class:`BudgetedAnswer`). The check is made when the reque
 and again when a worker is about to build it (a request queued behind others of its
 address may find the budget spent by then), so an address holds at most its budget plus
 the answers of its requests building at once (:data:`~lifearena.web.heavy.PER_CLIENT`).
+A request whose client leaves before its answer is built is dropped (:func:`unless_gone`).
 
 >>> budget = AnswerBudget(per_address=10, total=100)  # doctest: +ELLIPSIS
 >>> held = budget.hold("10.0.0.1", 12)
@@ -30,13 +31,18 @@ lifearena.web.heavy.TooBusy: answers of 12 bytes to this address are not yet rea
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 from lifearena.web.heavy import TooBusy
+
+T = TypeVar("T")
 
 CHUNK = 65_536
 """Bytes of a big answer handed to the ASGI server at once."""
@@ -116,6 +122,41 @@ class AnswerBudget:
         return BudgetedAnswer(body, self.hold(address, len(body)), media_type)
 
 
+GONE = 499
+"""The status of an answer abandoned because its client left first (nginx's "client closed
+request"): nobody receives it."""
+
+
+async def unless_gone(receive: Receive, work: Awaitable[T]) -> T | None:
+    """``work``'s result, or ``None`` once the request's client disconnects first (read on
+    ``receive``, the request's body already read), ``work`` then cancelled: a big answer
+    still queued for a worker is not built for nobody, and a server told to stop does not
+    wait for it."""
+    task = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(_disconnected(receive))
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    except BaseException:  # the handler itself is cancelled
+        task.cancel()
+        gone.cancel()
+        raise
+    if task.done():
+        gone.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await gone
+        return task.result()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await task
+    return None
+
+
+async def _disconnected(receive: Receive) -> None:
+    """Return once the client disconnects."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
 async def chunks_of(body: bytes, size: int = CHUNK) -> AsyncIterator[bytes]:
     """``body`` in pieces of ``size`` bytes (the last one shorter)."""
     view = memoryview(body)
@@ -139,5 +180,5 @@ class BudgetedAnswer(StreamingResponse):
             self.held.release()
 
 
-__all__ = ["CHUNK", "PER_ADDRESS", "TOTAL", "AnswerBudget", "BudgetedAnswer", "Held",
-           "chunks_of"]
+__all__ = ["CHUNK", "GONE", "PER_ADDRESS", "TOTAL", "AnswerBudget", "BudgetedAnswer", "Held",
+           "chunks_of", "unless_gone"]

@@ -34,7 +34,7 @@ from lifearena.core import Record, presentation_of
 from lifearena.core import replay_positions as core_positions
 from lifearena.errors import BadParameterError, ParseError
 from lifearena.web import catalog
-from lifearena.web.answers import AnswerBudget
+from lifearena.web.answers import GONE, AnswerBudget, unless_gone
 from lifearena.web.lab.common import STATIC_LAB, client_of, slow
 from lifearena.web.lab.models import MAX_RECORD_MOVES, ReplayBody
 from lifearena.web.limits import address_key
@@ -121,8 +121,10 @@ def router_for() -> APIRouter:
         answers.check(address)  # refused at once while this address's answers are unread
         # replaying a long record takes a while: in a worker, within this client's bound,
         # which encodes the answer too; then streamed, its bytes held against the address
-        data = await slow(request, replay_answer, record,
-                          ready=lambda: answers.check(address))
+        data = await unless_gone(request.receive, slow(
+            request, replay_answer, record, ready=lambda: answers.check(address)))
+        if data is None:  # the client left before its answer was built
+            return Response(status_code=GONE)
         return answers.answer(address, data)
 
     @router.get("/api/lab/live")
