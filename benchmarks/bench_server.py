@@ -42,7 +42,29 @@ The *hostile* scenario plays the same games while
   request replays the game from its start in a replay worker: about 0.05 ms of CPU a turn
   (0.5 CPU s for all 10,000, 0.25 s for a random N), so these requests keep the server's pool
   of replay workers busy for the whole scenario. The uploads are timed and reported too
-  (the server replays an uploaded record before it answers).
+  (the server replays an uploaded record before it answers);
+* ``--huge-readers`` (16) clients from one address GET, again and again and all at once, the
+  view of a huge game as its seat holder sees it: a p2life game of ``--huge-turns`` (9,990)
+  turns of passes on a ``--huge-side`` (64) torus, opened with ``POST /api/records`` before
+  the clock (its view listed every move and every cell a move may take: half a megabyte,
+  27-77 ms to build on the event loop for every request before views were built once per
+  change);
+* ``--replay-clients`` (2) clients, from an address each, ask the lab for the replay of a
+  ``--replay-turns`` (1,000) turn record on the same board (``POST /api/lab/replay``: 17 MiB
+  of positions) again and again, reading every answer;
+* ``--unread-clients`` (20) clients from one address ask for that replay and never read a
+  byte of the answer (raw sockets with a 4 KiB receive buffer) until the scenario ends, when
+  each reads its status line: the server holds at most its per-address byte budget of
+  their answers (32 MiB) and refuses the rest (429).
+
+Beside them, a client from an address of its own, in a process of its own (so that this
+benchmark's busy event loop is not timed as the server), GETs a small game's view every
+20 ms: first alone for ``--baseline-seconds`` (3) before the clock (the baseline), then for
+the whole scenario (in the ordinary scenario too, for comparison). The report gives that
+small request's p50 and p99 alone and among the hostile clients (target: p99 under
+``--small-target-ms``, 50), and the server's memory growth during the scenario (its peak RSS
+less its RSS when the clock started; target: under ``--growth-target-mib``, 100 MiB), with
+the ordinary scenario's growth as its baseline when both run.
 
 The *lobby* scenario plays the same games while the lobby is live: before the clock starts,
 ``--challenges`` (1,000) open challenges are made from addresses of their own (five each, the
@@ -108,6 +130,7 @@ import base64
 import contextlib
 import gc
 import json
+import multiprocessing
 import os
 import random
 import select
@@ -147,6 +170,18 @@ LONG_SIDE = 32
 FLOOD_RECEIVE_BUFFER = 4096
 """The hostile spectators' TCP receive buffer, in bytes (the kernel doubles it): small, so
 that what the server sends them backs up into the server's own buffers sooner."""
+STOP_TIMEOUT = 30.0
+"""Seconds the server has to stop after SIGTERM before it is killed."""
+UNREAD_ADDRESS = "127.88.0.1"
+"""The one address every client that never reads its big answer connects from."""
+HUGE_ADDRESS = "127.55.0.1"
+"""The one address the readers of the huge game's view connect from."""
+SMALL_ADDRESS = "127.99.0.1"
+"""The address of the client timing a small request."""
+SMALL_EVERY = 0.02
+"""Seconds between two small requests of that client."""
+PROBE_START = 3.0
+"""Seconds a new process of that client takes to start, at most (it imports httpx)."""
 FLOOD_MESSAGES = (b'{"type": "ping"}', b"this is not JSON {", b'[1, 2, 3]',
                   b'{"type": "move", "move": "pass", "ply": 0}')
 """What a hostile spectator sends, in turn (a spectator's move is refused too)."""
@@ -280,6 +315,22 @@ class Scenario:
     flood_dropped: int = 0
     position_latencies: list[float] = field(default_factory=list)
     position_refused: int = 0
+    huge_game: str = ""
+    huge_token: str = ""
+    huge_upload: float = 0.0
+    huge_reads: int = 0
+    huge_view_bytes: int = 0
+    replay_record: str = ""
+    replay_latencies: list[float] = field(default_factory=list)
+    replay_bytes: int = 0
+    replay_refused: int = 0
+    unread_statuses: list[int] = field(default_factory=list)
+    small_game: str = ""
+    small_baseline: list[float] = field(default_factory=list)
+    """Latencies of the small request alone, before the clock (no other client)."""
+    small_latencies: list[float] = field(default_factory=list)
+    """Latencies of the small request during the scenario."""
+    rss_start: int = 0
     # the lobby
     lobby: bool = False
     standing: list[tuple[str, str, str]] = field(default_factory=list)
@@ -695,6 +746,149 @@ async def prepare_hostile(scenario: Scenario, lobby: httpx.AsyncClient,
             sys.exit(f"first position request: {answer.status_code} {answer.text[:200]}")
 
 
+def huge_record(turns: int, side: int, limit: int = 10_000) -> str:
+    """A p2life record of ``turns`` turns of ``pass | pass`` on a ``side`` x ``side`` torus of
+    blocks, still going (``max_generations`` ``limit``): on 64x64 with 9,990 turns its view
+    was half a megabyte, and 1,000 turns of it replay to 17 MiB of positions."""
+    rows = [["."] * side for _ in range(side)]
+    for y in range(2, side - 3, 6):
+        for x in range(2, side - 3, 6):
+            colour = "w" if (x // 6 + y // 6) % 2 == 0 else "b"
+            for dy in (0, 1):
+                for dx in (0, 1):
+                    rows[y + dy][x + dx] = colour
+    setup = "/".join("".join(row) for row in rows) + " 0:0"
+    params = {"max_generations": max(limit, turns), "moves": 1, "torus": True, "seed": 1}
+    return Record("p2life", params, setup, ["bench", "bench"], ["pass | pass"] * turns
+                  ).to_json()
+
+
+async def read_huge_view(scenario: Scenario, client: httpx.AsyncClient) -> None:
+    """GET the huge game's view as its seat holder (the biggest view), again and again."""
+    headers = {"X-Seat-Token": scenario.huge_token}
+    while not scenario.stop.is_set():
+        try:
+            answer = await client.get(f"/api/games/{scenario.huge_game}", headers=headers)
+        except httpx.HTTPError as error:
+            scenario.error(describe(error))
+            continue
+        if answer.status_code != 200:
+            scenario.error(f"GET huge view: {answer.status_code} {answer.text[:120]}")
+            continue
+        scenario.huge_reads += 1
+        scenario.huge_view_bytes = len(answer.content)
+
+
+async def ask_replays(scenario: Scenario, client: httpx.AsyncClient) -> None:
+    """POST the big replay again and again, reading every answer."""
+    body = {"record": scenario.replay_record}
+    while not scenario.stop.is_set():
+        started = time.perf_counter()
+        try:
+            answer = await client.post("/api/lab/replay", json=body)
+        except httpx.HTTPError as error:
+            scenario.error(describe(error))
+            continue
+        if answer.status_code == 200:
+            scenario.replay_latencies.append(time.perf_counter() - started)
+            scenario.replay_bytes = len(answer.content)
+        elif answer.status_code == 429:
+            scenario.replay_refused += 1
+            await asyncio.sleep(0.5)  # the load's pace after a refusal, not a synchronization
+        else:
+            scenario.error(f"POST replay: {answer.status_code} {answer.text[:120]}")
+
+
+async def unread_replay(scenario: Scenario) -> None:
+    """Ask for the big replay from :data:`UNREAD_ADDRESS` and never read the answer (a 4 KiB
+    receive buffer, reading paused) until the scenario ends; then read its status line."""
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, FLOOD_RECEIVE_BUFFER)
+    raw.bind((UNREAD_ADDRESS, 0))
+    raw.setblocking(False)
+    loop = asyncio.get_running_loop()
+    try:
+        await step(loop.sock_connect(raw, ("127.0.0.1", scenario.port)))
+        body = json.dumps({"record": scenario.replay_record}).encode()
+        await step(loop.sock_sendall(raw, (
+            f"POST /api/lab/replay HTTP/1.1\r\nHost: 127.0.0.1:{scenario.port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+            ).encode() + body))
+        await scenario.stop.wait()
+        with contextlib.suppress(OSError, TimeoutError):
+            async with asyncio.timeout(1.0):
+                head = await loop.sock_recv(raw, 64)
+                scenario.unread_statuses.append(int(head.split()[1]))
+    finally:
+        raw.close()
+
+
+def time_small_requests(url: str, until: float, results: Any) -> None:
+    """GET ``url`` every :data:`SMALL_EVERY` seconds until ``until`` (``time.monotonic``,
+    one clock for every process on Linux) from :data:`SMALL_ADDRESS`, timing each; put the
+    latencies (and the errors) on ``results``.
+    Run in a process of its own: this benchmark's own event loop, busy with hundreds of
+    clients, would otherwise be timed as the server."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    with httpx.Client(transport=httpx.HTTPTransport(local_address=SMALL_ADDRESS),
+                      timeout=STEP_TIMEOUT) as client:
+        while time.monotonic() < until:
+            started = time.perf_counter()
+            try:
+                answer = client.get(url)
+            except httpx.HTTPError as error:
+                errors.append(describe(error))
+                continue
+            latencies.append(time.perf_counter() - started)
+            if answer.status_code != 200:
+                errors.append(f"GET small view: {answer.status_code} {answer.text[:120]}")
+            time.sleep(SMALL_EVERY)  # the probe's pace
+    results.put((latencies, errors))
+
+
+async def probe_small(scenario: Scenario, into: list[float], until: float) -> None:
+    """Time the small request until ``until`` (monotonic) in a process of its own
+    (:func:`time_small_requests`), adding its latencies to ``into``."""
+    context = multiprocessing.get_context("spawn")
+    results = context.SimpleQueue()
+    prober = context.Process(target=time_small_requests, daemon=True, args=(
+        f"{scenario.base}/api/games/{scenario.small_game}", until, results))
+    prober.start()
+    try:
+        latencies, errors = await asyncio.to_thread(results.get)
+    finally:
+        await asyncio.to_thread(prober.join, 10)
+    into.extend(latencies)
+    for error in errors:
+        scenario.error(error)
+
+
+async def prepare_small(scenario: Scenario, lobby: httpx.AsyncClient) -> None:
+    """Make the small game and time the small request alone for ``--baseline-seconds``."""
+    made = await lobby.post("/api/games", json={"game": "war_of_life", "opponent": "hotseat",
+                                                "params": {"start": "random", "seed": 5}})
+    if made.status_code != 201:
+        sys.exit(f"POST /api/games of the small game: {made.status_code} {made.text[:200]}")
+    scenario.small_game = made.json()["id"]
+    await probe_small(scenario, scenario.small_baseline,
+                      time.monotonic() + scenario.args.baseline_seconds + PROBE_START)
+
+
+async def prepare_big(scenario: Scenario, lobby: httpx.AsyncClient) -> None:
+    """Open the huge game (timed)."""
+    args = scenario.args
+    started = time.perf_counter()
+    answer = await lobby.post("/api/records", json={
+        "record": huge_record(args.huge_turns, args.huge_side)}, timeout=READY_TIMEOUT)
+    if answer.status_code != 201:
+        sys.exit(f"POST /api/records of the huge game: {answer.status_code} "
+                 f"{answer.text[:200]}")
+    scenario.huge_upload = time.perf_counter() - started
+    scenario.huge_game, scenario.huge_token = answer.json()["id"], answer.json()["token"]
+    scenario.replay_record = huge_record(args.replay_turns, args.huge_side)
+
+
 async def run_scenario(scenario: Scenario, kind: str) -> float:
     """Play the scenario ``kind`` (ordinary, hostile or lobby); answer its duration in
     seconds."""
@@ -714,9 +908,19 @@ async def run_scenario(scenario: Scenario, kind: str) -> float:
                 local_address=f"127.77.0.{index + 1}",
                 limits=httpx.Limits(keepalive_expiry=KEEPALIVE_EXPIRY))))
             for index in range(args.position_clients if hostile else 0)]
+        if not scenario.lobby:
+            await prepare_small(scenario, lobby)
         if hostile:
+            await prepare_big(scenario, lobby)
             await prepare_hostile(scenario, lobby, clients)
+        huge = await stack.enter_async_context(client_at(scenario, HUGE_ADDRESS,
+                                                         max(1, args.huge_readers)))
+        replayers = [await stack.enter_async_context(httpx.AsyncClient(
+            base_url=scenario.base, timeout=READY_TIMEOUT,  # a replay may wait minutes
+            transport=httpx.AsyncHTTPTransport(local_address=f"127.56.0.{i + 1}")))
+            for i in range(args.replay_clients if hostile else 0)]
         attackers: list[asyncio.Task[None]] = []
+        unread: list[asyncio.Task[None]] = []
         standing: dict[str, httpx.AsyncClient] = {}
         if scenario.lobby:
             stack.push_async_callback(close_all, standing)
@@ -736,8 +940,13 @@ async def run_scenario(scenario: Scenario, kind: str) -> float:
         # timed as the server's: what is loaded so far is left out of them
         gc.freeze()
         scenario.cpu.start()
+        scenario.rss_start = scenario.cpu.memory.now()[0]
+        scenario.cpu.memory.peak = scenario.rss_start  # the scenario's own peak from here
         started = time.perf_counter()
         scenario.deadline = time.monotonic() + args.seconds
+        if scenario.small_game:  # timed for the whole scenario
+            timing = asyncio.create_task(probe_small(scenario, scenario.small_latencies,
+                                                     scenario.deadline))
         if scenario.lobby:
             attackers.append(asyncio.create_task(churn(scenario, standing, random.Random(7))))
         if hostile:
@@ -747,10 +956,21 @@ async def run_scenario(scenario: Scenario, kind: str) -> float:
                                                             1000 * index + slot))
                           for index, client in enumerate(clients)
                           for slot in range(args.position_inflight)]
+            attackers += [asyncio.create_task(read_huge_view(scenario, huge))
+                          for _ in range(args.huge_readers)]
+            attackers += [asyncio.create_task(ask_replays(scenario, client))
+                          for client in replayers]
+            unread = [asyncio.create_task(unread_replay(scenario))
+                      for _ in range(args.unread_clients)]
+            attackers += unread
         await asyncio.gather(*(play_slot(scenario, lobby, slot) for slot in range(args.games)))
+        if scenario.small_game:
+            await timing
         elapsed = time.perf_counter() - started
         scenario.cpu.stop()
         scenario.stop.set()
+        if unread:  # they read their status lines once stopped
+            await asyncio.wait(unread, timeout=5)
         for task in attackers:
             task.cancel()
         for outcome in await asyncio.gather(*attackers, return_exceptions=True):
@@ -784,7 +1004,13 @@ def scenario_run(args: argparse.Namespace, kind: str) -> dict[str, Any]:
                 rss, workers = memory.now()
         finally:
             server.terminate()
-            server.wait(timeout=20)
+            try:
+                server.wait(timeout=STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:  # said, then ended: the next run goes on
+                print(f"the server did not stop within {STOP_TIMEOUT:.0f} s of SIGTERM; "
+                      "killed", flush=True)
+                server.kill()
+                server.wait()
     latencies = sorted(scenario.latencies)
     positions = sorted(scenario.position_latencies)
     lags = sorted(arrived - scenario.created_at[made]
@@ -804,6 +1030,18 @@ def scenario_run(args: argparse.Namespace, kind: str) -> dict[str, Any]:
         "position_p50": percentile(positions, 0.5), "position_max": (
             positions[-1] if positions else float("nan")),
         "position_refused": scenario.position_refused,
+        "small_p50": 1000 * percentile(sorted(scenario.small_latencies), 0.5),
+        "small_p99": 1000 * percentile(sorted(scenario.small_latencies), 0.99),
+        "small_count": len(scenario.small_latencies),
+        "small_base_p50": 1000 * percentile(sorted(scenario.small_baseline), 0.5),
+        "small_base_p99": 1000 * percentile(sorted(scenario.small_baseline), 0.99),
+        "growth": (memory.peak - scenario.rss_start) / 2**20,
+        "huge_upload": scenario.huge_upload, "huge_reads": scenario.huge_reads,
+        "huge_view_bytes": scenario.huge_view_bytes,
+        "replays": len(scenario.replay_latencies), "replay_bytes": scenario.replay_bytes,
+        "replay_refused": scenario.replay_refused,
+        "replay_p50": percentile(sorted(scenario.replay_latencies), 0.5),
+        "unread_statuses": sorted(scenario.unread_statuses),
         "flood_connections": scenario.flood_connections, "flood_refused": scenario.flood_refused,
         "flood_frames": scenario.flood_frames, "flood_dropped": scenario.flood_dropped,
         "lobby_messages": scenario.lobby_messages, "lobby_changes": scenario.lobby_changes,
@@ -1070,8 +1308,12 @@ def table(columns: tuple[tuple[str, str, int, str], ...],
         print("  ".join(cells))
 
 
+BIG_FIGURES = ("small_p50", "small_p99", "small_base_p50", "small_base_p99", "growth")
+"""The figures of the big views and answers, whose medians are quoted too."""
+
+
 def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    keys = {key for key, _, _, kind in LATENCY + RESOURCES if kind != "s"}
+    keys = {key for key, _, _, kind in LATENCY + RESOURCES if kind != "s"} | set(BIG_FIGURES)
     return {key: statistics.median(run[key] for run in runs) for key in keys}
 
 
@@ -1126,6 +1368,8 @@ def report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]]) -> N
               f"own); a new challenge reached each page in "
               f"p50 {last['listing_p50']:.1f} ms, p99 {last['listing_p99']:.1f} ms "
               f"({last['listed']} deliveries timed, from its creator's request)")
+    if hostile:
+        big_report(args, runs, medians)
     if "ordinary" in medians and "hostile" in medians:
         ratio = medians["hostile"]["p99"] / medians["ordinary"]["p99"]
         print(f"hostile / ordinary p99{' (medians)' if args.repeat > 1 else ''}: {ratio:.2f}x")
@@ -1137,6 +1381,41 @@ def report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]]) -> N
         met = figures["p99"] < args.target_ms and errors == 0
         print(f"target ({name} p99 < {args.target_ms:g} ms, no errors): "
               f"{'met' if met else 'MISSED'} (p99 {figures['p99']:.1f} ms, errors {errors})")
+
+
+def big_report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]],
+               medians: dict[str, dict[str, Any]]) -> None:
+    """What the hostile clients of big views and answers did, another client's small
+    request beside them and alone, and the server's memory growth, against their targets."""
+    last = runs["hostile"][-1]
+    print(f"big views and answers ({'the last run' if len(runs['hostile']) > 1 else 'the run'}"
+          f"): POST /api/records of the {args.huge_turns}-turn {args.huge_side}x"
+          f"{args.huge_side} p2life game took {last['huge_upload']:.1f} s; "
+          f"{args.huge_readers} parallel readers of its seat's view (from one address) "
+          f"read it {last['huge_reads']} times ({last['huge_view_bytes'] / 1024:.0f} KiB); "
+          f"{args.replay_clients} replay clients got {last['replays']} replays of "
+          f"{args.replay_turns} turns ({last['replay_bytes'] / 2**20:.1f} MiB, p50 "
+          f"{last['replay_p50']:.1f} s) and {last['replay_refused']} refusals (429); "
+          f"{args.unread_clients} clients from one address that never read their replay "
+          f"were answered {last['unread_statuses']}")
+    figures = medians["hostile"]
+    quoted = " (medians)" if args.repeat > 1 else ""
+    met = figures["small_p99"] < args.small_target_ms
+    ordinary = (f"; in the ordinary scenario (the games alone): p99 "
+                f"{medians['ordinary']['small_p99']:.1f} ms, p50 "
+                f"{medians['ordinary']['small_p50']:.1f} ms" if "ordinary" in medians else "")
+    print(f"another client's small request (GET of a small game's view){quoted}: p99 "
+          f"{figures['small_p99']:.1f} ms, p50 {figures['small_p50']:.1f} ms among the hostile "
+          f"clients; alone before the clock (baseline): p99 {figures['small_base_p99']:.1f} ms, "
+          f"p50 {figures['small_base_p50']:.1f} ms{ordinary}; target p99 < "
+          f"{args.small_target_ms:g} ms: {'met' if met else 'MISSED'}")
+    growth = figures["growth"]
+    base = (f"; ordinary scenario's (baseline, no hostile client): "
+            f"{medians['ordinary']['growth']:.0f} MiB" if "ordinary" in medians else "")
+    print(f"server memory growth{quoted} (peak RSS less RSS when the clock started) while "
+          f"{args.unread_clients} clients hold unread big answers: {growth:.0f} MiB{base}; "
+          f"target < {args.growth_target_mib:g} MiB: "
+          f"{'met' if growth < args.growth_target_mib else 'MISSED'}")
 
 
 def main() -> None:
@@ -1164,6 +1443,24 @@ def main() -> None:
     parser.add_argument("--long-games", type=int, default=2, help="games of --long-turns turns")
     parser.add_argument("--long-turns", type=int, default=10_000,
                         help="turns of each long p2life game (1..10000)")
+    parser.add_argument("--huge-readers", type=int, default=16,
+                        help="parallel readers of the huge game's view (hostile scenario)")
+    parser.add_argument("--huge-turns", type=int, default=9990,
+                        help="turns of the huge p2life game")
+    parser.add_argument("--huge-side", type=int, default=64,
+                        help="side of the huge game's and the big replay's board")
+    parser.add_argument("--replay-clients", type=int, default=2,
+                        help="clients asking for the big replay and reading it")
+    parser.add_argument("--replay-turns", type=int, default=1000,
+                        help="turns of the big replay's record")
+    parser.add_argument("--unread-clients", type=int, default=20,
+                        help="clients asking for the big replay and never reading it")
+    parser.add_argument("--baseline-seconds", type=float, default=3,
+                        help="how long the small request is timed alone before the clock")
+    parser.add_argument("--small-target-ms", type=float, default=50,
+                        help="the small request's p99 target among the hostile clients")
+    parser.add_argument("--growth-target-mib", type=float, default=100,
+                        help="the server's memory growth target in the hostile scenario")
     parser.add_argument("--challenges", type=int, default=1000,
                         help="open challenges standing in the lobby scenario")
     parser.add_argument("--watchers", type=int, default=200,

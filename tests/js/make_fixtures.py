@@ -22,8 +22,8 @@ from lifearena.web.app import Settings, create_app
 
 HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures" / "views.json"
-KEPT = ("game", "look", "display", "legal", "moves", "move_sides", "simultaneous", "seats",
-        "awaiting", "mine_cells")
+KEPT = ("game", "look", "display", "legal", "moves", "move_sides", "moves_from", "first_turn",
+        "ply", "simultaneous", "seats", "awaiting", "mine_cells")
 """The parts of a view the pure modules read (the rest holds ids and tokens)."""
 SHORT_WAR = "[[[1,4],[1,7],[6,2]],[[2,2],[2,7],[2,8],[7,2],[7,7]]]"
 

@@ -246,16 +246,17 @@ def test_replays_run_off_the_event_loop_and_a_move_elsewhere_is_not_delayed(
     assert answers == [200] * 4
 
 
-def _long_p2life_record(turns: int) -> str:
+def _long_p2life_record(turns: int, limit: int | None = None) -> str:
     """A p2life record of ``turns`` turns of ``pass | pass`` on a 12x12 torus of two blocks
-    (still lifes: the game lasts all ``turns`` generations)."""
+    (still lifes: the game lasts all ``turns`` generations, or ``limit``)."""
     rows = [["."] * 12 for _ in range(12)]
     for y, x, colour in ((2, 2, "w"), (7, 7, "b")):
         for dy in (0, 1):
             for dx in (0, 1):
                 rows[y + dy][x + dx] = colour
     setup = "/".join("".join(row) for row in rows) + " 0:0"
-    return Record("p2life", {"max_generations": turns, "moves": 1, "torus": True, "seed": 1},
+    return Record("p2life", {"max_generations": limit or turns, "moves": 1, "torus": True,
+                             "seed": 1},
                   setup, ["a", "b"], ["pass | pass"] * turns).to_json()
 
 
@@ -597,11 +598,18 @@ def test_a_rebinding_host_name_is_refused(client: TestClient) -> None:
 @contextlib.contextmanager
 def _served(db: Path, proxies: str | None, **settings: Any) -> Iterator[str]:
     """``create_app`` under uvicorn, configured as ``lifearena serve`` configures it."""
+    with _serving(create_app(Settings(db, agent_workers="thread", **settings)),
+                  proxies) as where:
+        yield where
+
+
+@contextlib.contextmanager
+def _serving(app: Any, proxies: str | None = None) -> Iterator[str]:
+    """``app`` under uvicorn, configured as ``lifearena serve`` configures it."""
     import uvicorn
 
     from lifearena.cli.serve import server_config
 
-    app = create_app(Settings(db, agent_workers="thread", **settings))
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -747,3 +755,273 @@ def _masked(payload: bytes) -> bytes:
     header = bytes([0x81, 0x80 | len(payload)]) if len(payload) < 126 else bytes(
         [0x81, 0x80 | 126]) + len(payload).to_bytes(2, "big")
     return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+# -- big views and answers: built once, streamed, bounded in bytes --------------------------------
+
+
+def _opened(client: TestClient, turns: int) -> dict[str, Any]:
+    """A hot-seat p2life game of ``turns`` turns of passes, opened from its record (and
+    going on)."""
+    opened = client.post("/api/records", json={"record": _long_p2life_record(turns, 1000)})
+    assert opened.status_code == 201, opened.text
+    return dict(opened.json())
+
+
+def test_a_view_is_built_once_per_change_however_many_read_it(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sixteen readers of a seat's view, sixteen of a spectator's and two spectators'
+    sockets cost one build of each view, not one each; a move costs one build of each view
+    read after it. Every reader gets the same bytes."""
+    from lifearena.web.live import LiveGame
+
+    opened = _opened(client, 40)
+    game_id, token = opened["id"], opened["token"]
+    builds: list[tuple[int, ...]] = []
+    build = LiveGame._view_body
+
+    def counted(self: LiveGame, seats: Any, legal: bool) -> dict[str, Any]:
+        builds.append(tuple(seats))
+        return build(self, seats, legal)
+
+    monkeypatch.setattr(LiveGame, "_view_body", counted)
+    path = f"/api/games/{game_id}"
+    seat = {client.get(path, headers={"X-Seat-Token": token}).content for _ in range(16)}
+    watched = {client.get(path).content for _ in range(16)}
+    with connect(client, game_id) as one, connect(client, game_id) as two:
+        pushed = {one.receive_text().encode(), two.receive_text().encode()}
+        assert len(seat) == len(watched) == 1 and pushed == watched
+        assert sorted(builds) == [(), (0, 1)]
+        played = client.post(f"{path}/moves", headers={"X-Seat-Token": token},
+                             json={"move": "pass", "seat": 0, "ply": 40})
+        assert played.status_code == 200, played.text
+        assert json.loads(one.receive_text())["chosen"] == [0]
+        assert json.loads(two.receive_text())["chosen"] == [0]
+    for _ in range(16):
+        assert client.get(path).json()["chosen"] == [0]
+    assert sorted(builds) == [(), (), (0, 1), (0, 1)]
+
+
+def test_the_cached_view_is_the_view_built_afresh() -> None:
+    """The text every reader shares equals the view built afresh, for every seat list,
+    through moves, offers and pending choices, and with the clocks read at answer time."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from lifearena.web import catalog
+    from lifearena.web.live import LiveGame
+
+    @settings(max_examples=25, deadline=None)
+    @given(st.lists(st.integers(0, 10**6), max_size=12), st.booleans(), st.booleans())
+    def check(picks: list[int], clocked: bool, presence: bool) -> None:
+        state = catalog.new_state("war_of_life", {"start": "random", "seed": 3})
+        row = GameRow("abcdefgh", "war_of_life", dict(state.params), state.setup(),
+                      {"kind": "online"}, ["a", "b"])
+        now = [1000.0]
+        game = LiveGame.from_row(row)
+        game.now = lambda: now[0]
+        if clocked:
+            from lifearena.web.clock import GameClock
+
+            game.clock = GameClock.start({"kind": "live", "minutes": 5})
+        for pick in picks:
+            for seats in ([], [0], [1], [0, 1]):
+                assert json.loads(game.view_text(seats)) == game.view(seats)
+            seat = game.awaiting()[0] if game.awaiting() else None
+            if seat is None:
+                break
+            if pick % 5 == 0:
+                game.connected[pick % 2] = presence
+            elif pick % 5 == 1:
+                game.row.offers["draw"] = seat
+            else:
+                legal = game.state.legal_actions(seat)
+                text = game.state.action_to_string(legal[pick % len(legal)], seat)
+                game.play(text, seat, len(game.row.moves))
+            now[0] += 1.5
+
+    check()
+
+
+def test_a_long_games_view_lists_its_last_moves_and_pages_the_rest(
+        client: TestClient) -> None:
+    """A game of 450 moves: its view lists the last 200 (a 10,000-move game's view is not
+    half a megabyte), says how many come before, and the rest come in pages that join into
+    the whole list; a page past the list or too long is refused."""
+    from lifearena.web.live import MOVES_PAGE, VIEW_MOVES
+
+    opened = _opened(client, 450)
+    path = f"/api/games/{opened['id']}"
+    seen = view(client, opened["id"])
+    assert (seen["ply"], seen["moves_from"], len(seen["moves"])) == (450, 450 - VIEW_MOVES,
+                                                                    VIEW_MOVES)
+    assert len(seen["move_sides"]) == VIEW_MOVES
+    assert seen["first_turn"] == 450 - VIEW_MOVES + 1  # a simultaneous move is a turn
+    moves: list[str] = []
+    while len(moves) < seen["moves_from"]:
+        limit = min(100, seen["moves_from"] - len(moves))
+        page = client.get(f"{path}/moves", params={"from": len(moves), "limit": limit}).json()
+        assert page["from"] == len(moves) and page["count"] == 450
+        assert page["first_turn"] == len(moves) + 1 and page["move_sides"] == [None] * limit
+        moves += page["moves"]
+    record = client.get(f"{path}/record").json()
+    assert moves + seen["moves"] == record["moves"]
+    for query in ({"from": 451}, {"from": -1}, {"limit": MOVES_PAGE + 1}, {"limit": 0}):
+        refused = client.get(f"{path}/moves", params=query)
+        assert refused.status_code == 400 and "\n" not in refused.json()["error"], query
+
+
+def _asgi_post(app: Any, path: str, body: bytes, client: str = "127.0.0.1"
+               ) -> list[dict[str, Any]]:
+    """What ``app`` sends for a POST of ``body`` (JSON) to ``path``: its ASGI messages, as
+    the server hands them on (a test client would join a streamed body)."""
+    sent: list[dict[str, Any]] = []
+
+    async def scenario() -> None:
+        asked = False
+        forever = asyncio.Event()
+
+        async def receive() -> dict[str, Any]:
+            nonlocal asked
+            if not asked:
+                asked = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await forever.wait()  # the peer stays until the answer is sent
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"},
+                 "http_version": "1.1", "method": "POST", "scheme": "http", "path": path,
+                 "raw_path": path.encode(), "query_string": b"", "root_path": "",
+                 "headers": [(b"host", b"localhost"), (b"content-type", b"application/json"),
+                             (b"content-length", str(len(body)).encode())],
+                 "client": (client, 40000), "server": ("localhost", 80)}
+        async with app.router.lifespan_context(app):
+            await app(scope, receive, send)
+
+    asyncio.run(scenario())
+    return sent
+
+
+def test_a_replay_answer_is_encoded_in_a_worker_and_streamed_in_chunks(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lab's replay answer (megabytes for a long game on a big board) is built and
+    encoded by the slow-work worker, off the event loop, and handed to the server in
+    chunks, so the server's flow control paces it; its bytes are given back once sent."""
+    from lifearena.web.answers import CHUNK
+    from lifearena.web.lab import replays
+
+    workers: list[int] = []
+    encode = replays.replay_answer
+
+    def in_worker(record: Any) -> bytes:
+        workers.append(threading.get_ident())
+        return encode(record)
+
+    monkeypatch.setattr(replays, "replay_answer", in_worker)
+    app = create_app(Settings(db, agent_workers="thread"))
+    record = _long_p2life_record(300)
+    sent = _asgi_post(app, "/api/lab/replay", json.dumps({"record": record}).encode())
+    assert sent[0]["status"] == 200
+    pieces = [m["body"] for m in sent[1:] if m["type"] == "http.response.body"]
+    answer = b"".join(pieces)
+    assert len(answer) > 4 * CHUNK and all(len(piece) <= CHUNK for piece in pieces)
+    assert json.loads(answer) == replays.replay_positions(record)
+    assert workers and threading.get_ident() not in workers
+    assert app.state.answers.held() == 0 and app.state.answers.clients() == 0
+
+
+BIG = 24 * 2**20
+"""Bytes of the stand-in replay answer: more than loopback's socket buffers hold."""
+
+
+def _big_positions(record: Any) -> dict[str, Any]:
+    return {"positions": "x" * BIG}
+
+
+def _unread_request(address: str, port: int, path: str, body: bytes) -> socket.socket:
+    """A POST of ``body`` from ``address`` whose answer is never read (a small receive
+    buffer, and not one byte taken from it)."""
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.bind((address, 0))
+    raw.connect(("127.0.0.1", port))
+    raw.sendall((f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                 "Content-Type: application/json\r\n"
+                 f"Content-Length: {len(body)}\r\n\r\n").encode() + body)
+    return raw
+
+
+def test_unread_big_answers_are_bounded_per_address_in_bytes_and_released_on_disconnect(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An address whose big answers wait unread holds their bytes: past its budget its next
+    big request is refused (429) while another address is answered; when the reader
+    disconnects, the bytes are given back and the address is answered again."""
+    from lifearena.web.lab import replays
+
+    monkeypatch.setattr(replays, "replay_positions", _big_positions)
+    app = create_app(Settings(db, agent_workers="thread", answer_bytes_per_address=2**20))
+    answers = app.state.answers
+    body = json.dumps({"record": _long_p2life_record(2)}).encode()
+    greedy, other = "127.0.0.3", "127.0.0.4"
+    with _serving(app) as where:
+        port = int(where.split(":")[1])
+        unread = _unread_request(greedy, port, "/api/lab/replay", body)
+        try:
+            wait_until(lambda: answers.held(greedy) > 0, "the unread answer held")
+
+            def ask(address: str) -> httpx.Response:
+                with httpx.Client(transport=httpx.HTTPTransport(local_address=address),
+                                  timeout=30) as http:
+                    return http.post(f"http://{where}/api/lab/replay", content=body,
+                                     headers={"Content-Type": "application/json"})
+
+            refused = ask(greedy)
+            assert refused.status_code == 429, refused.text
+            assert "not yet read" in refused.json()["error"]
+            answered = ask(other)
+            assert answered.status_code == 200 and len(answered.content) > BIG
+            assert answers.held(other) == 0  # given back once sent in full
+            assert answers.held(greedy) == BIG + len(b'{"positions":""}')
+        finally:
+            unread.close()  # the reader goes away, its answer unread
+        wait_until(lambda: answers.held() == 0 and answers.clients() == 0,
+                   "the bytes given back on disconnect")
+        assert ask(greedy).status_code == 200
+
+
+def test_a_big_answer_queued_for_a_client_that_left_is_not_built(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replay request waiting for a worker is dropped when its client disconnects: the
+    worker never builds an answer nobody will read (and a stopping server waits for none)."""
+    from lifearena.web.lab import replays
+
+    release, built = threading.Event(), []
+
+    def held_replay(record: Any) -> dict[str, Any]:
+        built.append(record)
+        release.wait(30)
+        return {"positions": []}
+
+    monkeypatch.setattr(replays, "replay_positions", held_replay)
+    app = create_app(Settings(db, agent_workers="thread"))
+    heavy = app.state.server.heavy = app.state.heavy = HeavyWork("thread", workers=1,
+                                                                per_client=1, queue=4)
+    body = json.dumps({"record": _long_p2life_record(2)}).encode()
+    address = "127.0.0.7"
+    with _serving(app) as where:
+        port = int(where.split(":")[1])
+        running = _unread_request(address, port, "/api/lab/replay", body)
+        wait_until(lambda: built, "the first replay building")
+        queued = _unread_request(address, port, "/api/lab/replay", body)
+        wait_until(lambda: heavy.in_flight(address) == 2, "the second replay queued")
+        queued.close()
+        wait_until(lambda: heavy.in_flight(address) == 1, "the departed client's replay dropped")
+        release.set()
+        running.settimeout(10)
+        assert running.recv(64).startswith(b"HTTP/1.1 200")
+        running.close()
+        wait_until(lambda: heavy.in_flight(address) == 0, "the first replay done")
+    assert len(built) == 1

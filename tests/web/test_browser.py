@@ -560,8 +560,24 @@ def test_the_move_list_numbers_past_a_thousand_are_not_clipped(browser: Any, bas
                          _long_p2life_record(1050))
     assert link.startswith("/play/"), link
     page.goto(base_url + link)
-    page.wait_for_function("() => document.querySelectorAll('#moves li.turn').length === 1050",
+    # the view lists the last 200 moves; scrolled to its top, the list fetches earlier pages
+    page.wait_for_function("() => document.querySelectorAll('#moves li.turn').length === 200",
                            timeout=60_000)
+    assert page.locator("#moves li.turn .number").first.inner_text() == "851."
+    assert page.inner_text("#earlier-moves") == "850 earlier moves…"
+    for _ in range(5):
+        listed = page.locator("#moves li.turn").count()
+        if listed == 1050:
+            break
+        page.evaluate("""() => { const list = document.querySelector('#moves');
+            list.scrollTop = 0; list.dispatchEvent(new Event('scroll')); }""")
+        page.wait_for_function("n => document.querySelectorAll('#moves li.turn').length > n",
+                               arg=listed)
+    assert page.locator("#moves li.turn").count() == 1050
+    assert page.locator("#earlier-moves").count() == 0
+    numbers = page.evaluate("() => [...document.querySelectorAll('#moves .number')]"
+                            ".map((n) => n.textContent)")
+    assert numbers == [f"{turn}." for turn in range(1, 1051)]
     last = page.locator("#moves li.turn").last
     assert last.locator(".number").inner_text() == "1050."
     clipped = page.evaluate("""() => [...document.querySelectorAll('#moves .number')]

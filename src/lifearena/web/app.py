@@ -14,7 +14,9 @@
   withdraws an invitation nobody claimed.
 * ``GET /api/games/{id}``, ``POST /api/games/{id}/moves``: the game as a seat or spectator
   sees it, and a move naming the move number it was chosen at (the seat token in the
-  ``X-Seat-Token`` header).
+  ``X-Seat-Token`` header). A view is built and encoded once per change of the game and
+  shared by every reader; it lists the last 200 moves (``moves_from`` says how many come
+  before them), and ``GET /api/games/{id}/moves?from=N&limit=L`` pages through the rest.
 * ``GET /api/games/{id}/record`` (``?format=json`` or ``text``); ``POST /api/records``: open
   a record as a new hot-seat game; ``GET /api/games/{id}/position?upto=N``: the picture after
   N moves (replayed in a worker).
@@ -74,6 +76,9 @@ from lifearena.web import catalog
 from lifearena.web.actions import GameActions
 from lifearena.web.agent_queue import PER_ADDRESS, AgentQueue
 from lifearena.web.agent_workers import ProcessRunner, SearchCancelled, ThreadRunner
+from lifearena.web.answers import PER_ADDRESS as ANSWER_BYTES_PER_ADDRESS
+from lifearena.web.answers import TOTAL as ANSWER_BYTES_TOTAL
+from lifearena.web.answers import AnswerBudget
 from lifearena.web.clock import steady_wall
 from lifearena.web.guard import Guard, default_hosts
 from lifearena.web.heavy import HeavyWork, TooBusy, client_of
@@ -92,6 +97,8 @@ from lifearena.web.limits import (
     address_key,
 )
 from lifearena.web.live import (
+    MOVES_PAGE,
+    VIEW_MOVES,
     InvitationTaken,
     LiveGame,
     SeatError,
@@ -217,6 +224,11 @@ class Settings:
     agent_searches: int = PER_ADDRESS
     """Searches of the computer one client address may have waiting or running; past it,
     its new games against the computer are refused (:mod:`lifearena.web.agent_queue`)."""
+    answer_bytes_per_address: int = ANSWER_BYTES_PER_ADDRESS
+    """Bytes of big answers (replays) not yet read that one address may hold before its
+    next big request is refused (:mod:`lifearena.web.answers`)."""
+    answer_bytes_total: int = ANSWER_BYTES_TOTAL
+    """The same, for every address together."""
 
 
 @dataclass
@@ -555,7 +567,7 @@ class Server(GameActions):
                 self.agents.cancel(game_id)
         else:
             self.in_progress.touch(game_id)
-        broadcast(self.sockets.get(game_id, {}), live.view)
+        broadcast(self.sockets.get(game_id, {}), live.view_text)
 
     # -- agents ------------------------------------------------------------------------------
 
@@ -684,6 +696,8 @@ def create_app(settings: Settings) -> FastAPI:
                   redoc_url=None, openapi_url="/api/openapi.json")
     app.state.server = server
     app.state.heavy = server.heavy
+    app.state.answers = AnswerBudget(settings.answer_bytes_per_address,
+                                     settings.answer_bytes_total)
     app.add_middleware(Guard, allowed_hosts=default_hosts(settings.bind_host,
                                                           settings.allowed_hosts),
                        bound_of=body_bound)
@@ -751,40 +765,40 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/api/games/{game_id}")
     async def game_view(game_id: str, request: Request,
-                        token: SeatToken = None) -> dict[str, Any]:
+                        token: SeatToken = None) -> Response:
         live = await server.game(game_id, client_of(request.client))
-        return live.view(live.seats_of(token))
+        return view_answer(live, token)
 
     @app.post("/api/games/{game_id}/moves")
     async def make_move(game_id: str, body: Move, request: Request,
-                        token: SeatToken = None) -> dict[str, Any]:
+                        token: SeatToken = None) -> Response:
         live = await server.move(game_id, token, None, body, client_of(request.client))
-        return live.view(live.seats_of(token))
+        return view_answer(live, token)
 
     @app.post("/api/games/{game_id}/resign")
     async def resign(game_id: str, body: Resign, request: Request,
-                     token: SeatToken = None) -> dict[str, Any]:
+                     token: SeatToken = None) -> Response:
         live = await server.resign(game_id, token, None, client_of(request.client))
-        return live.view(live.seats_of(token))
+        return view_answer(live, token)
 
     @app.post("/api/games/{game_id}/draw")
     async def draw(game_id: str, body: Draw, request: Request,
-                   token: SeatToken = None) -> dict[str, Any]:
+                   token: SeatToken = None) -> Response:
         live = await server.draw(game_id, token, None, body.action, client_of(request.client))
-        return live.view(live.seats_of(token))
+        return view_answer(live, token)
 
     @app.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, body: Rematch, request: Request,
-                      token: SeatToken = None) -> dict[str, Any]:
+                      token: SeatToken = None) -> Response:
         live = await server.rematch(game_id, token, None, body.action,
                                     client_of(request.client))
-        return live.view(live.seats_of(token))
+        return view_answer(live, token)
 
     @app.post("/api/games/{game_id}/takeback")
     async def takeback(game_id: str, body: Takeback, request: Request,
-                       token: SeatToken = None) -> dict[str, Any]:
+                       token: SeatToken = None) -> Response:
         live = await server.takeback(game_id, token, None, client_of(request.client))
-        return live.view(live.seats_of(token))
+        return view_answer(live, token)
 
     @app.post("/api/games/{game_id}/claim")
     async def claim(game_id: str, body: Claim, request: Request,
@@ -793,9 +807,17 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post("/api/games/{game_id}/cancel")
     async def cancel(game_id: str, body: Cancel, request: Request,
-                     token: SeatToken = None) -> dict[str, Any]:
+                     token: SeatToken = None) -> Response:
         live = await server.cancel(game_id, token, client_of(request.client))
-        return live.view(live.seats_of(token))
+        return view_answer(live, token)
+
+    @app.get("/api/games/{game_id}/moves")
+    async def move_list(game_id: str, request: Request,
+                        start: Annotated[int, Query(alias="from", ge=0, le=1_000_000)] = 0,
+                        limit: Annotated[int, Query(ge=1, le=MOVES_PAGE)] = VIEW_MOVES
+                        ) -> dict[str, Any]:
+        live = await server.game(game_id, client_of(request.client))
+        return live.moves_page(start, limit)
 
     @app.get("/api/games/{game_id}/record")
     async def download(game_id: str, request: Request,
@@ -851,7 +873,7 @@ async def serve_socket(server: Server, websocket: WebSocket, game_id: str) -> No
         live.connected = server.present(game_id)  # who has the game open, this page too
         if seats:  # and the other pages are told
             server.presence_changed(game_id)
-        outbox.offer(live.view(seats))
+        outbox.offer(live.view_text(seats))
         rate = MessageRate()
         warned = -math.inf  # when the page was last told to slow down
         while not outbox.closed:
@@ -1018,6 +1040,13 @@ def _holds(live: LiveGame, token: str) -> bool:
         return bool(live.seats_of(token))
     except SeatError:
         return False
+
+
+def view_answer(live: LiveGame, token: str | None) -> Response:
+    """The game as the holder of ``token`` sees it (a spectator without one), answered with
+    the bytes every reader of this version of the game shares (:meth:`LiveGame.view_bytes`):
+    a view is built and encoded once per change, not once per request."""
+    return Response(live.view_bytes(live.seats_of(token)), media_type="application/json")
 
 
 def _rebuild(row: GameRow) -> LiveGame:

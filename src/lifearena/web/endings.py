@@ -342,11 +342,11 @@ class Endings:
     # -- what pages see --------------------------------------------------------------------------
 
     def endings_view(self, seats: Sequence[int]) -> dict[str, Any]:
-        """The view's keys of this part: clocks, presence, offers, the rematch's link (each
-        page its own) and whether a takeback is possible."""
+        """The view's keys of this part but the clocks (:meth:`clock_view`, read afresh for
+        every answer): presence, offers, the rematch's link (each page its own) and whether a
+        takeback is possible."""
         offers = self.row.offers
         return {
-            "clock": None if self.clock is None else self.clock.view(self.now()),
             "connected": list(self.connected),
             "offers": {"draw": offers.get("draw"), "rematch": offers.get("rematch"),
                        "draw_declined": offers.get("draw_declined"),
@@ -354,6 +354,11 @@ class Endings:
             "rematch": self._rematch_view(seats),
             "can_take_back": self.can_take_back(seats),
         }
+
+    def clock_view(self) -> dict[str, Any] | None:
+        """The clocks as a page sees them now (``None``: untimed): the one part of a view
+        that changes with time alone, so it is never cached."""
+        return None if self.clock is None else self.clock.view(self.now())
 
     def _rematch_view(self, seats: Sequence[int]) -> dict[str, str] | None:
         made = self.row.offers.get("next")

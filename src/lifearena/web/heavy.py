@@ -66,6 +66,7 @@ class HeavyWork:
         self.queue = queue
         self._pool: Executor | None = None
         self._clients: dict[str, _Client] = {}
+        self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
 
     @property
     def pool(self) -> Executor:
@@ -88,10 +89,14 @@ class HeavyWork:
         """Client addresses with work in flight (the size of the table)."""
         return len(self._clients)
 
-    async def run(self, client: str, fn: Callable[..., T], *args: Any) -> T:
+    async def run(self, client: str, fn: Callable[..., T], *args: Any,
+                  ready: Callable[[], None] | None = None) -> T:
         """``fn(*args)`` in the pool, for ``client``; :class:`TooBusy` past its bounds.
 
         ``fn`` and its arguments must pickle (a module-level function) in process mode.
+        ``ready``, when given, is called once a worker is free for this request, just before
+        the work is handed to it: whatever it raises refuses the request then (a big
+        answer's byte budget, spent while the request waited: :mod:`lifearena.web.answers`).
         """
         entry = self._clients.get(client)
         if entry is None:
@@ -109,13 +114,26 @@ class HeavyWork:
         finally:
             entry.waiting -= 1
         try:
-            return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+            # a free worker first (the pool runs no more at once), so that ``ready`` sees
+            # the moment the work really starts
+            async with self._free_workers():
+                if ready is not None:
+                    ready()
+                return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
         finally:
             entry.running -= 1
             async with entry.free:
                 entry.free.notify()
             if entry.running == 0 and entry.waiting == 0:
                 self._clients.pop(client, None)
+
+    def _free_workers(self) -> asyncio.Semaphore:
+        """The pool's free workers, counted on the running loop (a test may run the same
+        pool under two loops, one after the other)."""
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._slots[0] is not loop:
+            self._slots = (loop, asyncio.Semaphore(self.workers))
+        return self._slots[1]
 
     def close(self) -> None:
         """End the workers now (the server is going away), running or not."""

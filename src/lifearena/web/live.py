@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import hmac
+import json
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -61,6 +62,65 @@ MAX_PLAYER_NAME = 80
 MAX_LEGAL_SENT = 1500
 """Legal moves listed in a view; above this the page composes moves itself (Life for Two's
 first turn has 2300)."""
+
+
+VIEW_MOVES = 200
+"""Moves a view lists, the last ones: a page asks for earlier ones when it shows them
+(``GET /api/games/{id}/moves``), so a game of 10,000 moves does not send them all with
+every change."""
+MOVES_PAGE = 1_000
+"""Most moves one request of the move list answers."""
+
+
+@dataclass
+class ViewCache:
+    """The views of one game built since it last changed, encoded, by seats (and whether
+    they list legal moves), with the sides and turns of its whole move list."""
+
+    version: tuple[Any, ...] | None = None
+    """:meth:`LiveGame.changes` when these were built."""
+    texts: dict[tuple[tuple[int, ...], bool], str] = field(default_factory=dict)
+    data: dict[tuple[tuple[int, ...], bool], bytes] = field(default_factory=dict)
+    """The same texts encoded, for HTTP answers."""
+    sides: list[int | None] | None = None
+    turns: list[int] | None = None
+    builds: int = 0
+    """Views built so far (every one a cache miss): what tests count."""
+
+    def reset(self, version: tuple[Any, ...]) -> None:
+        """Forget what was built for an earlier version of the game."""
+        self.version = version
+        self.texts, self.data = {}, {}
+        self.sides = self.turns = None
+
+
+def turn_numbers(sides: Sequence[int | None]) -> list[int]:
+    """The turn (the move list's row, from 1) of each move, from the side that played each
+    (``None``: both, a simultaneous turn), as the page's move list makes its rows: a
+    simultaneous move is a row of its own; a row takes a side's consecutive moves and ends
+    when an earlier side moves again (the JavaScript of ``movelist.js``, ``turnRows``).
+
+    >>> turn_numbers([0, 1, 0, 1]), turn_numbers([0, 0, 1, 1, 0]), turn_numbers([None, None])
+    ([1, 1, 2, 2], [1, 1, 1, 1, 2], [1, 2])
+    >>> turn_numbers([1, 0])
+    [1, 2]
+    """
+    numbers: list[int] = []
+    rows, last, open_row = 0, -1, False
+    for side in sides:
+        if side is None:
+            rows, last, open_row = rows + 1, -1, False
+        else:
+            if not open_row or side < last:
+                rows, open_row = rows + 1, True
+            last = side
+        numbers.append(rows)
+    return numbers
+
+
+def encode_json(message: Any) -> str:
+    """``message`` as compact JSON text (as a socket sends it)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 class StaleMove(TurnError):
@@ -109,6 +169,8 @@ class LiveGame(Endings):
     address: str | None = None
     """The client address whose request last gave the agent work (in memory only): the
     agent's searches wait in that address's turn (:mod:`lifearena.web.agent_queue`)."""
+    views: ViewCache = field(default_factory=ViewCache, repr=False, compare=False)
+    """The views built since the game last changed (:meth:`view_text`)."""
 
     @classmethod
     def from_row(cls, row: GameRow) -> LiveGame:
@@ -255,7 +317,92 @@ class LiveGame(Endings):
 
     def view(self, seats: Sequence[int], *, legal: bool = True) -> dict[str, Any]:
         """The game as ``seats`` may see it (``[]``: a spectator): never another seat's
-        pending choice."""
+        pending choice. Its move list is the last :data:`VIEW_MOVES` moves (``moves_from``:
+        how many come before them; :meth:`moves_page` gives the rest).
+
+        Built afresh at every call: the server answers with :meth:`view_text`, which builds
+        it once per change of the game."""
+        return {**self._view_body(seats, legal), "clock": self.clock_view()}
+
+    def view_text(self, seats: Sequence[int], *, legal: bool = True) -> str:
+        """:meth:`view` as JSON text: built and encoded once per change of the game
+        (:meth:`changes`) and seats, every reader then sharing that text; only the clocks,
+        which change with time alone, are read afresh (and spliced in).
+
+        >>> from lifearena.web.store import GameRow
+        >>> game = LiveGame.from_row(GameRow("g", "blocking_queen", {"k": 2}, "9,14",
+        ...                                  {"kind": "hotseat"}, ["t", "t"]))
+        >>> game.view_text([]) is game.view_text([]), game.views.builds
+        (True, 1)
+        >>> _ = game.play("5,10", 0, ply=0)
+        >>> json.loads(game.view_text([]))["moves"], game.views.builds
+        (['5,10'], 2)
+        """
+        cache = self.views
+        version = self.changes()
+        if cache.version != version:
+            cache.reset(version)
+        key = (tuple(seats), legal)
+        text = cache.texts.get(key)
+        if text is None:
+            body = self._view_body(seats, legal)
+            if self.clock is None:
+                body["clock"] = None
+            text = cache.texts[key] = encode_json(body)
+            cache.builds += 1
+        if self.clock is None:
+            return text
+        # the cached text without its closing brace, then the clocks as they are now
+        return f'{text[:-1]},"clock":{encode_json(self.clock_view())}}}'
+
+    def view_bytes(self, seats: Sequence[int]) -> bytes:
+        """:meth:`view_text` encoded (UTF-8) for an HTTP answer: once per change and seats,
+        but for a game with clocks (whose text differs from one moment to the next)."""
+        text = self.view_text(seats)
+        if self.clock is not None:
+            return text.encode()
+        key = (tuple(seats), True)
+        data = self.views.data.get(key)
+        if data is None:
+            data = self.views.data[key] = text.encode()
+        return data
+
+    def changes(self) -> tuple[Any, ...]:
+        """What a view is made of that can change, in short: two equal answers mean an
+        unchanged view (but for the clocks' time, read afresh). Every field :meth:`view`
+        reads that a game's life can change must be here."""
+        row = self.row
+        return (id(self.state), len(row.moves), row.moves[-1] if row.moves else None,
+                self.undone, tuple(sorted(row.pending.items())), self.thinking,
+                self.agent_error, tuple(self.connected), row.cancelled,
+                tuple(token is None for token in row.tokens), repr(row.invites),
+                repr(row.ending), repr(row.offers), repr(row.opponent),
+                self.clock is None)
+
+    def moves_page(self, start: int, limit: int) -> dict[str, Any]:
+        """The moves ``start`` to ``start + limit`` (fewer at the end) of the move list,
+        which side played each and the turn (row of the list) the first one belongs to: the
+        earlier moves a view leaves out. A ``start`` past the list is refused (400).
+
+        >>> from lifearena.web.store import GameRow
+        >>> game = LiveGame.from_row(GameRow("g", "blocking_queen", {"k": 2}, "9,14",
+        ...                                  {"kind": "hotseat"}, ["t", "t"],
+        ...                                  ["5,10", "3,8", "2,7"]))
+        >>> game.moves_page(1, 5)
+        {'from': 1, 'count': 3, 'moves': ['3,8', '2,7'], 'move_sides': [0, 1], 'first_turn': 1}
+        """
+        count = len(self.row.moves)
+        if not 0 <= start <= count:
+            raise BadParameterError(f"moves from {start}; expected 0..{count}")
+        end = min(count, start + limit)
+        sides, turns = self._sides_and_turns()
+        return {"from": start, "count": count, "moves": self.row.moves[start:end],
+                "move_sides": sides[start:end],
+                "first_turn": turns[start] if start < count else (turns[-1] + 1 if turns
+                                                                  else 1)}
+
+    def _view_body(self, seats: Sequence[int], legal: bool) -> dict[str, Any]:
+        """:meth:`view` but its clocks."""
         state = self.state
         info = state.info
         awaiting = self.awaiting()
@@ -285,12 +432,11 @@ class LiveGame(Endings):
             "waiting_for_opponent": self.waiting_for_opponent,
             "cancelled": self.row.cancelled,
             "invitation": self._invitation_view(seats),
-            "moves": list(self.row.moves),
+            **self._moves_window(),
             "awaiting": awaiting,
             "chosen": [int(s) for s in self.row.pending],
             "mine": {s: t for s, t in self.row.pending.items() if int(s) in seats},
             "mine_cells": self._pending_cells(seats),
-            "move_sides": self._move_sides(),
             "display": presentation_of(state).display(state, player),
             "look": presentation_of(state).look.to_dict(),
             "legal": legal_moves,
@@ -331,6 +477,29 @@ class LiveGame(Endings):
             return {"count": count, "moves": None, "interaction": interaction}
         return {"count": count, "interaction": interaction,
                 "moves": [choice.to_dict() for choice in shown.choices(state, seat)]}
+
+    def _moves_window(self) -> dict[str, Any]:
+        """A view's part of the move list: its last :data:`VIEW_MOVES` moves, the sides that
+        played them, how many moves come before them and the turn the first one is in."""
+        count = len(self.row.moves)
+        start = max(0, count - VIEW_MOVES)
+        page = self.moves_page(start, VIEW_MOVES)
+        return {"moves": page["moves"], "move_sides": page["move_sides"],
+                "moves_from": start, "first_turn": page["first_turn"]}
+
+    def _sides_and_turns(self) -> tuple[list[int | None], list[int]]:
+        """Which side played each move of the list (``None``: both, a simultaneous turn) and
+        the turn (the page's row, from 1) each is in, for the whole list: found once per
+        change (a game of 10,000 moves takes milliseconds)."""
+        cache = self.views
+        version = self.changes()
+        if cache.version != version:
+            cache.reset(version)
+        if cache.sides is None:
+            sides = self._move_sides()
+            cache.sides, cache.turns = sides, turn_numbers(sides)
+        assert cache.turns is not None
+        return cache.sides, cache.turns
 
     def _move_sides(self) -> list[int | None]:
         """Which side played each move of the list (``None``: both, a simultaneous turn),

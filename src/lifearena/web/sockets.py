@@ -266,9 +266,10 @@ class Outbox:
 
 
 def broadcast(audience: Mapping[Outbox, Sequence[int]],
-              make_message: Callable[[list[int]], dict[str, Any]]) -> int:
+              make_message: Callable[[list[int]], dict[str, Any] | str]) -> int:
     """Offer every outbox of ``audience`` (outbox to the seats its page holds) the message
-    ``make_message(seats)``, without awaiting any; answer how many took it.
+    ``make_message(seats)`` (a JSON object, or its text already encoded), without awaiting
+    any; answer how many took it.
 
     ``make_message`` is called, and its message encoded as JSON, once per distinct seat list:
     pages with the same seats (the spectators, typically) share that one text. A slow page's
@@ -293,7 +294,8 @@ def broadcast(audience: Mapping[Outbox, Sequence[int]],
         key = tuple(seats)
         text = texts.get(key)
         if text is None:
-            text = texts[key] = encode(make_message(list(seats)))
+            message = make_message(list(seats))
+            text = texts[key] = message if isinstance(message, str) else encode(message)
         took += outbox.offer(text)
     return took
 

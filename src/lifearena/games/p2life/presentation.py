@@ -126,9 +126,12 @@ class P2LifePresentation(Presentation):
         if not self._to_act(state, player):
             return Interaction(InteractionKind.WAIT, "nothing to do now")
         board = _p2life(state).board
-        parts = tuple(
-            Part((int(r), int(c)), f"{'-' if board[r, c] else '+'}{c + 1},{r + 1}")
-            for r, c in np.argwhere((board == 0) | (board == player + 1)))
+        cells = np.argwhere((board == 0) | (board == player + 1))
+        # as Python numbers at once: a 64x64 board has 4,000 parts, and a server builds
+        # them on its event loop once per move (indexing numpy a cell at a time took 30 ms)
+        owned = board[cells[:, 0], cells[:, 1]].tolist()
+        parts = tuple(Part((r, c), f"{'-' if mine else '+'}{c + 1},{r + 1}")
+                      for (r, c), mine in zip(cells.tolist(), owned, strict=True))
         return Interaction(InteractionKind.CELL_OR_PASS, PROMPT, can_pass=True,
                            pass_move="pass", parts=parts)
 

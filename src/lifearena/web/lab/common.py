@@ -21,9 +21,12 @@ def client_of(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-async def slow(request: Request, fn: Callable[..., T], *args: Any) -> T:
+async def slow(request: Request, fn: Callable[..., T], *args: Any,
+               ready: Callable[[], None] | None = None) -> T:
     """``fn(*args)`` run by the app's :class:`~lifearena.web.heavy.HeavyWork`
     (``app.state.heavy``): off the event loop, in a worker process, within the bound of
     this request's client (:class:`~lifearena.web.heavy.TooBusy` past it). ``fn`` is a
-    module-level function of plain data (it is pickled to the worker)."""
-    return await request.app.state.heavy.run(client_of(request), fn, *args)
+    module-level function of plain data (it is pickled to the worker). ``ready``: checked
+    once a worker is free for it (:meth:`HeavyWork.run`)."""
+    result: T = await request.app.state.heavy.run(client_of(request), fn, *args, ready=ready)
+    return result

@@ -8,11 +8,13 @@
   "<JSON or text record>"}`` or the record's fields): every position of the record, as the
   game page draws it (:meth:`State.display` for a spectator), after 0, 1, ... moves, with
   the moves in the game's notation and the outcome. Positions come from
-  :func:`lifearena.core.replay_positions`, computed by :func:`replay_positions` in the app's
-  slow-work pool; at most :data:`MAX_MOVES` moves. A text that is binary (a picture given as a
-  record, an archive, a database) is refused with one line naming what it seems to be, never
-  quoted, and a bad line is quoted cut short, as everywhere a record is read
-  (:meth:`lifearena.core.Record.load`).
+  :func:`lifearena.core.replay_positions`, computed and encoded by :func:`replay_answer` in
+  the app's slow-work pool; at most :data:`MAX_MOVES` moves. The answer (17 MiB for 1,000
+  moves of p2life on 64x64) is streamed, and its bytes count against the client's address
+  until it is read (:mod:`lifearena.web.answers`: past 32 MiB unread, 429). A text that is
+  binary (a picture given as a record, an archive, a database) is refused with one line
+  naming what it seems to be, never quoted, and a bad line is quoted cut short, as
+  everywhere a record is read (:meth:`lifearena.core.Record.load`).
 * ``GET /lab/live``, ``GET /api/lab/live``: the games in progress on this server, each with
   its spectator link (simultaneous choices stay hidden until revealed, as for any spectator),
   and the last :data:`RECENT` finished ones with their replays: the store's lists, as
@@ -22,6 +24,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -31,8 +34,10 @@ from lifearena.core import Record, presentation_of
 from lifearena.core import replay_positions as core_positions
 from lifearena.errors import BadParameterError, ParseError
 from lifearena.web import catalog
-from lifearena.web.lab.common import STATIC_LAB, slow
+from lifearena.web.answers import GONE, AnswerBudget, unless_gone
+from lifearena.web.lab.common import STATIC_LAB, client_of, slow
 from lifearena.web.lab.models import MAX_RECORD_MOVES, ReplayBody
+from lifearena.web.limits import address_key
 
 MAX_MOVES = MAX_RECORD_MOVES
 """The longest record the replay page opens, in moves."""
@@ -83,6 +88,19 @@ def replay_positions(record: str | dict[str, Any]) -> dict[str, Any]:
     return positions(Record(**record).checked())
 
 
+def replay_answer(record: str | dict[str, Any]) -> bytes:
+    """:func:`replay_positions` encoded as the JSON the page reads: slow work, run in a
+    worker, which hands back bytes (megabytes for a long game on a big board), so the event
+    loop neither builds nor encodes them.
+
+    >>> json.loads(replay_answer({"game": "blocking_queen", "params": {"k": 2}, "setup":
+    ...                           "9,14", "players": ["", ""], "moves": ["5,10"]}))["moves"]
+    ['5,10']
+    """
+    return json.dumps(replay_positions(record), separators=(",", ":"),
+                      ensure_ascii=False).encode()
+
+
 def router_for() -> APIRouter:
     """The replay and live-games routes."""
     router = APIRouter()
@@ -96,10 +114,18 @@ def router_for() -> APIRouter:
         return FileResponse(STATIC_LAB / "live.html")
 
     @router.post("/api/lab/replay")
-    async def open_record(body: ReplayBody, request: Request) -> dict[str, Any]:
+    async def open_record(body: ReplayBody, request: Request) -> Response:
         record = body.record if isinstance(body.record, str) else body.record.model_dump()
-        # replaying a long record takes a while: in a worker, within this client's bound
-        return await slow(request, replay_positions, record)
+        answers: AnswerBudget = request.app.state.answers
+        address = address_key(client_of(request))
+        answers.check(address)  # refused at once while this address's answers are unread
+        # replaying a long record takes a while: in a worker, within this client's bound,
+        # which encodes the answer too; then streamed, its bytes held against the address
+        data = await unless_gone(request.receive, slow(
+            request, replay_answer, record, ready=lambda: answers.check(address)))
+        if data is None:  # the client left before its answer was built
+            return Response(status_code=GONE)
+        return answers.answer(address, data)
 
     @router.get("/api/lab/live")
     async def live(request: Request) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import { boardSize, cellName as displayCellName, mount, picture } from "./draw.j
 import { inputFor } from "./inputs/index.js";
 import { NOTHING, capital, stillLegal } from "./inputs/common.js";
 import { hints } from "./inputs/point-then-action.js";
-import { describeMove, turnRows } from "./movelist.js";
+import { describeMove, earlierPage, turnRows, withEarlier, withView } from "./movelist.js";
 import { outcomeText, sideNames } from "./outcome.js";
 import { request } from "./request.js";
 import { openSocket, socketUrl } from "./socket.js";
@@ -19,7 +19,8 @@ import { createStore } from "./store.js";
  * @typedef {import("./inputs/common.js").Selection} Selection
  * @typedef {import("./inputs/common.js").InputEvent} InputEvent
  * @typedef {{
- *   view: any, browsing: {upto: number, display: any} | null, selection: Selection,
+ *   view: any, moveList: import("./movelist.js").Listed | null,
+ *   browsing: {upto: number, display: any} | null, selection: Selection,
  *   selectionSeat: number | null, cursor: Cell, message: {text: string, tone: string},
  *   hint: Record<string, string>, notice: string, connection: string, animateUntil: number,
  *   sound: boolean
@@ -41,7 +42,7 @@ let token = fragment.get("t") || localStorage.getItem(SEAT_KEY) || "";
 
 /** @type {import("./store.js").Store<PageState>} */
 const store = createStore(/** @type {PageState} */ ({
-  view: null, browsing: null, selection: NOTHING, selectionSeat: null, cursor: [0, 0],
+  view: null, moveList: null, browsing: null, selection: NOTHING, selectionSeat: null, cursor: [0, 0],
   message: { text: "", tone: "info" }, hint: {}, notice: "", connection: "connecting",
   animateUntil: 0, sound: localStorage.getItem(SOUND_KEY) === "on",
 }));
@@ -146,7 +147,7 @@ function receive(next) {
   if (seat === null || seat !== state.selectionSeat || rewound
       || (advanced && !stillLegal(selection, next.legal[String(seat)]))) selection = NOTHING;
   /** @type {Partial<PageState>} */
-  const patch = { view: next, selection, selectionSeat: seat };
+  const patch = { view: next, moveList: withView(state.moveList, next), selection, selectionSeat: seat };
   if (advanced || rewound) {
     patch.browsing = null;
     positions.clear();
@@ -259,21 +260,51 @@ let browseAsked = 0;
 async function browse(upto) {
   const { view, browsing } = store.get();
   if (!view) return;
-  const n = view.moves.length;
+  const n = view.ply;
   const at = Math.max(0, Math.min(n, upto));
   const asked = ++browseAsked;
   if (at === n) { store.set({ browsing: null }); return; }
   const known = positions.get(at);
   store.set({ browsing: { upto: at, display: known || (browsing ? browsing.display : view.display) } });
+  const listed = store.get().moveList;
+  if (at > 0 && listed && at <= listed.from) listEarlier(at); // so that the move shows in the list
   if (known) return;
   const answer = await request(`/api/games/${encodeURIComponent(gameId)}/position?upto=${at}`);
   if (asked !== browseAsked) {
-    if (answer.ok && store.get().view.moves.length === n) positions.set(at, answer.data);
+    if (answer.ok && store.get().view.ply === n) positions.set(at, answer.data);
     return;
   }
   if (!answer.ok) { say(answer.error || "", "error"); return; }
   positions.set(at, answer.data);
   store.set({ browsing: { upto: at, display: answer.data } });
+}
+
+/** Moves fetched at once when the page lists earlier moves of a long game. */
+const MOVES_PAGE = 500;
+/** Whether earlier moves are being fetched (one request at a time). */
+let listing = false;
+
+/** Fetch earlier pages of the move list until it lists move `target` (1-based; by default
+ * one page), when the view left them out: a long game's view lists only its last moves.
+ * @param {number} [target] */
+async function listEarlier(target) {
+  if (listing) return;
+  listing = true;
+  try {
+    for (;;) {
+      const known = store.get().moveList;
+      const page = known && earlierPage(known, MOVES_PAGE);
+      if (!known || !page) return;
+      const answer = await request(`/api/games/${encodeURIComponent(gameId)}/moves?from=${page.from}&limit=${page.limit}`);
+      if (!answer.ok) { say(answer.error || "", "error"); return; }
+      const now = store.get().moveList;
+      if (now) store.set({ moveList: withEarlier(now, answer.data) });
+      const listed = store.get().moveList;
+      if (target === undefined || !listed || listed.from < target || listed === now) return;
+    }
+  } finally {
+    listing = false;
+  }
 }
 
 /** ←/→, Home and End step through the positions wherever the focus is but the text fields
@@ -283,9 +314,9 @@ function onPageKey(event) {
   if (target.closest("input, textarea, select") || event.altKey || event.ctrlKey || event.metaKey) return;
   const { view, browsing } = store.get();
   if (!view) return;
-  const at = browsing ? browsing.upto : view.moves.length;
+  const at = browsing ? browsing.upto : view.ply;
   /** @type {Record<string, number>} */
-  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: view.moves.length };
+  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: view.ply };
   if (!(event.key in to)) return;
   event.preventDefault();
   browse(to[event.key]);
@@ -483,18 +514,38 @@ function renderPlayers(view, display) {
 }
 
 let listed = "";
+/** Where the list drawn last starts (-1: none drawn yet). */
+let listedFrom = -1;
+
+/** The first row of a list that leaves out the game's first `count` moves: a button that
+ * fetches the page before (scrolling to the top of the list does too). @param {number} count */
+function earlierItem(count) {
+  const item = document.createElement("li");
+  item.className = "earlier";
+  const button = document.createElement("button");
+  button.type = "button";
+  button.id = "earlier-moves";
+  button.textContent = count === 1 ? "1 earlier move…" : `${count} earlier moves…`;
+  button.addEventListener("click", () => listEarlier());
+  item.appendChild(button);
+  return item;
+}
 
 /** @param {PageState} state */
 function renderMoves(state) {
   const view = state.view;
   const list = $("moves");
   const viewing = state.browsing ? state.browsing.upto : -1;
-  const signature = JSON.stringify([view.moves.length, view.moves[view.moves.length - 1], view.look.sides]);
+  const shown = state.moveList || { from: 0, moves: view.moves, sides: view.move_sides, firstTurn: 1 };
+  const signature = JSON.stringify([shown.from, shown.moves.length, view.ply, view.moves[view.moves.length - 1], view.look.sides]);
   if (signature !== listed) {
+    const prepended = listedFrom > shown.from && listedFrom >= 0;
+    const fromBottom = list.scrollHeight - list.scrollTop; // kept when earlier moves arrive
     listed = signature;
+    listedFrom = shown.from;
     const sides = view.look.sides;
-    const rows = turnRows(view.moves, view.move_sides);
-    list.replaceChildren(...rows.map((row) => {
+    const rows = turnRows(shown.moves, shown.sides, shown.from, shown.firstTurn);
+    const items = rows.map((row) => {
       const item = document.createElement("li");
       item.className = "turn";
       const number = document.createElement("span");
@@ -521,8 +572,11 @@ function renderMoves(state) {
         item.appendChild(cell);
       });
       return item;
-    }));
-    if (!state.browsing) list.scrollTop = list.scrollHeight;
+    });
+    if (shown.from > 0) items.unshift(earlierItem(shown.from));
+    list.replaceChildren(...items);
+    if (prepended) list.scrollTop = list.scrollHeight - fromBottom;
+    else if (!state.browsing) list.scrollTop = list.scrollHeight;
   }
   for (const move of list.querySelectorAll(".move")) {
     const on = Number(/** @type {HTMLElement} */ (move).dataset.ply) === viewing;
@@ -706,6 +760,11 @@ function main() {
   const back = () => { if (store.get().browsing) browse(Infinity); };
   banner.addEventListener("click", back);
   banner.addEventListener("keydown", (event) => { if (event.key === "Enter") back(); });
+  $("moves").addEventListener("scroll", () => {
+    const list = $("moves");
+    const known = store.get().moveList;
+    if (known && known.from > 0 && list.scrollTop < 40) listEarlier();
+  });
   $("moves").addEventListener("click", (event) => {
     const move = /** @type {Element} */ (event.target).closest(".move");
     if (move instanceof HTMLElement) browse(Number(move.dataset.ply));
