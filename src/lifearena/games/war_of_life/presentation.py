@@ -11,7 +11,7 @@ cell).
 >>> shown.interaction(state, 0).prompt
 'move one of your pieces to an empty neighbouring cell'
 >>> shown.choices(state, 0)[0]
-MoveChoice(action=11, text='[1,2,1,1]', cells=((0, 1), (0, 0)), label='move')
+MoveChoice(action=11, text='[1,2,1,1]', cells=((0, 1), (0, 0)), label='move', detail='')
 """
 
 from __future__ import annotations
