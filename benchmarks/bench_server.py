@@ -63,8 +63,11 @@ benchmark's busy event loop is not timed as the server), GETs a small game's vie
 the whole scenario (in the ordinary scenario too, for comparison). The report gives that
 small request's p50 and p99 alone and among the hostile clients (target: p99 under
 ``--small-target-ms``, 50), and the server's memory growth during the scenario (its peak RSS
-less its RSS when the clock started; target: under ``--growth-target-mib``, 100 MiB), with
-the ordinary scenario's growth as its baseline when both run.
+less its RSS when the clock started), with the ordinary scenario's growth as its baseline
+when both run: the same games grow the server by themselves (their live copies, views and
+clocks), so the target (under ``--growth-target-mib``, 100 MiB) is judged on the hostile
+clients' share, the growth beyond the ordinary scenario's (on the whole growth when only the
+hostile scenario runs).
 
 The *lobby* scenario plays the same games while the lobby is live: before the clock starts,
 ``--challenges`` (1,000) open challenges are made from addresses of their own (five each, the
@@ -994,7 +997,11 @@ def scenario_run(args: argparse.Namespace, kind: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         server = subprocess.Popen(
             [sys.executable, "-m", "lifearena", "serve", "--port", str(port), "--db",
-             os.path.join(folder, "bench.sqlite"), "--creates-per-minute", "100000"],
+             os.path.join(folder, "bench.sqlite"), "--creates-per-minute", "100000",
+             # the benchmark's main client makes every game (and accepts every challenge)
+             # from one address, as no person does: the bound of games in progress an
+             # address may have is lifted with the creation quota
+             "--games-in-progress", "100000"],
             stdout=subprocess.PIPE, text=True)
         try:
             wait_ready(server)
@@ -1410,12 +1417,19 @@ def big_report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]],
           f"p50 {figures['small_base_p50']:.1f} ms{ordinary}; target p99 < "
           f"{args.small_target_ms:g} ms: {'met' if met else 'MISSED'}")
     growth = figures["growth"]
-    base = (f"; ordinary scenario's (baseline, no hostile client): "
-            f"{medians['ordinary']['growth']:.0f} MiB" if "ordinary" in medians else "")
+    if "ordinary" in medians:
+        # the games themselves grow the server (their live copies, views and clocks): the
+        # hostile clients' own share is what the same games did not grow it by without them
+        baseline = medians["ordinary"]["growth"]
+        judged, what = growth - baseline, "beyond the ordinary scenario's"
+        base = (f"; ordinary scenario's (the same games, no hostile client): "
+                f"{baseline:.0f} MiB; the hostile clients' share: {judged:.0f} MiB")
+    else:
+        judged, what, base = growth, "in all (run --scenario both to part the games' share)", ""
     print(f"server memory growth{quoted} (peak RSS less RSS when the clock started) while "
           f"{args.unread_clients} clients hold unread big answers: {growth:.0f} MiB{base}; "
-          f"target < {args.growth_target_mib:g} MiB: "
-          f"{'met' if growth < args.growth_target_mib else 'MISSED'}")
+          f"target < {args.growth_target_mib:g} MiB {what}: "
+          f"{'met' if judged < args.growth_target_mib else 'MISSED'}")
 
 
 def main() -> None:

@@ -44,6 +44,12 @@ def serve(
                                          max=64)] = 2,
     creates_per_minute: Annotated[int, typer.Option(
         help="Games one client address may create per minute.", min=1, max=100_000)] = 30,
+    games_in_progress: Annotated[int, typer.Option(
+        help="Unfinished games one client address may have made or hold a seat in at once.",
+        min=1, max=100_000)] = 20,
+    agent_searches: Annotated[int, typer.Option(
+        help="Searches of the computer one client address may have waiting or running; "
+        "past it, its new games against the computer are refused.", min=1, max=64)] = 4,
     results: Annotated[list[Path] | None, typer.Option(
         "--results", help="A tournament, ladder or p2life results file to show in the lab "
         "(read only; repeatable).")] = None,
@@ -95,6 +101,8 @@ def serve(
         try:
             app = create_app(Settings(db=db.resolve(), workers=workers,
                                       creates_per_minute=creates_per_minute,
+                                      games_in_progress=games_in_progress,
+                                      agent_searches=agent_searches,
                                       results=tuple(p.resolve() for p in results or ()),
                                       tournaments_running=tournaments, lab_admin=admin,
                                       bind_host=host, allowed_hosts=tuple(names),
