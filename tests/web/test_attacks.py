@@ -802,6 +802,30 @@ def test_a_view_is_built_once_per_change_however_many_read_it(
     assert sorted(builds) == [(), (), (0, 1), (0, 1)]
 
 
+def test_one_address_rereading_a_big_view_is_held_to_a_byte_rate(db: Path) -> None:
+    """An address that GETs a big view over and over is refused (429, one line) once it
+    fetched more than its bytes a second allow, cheaply; another address still reads the
+    same view, and the first address still moves (only view reads are charged)."""
+    app = create_app(Settings(db, agent_workers="thread", view_bytes_per_second=5_000))
+    with TestClient(app, base_url="http://localhost", client=("10.1.0.1", 5000)) as greedy, \
+            TestClient(app, base_url="http://localhost", client=("10.1.0.2", 5000)) as quiet:
+        opened = _opened(greedy, 40)
+        path = f"/api/games/{opened['id']}"
+        size = len(greedy.get(path).content)
+        assert size > 1_000
+        # a burst of 10,000 bytes (two seconds' worth), then 5,000 a second
+        statuses = [greedy.get(path).status_code for _ in range(2 * 10_000 // size + 2)]
+        assert 429 in statuses and statuses[0] == 200
+        refused = greedy.get(path)
+        assert refused.status_code == 429
+        error = refused.json()["error"]
+        assert "\n" not in error and "a second" in error and "try again" in error
+        assert quiet.get(path).status_code == 200
+        played = greedy.post(f"{path}/moves", headers={"X-Seat-Token": opened["token"]},
+                             json={"move": "pass", "seat": 0, "ply": 40})
+        assert played.status_code == 200, played.text
+
+
 def test_the_cached_view_is_the_view_built_afresh() -> None:
     """The text every reader shares equals the view built afresh, for every seat list,
     through moves, offers and pending choices, and with the clocks read at answer time."""

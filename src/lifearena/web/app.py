@@ -88,6 +88,8 @@ from lifearena.web.lab.results import UnknownResults
 from lifearena.web.limits import (
     FLOOD_HOLD_OFF,
     GAMES_IN_PROGRESS,
+    VIEW_BYTES_PER_SECOND,
+    ByteRate,
     CreationRate,
     GamesInProgress,
     MessageRate,
@@ -218,6 +220,9 @@ class Settings:
     """The clock games' clocks read, in seconds since the epoch (tests give their own)."""
     shortest_clock: float = 0.5
     """The shortest live time control a new game may have, in minutes."""
+    view_bytes_per_second: int = VIEW_BYTES_PER_SECOND
+    """Bytes of game views one client address may fetch over HTTP a second, on average
+    (:class:`~lifearena.web.limits.ByteRate`)."""
     games_in_progress: int = GAMES_IN_PROGRESS
     """Unfinished games one client address may have made or hold a seat in at once
     (:class:`~lifearena.web.limits.GamesInProgress`)."""
@@ -245,6 +250,9 @@ class Server(GameActions):
     creations: CreationRate = field(default_factory=lambda: CreationRate(30))
     socket_counts: SocketCounts = field(default_factory=SocketCounts)
     in_progress: GamesInProgress = field(default_factory=GamesInProgress)
+    view_rate: ByteRate = field(default_factory=ByteRate)
+    """Bytes of views each address fetched over HTTP (one address re-reading a huge view
+    cannot keep the event loop sending it)."""
     """Unfinished games by client address (every path that makes a game counts here)."""
     heavy: HeavyWork = field(default_factory=lambda: HeavyWork("thread"))
     agents: AgentQueue | None = None
@@ -661,6 +669,8 @@ def create_app(settings: Settings) -> FastAPI:
     creations = CreationRate(settings.creates_per_minute)  # one quota for every path
     server = Server(settings, Store(settings.db), creations=creations,
                     in_progress=GamesInProgress(settings.games_in_progress),
+                    view_rate=ByteRate(settings.view_bytes_per_second,
+                                       2 * settings.view_bytes_per_second),
                     heavy=HeavyWork(settings.agent_workers, settings.workers),
                     lobby=Lobby(settings.challenge_expiry, creations=creations))
     # the lab's tournaments play into files of their own, beside the games database
@@ -766,8 +776,11 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/api/games/{game_id}")
     async def game_view(game_id: str, request: Request,
                         token: SeatToken = None) -> Response:
-        live = await server.game(game_id, client_of(request.client))
-        return view_answer(live, token)
+        client = client_of(request.client)
+        live = await server.game(game_id, client)
+        answer = view_answer(live, token)
+        server.view_rate.charge(address_key(client), len(answer.body))
+        return answer
 
     @app.post("/api/games/{game_id}/moves")
     async def make_move(game_id: str, body: Move, request: Request,

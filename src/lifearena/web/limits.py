@@ -363,6 +363,57 @@ class GamesInProgress:
         return len(self._games), len(self._holders)
 
 
+VIEW_BYTES_PER_SECOND = 4 * 2**20
+"""Bytes of game views one client address may fetch over HTTP a second, on average (4 MiB:
+a page fetches a view when it opens and gets the rest pushed over its socket)."""
+VIEW_BYTES_BURST = 8 * 2**20
+"""Bytes of views one address may fetch at once before the rate applies."""
+
+
+class ByteRate:
+    """A token bucket of bytes per client address: ``burst`` bytes at once, then
+    ``per_second`` on average. An answer is refused (:class:`TooMany`, 429) when the bucket
+    holds less than its size (or, for one bigger than the burst, when it is not full), so
+    that one address reading a huge view over and over cannot keep the event loop sending
+    it; refusing costs next to nothing. At most ``max_addresses`` addresses are tracked
+    (past that the least recently charged is forgotten, its bucket full again).
+
+    >>> now = [0.0]
+    >>> rate = ByteRate(per_second=100, burst=300, clock=lambda: now[0])
+    >>> rate.charge("a", 200); rate.charge("a", 100)
+    >>> rate.charge("a", 50)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.web.limits.TooMany: this address fetched views faster than ... try again in 1 s
+    >>> now[0] = 0.5; rate.charge("a", 50)   # half a second refills 50 bytes
+    >>> rate.charge("b", 1_000)              # bigger than the burst: once the bucket is full
+    """
+
+    def __init__(self, per_second: float = VIEW_BYTES_PER_SECOND,
+                 burst: int = VIEW_BYTES_BURST, max_addresses: int = MAX_ADDRESSES, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        _at_least("per_second", per_second, 1)
+        _at_least("burst", burst, 1)
+        self.per_second = float(per_second)
+        self.burst = float(burst)
+        self._clock = clock
+        self._buckets: BoundedTable[str, tuple[float, float]] = BoundedTable(max_addresses)
+
+    def charge(self, address: str, size: int) -> None:
+        """Take ``size`` bytes from ``address``'s bucket, or raise :class:`TooMany`."""
+        now = self._clock()
+        tokens, last = self._buckets.peek(address, (self.burst, now))
+        tokens = min(self.burst, tokens + max(0.0, now - last) * self.per_second)
+        needed = min(float(size), self.burst)
+        if tokens < needed:
+            self._buckets[address] = (tokens, now)
+            wait = max(1, math.ceil((needed - tokens) / self.per_second))
+            raise TooMany(f"this address fetched views faster than "
+                          f"{self.per_second / 2**20:g} MiB a second, the most allowed "
+                          f"(the page's socket pushes every change); try again in {wait} s")
+        self._buckets[address] = (tokens - needed, now)
+
+
 class MessageRate:
     """A token bucket for one socket: ``burst`` messages at once, then ``per_second`` on
     average; and a second bucket of the messages refused, forgiven at ``per_second``, which
