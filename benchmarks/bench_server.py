@@ -48,7 +48,8 @@ The *hostile* scenario plays the same games while
   turns of passes on a ``--huge-side`` (64) torus, opened with ``POST /api/records`` before
   the clock (its view listed every move and every cell a move may take: half a megabyte,
   27-77 ms to build on the event loop for every request before views were built once per
-  change);
+  change); past their address's bytes a second of views they are refused (429), and ask
+  again at once, as an attacker would (the report counts the refusals apart from errors);
 * ``--replay-clients`` (2) clients, from an address each, ask the lab for the replay of a
   ``--replay-turns`` (1,000) turn record on the same board (``POST /api/lab/replay``: 17 MiB
   of positions) again and again, reading every answer;
@@ -322,6 +323,7 @@ class Scenario:
     huge_token: str = ""
     huge_upload: float = 0.0
     huge_reads: int = 0
+    huge_refused: int = 0
     huge_view_bytes: int = 0
     replay_record: str = ""
     replay_latencies: list[float] = field(default_factory=list)
@@ -775,6 +777,9 @@ async def read_huge_view(scenario: Scenario, client: httpx.AsyncClient) -> None:
         except httpx.HTTPError as error:
             scenario.error(describe(error))
             continue
+        if answer.status_code == 429:  # past its address's bytes a second: asked again at once
+            scenario.huge_refused += 1
+            continue
         if answer.status_code != 200:
             scenario.error(f"GET huge view: {answer.status_code} {answer.text[:120]}")
             continue
@@ -1044,6 +1049,7 @@ def scenario_run(args: argparse.Namespace, kind: str) -> dict[str, Any]:
         "small_base_p99": 1000 * percentile(sorted(scenario.small_baseline), 0.99),
         "growth": (memory.peak - scenario.rss_start) / 2**20,
         "huge_upload": scenario.huge_upload, "huge_reads": scenario.huge_reads,
+        "huge_refused": scenario.huge_refused,
         "huge_view_bytes": scenario.huge_view_bytes,
         "replays": len(scenario.replay_latencies), "replay_bytes": scenario.replay_bytes,
         "replay_refused": scenario.replay_refused,
@@ -1399,7 +1405,8 @@ def big_report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]],
           f"): POST /api/records of the {args.huge_turns}-turn {args.huge_side}x"
           f"{args.huge_side} p2life game took {last['huge_upload']:.1f} s; "
           f"{args.huge_readers} parallel readers of its seat's view (from one address) "
-          f"read it {last['huge_reads']} times ({last['huge_view_bytes'] / 1024:.0f} KiB); "
+          f"read it {last['huge_reads']} times ({last['huge_view_bytes'] / 1024:.0f} KiB) and "
+          f"were refused {last['huge_refused']} times (429: their address's bytes a second); "
           f"{args.replay_clients} replay clients got {last['replays']} replays of "
           f"{args.replay_turns} turns ({last['replay_bytes'] / 2**20:.1f} MiB, p50 "
           f"{last['replay_p50']:.1f} s) and {last['replay_refused']} refusals (429); "
