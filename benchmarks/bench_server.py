@@ -713,20 +713,26 @@ async def ask_positions(scenario: Scenario, client: httpx.AsyncClient, seed: int
             scenario.error(f"GET position: {answer.status_code} {answer.text[:120]}")
 
 
-def long_record(turns: int, seed: int) -> str:
-    """A p2life record of ``turns`` turns, every one ``pass | pass``, on a torus of blocks
-    (still lifes: nobody's tokens die out, so the game lasts all ``turns`` generations)."""
-    rows = [["."] * LONG_SIDE for _ in range(LONG_SIDE)]
-    for y in range(2, LONG_SIDE - 3, 6):
-        for x in range(2, LONG_SIDE - 3, 6):
+def blocks_record(turns: int, side: int, limit: int, seed: int) -> str:
+    """A p2life record of ``turns`` turns, every one ``pass | pass``, on a ``side`` x ``side``
+    torus of blocks (still lifes: nobody's tokens die out, so the game lasts all its turns),
+    with ``max_generations`` ``limit``."""
+    rows = [["."] * side for _ in range(side)]
+    for y in range(2, side - 3, 6):
+        for x in range(2, side - 3, 6):
             colour = "w" if (x // 6 + y // 6) % 2 == 0 else "b"
             for dy in (0, 1):
                 for dx in (0, 1):
                     rows[y + dy][x + dx] = colour
     setup = "/".join("".join(row) for row in rows) + " 0:0"
-    params = {"max_generations": turns, "moves": 1, "torus": True, "seed": seed}
+    params = {"max_generations": limit, "moves": 1, "torus": True, "seed": seed}
     return Record("p2life", params, setup, ["bench", "bench"], ["pass | pass"] * turns
                   ).to_json()
+
+
+def long_record(turns: int, seed: int) -> str:
+    """A long game of the position clients: ``turns`` turns of passes that end it."""
+    return blocks_record(turns, LONG_SIDE, turns, seed)
 
 
 async def prepare_hostile(scenario: Scenario, lobby: httpx.AsyncClient,
@@ -752,20 +758,10 @@ async def prepare_hostile(scenario: Scenario, lobby: httpx.AsyncClient,
 
 
 def huge_record(turns: int, side: int, limit: int = 10_000) -> str:
-    """A p2life record of ``turns`` turns of ``pass | pass`` on a ``side`` x ``side`` torus of
-    blocks, still going (``max_generations`` ``limit``): on 64x64 with 9,990 turns its view
-    was half a megabyte, and 1,000 turns of it replay to 17 MiB of positions."""
-    rows = [["."] * side for _ in range(side)]
-    for y in range(2, side - 3, 6):
-        for x in range(2, side - 3, 6):
-            colour = "w" if (x // 6 + y // 6) % 2 == 0 else "b"
-            for dy in (0, 1):
-                for dx in (0, 1):
-                    rows[y + dy][x + dx] = colour
-    setup = "/".join("".join(row) for row in rows) + " 0:0"
-    params = {"max_generations": max(limit, turns), "moves": 1, "torus": True, "seed": 1}
-    return Record("p2life", params, setup, ["bench", "bench"], ["pass | pass"] * turns
-                  ).to_json()
+    """A huge game: ``turns`` turns of passes on a ``side`` x ``side`` torus, still going
+    (``max_generations`` ``limit``): on 64x64 with 9,990 turns its view was half a megabyte,
+    and 1,000 turns of it replay to 17 MiB of positions."""
+    return blocks_record(turns, side, max(limit, turns), 1)
 
 
 async def read_huge_view(scenario: Scenario, client: httpx.AsyncClient) -> None:
