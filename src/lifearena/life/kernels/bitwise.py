@@ -348,22 +348,9 @@ def run_planes(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarray,
     table gets the start configuration first); returns the planes, the generation reached and the
     generation of the first occurrence of the repeated configuration (-1 if none).
     """
-    if len(seen) == 0:
-        seen[planes_digest(a, b, height, width)] = generation
-    oa = np.zeros_like(a)
-    ob = np.zeros_like(b)
-    scratch = np.empty(a.size, dtype=np.uint64)
-    g = generation
-    while g < stop:
-        step_planes(family, flags, terms, a, b, oa, ob, height, width, torus, seed, g, scratch)
-        a, oa = oa, a
-        b, ob = ob, b
-        g += 1
-        key = planes_digest(a, b, height, width)
-        if key in seen:
-            return a, b, g, seen[key]
-        seen[key] = g
-    return a, b, g, -1
+    a, b, g, first, _ = _run(family, flags, terms, a, b, height, width, torus, seed,
+                             generation, stop, seen, True, False)
+    return a, b, g, first
 
 
 @njit(cache=True)
@@ -380,6 +367,16 @@ def run_inside(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarray,
     Returns the planes, the generation reached, the generation of the first occurrence of
     the repeated configuration (-1 if none) and whether the run stopped at the edge.
     """
+    return _run(family, flags, terms, a, b, height, width, False, seed, generation, stop,
+                seen, track, True)
+
+
+@njit(cache=True)
+def _run(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarray, b: np.ndarray,
+         height: int, width: int, torus: bool, seed: np.uint64, generation: int, stop: int,
+         seen: Dict, track: bool,
+         watch_edge: bool) -> tuple[np.ndarray, np.ndarray, int, int, bool]:
+    """The loop of :func:`run_planes` (``track``) and :func:`run_inside` (``watch_edge``)."""
     if track and len(seen) == 0:
         seen[planes_digest(a, b, height, width)] = generation
     oa = np.zeros_like(a)
@@ -387,9 +384,9 @@ def run_inside(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarray,
     scratch = np.empty(a.size, dtype=np.uint64)
     g = generation
     while g < stop:
-        if edge_live(a, b, height, width):
+        if watch_edge and edge_live(a, b, height, width):
             return a, b, g, -1, True
-        step_planes(family, flags, terms, a, b, oa, ob, height, width, False, seed, g,
+        step_planes(family, flags, terms, a, b, oa, ob, height, width, torus, seed, g,
                     scratch)
         a, oa = oa, a
         b, ob = ob, b
