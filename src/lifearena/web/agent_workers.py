@@ -260,7 +260,7 @@ class ProcessRunner:
             if problem:
                 log.warning("an agent worker's warm-up failed: %s", problem)
             worker.ready.set_result(None)
-        except (EOFError, OSError) as error:
+        except Exception as error:  # whatever it was, the slot must not wait for ever
             if not worker.ready.done():
                 worker.ready.set_exception(WorkerDied(f"an agent worker did not start: {error}"))
 
@@ -270,7 +270,11 @@ class ProcessRunner:
 
     async def _run(self, slot: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
         worker = self._workers[slot]
-        await worker.ready  # a replacement may still be warming up
+        try:
+            await worker.ready  # a replacement may still be warming up
+        except WorkerDied:
+            self._replace(slot, worker)  # the next search gets a fresh worker
+            raise
         self._jobs += 1
         job = worker.job = self._jobs
         loop = asyncio.get_running_loop()
@@ -318,7 +322,7 @@ class ProcessRunner:
         with contextlib.suppress(Exception):
             worker.process.kill()
             worker.conn.close()
-        worker.process.join(timeout=5)
+        worker.process.join(timeout=1)  # killed: gone at once (this runs on the event loop)
         if not self._closed and self._workers[slot] is worker:
             self._workers[slot] = self._spawn()
 

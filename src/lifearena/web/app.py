@@ -250,10 +250,10 @@ class Server(GameActions):
     creations: CreationRate = field(default_factory=lambda: CreationRate(30))
     socket_counts: SocketCounts = field(default_factory=SocketCounts)
     in_progress: GamesInProgress = field(default_factory=GamesInProgress)
+    """Unfinished games by client address (every path that makes a game counts here)."""
     view_rate: ByteRate = field(default_factory=ByteRate)
     """Bytes of views each address fetched over HTTP (one address re-reading a huge view
     cannot keep the event loop sending it)."""
-    """Unfinished games by client address (every path that makes a game counts here)."""
     heavy: HeavyWork = field(default_factory=lambda: HeavyWork("thread"))
     agents: AgentQueue | None = None
     """The agents' searches, fairly between addresses (started with the server)."""
@@ -305,7 +305,9 @@ class Server(GameActions):
         self.games[game_id] = live
         self.adopt(live)
         self._evict()
-        self.schedule_agent(live, address_key(client))
+        # whoever's request reloaded it (a spectator, the idle sweep) is not charged for
+        # its agent's search: that waits in the server's own queue until a player moves
+        self.schedule_agent(live)
         return live
 
     def exists(self, game_id: str) -> bool:
@@ -618,11 +620,8 @@ class Server(GameActions):
                     self.store.save_play(live.row, ended(live))
                     self.schedule_flag(live)
             live.agent_error = None
-        except SearchCancelled:  # the game ended, or a takeback changed the position
-            live.thinking = False
-            self.schedule_agent(live)  # after a takeback: a search of the new position
-            self.broadcast(live)
-            return
+        except SearchCancelled:  # the game ended, or a takeback changed the position:
+            pass  # after the flag is cleared below, a search of the new position (if due)
         except Exception as error:
             log.exception("agent %s failed in game %s", name, live.row.id)
             live.agent_error = f"the agent {name} failed: {str(error).splitlines()[0][:200]}"
