@@ -98,7 +98,8 @@ def test_a_tiny_training_run_writes_a_policy_the_agent_plays(tmp_path, capsys) -
     printed = capsys.readouterr().out
     assert "| minutes |" in printed and "minimax/second" in printed
     curve = json.loads((out / "curve.json").read_text())
-    assert len(curve) == 2 and curve[1]["updates"] >= 1
+    # a run limited by the clock: at least the first evaluation and one after an update
+    assert len(curve) >= 2 and curve[1]["updates"] >= 1
     assert set(curve[0]["eval"]) == {f"{o}/{s}" for o in ("random", "bloodlust", "minimax")
                                      for s in ("first", "second")}
     assert (out / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

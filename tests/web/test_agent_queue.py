@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -235,12 +237,26 @@ def _slow(seconds: float) -> str:
     return "finished"
 
 
+async def _until(condition: Callable[[], bool], seconds: float = 30.0) -> None:
+    """Poll ``condition`` until it holds, failing after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the search did not start in time"
+        await asyncio.sleep(0.01)
+
+
+def _started_then_slow(started: threading.Event, seconds: float) -> str:
+    started.set()
+    return _slow(seconds)
+
+
 def test_a_thread_search_is_stopped_and_its_worker_serves_the_next() -> None:
     async def scenario() -> tuple[float, str]:
         runner = ThreadRunner(1)
+        started_event = threading.Event()
         try:
-            search = runner.submit(0, _slow, (30.0,))
-            await asyncio.sleep(0.05)
+            search = runner.submit(0, _started_then_slow, (started_event, 30.0))
+            await _until(started_event.is_set)
             started = time.perf_counter()
             runner.interrupt(0)
             with pytest.raises(SearchCancelled):
@@ -251,33 +267,39 @@ def test_a_thread_search_is_stopped_and_its_worker_serves_the_next() -> None:
             runner.close()
 
     took, after = asyncio.run(scenario())
-    assert took < 1.0 and after == "finished"
+    assert took < 10.0 and after == "finished"  # stopped, not run to its 30 s
 
 
-def test_a_process_search_is_stopped_by_a_signal_and_a_stuck_one_replaced() -> None:
+def test_a_process_search_is_stopped_by_a_signal_and_a_stuck_one_replaced(
+        tmp_path: Path) -> None:
     """A search stopped by the signal leaves its worker alive (the same process serves the
     next search); one that does not stop (it blocks the signal) is killed after the grace
     and its worker replaced. (A real search stops the same way: a hard Losat game resigned
-    in a server with worker processes frees its worker within a few tens of ms.)"""
-    stubborn = ("import signal, time\n"
+    in a server with worker processes frees its worker within a few tens of ms.) Each search
+    writes a file once it runs, which the test waits for before it interrupts."""
+    polite_mark, stubborn_mark = tmp_path / "polite", tmp_path / "stubborn"
+    polite = (f"import pathlib, time\npathlib.Path({str(polite_mark)!r}).touch()\n"
+              "time.sleep(60)\n")
+    stubborn = ("import pathlib, signal, time\n"
                 "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})\n"
+                f"pathlib.Path({str(stubborn_mark)!r}).touch()\n"
                 "time.sleep(60)\n")
 
     async def scenario() -> None:
-        runner = ProcessRunner(1, grace=0.5)
+        runner = ProcessRunner(1, grace=5.0)
         try:
             await runner.start()
             [first] = runner.pids()
-            search = runner.submit(0, time.sleep, (60,))
-            await asyncio.sleep(0.2)
+            search = runner.submit(0, exec, (polite,))
+            await _until(polite_mark.exists)
             started = time.perf_counter()
             runner.interrupt(0)
             with pytest.raises(SearchCancelled):
                 await search
-            assert time.perf_counter() - started < 0.4  # the signal, not the grace
+            assert time.perf_counter() - started < 2.5  # the signal, not the 5 s grace
             assert await runner.submit(0, os.getpid, ()) == first
             search = runner.submit(0, exec, (stubborn,))
-            await asyncio.sleep(0.2)
+            await _until(stubborn_mark.exists)
             runner.interrupt(0)
             with pytest.raises(SearchCancelled):
                 await search

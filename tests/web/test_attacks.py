@@ -449,7 +449,7 @@ def test_a_start_already_decided_is_refused_for_a_game_and_a_challenge(
 # -- one address's agents cannot hold up another's ------------------------------------------------
 
 
-SLOW_SEARCH = 3.0
+SLOW_SEARCH = 15.0
 """Seconds a stand-in search of the computer takes for the busy address's games."""
 
 
@@ -543,7 +543,8 @@ def test_resigning_stops_the_agents_search_and_frees_its_worker(
     stopped_at = dict(slow_agents.events)["stopped"]
     assert stopped_at - resigned < SLOW_SEARCH / 3 and slow_agents.count("finished") == 0
     server = client.app.state.server
-    wait_until(lambda: server.agents.running() == 0, "the worker free", within=1)
+    wait_until(lambda: server.agents.running() == 0, "the worker free",
+               within=SLOW_SEARCH / 3)
     shown = view(client, made["id"], made["token"])
     assert not shown["thinking"] and shown["agent_error"] is None
     assert shown["outcome"] is not None and shown["move_number"] == 0
@@ -806,15 +807,19 @@ def test_one_address_rereading_a_big_view_is_held_to_a_byte_rate(db: Path) -> No
     """An address that GETs a big view over and over is refused (429, one line) once it
     fetched more than its bytes a second allow, cheaply; another address still reads the
     same view, and the first address still moves (only view reads are charged)."""
-    app = create_app(Settings(db, agent_workers="thread", view_bytes_per_second=5_000))
+    from lifearena.web.limits import ByteRate
+
+    app = create_app(Settings(db, agent_workers="thread"))
     with TestClient(app, base_url="http://localhost", client=("10.1.0.1", 5000)) as greedy, \
             TestClient(app, base_url="http://localhost", client=("10.1.0.2", 5000)) as quiet:
+        # the server's rate, small and on a clock that stands still: nothing refills
+        app.state.server.view_rate = ByteRate(5_000, 10_000, clock=lambda: 0.0)
         opened = _opened(greedy, 40)
         path = f"/api/games/{opened['id']}"
         size = len(greedy.get(path).content)
         assert size > 1_000
-        # a burst of 10,000 bytes (two seconds' worth), then 5,000 a second
-        statuses = [greedy.get(path).status_code for _ in range(2 * 10_000 // size + 2)]
+        # a burst of 10,000 bytes, and no time passes: refused once it is spent
+        statuses = [greedy.get(path).status_code for _ in range(10_000 // size + 1)]
         assert 429 in statuses and statuses[0] == 200
         refused = greedy.get(path)
         assert refused.status_code == 429
