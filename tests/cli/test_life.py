@@ -42,7 +42,7 @@ def test_run_until_stable_reports_period(tmp_path, capsys):
     blinker[2, 1:4] = 1
     (tmp_path / "blinker.rle").write_text(write_rle(blinker))
     code, out, _ = run_cli(capsys, "life", "run", "-i", str(tmp_path / "blinker.rle"),
-                           "--rule", "life", "--until-stable", "--topology", "bounded")
+                           "--rule", "life", "--until-stable")
     assert code == 0 and "periodic (period 2)" in out
 
 

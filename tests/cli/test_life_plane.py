@@ -56,11 +56,9 @@ def _file(tmp_path: Path, text: str, name: str = "pattern.rle") -> Path:
     return path
 
 
-@pytest.mark.parametrize("topology", ["torus", "bounded"])
-def test_run_on_the_default_grid_grows(tmp_path, capsys, topology: str) -> None:  # type: ignore
+def test_run_on_the_default_grid_grows(tmp_path, capsys) -> None:  # type: ignore
     code, out, err = run_cli(capsys, "life", "run", "--no-show", "-i", _file(tmp_path, GUN),
-                             "-n", "300", "--topology", topology,
-                             "-o", tmp_path / "end.rle")
+                             "-n", "300", "-o", tmp_path / "end.rle")
     assert code == 0, err
     assert re.search(r"colour 1 \(blue, O\)\s*│\s*86\b", out), out
     # the same cells as on the plane (a small torus has 86 too: its gliders wrapped round)
@@ -69,10 +67,9 @@ def test_run_on_the_default_grid_grows(tmp_path, capsys, topology: str) -> None:
     assert "unbounded plane (moved" in out
 
 
-@pytest.mark.parametrize("topology", ["bounded", "torus"])
-def test_step_on_the_default_grid_grows(tmp_path, capsys, topology: str) -> None:  # type: ignore
+def test_step_on_the_default_grid_grows(tmp_path, capsys) -> None:  # type: ignore
     code, out, err = run_cli(capsys, "life", "step", _file(tmp_path, GUN), "-n", "300",
-                             "--topology", topology, "-o", tmp_path / "end.rle")
+                             "-o", tmp_path / "end.rle")
     assert code == 0, err
     assert f"population {GUN_AT_300} + 0" in out
     assert np.array_equal(_live_box(load_pattern(tmp_path / "end.rle").cells),
@@ -84,10 +81,21 @@ def test_step_on_the_default_grid_grows(tmp_path, capsys, topology: str) -> None
     assert (cells.shape[0] - 1 - rows.max(), cells.shape[1] - 1 - columns.max()) == (32, 32)
 
 
-def test_step_prints_the_plane_when_the_torus_is_not_sized(tmp_path, capsys) -> None:  # type: ignore
-    # unsized, a glider stepped on a 'torus' moves on across the plane instead of wrapping
-    code, out, _ = run_cli(capsys, "life", "step", _file(tmp_path, GLIDER), "-n", "8",
-                           "--topology", "torus")
+@pytest.mark.parametrize("command", ["run", "step"])
+@pytest.mark.parametrize("topology", ["torus", "bounded"])
+def test_an_edge_given_to_the_plane_is_one_line(tmp_path, capsys, command: str,  # type: ignore
+                                                topology: str) -> None:
+    """--topology without --size or --pad would be ignored on the plane: it is refused."""
+    where = ["-i"] if command == "run" else []
+    code, _, err = run_cli(capsys, "life", command, *where, _file(tmp_path, GLIDER), "-n",
+                           "8", "--topology", topology)
+    assert code == 2 and err.count("\n") == 1
+    assert f"--topology {topology}" in err and "--size WxH or --pad N" in err
+
+
+def test_step_prints_the_plane_when_the_grid_is_not_sized(tmp_path, capsys) -> None:  # type: ignore
+    # unsized, a glider moves on across the plane instead of being clipped or wrapped
+    code, out, _ = run_cli(capsys, "life", "step", _file(tmp_path, GLIDER), "-n", "8")
     assert code == 0
     rows = out.splitlines()
     assert len(rows) == 3 + 2 * 8 and rows[10:13] == ["." * 11 + "O" + "." * 7,

@@ -70,6 +70,21 @@ def _is_one_colour(rule: Rule) -> bool:
     return not bool(np.any((rule.table[:2] == 2) | (rule.table[:2] == COIN)))
 
 
+def _torus(topology: Topology | None, default: Topology, plane: bool, rule: Rule) -> bool:
+    """Whether the grid wraps; refuses what the unbounded plane cannot do: an edge given to
+    it (``--topology``), or a B0 rule, which would fill it at once."""
+    if plane and topology is not None:
+        raise BadParameterError(f"--topology {topology.value} sets the edges of a grid given "
+                                "by --size or --pad, and a pattern without them runs on the "
+                                "unbounded plane, which has none; expected --size WxH or "
+                                "--pad N with it, or no --topology")
+    if plane and rule.table[0, 0, 0] != 0:
+        raise BadParameterError(f"rule {rule.name} gives birth with no neighbours (B0), so a "
+                                "pattern would fill the unbounded plane at once; expected "
+                                "--size WxH or --pad N for a fixed grid")
+    return (topology or default) is Topology.torus
+
+
 def _embed(cells: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     """``cells`` centred on an empty grid of ``shape`` (which must be at least as large)."""
     height, width = shape
@@ -185,9 +200,10 @@ def run(
                                             f"{caps.MAX_GRID_CELLS:,} cells, past which the "
                                             "run stops with an error.",
                                             min=0, max=caps.MAX_PAD)] = None,
-    topology: Annotated[Topology, typer.Option(help="bounded: cells outside are always empty; "
-                                               "torus: edges wrap (a grid given by --size or "
-                                               "--pad, or a soup's).")] = Topology.torus,
+    topology: Annotated[Topology | None, typer.Option(
+        help="bounded: cells outside are always empty; torus: edges wrap (default). For a "
+        "grid given by --size or --pad, or a soup's; a pattern without them runs on the "
+        "unbounded plane, which has no edges.")] = None,
     density: Annotated[float, typer.Option(help="Fraction of live cells in the random soup.",
                                            min=0.0, max=1.0)] = 0.5,
     colours: Annotated[int | None, typer.Option(help="Colours in the soup: 1 or 2 (default: 1 "
@@ -227,7 +243,6 @@ def run(
     check_output(png, "--png", (".png",))
     check_output(gif, "--gif", (".gif",))
     check_output(output, "--output", ())
-    torus = topology is Topology.torus
     if pad is not None and size is not None:
         raise BadParameterError("give either --pad or --size, not both")
     if pad is not None and pattern is None:
@@ -235,10 +250,7 @@ def run(
                                 "or --size for a soup")
     # a pattern on a grid the user did not size runs on the unbounded plane
     plane = pattern is not None and size is None and pad is None
-    if plane and the_rule.table[0, 0, 0] != 0:
-        raise BadParameterError(f"rule {the_rule.name} gives birth with no neighbours (B0), so "
-                                "a pattern would fill the unbounded plane at once; expected "
-                                "--size WxH or --pad N for a fixed grid")
+    torus = _torus(topology, Topology.torus, plane, the_rule)
     if plane and kernel not in ("auto", "bitwise"):
         raise BadParameterError(f"--kernel {kernel} steps a fixed grid, and a pattern without "
                                 "--size or --pad runs on the unbounded plane (bitwise kernel); "
@@ -276,7 +288,7 @@ def run(
         evolve(tiny, the_rule, 1, torus=torus, seed=seed, kernel=chosen)
     start = time.perf_counter()
     stop, period = "generation limit", None
-    grid = f"{cells.shape[1]} x {cells.shape[0]}, {topology.value}"
+    grid = f"{cells.shape[1]} x {cells.shape[0]}, {'torus' if torus else 'bounded'}"
     shots: list[np.ndarray] | None = None
     updates = None
     if plane:
@@ -534,9 +546,9 @@ def step_command(
                                              max=caps.MAX_GENERATIONS)] = 1,
     rule: Annotated[str | None, typer.Option("--rule", "-r", help="Rule (default: the RLE "
                                              "header's rule, else life).")] = None,
-    topology: Annotated[Topology, typer.Option(help="bounded or torus: the edges of a grid "
-                                               "given by --pad or --size.")
-                        ] = Topology.bounded,
+    topology: Annotated[Topology | None, typer.Option(
+        help="bounded (default) or torus: the edges of a grid given by --pad or --size (the "
+        "unbounded plane has none).")] = None,
     pad: Annotated[int | None, typer.Option(help="Step on a fixed grid: the pattern with this "
                                             "many empty cells added on each side. Without "
                                             "--pad or --size the pattern steps on the "
@@ -566,12 +578,8 @@ def step_command(
         raise BadParameterError("give either --pad or --size, not both")
     pattern = load_pattern(pattern_file, max_cells=caps.MAX_GRID_CELLS)
     the_rule = _rule_option(rule, pattern.rule or "life")
-    torus = topology is Topology.torus
     plane = size is None and pad is None
-    if plane and the_rule.table[0, 0, 0] != 0:
-        raise BadParameterError(f"rule {the_rule.name} gives birth with no neighbours (B0), so "
-                                "a pattern would fill the unbounded plane at once; expected "
-                                "--size WxH or --pad N for a fixed grid")
+    torus = _torus(topology, Topology.bounded, plane, the_rule)
     if size is not None:
         cells = _embed(pattern.cells, parse_size(size))
     else:

@@ -330,7 +330,7 @@ def evolve_planes(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarr
 
 @njit(cache=True)
 def new_seen() -> Dict:
-    """An empty digest -> generation table for :func:`run_planes`.
+    """An empty digest -> generation table for :func:`run_planes` and :func:`run_inside`.
 
     Made in compiled code so that it comes from numba's cache: ``Dict.empty`` called from
     Python compiles numba's own dictionary constructor afresh in every process."""
