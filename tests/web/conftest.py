@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import http.cookiejar
 import json
 import socket
 import threading
@@ -27,9 +28,22 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
+    """A client that keeps no cookies: it acts by seat tokens alone, as a program does (the
+    players' tests make clients that keep their session cookies, as browsers do)."""
     app = create_app(Settings(db, agent_workers="thread"))
     with TestClient(app, base_url="http://localhost") as test_client:
-        yield test_client
+        yield tokens_only(test_client)
+
+
+class _NoCookies(http.cookiejar.DefaultCookiePolicy):
+    def set_ok(self, cookie: http.cookiejar.Cookie, request: Any) -> bool:
+        return False
+
+
+def tokens_only(client: TestClient) -> TestClient:
+    """``client``, made to keep no cookie (each request is nobody's but by its token)."""
+    client.cookies.jar.set_policy(_NoCookies())
+    return client
 
 
 def create(client: TestClient, game: str, opponent: str = "online", *, join: bool = True,

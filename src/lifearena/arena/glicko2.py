@@ -5,10 +5,10 @@ Glickman, Boston University, 2012; glicko.net/glicko/glicko2.pdf), with the vola
 by the Illinois algorithm of its step 5.1. :class:`Settings` holds the system's constants;
 :data:`LICHESS` are the settings lichess plays with (start 1500, deviation 500, volatility
 0.09, tau 0.75; the deviation kept between 45 and 500, provisional while it is 110 or
-more, and growing with time away at 0.21436 rating periods a day), which players' ratings
-on lifearena's site are to use (the site does not rate players yet). A rating is updated
-game by game (each game its own rating period, as lichess does),
-after the deviation has grown for the time since the player's last rated game.
+more, and growing with time away at 0.21436 rating periods a day), which the site's rated
+games are rated with (:mod:`lifearena.web.rated`). A rating is updated game by game (each
+game its own rating period, as lichess does), after the deviation has grown for the time
+since the player's last rated game.
 
 The worked example of Glickman's paper (tau 0.5): a 1500/200/0.06 player beats a 1400/30
 player and loses to 1550/100 and 1700/300 players in one rating period. The paper gives

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import (
     FileResponse,
@@ -66,6 +66,7 @@ from fastapi.responses import (
     Response,
 )
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import Engine, create_engine
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketState
 
@@ -73,6 +74,7 @@ from lifearena import __version__
 from lifearena.core import Outcome, Record
 from lifearena.errors import BadParameterError, IllegalMoveError, LifeArenaError, ParseError
 from lifearena.web import catalog
+from lifearena.web.accounts import router_for as accounts_router
 from lifearena.web.actions import GameActions
 from lifearena.web.agent_queue import PER_ADDRESS, AgentQueue
 from lifearena.web.agent_workers import ProcessRunner, SearchCancelled, ThreadRunner
@@ -82,6 +84,13 @@ from lifearena.web.answers import AnswerBudget
 from lifearena.web.clock import steady_wall
 from lifearena.web.guard import Guard, default_hosts
 from lifearena.web.heavy import HeavyWork, TooBusy, client_of
+from lifearena.web.identity import (
+    Identity,
+    MissingScope,
+    NotLoggedIn,
+    WrongPassword,
+    seat_refusal,
+)
 from lifearena.web.lab import install as install_lab
 from lifearena.web.lab.launcher import Launcher, TooManyRunning
 from lifearena.web.lab.results import UnknownResults
@@ -129,8 +138,12 @@ from lifearena.web.models import (
     first_error,
     read_message,
 )
+from lifearena.web.players import NameTaken, Player, PlayerStore, UnknownPlayer
+from lifearena.web.rated import Ratings
+from lifearena.web.seating import Seating
 from lifearena.web.sockets import AbortableSockets, Outbox, broadcast, receive, stop_reading
 from lifearena.web.store import DamagedRow, GameRow, Listed, Store
+from lifearena.web.tables import metadata
 
 log = logging.getLogger("lifearena.web")
 
@@ -158,9 +171,29 @@ _STATUS: list[tuple[type[Exception], int]] = [
     (SeatError, 403), (InvitationTaken, 409), (TurnError, 409), (IllegalMoveError, 422),
     (ParseError, 400), (BadParameterError, 400), (UnknownResults, 404),
     (TooManyRunning, 429), (TooBusy, 429), (TooMany, 429), (TooManySockets, 429),
-    (DamagedRow, 410), (UnknownChallenge, 404)]
+    (DamagedRow, 410), (UnknownChallenge, 404), (NotLoggedIn, 401), (WrongPassword, 401),
+    (MissingScope, 403), (NameTaken, 409), (UnknownPlayer, 404)]
 SeatToken = Annotated[str | None, Header(alias="X-Seat-Token", max_length=MAX_TOKEN,
                                          description="the seat's private token")]
+
+
+
+async def seat_token(game_id: str, request: Request, token: SeatToken = None) -> str | None:
+    """The seat token a request acts with: its ``X-Seat-Token``, else the token of the seat
+    its player (session cookie or API token) holds in the game, else none."""
+    if token:
+        return token
+    identity: Identity = request.app.state.identity
+    player = identity.player_of(request)
+    if player is None:
+        return None
+    server: Server = request.app.state.server
+    live = await server.game(game_id, client_of(request.client))
+    return live.token_of_player(player.id)
+
+
+Token = Annotated[str | None, Depends(seat_token)]
+"""A route's seat token (:func:`seat_token`)."""
 
 
 class NotFound(LifeArenaError):
@@ -234,12 +267,17 @@ class Settings:
     next big request is refused (:mod:`lifearena.web.answers`)."""
     answer_bytes_total: int = ANSWER_BYTES_TOTAL
     """The same, for every address together."""
+    rated_within_address: bool = False
+    """Whether two accounts at one client address may play a rated game together (off: a
+    person cannot feed one of its accounts wins from another; ``serve --rated-within-address``
+    for a site behind one address, such as a club's)."""
 
 
 @dataclass
-class Server(GameActions):
+class Server(Seating, GameActions):
     """The state of one server: the store, the live games, their locks and open sockets
-    (resign, draw, rematch, takeback, clocks and presence: :mod:`lifearena.web.actions`)."""
+    (resign, draw, rematch, takeback, clocks and presence: :mod:`lifearena.web.actions`;
+    the players on the seats and their ratings: :mod:`lifearena.web.seating`)."""
 
     settings: Settings
     store: Store
@@ -266,6 +304,10 @@ class Server(GameActions):
     """Games whose pages are about to be told who has the game open."""
     lobby: Lobby = field(default_factory=Lobby)
     """The open challenges and the pages watching them (:mod:`lifearena.web.lobby`)."""
+    players: PlayerStore | None = None
+    """The players' store (identities, seats, ratings); ``None``: games seat nobody."""
+    ratings: Ratings | None = None
+    """The ratings of rated games (over :attr:`players`)."""
 
     # -- games ------------------------------------------------------------------------------
 
@@ -303,6 +345,7 @@ class Server(GameActions):
         # loads of one game are one task, and every change goes through a loaded copy: no
         # other copy can have arrived meanwhile
         self.games[game_id] = live
+        self.load_people(live)
         self.adopt(live)
         self._evict()
         # whoever's request reloaded it (a spectator, the idle sweep) is not charged for
@@ -355,10 +398,14 @@ class Server(GameActions):
         for holder in dict.fromkeys((address, *others)):
             self.in_progress.add(holder, game_id)
 
-    def create(self, body: NewGame, address: str = "server") -> dict[str, Any]:
-        """Create a game from a new-game form for the client at ``address``; answer the
-        creator's token and the links."""
+    def create(self, body: NewGame, address: str = "server", player: Player | None = None
+               ) -> dict[str, Any]:
+        """Create a game from a new-game form for the client at ``address`` (the player
+        ``player`` takes its seat, or both at one screen); answer the creator's token and
+        the links."""
         game, opponent, side = body.game, body.opponent, body.side
+        holders = self.holders_for(opponent, side, player, body.rated,
+                                   body.level if opponent == "agent" else None, game)
         drawn = catalog.drawn_values(game, body.params)  # a random start's fresh seed
         params = {**body.params, **drawn}
         values = catalog.check_values(game, params)
@@ -370,6 +417,8 @@ class Server(GameActions):
                                     "'at this screen'")
         state = catalog.new_state(game, params)
         config: dict[str, Any] = {"kind": opponent}
+        if body.rated:
+            config["rated"] = True
         if drawn:
             config["drawn"] = drawn
         if body.clock is not None:
@@ -391,10 +440,11 @@ class Server(GameActions):
         row = GameRow(secrets.token_urlsafe(9), game, dict(state.params), state.setup(), config,
                       tokens, invites=invites)
         return self._start(_rebuild(row), token, None if opponent == "hotseat" else side,
-                           address)
+                           address, holders=holders)
 
     def start_seated(self, game: str, params: dict[str, Any], clock: dict[str, Any] | None,
-                     creator: int, acceptor: str = "server", maker: str | None = None
+                     creator: int, acceptor: str = "server", maker: str | None = None,
+                     holders: dict[int, str] | None = None, rated: bool = False,
                      ) -> tuple[dict[str, Any], str]:
         """An online game with both seats taken at once (an accepted challenge of the
         lobby, its parameters already checked; a random start's seed left out is drawn
@@ -402,11 +452,14 @@ class Server(GameActions):
         gives it, for seat ``1 - creator``) and the creator's token, which the lobby tells
         the creator alone. ``clock``: the time control, kept in ``opponent["clock"]``. The
         game counts as made by the ``acceptor``'s address, and in progress for the
-        challenge's ``maker`` too."""
+        challenge's ``maker`` too. ``holders``: the players on the seats (seat to id);
+        ``rated``: whether the game is rated (both must then hold accounts)."""
         drawn = catalog.drawn_values(game, params)  # a random start's fresh seed
         state = catalog.new_state(game, {**params, **drawn})
         tokens = [new_secret(), new_secret()]
         config: dict[str, Any] = {"kind": "online", "lobby": True}
+        if rated:
+            config["rated"] = True
         if drawn:
             config["drawn"] = drawn
         if clock is not None:
@@ -414,7 +467,7 @@ class Server(GameActions):
         row = GameRow(secrets.token_urlsafe(9), game, dict(state.params), state.setup(),
                       config, list(tokens))
         answer = self._start(_rebuild(row), tokens[1 - creator], 1 - creator, acceptor,
-                             *(() if maker is None else (maker,)))
+                             *(() if maker is None else (maker,)), holders=holders or {})
         return answer, tokens[creator]
 
     async def open_record(self, text: str, client: str = "server") -> dict[str, Any]:
@@ -440,7 +493,7 @@ class Server(GameActions):
         return self._start(await self.heavy.run(client, replayed, row), token, None, address)
 
     def _start(self, live: LiveGame, token: str, side: int | None, address: str,
-               *others: str) -> dict[str, Any]:
+               *others: str, holders: dict[int, str] | None = None) -> dict[str, Any]:
         """Store and start a game made for the client at ``address`` (in progress for
         ``others`` too): every path that makes a game ends here, so every one is under the
         same bounds (:meth:`admit`), checked and counted with no ``await`` between."""
@@ -449,6 +502,7 @@ class Server(GameActions):
         self.admit(address, agent=live.agent_seat is not None)
         self.adopt(live)  # its clock, before it is stored
         self.store.insert(row, ended(live))
+        self.seat_players(live, holders or {})
         self.admitted(row.id, address, *others)
         if live.over:  # an opened record of a finished game is in progress for nobody
             self.in_progress.finished(row.id)
@@ -463,14 +517,23 @@ class Server(GameActions):
     # -- seats -------------------------------------------------------------------------------
 
     async def claim(self, game_id: str, invitation: str, holder: str | None,
-                    client: str = "server") -> dict[str, Any]:
+                    client: str = "server", player: Player | None = None) -> dict[str, Any]:
         """The first claim of an invitation takes its seat; answer that seat's token. The
-        game then counts as in progress for the claimant's address too."""
+        game then counts as in progress for the claimant's address too, and the seat is
+        ``player``'s (a rated game's seat needs an account)."""
         address = address_key(client)
         async with self.locked(game_id, client) as live:
-            if holder and _holds(live, holder):
+            # one player on both seats of a casual game is a game at one screen; of a rated
+            # game, it would rate a player against itself
+            if (holder and _holds(live, holder)) or (
+                    live.rated and player is not None and live.seats_of_player(player.id)):
                 raise SeatError("you already play a seat of this game; send the invitation "
                                 "to your opponent")
+            seat_refusal(live.rated, player)
+            if live.rated and not self.settings.rated_within_address and \
+                    address in self.in_progress.addresses_of(game_id):
+                raise SeatError("both seats of a rated game cannot be played from one "
+                                "address; play it casual")
             self.in_progress.check(address)
             seat, token = live.claim(invitation)
             try:
@@ -479,6 +542,8 @@ class Server(GameActions):
                 live.row.tokens[seat] = None  # memory and store never disagree
                 raise
             self.in_progress.add(address, game_id)
+            if player is not None:
+                self.seat_players(live, {**live.holders, seat: player.id})
         self.broadcast(live)
         return {"id": game_id, "token": token, "seat": seat,
                 "links": {"you": f"/play/{game_id}#t={token}",
@@ -572,6 +637,9 @@ class Server(GameActions):
         any) is dropped or stopped; any other change keeps it counted as in progress."""
         game_id = live.row.id
         if live.over or live.row.cancelled:
+            if not live.seats_closed:
+                live.seats_closed = True
+                self.close_seats(live, ended(live))
             self.in_progress.finished(game_id)
             if live.thinking and self.agents is not None:
                 self.agents.cancel(game_id)
@@ -653,6 +721,15 @@ async def start_agents(settings: Settings) -> AgentQueue:
     return AgentQueue(runner, settings.agent_searches)
 
 
+def players_engine(db: Path) -> Engine:
+    """The players' tables' engine, on the games' SQLite file (their tables made when
+    missing)."""
+    engine = create_engine(f"sqlite:///{Path(db).resolve()}")
+    metadata.create_all(engine, tables=[table for name, table in metadata.tables.items()
+                                        if name != "games"])
+    return engine
+
+
 def tournaments_folder(db: Path) -> Path:
     """Where the tournaments started from the lab keep their results files: a folder beside
     the games database ``db``.
@@ -666,7 +743,11 @@ def tournaments_folder(db: Path) -> Path:
 def create_app(settings: Settings) -> FastAPI:
     """The web application over the store at ``settings.db``."""
     creations = CreationRate(settings.creates_per_minute)  # one quota for every path
-    server = Server(settings, Store(settings.db), creations=creations,
+    store = Store(settings.db)
+    players = PlayerStore(players_engine(settings.db))
+    identity = Identity(players)
+    server = Server(settings, store, creations=creations, players=players,
+                    ratings=Ratings(players),
                     in_progress=GamesInProgress(settings.games_in_progress),
                     view_rate=ByteRate(settings.view_bytes_per_second,
                                        2 * settings.view_bytes_per_second),
@@ -700,10 +781,13 @@ def create_app(settings: Settings) -> FastAPI:
             if launcher is not None:
                 launcher.close()
             server.store.close()  # the write-ahead log checkpointed into the file
+            identity.hasher.close()
+            players.engine.dispose()
 
     app = FastAPI(title="lifearena", version=__version__, lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json")
     app.state.server = server
+    app.state.identity = identity
     app.state.heavy = server.heavy
     app.state.answers = AnswerBudget(settings.answer_bytes_per_address,
                                      settings.answer_bytes_total)
@@ -750,6 +834,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_lab(app, settings.results, launcher, admin_token=settings.lab_admin)
     app.include_router(lobby_router(server))  # before /ws/{game_id}: /ws/lobby is its own
+    app.include_router(accounts_router(server, identity))
+
 
     # -- API ----------------------------------------------------------------------------------
 
@@ -764,9 +850,12 @@ def create_app(settings: Settings) -> FastAPI:
                           for g in catalog.GAMES]}
 
     @app.post("/api/games", status_code=201)
-    async def create(body: NewGame, request: Request) -> dict[str, Any]:
+    async def create(body: NewGame, request: Request, response: Response) -> dict[str, Any]:
         # the bounds are checked, and only games really made counted, in Server._start
-        return server.create(body, address_key(client_of(request.client)))
+        address = address_key(client_of(request.client))
+        server.admit(address, agent=body.opponent == "agent")  # before a player is made
+        player = identity.ensure(request, response)
+        return server.create(body, address, player)
 
     @app.post("/api/records", status_code=201)
     async def open_record(body: OpenRecord, request: Request) -> dict[str, Any]:
@@ -774,7 +863,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/api/games/{game_id}")
     async def game_view(game_id: str, request: Request,
-                        token: SeatToken = None) -> Response:
+                        token: Token = None) -> Response:
         client = client_of(request.client)
         live = await server.game(game_id, client)
         answer = view_answer(live, token)
@@ -783,43 +872,48 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post("/api/games/{game_id}/moves")
     async def make_move(game_id: str, body: Move, request: Request,
-                        token: SeatToken = None) -> Response:
+                        token: Token = None) -> Response:
         live = await server.move(game_id, token, None, body, client_of(request.client))
         return view_answer(live, token)
 
     @app.post("/api/games/{game_id}/resign")
     async def resign(game_id: str, body: Resign, request: Request,
-                     token: SeatToken = None) -> Response:
+                     token: Token = None) -> Response:
         live = await server.resign(game_id, token, None, client_of(request.client))
         return view_answer(live, token)
 
     @app.post("/api/games/{game_id}/draw")
     async def draw(game_id: str, body: Draw, request: Request,
-                   token: SeatToken = None) -> Response:
+                   token: Token = None) -> Response:
         live = await server.draw(game_id, token, None, body.action, client_of(request.client))
         return view_answer(live, token)
 
     @app.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, body: Rematch, request: Request,
-                      token: SeatToken = None) -> Response:
+                      token: Token = None) -> Response:
         live = await server.rematch(game_id, token, None, body.action,
                                     client_of(request.client))
         return view_answer(live, token)
 
     @app.post("/api/games/{game_id}/takeback")
     async def takeback(game_id: str, body: Takeback, request: Request,
-                       token: SeatToken = None) -> Response:
+                       token: Token = None) -> Response:
         live = await server.takeback(game_id, token, None, client_of(request.client))
         return view_answer(live, token)
 
     @app.post("/api/games/{game_id}/claim")
-    async def claim(game_id: str, body: Claim, request: Request,
+    async def claim(game_id: str, body: Claim, request: Request, response: Response,
                     token: SeatToken = None) -> dict[str, Any]:
-        return await server.claim(game_id, body.invitation, token, client_of(request.client))
+        live = await server.game(game_id, client_of(request.client))
+        player = identity.player_of(request)
+        seat_refusal(live.rated, player)  # before an anonymous player is made for it
+        player = identity.ensure(request, response)
+        return await server.claim(game_id, body.invitation, token, client_of(request.client),
+                                  player)
 
     @app.post("/api/games/{game_id}/cancel")
     async def cancel(game_id: str, body: Cancel, request: Request,
-                     token: SeatToken = None) -> Response:
+                     token: Token = None) -> Response:
         live = await server.cancel(game_id, token, client_of(request.client))
         return view_answer(live, token)
 
@@ -960,7 +1054,12 @@ async def _greet(server: Server, websocket: WebSocket, game_id: str,
         header = hello.token
     elif len(header) > MAX_TOKEN:
         raise SeatError("this link's seat token does not belong to this game")
-    return (await server.game(game_id, client)).seats_of(header or None)
+    live = await server.game(game_id, client)
+    if not header:  # a page of a player holding a seat plays it without the link's token
+        identity: Identity = websocket.app.state.identity
+        player = identity.player_of(websocket)
+        return live.seats_of_player(None if player is None else player.id)
+    return live.seats_of(header)
 
 
 async def _refuse(websocket: WebSocket, error: Exception) -> None:

@@ -339,6 +339,10 @@ class GamesInProgress:
                 if not games:
                     del self._games[address]
 
+    def addresses_of(self, game_id: str) -> set[str]:
+        """The addresses ``game_id`` counts for (its maker's, and each seat's taker's)."""
+        return set(self._holders.peek(game_id) or ())
+
     def of(self, address: str) -> int:
         """Games in progress for ``address`` (stale ones forgotten first)."""
         games = self._games.peek(address)

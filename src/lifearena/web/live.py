@@ -171,6 +171,15 @@ class LiveGame(Endings):
     agent's searches wait in that address's turn (:mod:`lifearena.web.agent_queue`)."""
     views: ViewCache = field(default_factory=ViewCache, repr=False, compare=False)
     """The views built since the game last changed (:meth:`view_text`)."""
+    holders: dict[int, str] = field(default_factory=dict)
+    """The player holding each seat, by id (from the players' store; a seat of nobody's
+    is absent)."""
+    seats_closed: bool = False
+    """Whether its seats were closed (and the game rated) since it ended (in memory: the
+    store's mark makes a second close after a restart change nothing)."""
+    people: list[dict[str, Any] | None] = field(default_factory=lambda: [None, None])
+    """Each seat's player as pages show it (name, kind, rating in this game and, once a
+    rated game ended, the rating's change), or ``None``."""
 
     @classmethod
     def from_row(cls, row: GameRow) -> LiveGame:
@@ -205,6 +214,26 @@ class LiveGame(Endings):
         if not seats:
             raise SeatError("this link's seat token does not belong to this game")
         return seats
+
+    def seats_of_player(self, player_id: str | None) -> list[int]:
+        """The seats the player ``player_id`` holds (empty for ``None`` or nobody's)."""
+        if player_id is None:
+            return []
+        return [seat for seat, holder in sorted(self.holders.items()) if holder == player_id]
+
+    def token_of_player(self, player_id: str | None) -> str | None:
+        """The token of the seats the player holds (a player's session or API token acts as
+        its seat's private link), or ``None``."""
+        for seat in self.seats_of_player(player_id):
+            token = self.row.tokens[seat]
+            if token is not None:
+                return token
+        return None
+
+    @property
+    def rated(self) -> bool:
+        """Whether the game is rated."""
+        return bool(self.row.opponent.get("rated"))
 
     def awaiting(self) -> list[int]:
         """The seats whose move the game waits for now (none in a cancelled game)."""
@@ -377,7 +406,7 @@ class LiveGame(Endings):
                 self.agent_error, tuple(self.connected), row.cancelled,
                 tuple(token is None for token in row.tokens), repr(row.invites),
                 repr(row.ending), repr(row.offers), repr(row.opponent),
-                self.clock is None)
+                self.clock is None, repr(self.people))
 
     def moves_page(self, start: int, limit: int) -> dict[str, Any]:
         """The moves ``start`` to ``start + limit`` (fewer at the end) of the move list,
@@ -426,6 +455,8 @@ class LiveGame(Endings):
                          if k not in ("seed", "drawn")},
             "drawn": self.drawn_view(),
             "players": self.players(),
+            "people": self.people,
+            "rated": self.rated,
             "seats": list(seats),
             "move_number": len(self.row.moves),
             "ply": len(self.row.moves),

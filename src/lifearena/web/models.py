@@ -111,6 +111,8 @@ class NewGame(Declared):
     level: Annotated[str, Field(max_length=40)] = Field(
         "easy", description="the agent's level (opponent 'agent' only)")
     clock: TimeControl | None = Field(None, description="the time control (none: untimed)")
+    rated: bool = Field(False, description="a rated game: needs an account on both sides (the "
+                                           "computer counts as one)")
 
 
 class OpenRecord(Declared):
@@ -338,3 +340,38 @@ __all__ = ["MAX_MOVE_TEXT", "AcceptChallenge", "Cancel", "CancelChallenge", "Cla
            "Rematch", "RematchMessage", "Resign", "ResignMessage", "Takeback",
            "TakebackMessage", "TimeControl", "first_error", "loads", "read_lobby_message",
            "read_message"]
+
+
+PlayerName = Annotated[str, Field(min_length=1, max_length=40,
+                                  description="a display name: 2 to 20 letters, digits, '_' "
+                                              "or '-'")]
+Password = Annotated[str, Field(min_length=1, max_length=256,
+                                description="8 to 256 characters")]
+
+
+class ChooseName(Declared):
+    """``POST /api/me/name``: the display name an anonymous player chooses."""
+
+    name: PlayerName
+
+
+class Credentials(Declared):
+    """``POST /api/account/signup`` and ``/login``: a username and its password."""
+
+    name: PlayerName
+    password: Password
+
+
+class DeleteAccount(Declared):
+    """``POST /api/account/delete``: the password again, to delete the account for good."""
+
+    password: Password
+
+
+class NewToken(Declared):
+    """``POST /api/account/tokens``: a personal API token with its scopes."""
+
+    label: Annotated[str, Field(min_length=1, max_length=80)] = Field(
+        description="what the token is for (shown in the list)")
+    scopes: list[Literal["bot:play", "challenge:write", "board:read"]] = Field(
+        min_length=1, max_length=3, description="what the token may do")

@@ -1,0 +1,100 @@
+"""Who plays each seat of the server's games, and what their games do to their ratings:
+the part of :class:`~lifearena.web.app.Server` that joins games to players (no FastAPI).
+
+Every way of making a game names the players it seats (:meth:`Seating.seat_players`); the
+seats are stored (:class:`~lifearena.web.players.PlayerStore`) and each
+:class:`~lifearena.web.live.LiveGame` carries its holders (a player's session or token then
+acts as its seat's private link) and ``people``, the names and ratings its pages show. When
+a game ends, :meth:`Seating.close_seats` closes its seats and rates it if it is rated
+(:mod:`lifearena.web.rated`), once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lifearena.errors import BadParameterError
+from lifearena.web.live import LiveGame
+from lifearena.web.players import COMPUTER, Player, PlayerStore
+from lifearena.web.rated import Ratings
+from lifearena.web.refusals import SeatError
+
+
+class Seating:
+    """Players on the seats of a server's games (a mixin of the server)."""
+
+    players: PlayerStore | None
+    ratings: Ratings | None
+
+    def seat_players(self, live: LiveGame, holders: dict[int, str]) -> None:
+        """Store that ``holders`` (seat to player id) hold the seats of the new game
+        ``live``, and show them on its pages."""
+        if self.players is None or not holders:
+            return
+        for seat, player_id in sorted(holders.items()):
+            self.players.seat(live.row.id, seat, player_id, live.row.game, live.rated)
+        live.holders = dict(holders)
+        self.describe(live)
+
+    def load_people(self, live: LiveGame) -> None:
+        """Give a game rebuilt from the store its holders and their names."""
+        if self.players is None:
+            return
+        live.holders = self.players.seated(live.row.id)
+        self.describe(live)
+
+    def describe(self, live: LiveGame) -> None:
+        """Refresh the names and ratings ``live``'s pages show for its seats."""
+        if self.players is None or not live.holders:
+            return
+        found = self.players.named(live.holders.values())
+        details = self.players.seat_details(live.row.id)
+        people: list[dict[str, Any] | None] = [None, None]
+        for seat, player_id in live.holders.items():
+            player = found.get(player_id)
+            if player is None or seat not in (0, 1):
+                continue
+            entry: dict[str, Any] = {"id": player.id, "name": player.shown,
+                                     "kind": player.kind,
+                                     "page": f"/@/{player.name}" if player.name else None}
+            if player.has_account or player.kind == COMPUTER:
+                entry["rating"] = self.players.rating(player.id, live.row.game).to_json()
+            detail = details.get(seat, {})
+            if detail.get("rating_change") is not None:
+                entry["rating_change"] = round(float(detail["rating_change"]))
+                entry["rating_before"] = round(float(detail["rating_before"]))
+            people[seat] = entry
+        live.people = people
+
+    def close_seats(self, live: LiveGame, outcome: dict[str, Any] | None) -> None:
+        """Close the seats of the ended game ``live`` (results, and ratings if it is rated),
+        once; its pages then show the ratings' changes."""
+        if self.ratings is None or not live.holders:
+            return
+        changes = self.ratings.finish(live.row.id, live.row.game, live.rated, outcome,
+                                      len(live.row.moves))
+        if changes is not None or live.people != [None, None]:
+            self.describe(live)
+
+    def holders_for(self, opponent: str, side: int, player: Player | None,
+                    rated: bool, level: str | None = None, game: str | None = None
+                    ) -> dict[int, str]:
+        """The seats a new game gives its maker ``player`` (both seats of a game at one
+        screen, else ``side``) and the computer's level (its own seat); a rated game is
+        refused unless it can be rated."""
+        if rated:
+            if opponent == "hotseat":
+                raise BadParameterError("a game at one screen cannot be rated; choose "
+                                        "casual")
+            if player is None or not player.has_account:
+                raise SeatError("rated games need an account: sign up or log in, or play "
+                                "casual")
+        if player is None:
+            return {}
+        if opponent == "hotseat":
+            return {0: player.id, 1: player.id}
+        holders = {side: player.id}
+        if opponent == "agent" and level is not None and game is not None \
+                and self.ratings is not None:
+            holders[1 - side] = self.ratings.computer(game, level)
+        return holders
