@@ -17,6 +17,7 @@ from lifearena.web.limits import TooMany
 from lifearena.web.models import TimeControl
 from lifearena.web.pools import (
     KINDS,
+    MAX_SKIPS,
     POOL_SIZE,
     POOLS_PER_PLAYER,
     PRESETS,
@@ -409,3 +410,43 @@ def test_pairing_two_thousand_seekers_is_cheap() -> None:
             took = min(took, time.perf_counter() - start)
             assert len(pairings) * 2 + len(pool) == POOL_SIZE
         assert took < 0.050, f"pairing {POOL_SIZE} seekers at {now} took {took * 1e3:.1f} ms"
+
+
+def crafted_pools() -> dict[str, list[Seeker]]:
+    """Pools made to be slow: seekers that must be passed over again and again."""
+    rng = random.Random(5)
+    return {
+        # every seeker of one address: none may meet another in a rated game
+        "one address": [Seeker(f"p{k}", rng.gauss(1500, 300), 60.0, True, "x", 0.0)
+                        for k in range(POOL_SIZE)],
+        # long waiters of one address below fresh seekers of another, too far for them
+        "far and fresh": [Seeker(f"x{k}", 1000 + k / 10, 60.0, True, "x", 0.0)
+                          for k in range(POOL_SIZE // 2)]
+                         + [Seeker(f"y{k}", 2000 + k / 10, 60.0, True, "y", 100.0)
+                            for k in range(POOL_SIZE // 2)],
+    }
+
+
+@pytest.mark.parametrize("name", list(crafted_pools()))
+def test_crafted_pools_stay_cheap(name: str) -> None:
+    group = crafted_pools()[name]
+    took = float("inf")
+    for _ in range(2):
+        pool = pool_of(*group, max_size=POOL_SIZE)
+        start = time.perf_counter()
+        assert pool.pair(now=100.0) == []
+        took = min(took, time.perf_counter() - start)
+    assert took < 0.050, f"pairing the crafted pool {name!r} took {took * 1e3:.1f} ms"
+
+
+def test_a_seeker_gives_up_past_max_skips_until_the_next_call() -> None:
+    # a long waiter below MAX_SKIPS + 1 fresh seekers that will not have it, and one that
+    # would, above them all: it is not found in this call (the bound on crafted pools)
+    blockers = [seeker(f"b{k}", 2000 + 150 * k, joined=100.0) for k in range(MAX_SKIPS + 1)]
+    far = seeker("far", 2000 + 150 * (MAX_SKIPS + 1), joined=0.0)
+    old = seeker("old", 1000, joined=0.0)
+    pool = pool_of(old, *blockers, far)
+    assert compatible(old, far, now=100.0)
+    assert pool.pair(now=100.0) == []
+    pool.leave("b0")  # one blocker fewer: now it is found
+    assert pairs(pool.pair(now=100.0)) == {frozenset({"old", "far"})}

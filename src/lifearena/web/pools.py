@@ -19,7 +19,8 @@ The rules:
   (:func:`compatible`).
 * Among compatible seekers the closest ratings are paired first (the pair whose earlier
   seeker joined first wins a tie; then the lower ratings): a greedy matching that leaves no
-  two compatible seekers waiting. It depends only on the seekers, not on the order they
+  two compatible seekers waiting (unless seekers crafted to be passed over make one give up
+  for this call, :data:`MAX_SKIPS`). It depends only on the seekers, not on the order they
   joined in, and costs O(n log n) for n seekers in the common case (a full pool of 2,000
   seekers takes under 10 ms).
 * A pairing's ``first`` plays seat 0: a coin of the ``random.Random`` given to the pool
@@ -72,6 +73,12 @@ WIDEN_SECONDS = 30.0
 """Seconds over which a window grows linearly from its start to :data:`WINDOW_WIDE`."""
 UNBOUNDED_AFTER = 60.0
 """Seconds of waiting after which a seeker accepts any rating."""
+MAX_SKIPS = 100
+"""Seekers one seeker looks past, in one pairing call, that will not have it (their window
+is narrower than the gap, or a rated game against their address) before it gives up until
+the next call: a bound on what seekers crafted to be passed over may cost, 2,000 x 100
+steps at worst. An ordinary pool seldom comes near it; while no seeker reaches it, the
+matching leaves no two compatible seekers waiting."""
 POOL_SIZE = 2_000
 """Seekers one pool holds at most (pairing that many takes a few milliseconds)."""
 POOLS_PER_PLAYER = 6
@@ -350,7 +357,9 @@ def _match(group: list[Seeker], now: float, rated: bool) -> list[tuple[Seeker, S
     i the keys never decrease, so a heap holding each seeker's next candidate above it
     merges those lists in key order, and a seeker whose candidate was taken looks further
     up. Seekers already paired are skipped through ``after`` (the next unpaired index,
-    found with path halving)."""
+    found with path halving), a run of one address in a rated group at once, and a seeker
+    passes over at most :data:`MAX_SKIPS` others that will not have it: O(n log n) in the
+    common case, O(n * MAX_SKIPS) at worst."""
     n = len(group)
     if n < 2:
         return []
@@ -371,29 +380,41 @@ def _match(group: list[Seeker], now: float, rated: bool) -> list[tuple[Seeker, S
             k = nxt
         return k
 
+    # run_end[k]: the first index above k of another address (rated games only: a run of
+    # seekers of one address is passed over at once)
+    run_end = list(range(1, n + 1))
+    if rated:
+        for k in range(n - 2, -1, -1):
+            if addresses[k + 1] == addresses[k]:
+                run_end[k] = run_end[k + 1]
+
+    skips = [0] * n
+
     def candidate(i: int, start: int) -> int:
-        # the first unpaired j >= start that i and j accept (-1 when none is left)
+        # the first unpaired j >= start that i and j accept (-1 when none is left, or when
+        # i has passed over MAX_SKIPS seekers that will not have it in this call)
         rating, window, address = ratings[i], windows[i], addresses[i]
         j = next_unpaired(start)
         while j < n:
             gap = ratings[j] - rating
             if gap > window:
                 return -1
-            if gap <= windows[j] and not (rated and addresses[j] == address):
+            if rated and addresses[j] == address:
+                j = next_unpaired(run_end[j])
+            elif gap <= windows[j]:
                 return j
-            j = next_unpaired(j + 1)
+            else:
+                j = next_unpaired(j + 1)
+            skips[i] += 1
+            if skips[i] > MAX_SKIPS:
+                return -1
         return -1
 
     heap: list[tuple[float, float, int, int]] = []
-    for i in range(n - 1):  # each seeker's first candidate (nobody is paired yet)
-        rating, window, address = ratings[i], windows[i], addresses[i]
-        for j in range(i + 1, n):
-            gap = ratings[j] - rating
-            if gap > window:
-                break
-            if gap <= windows[j] and not (rated and addresses[j] == address):
-                heap.append((gap, min(joined[i], joined[j]), i, j))
-                break
+    for i in range(n - 1):  # each seeker's first candidate
+        j = candidate(i, i + 1)
+        if j >= 0:
+            heap.append((ratings[j] - ratings[i], min(joined[i], joined[j]), i, j))
     heapq.heapify(heap)
     pairs: list[tuple[Seeker, Seeker]] = []
     while heap:
