@@ -854,7 +854,7 @@ def create_app(settings: Settings) -> FastAPI:
         # the bounds are checked, and only games really made counted, in Server._start
         address = address_key(client_of(request.client))
         server.admit(address, agent=body.opponent == "agent")  # before a player is made
-        player = identity.ensure(request, response)
+        player = identity.maybe(request, response)
         return server.create(body, address, player)
 
     @app.post("/api/records", status_code=201)
@@ -907,7 +907,7 @@ def create_app(settings: Settings) -> FastAPI:
         live = await server.game(game_id, client_of(request.client))
         player = identity.player_of(request)
         seat_refusal(live.rated, player)  # before an anonymous player is made for it
-        player = identity.ensure(request, response)
+        player = identity.maybe(request, response)
         return await server.claim(game_id, body.invitation, token, client_of(request.client),
                                   player)
 

@@ -29,7 +29,7 @@ from starlette.responses import Response
 from lifearena.errors import LifeArenaError
 from lifearena.web.attempts import LoginAttempts
 from lifearena.web.heavy import client_of
-from lifearena.web.limits import CreationRate, address_key
+from lifearena.web.limits import CreationRate, TooMany, address_key
 from lifearena.web.passwords import Hasher, check_password
 from lifearena.web.player_names import check_name, name_key
 from lifearena.web.players import ANONYMOUS, Player, PlayerStore
@@ -121,12 +121,30 @@ class Identity:
 
     def ensure(self, connection: HTTPConnection, response: Response) -> Player:
         """The request's player, made an anonymous one (its cookie set on ``response``) if
-        it has none; a bounded number of new ones per address and minute."""
+        it has none; a bounded number of new ones per address and minute (429 past it)."""
         player = self.player_of(connection)
         if player is not None:
             return player
         address = address_key(client_of(connection.scope.get("client")))
         self.anonymous_rate.check(address)
+        return self._new_anonymous(connection, response, address)
+
+    def maybe(self, connection: HTTPConnection, response: Response) -> Player | None:
+        """:meth:`ensure` for an action a player is not needed for (a casual game): past
+        the address's bound of new players (a program that keeps no cookie makes one at
+        every request) the action goes on with nobody on its seat."""
+        player = self.player_of(connection)
+        if player is not None:
+            return player
+        address = address_key(client_of(connection.scope.get("client")))
+        try:
+            self.anonymous_rate.check(address)
+        except TooMany:
+            return None
+        return self._new_anonymous(connection, response, address)
+
+    def _new_anonymous(self, connection: HTTPConnection, response: Response,
+                       address: str) -> Player:
         player = self.book.new_anonymous()
         self.anonymous_rate.count(address)
         self._start_session(connection, response, player)

@@ -62,12 +62,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Request, WebSocket
+from fastapi import APIRouter, Header, Request, Response, WebSocket
 from starlette.websockets import WebSocketState
 
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
 from lifearena.web import catalog
 from lifearena.web.heavy import client_of
+from lifearena.web.identity import seat_refusal
 from lifearena.web.limits import (
     FLOOD_HOLD_OFF,
     BoundedTable,
@@ -156,12 +157,27 @@ class Challenge:
     """The creator's seat token, once accepted (told to the owner only)."""
     text: str = ""
     """:meth:`listed`, encoded once (a snapshot joins these)."""
+    maker: dict[str, Any] | None = None
+    """The creator as the list shows it (``id``, ``name``, ``rating`` in the game), if it
+    is a player."""
+    rated: bool = False
+    rating_range: tuple[int | None, int | None] = (None, None)
+    """The lowest and highest rating in the game of a player who may accept (``None``:
+    no bound)."""
 
     def listed(self) -> dict[str, Any]:
         """The challenge as every visitor sees it: no secret, no address."""
+        maker = None if self.maker is None else {k: v for k, v in self.maker.items()
+                                                 if k != "id"}
         return {"id": self.id, "game": self.game, "title": catalog.CATALOG[self.game].title,
                 "params": self.params, "clock": self.clock, "colour": self.colour,
-                "created": self.created, "expires": self.expires}
+                "created": self.created, "expires": self.expires, "maker": maker,
+                "rated": self.rated, "rating_range": list(self.rating_range)}
+
+    def admits(self, rating: float) -> bool:
+        """Whether a player rated ``rating`` in the game may accept it."""
+        low, high = self.rating_range
+        return (low is None or rating >= low) and (high is None or rating <= high)
 
     def seated(self) -> dict[str, Any]:
         """The creator's private news of its accepted challenge: its game, seat and token."""
@@ -210,7 +226,8 @@ class Lobby:
 
     # -- challenges --------------------------------------------------------------------------
 
-    def create(self, body: NewChallenge, address: str) -> dict[str, Any]:
+    def create(self, body: NewChallenge, address: str,
+               maker: dict[str, Any] | None = None) -> dict[str, Any]:
         """Open a challenge for the client at ``address``: its id and the owner's secret.
         :class:`TooMany` past a bound, :class:`BadParameterError` for parameters the
         catalog refuses; nothing changes when it is refused."""
@@ -226,7 +243,9 @@ class Lobby:
         now = self.clock()
         clock = None if body.clock is None else body.clock.model_dump(exclude_none=True)
         challenge = Challenge(secrets.token_urlsafe(9), new_secret(), address, body.game,
-                              params, clock, body.colour, now, now + self.expiry)
+                              params, clock, body.colour, now, now + self.expiry,
+                              maker=maker, rated=body.rated,
+                              rating_range=(body.min_rating, body.max_rating))
         challenge.text = encode(challenge.listed())
         self.open[challenge.id] = challenge
         self.owners[challenge.owner] = challenge.id
@@ -460,12 +479,20 @@ def router_for(server: Server) -> APIRouter:
     lobby = server.lobby
 
     @router.post("/api/challenges", status_code=201)
-    async def create(body: NewChallenge, request: Request) -> dict[str, Any]:
+    async def create(body: NewChallenge, request: Request, response: Response
+                     ) -> dict[str, Any]:
         if body.clock is not None:  # the server's shortest clock, as for any game
             server.check_control(body.clock.model_dump(exclude_none=True))
         address = address_key(client_of(request.client))
         server.in_progress.check(address)  # its game will be in progress for its maker
-        return lobby.create(body, address)
+        identity = request.app.state.identity
+        seat_refusal(body.rated, identity.player_of(request))
+        server.admit(address)  # before a player is made for it
+        player = identity.maybe(request, response)
+        maker = None if player is None else {
+            "id": player.id, "name": player.shown, "kind": player.kind,
+            "rating": server.players.rating(player.id, body.game).rating.shown()}
+        return lobby.create(body, address, maker)
 
     @router.get("/api/challenges")
     async def listing() -> dict[str, Any]:
@@ -477,17 +504,41 @@ def router_for(server: Server) -> APIRouter:
 
     @router.post("/api/challenges/{challenge_id}/accept")
     async def accept(challenge_id: str, body: AcceptChallenge, request: Request,
-                     owner: OwnerHeader = None) -> dict[str, Any]:
+                     response: Response, owner: OwnerHeader = None) -> dict[str, Any]:
         address = address_key(client_of(request.client))
         challenge = lobby.take(challenge_id, owner)
+        identity = request.app.state.identity
+        player = identity.player_of(request)
+        maker = None if challenge.maker is None else challenge.maker["id"]
+        if player is not None and player.id == maker:
+            raise OwnChallenge("this is your own challenge: wait for someone to accept it, "
+                               "or cancel it")
+        seat_refusal(challenge.rated, player)
+        if challenge.rated and not server.settings.rated_within_address \
+                and address == challenge.address:
+            raise SeatError("a rated challenge cannot be accepted from its maker's address; "
+                            "play it casual")
+        rating = (1500.0 if player is None
+                  else server.players.rating(player.id, challenge.game).rating.rating)
+        if not challenge.admits(rating):
+            low, high = challenge.rating_range
+            raise SeatError(f"your rating {rating:.0f} is outside this challenge's range "
+                            f"({'any' if low is None else low} to "
+                            f"{'any' if high is None else high})")
+        server.admit(address)  # before a player is made for it
+        player = identity.maybe(request, response)
         # no await from here on: the challenge cannot be taken twice. The game counts as
         # made by the acceptor (its quota and bounds, checked in start_seated) and in
         # progress for the maker too
         colour = challenge.colour
         creator = colour if isinstance(colour, int) else secrets.randbelow(2)
+        holders = {} if player is None else {1 - creator: player.id}
+        if maker is not None:
+            holders[creator] = maker
         answer, creator_token = server.start_seated(challenge.game, challenge.params,
                                                     challenge.clock, creator, address,
-                                                    challenge.address)
+                                                    challenge.address, holders=holders,
+                                                    rated=challenge.rated)
         lobby.accepted(challenge, answer["id"], creator, creator_token)
         return answer
 

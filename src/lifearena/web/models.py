@@ -290,6 +290,20 @@ class NewChallenge(Declared):
     clock: TimeControl | None = Field(None, description="the time control (none: untimed)")
     colour: Seat | Literal["random"] = Field(
         "random", description="the creator's seat (0 moves first), or 'random'")
+    rated: bool = Field(False, description="a rated game: the creator and whoever accepts "
+                                           "need accounts")
+    min_rating: Annotated[int, Field(ge=0, le=4000)] | None = Field(
+        None, description="the lowest rating (in this game) of a player who may accept")
+    max_rating: Annotated[int, Field(ge=0, le=4000)] | None = Field(
+        None, description="the highest rating (in this game) of a player who may accept")
+
+    @model_validator(mode="after")
+    def _range_in_order(self) -> NewChallenge:
+        if (self.min_rating is not None and self.max_rating is not None
+                and self.min_rating > self.max_rating):
+            raise ValueError(f"rating range {self.min_rating} to {self.max_rating}; expected "
+                             "the lowest first")
+        return self
 
 
 class AcceptChallenge(Declared):
