@@ -139,6 +139,8 @@ from lifearena.web.models import (
     read_message,
 )
 from lifearena.web.players import NameTaken, Player, PlayerStore, UnknownPlayer
+from lifearena.web.pool_room import PoolRoom
+from lifearena.web.pool_room import router_for as pools_router
 from lifearena.web.rated import Ratings
 from lifearena.web.seating import Seating
 from lifearena.web.sockets import AbortableSockets, Outbox, broadcast, receive, stop_reading
@@ -753,6 +755,7 @@ def create_app(settings: Settings) -> FastAPI:
                                        2 * settings.view_bytes_per_second),
                     heavy=HeavyWork(settings.agent_workers, settings.workers),
                     lobby=Lobby(settings.challenge_expiry, creations=creations))
+    pool_room = PoolRoom(server)
     # the lab's tournaments play into files of their own, beside the games database
     launcher = (Launcher(tournaments_folder(settings.db), settings.tournaments_running)
                 if settings.tournaments_running > 0 else None)
@@ -761,6 +764,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         server.agents = await start_agents(settings)
         server.lobby.start()
+        pool_room.start()
         loading = asyncio.get_running_loop().create_task(server.load_clocked())
         server.tasks.add(loading)  # the clocked games load, so their flags fall on time
         loading.add_done_callback(server.tasks.discard)
@@ -776,6 +780,7 @@ def create_app(settings: Settings) -> FastAPI:
             for task in list(server.tasks):
                 task.cancel()
             await server.lobby.stop()
+            await pool_room.stop()
             server.agents.close()
             server.heavy.close()
             if launcher is not None:
@@ -788,6 +793,7 @@ def create_app(settings: Settings) -> FastAPI:
                   redoc_url=None, openapi_url="/api/openapi.json")
     app.state.server = server
     app.state.identity = identity
+    app.state.pools = pool_room
     app.state.heavy = server.heavy
     app.state.answers = AnswerBudget(settings.answer_bytes_per_address,
                                      settings.answer_bytes_total)
@@ -835,6 +841,7 @@ def create_app(settings: Settings) -> FastAPI:
     install_lab(app, settings.results, launcher, admin_token=settings.lab_admin)
     app.include_router(lobby_router(server))  # before /ws/{game_id}: /ws/lobby is its own
     app.include_router(accounts_router(server, identity))
+    app.include_router(pools_router(server, pool_room))
 
 
     # -- API ----------------------------------------------------------------------------------

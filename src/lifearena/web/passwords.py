@@ -57,7 +57,8 @@ class Hasher:
 
     def __init__(self, threads: int = 1, hasher: PasswordHasher | None = None) -> None:
         self._hasher = hasher or PasswordHasher()
-        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="argon2")
+        self._threads = threads
+        self._pool: ThreadPoolExecutor | None = None
         self._waiting = 0
         self._dummy: str | None = None
 
@@ -67,6 +68,8 @@ class Hasher:
                           "few seconds")
         self._waiting += 1
         try:
+            if self._pool is None:  # made on first use, again after close (a restarted app)
+                self._pool = ThreadPoolExecutor(self._threads, thread_name_prefix="argon2")
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._pool, function, *args)  # type: ignore[arg-type]
         finally:
@@ -97,5 +100,7 @@ class Hasher:
         return self._hasher.check_needs_rehash(stored)
 
     def close(self) -> None:
-        """Stop the worker threads."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the worker threads (a later hash starts them again)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,236 @@
+"""Quick pairing on the server: the pools' routes and the task that pairs their seekers
+(:mod:`lifearena.web.pools` holds the rules; this module holds the timing and the games).
+
+* ``GET /api/pools``: the presets (``1+0``, ``3+2``, ``5+3``, ``10+5``, ``1d``,
+  ``unlimited``) and how many wait in each pool (by game, preset and kind).
+* ``POST /api/pools/{game}/{preset}/join`` ``{"kind": "people"|"bots", "rated": bool}``: the
+  request's player waits in that pool (a rated pool needs an account; the bots' pool a bot
+  account, the people's pool no bot), at its rating in that game. A seeker that neither joins
+  again nor asks ``GET /api/pools/me`` for :data:`SEEK_FOR` seconds is taken out (a closed
+  page or a stopped bot is never paired).
+* ``POST /api/pools/leave``: stop waiting anywhere.
+* ``GET /api/pools/me``: where the player waits and, once paired, its new game
+  (``{"paired": {"id", "link", "game", "preset", "rated"}}``, told for :data:`TOLD_FOR` s).
+  A bot learns of it from its event stream too (the game starts like any other).
+
+Every :data:`PAIR_EVERY` seconds :class:`PoolRoom` pairs every pool and starts each pairing's
+game, both seats held by their players (an online game with the preset's clock, made by
+:meth:`~lifearena.web.app.Server.start_seated`, under the same bounds as any game). It keeps
+the times seekers waited and the time each pairing round took, for the benchmarks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request, Response
+from pydantic import Field
+
+from lifearena.errors import BadParameterError, LifeArenaError
+from lifearena.web import catalog
+from lifearena.web.heavy import client_of
+from lifearena.web.limits import address_key
+from lifearena.web.models import Declared
+from lifearena.web.players import BOT, Player
+from lifearena.web.pools import PRESETS, Pairing, Pools, Seeker, preset
+from lifearena.web.refusals import SeatError
+
+log = logging.getLogger("lifearena.web")
+
+PAIR_EVERY = 0.5
+"""Seconds between pairing rounds."""
+SEEK_FOR = 30.0
+"""Seconds a seeker stays in its pools without joining again or asking where it stands."""
+TOLD_FOR = 120.0
+"""Seconds a player's new game from a pool is told to ``GET /api/pools/me``."""
+KEPT_TIMES = 10_000
+"""Waits and rounds kept for the figures (the newest)."""
+
+
+class JoinPool(Declared):
+    """``POST /api/pools/{game}/{preset}/join``: wait in a pool."""
+
+    kind: Literal["people", "bots"] = Field("people", description="the people's pool or "
+                                                                   "the bots'")
+    rated: bool = Field(False, description="rated (accounts only) or casual")
+
+
+class LeavePools(Declared):
+    """``POST /api/pools/leave``: stop waiting in every pool."""
+
+
+@dataclass
+class PoolRoom:
+    """The pools of one server and the games their pairings start."""
+
+    server: Any
+    pools: Pools = field(default_factory=Pools)
+    clock: Any = time.monotonic
+    seen: dict[str, float] = field(default_factory=dict)
+    """When each waiting player last joined or asked (it leaves :data:`SEEK_FOR` later)."""
+    paired: dict[str, tuple[float, dict[str, Any]]] = field(default_factory=dict)
+    """Each lately paired player's new game, and when it was made."""
+    waits: collections.deque[float] = field(
+        default_factory=lambda: collections.deque(maxlen=KEPT_TIMES))
+    """Seconds each paired seeker waited."""
+    rounds: collections.deque[float] = field(
+        default_factory=lambda: collections.deque(maxlen=KEPT_TIMES))
+    """Seconds each pairing round took (pairing and starting its games)."""
+    _tasks: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = field(default_factory=dict)
+    _round: threading.Lock = field(default_factory=threading.Lock)
+
+    def join(self, player: Player, address: str, game: str, key: str, kind: str,
+             rated: bool) -> dict[str, Any]:
+        """Put ``player`` (from ``address``) in the pool of ``game`` and preset ``key``."""
+        if game not in catalog.GAMES:
+            raise BadParameterError(f"game {game[:40]!r}; expected one of "
+                                    f"{', '.join(catalog.GAMES)}")
+        preset(key)
+        if rated and not player.has_account:
+            raise SeatError("rated pools need an account: sign up or log in, or seek a "
+                            "casual game")
+        if kind == "bots" and player.kind != BOT:
+            raise SeatError("the bots' pool is for bot accounts")
+        if kind == "people" and player.kind == BOT:
+            raise SeatError("bots wait in the bots' pool (kind 'bots')")
+        if self.server.settings.rated_within_address:
+            address = player.id  # a club's site: its members all share one address
+        rating = self.server.players.rating(player.id, game).rating
+        now = self.clock()
+        self.pools.join(game, key, kind, Seeker(player.id, rating.rating, rating.deviation,
+                                                rated, address, now, kind == "bots"))
+        self.seen[player.id] = now
+        self.paired.pop(player.id, None)
+        return self.where(player)
+
+    def leave(self, player: Player) -> dict[str, Any]:
+        """Take ``player`` out of every pool."""
+        self.pools.leave_all(player.id)
+        self.seen.pop(player.id, None)
+        return self.where(player)
+
+    def where(self, player: Player) -> dict[str, Any]:
+        """Where ``player`` waits, and its new game once paired."""
+        if self.pools.pools_of(player.id):
+            self.seen[player.id] = self.clock()
+        told = self.paired.get(player.id)
+        return {"seeking": [key._asdict() for key in self.pools.pools_of(player.id)],
+                "paired": None if told is None else told[1]}
+
+    def listing(self) -> dict[str, Any]:
+        """The presets and how many wait in each pool."""
+        counts = [{**key._asdict(), "waiting": count}
+                  for key, count in self.pools.counts().items() if count]
+        return {"presets": [{"key": p.key, "label": p.label, "speed": p.speed,
+                             "clock": p.clock} for p in PRESETS],
+                "waiting": counts}
+
+    def pair_round(self) -> list[dict[str, Any]]:
+        """Drop the seekers gone quiet, pair every pool and start the pairings' games."""
+        with self._round:  # one round at a time (tests serve one app from two loops)
+            return self._pair_round()
+
+    def _pair_round(self) -> list[dict[str, Any]]:
+        started = time.perf_counter()
+        now = self.clock()
+        for player_id, last in list(self.seen.items()):
+            if now - last > SEEK_FOR:
+                self.pools.leave_all(player_id)
+                del self.seen[player_id]
+        for player_id, (made, _) in list(self.paired.items()):
+            if now - made > TOLD_FOR:
+                del self.paired[player_id]
+        games = []
+        for pairing in self.pools.pair_all(now):
+            try:
+                games.append(self._start(pairing, now))
+            except LifeArenaError as error:  # a bound of one side's address: both may seek
+                log.info("a pairing of %s was not started: %s", pairing.game, error)
+        self.rounds.append(time.perf_counter() - started)
+        return games
+
+    def _start(self, pairing: Pairing, now: float) -> dict[str, Any]:
+        first, second = pairing.first, pairing.second
+        for seeker in (first, second):
+            self.pools.leave_all(seeker.player)
+            self.seen.pop(seeker.player, None)
+        clock = None if pairing.preset.clock is None else dict(pairing.preset.clock)
+        # the game's defaults, a random start drawn afresh (start_seated draws its seed)
+        answer, _ = self.server.start_seated(
+            pairing.game, {}, clock, 0, second.address, first.address,
+            holders={0: first.player, 1: second.player}, rated=pairing.rated)
+        game = {"id": answer["id"], "link": f"/play/{answer['id']}", "game": pairing.game,
+                "preset": pairing.preset.key, "rated": pairing.rated}
+        for seeker in (first, second):
+            self.paired[seeker.player] = (now, game)
+            self.waits.append(now - seeker.joined)
+        return game
+
+    def start(self) -> None:
+        """Pair every :data:`PAIR_EVERY` seconds on the running loop (one task per loop
+        serving the app: tests may run two at once)."""
+        loop = asyncio.get_running_loop()
+        task = self._tasks.get(loop)
+        if task is None or task.done():
+            self._tasks[loop] = loop.create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(PAIR_EVERY)
+            try:
+                self.pair_round()
+            except Exception:  # the pairing task must outlive any one round
+                log.exception("a pairing round failed")
+
+    async def stop(self) -> None:
+        """Stop pairing on the running loop."""
+        task = self._tasks.pop(asyncio.get_running_loop(), None)
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+def router_for(server: Any, room: PoolRoom) -> APIRouter:
+    """The pools' routes over ``room``."""
+    router = APIRouter()
+
+    @router.get("/api/pools")
+    async def listing() -> dict[str, Any]:
+        return room.listing()
+
+    @router.post("/api/pools/leave")
+    async def leave(body: LeavePools, request: Request) -> dict[str, Any]:
+        player = request.app.state.identity.player_of(request)
+        if player is None:
+            return {"seeking": [], "paired": None}
+        return room.leave(player)
+
+    @router.get("/api/pools/me")
+    async def mine(request: Request) -> dict[str, Any]:
+        player = request.app.state.identity.player_of(request)
+        if player is None:
+            return {"seeking": [], "paired": None}
+        return room.where(player)
+
+    @router.post("/api/pools/{game}/{key}/join")
+    async def join(game: str, key: str, body: JoinPool, request: Request,
+                   response: Response) -> dict[str, Any]:
+        identity = request.app.state.identity
+        address = address_key(client_of(request.client))
+        server.admit(address)  # its game will count as made from here
+        player = identity.player_of(request)
+        if body.rated and (player is None or not player.has_account):
+            raise SeatError("rated pools need an account: sign up or log in, or seek a "
+                            "casual game")
+        player = identity.ensure(request, response)
+        return room.join(player, address, game[:40], key[:20], body.kind, body.rated)
+
+    return router
