@@ -1054,3 +1054,190 @@ def test_a_big_answer_queued_for_a_client_that_left_is_not_built(
         running.close()
         wait_until(lambda: heavy.in_flight(address) == 0, "the first replay done")
     assert len(built) == 1
+
+
+# -- players: accounts, sessions, tokens, names, ratings ------------------------------------------
+
+
+@contextlib.contextmanager
+def _browsers(db: Path, **settings: Any) -> Iterator[Callable[[str], TestClient]]:
+    """Browsers (clients that keep their cookies) of one app, each from the address given."""
+    app = create_app(Settings(db, agent_workers="thread", **settings))
+    with contextlib.ExitStack() as stack:
+        def browser(address: str) -> TestClient:
+            return stack.enter_context(TestClient(app, base_url="http://localhost",
+                                                  client=(address, 5000)))
+        yield browser
+
+
+def _signup(client: TestClient, name: str, password: str = "long enough 1") -> None:
+    answer = client.post("/api/account/signup", json={"name": name, "password": password})
+    assert answer.status_code == 201, answer.text
+
+
+def test_login_brute_force_is_refused_before_any_password_is_hashed(db: Path) -> None:
+    with _browsers(db) as browser:
+        owner, attacker = browser("10.2.0.1"), browser("10.2.0.2")
+        _signup(owner, "Vault")
+        hasher = attacker.app.state.identity.hasher
+        checked = []
+        real = hasher._check
+        hasher._check = lambda stored, password: checked.append(password) or real(stored,
+                                                                                  password)
+        codes = [attacker.post("/api/account/login",
+                               json={"name": "Vault", "password": f"try {n:05d}"}).status_code
+                 for n in range(40)]
+        assert codes.count(401) == len(checked) <= 8 and codes[-1] == 429
+        # many accounts from one address: the address's own bound
+        sprayed = [attacker.post("/api/account/login",
+                                 json={"name": f"user{n}", "password": "x" * 8}).status_code
+                   for n in range(30)]
+        assert sprayed[-1] == 429 and len(checked) <= 20
+
+
+def test_a_login_flood_does_not_slow_a_move(db: Path) -> None:
+    import argon2
+
+    with _browsers(db) as browser:
+        player, flooder = browser("10.3.0.1"), browser("10.3.0.2")
+        identity = player.app.state.identity
+        identity.hasher._hasher = argon2.PasswordHasher(time_cost=8, memory_cost=65536)
+        _signup(flooder, "Flooded")
+        made = player.post("/api/games", json={"game": "blocking_queen",
+                                               "opponent": "hotseat"}).json()
+        stop = threading.Event()
+
+        def flood() -> None:
+            while not stop.is_set():
+                flooder.post("/api/account/login", json={"name": "Flooded",
+                                                         "password": "wrong pass"})
+                flooder.post("/api/account/signup", json={"name": "Another",
+                                                          "password": "some pass 1"})
+
+        threads = [threading.Thread(target=flood) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        try:
+            wait_until(lambda: identity.hasher._waiting > 0, 30)
+            timings = []
+            for ply in range(6):
+                legal = view(player, made["id"], made["token"])["legal"]
+                text = next(iter(legal.values()))["moves"][0]["move"]
+                started = time.perf_counter()
+                answer = move(player, made["id"], made["token"], text, ply=ply)
+                timings.append(time.perf_counter() - started)
+                assert answer.status_code == 200, answer.text
+                if answer.json()["outcome"] is not None:
+                    break
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join(30)
+        assert sorted(timings)[len(timings) // 2] < 0.25, timings
+
+
+def test_a_session_fixed_before_login_is_worth_nothing_after_it(db: Path) -> None:
+    from lifearena.web.identity import COOKIE
+
+    with _browsers(db) as browser:
+        victim, attacker = browser("10.4.0.1"), browser("10.4.0.2")
+        _signup(browser("10.4.0.3"), "Victim")
+        attacker.post("/api/me/name", json={"name": "Planter"})
+        planted = attacker.cookies.get(COOKIE)
+        victim.cookies.set(COOKIE, planted, domain="localhost.local")  # planted in the victim's
+        login = victim.post("/api/account/login", json={"name": "Victim",
+                                                        "password": "long enough 1"})
+        assert login.status_code == 200
+        assert login.cookies.get(COOKIE) not in (None, planted)  # a new session
+        assert attacker.get("/api/me").json()["player"] is None  # the planted session ended
+
+
+def test_tokens_never_travel_in_a_url_nor_reach_the_logs(db: Path, caplog: Any) -> None:
+    import logging
+
+    with _browsers(db) as browser:
+        owner = browser("10.5.0.1")
+        _signup(owner, "Logged")
+        made = owner.post("/api/account/tokens", json={"label": "t", "scopes": ["board:read"]})
+        secret = made.json()["token"]
+        for query in (f"token={secret}", f"access_token={secret}", f"api_key={secret}"):
+            refused = owner.get(f"/api/me?{query}")
+            assert refused.status_code == 400 and "URL" in refused.json()["error"]
+            assert secret not in refused.text
+        with caplog.at_level(logging.DEBUG):
+            program = browser("10.5.0.2")
+            assert program.get("/api/me", headers={"Authorization": f"Bearer {secret}"}
+                               ).status_code == 200
+            program.get("/api/me", headers={"Authorization": f"Bearer {secret}x"})
+        assert secret not in caplog.text
+        stored = sqlite3.connect(db).execute("SELECT id FROM tokens").fetchall()
+        assert stored and all(secret not in row[0] for row in stored)
+
+
+def test_a_bot_token_sent_by_another_sites_page_is_refused(db: Path) -> None:
+    with _browsers(db) as browser:
+        owner = browser("10.6.0.1")
+        _signup(owner, "Tokened")
+        secret = owner.post("/api/account/tokens",
+                            json={"label": "t", "scopes": ["board:read"]}).json()["token"]
+        bearer = {"Authorization": f"Bearer {secret}"}
+        page = browser("10.6.0.2")
+        for headers in ({"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}):
+            answer = page.get("/api/me", headers={**bearer, **headers})
+            assert answer.status_code == 403 and "another site" in answer.json()["error"]
+        # and the server grants no CORS: a page elsewhere cannot even send the header
+        preflight = page.options("/api/me", headers={
+            "Origin": "https://evil.example", "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "authorization"})
+        assert "access-control-allow-origin" not in preflight.headers
+
+
+def test_a_name_cannot_pass_for_another_nor_carry_markup(db: Path) -> None:
+    with _browsers(db) as browser:
+        _signup(browser("10.7.0.1"), "Magnus")
+        mimic = browser("10.7.0.2")
+        for name in ("magnus", "MAGNUS", "Mаgnus", "Magnus\u200d", "Magnus\u202e",
+                     "<img src=x onerror=alert(1)>", "Magnus ", "deleted-player", "Anonymous"):
+            answer = mimic.post("/api/account/signup", json={"name": name,
+                                                             "password": "long enough 1"})
+            assert answer.status_code in (400, 409), name
+            assert "<img" not in answer.text or answer.headers["content-type"].startswith(
+                "application/json")
+        page = mimic.get("/api/players/Magnus").json()
+        assert page["player"]["name"] == "Magnus"
+
+
+def test_private_seats_and_invitations_never_show_in_player_lists(db: Path) -> None:
+    with _browsers(db) as browser:
+        maker, stranger = browser("10.8.0.1"), browser("10.8.0.2")
+        _signup(maker, "Private")
+        made = maker.post("/api/games", json={"game": "losat", "opponent": "online"}).json()
+        secrets = [made["token"], made["links"]["invite"].split("#i=")[1]]
+        answers = [stranger.get(path).text for path in (
+            "/api/players/Private", "/api/players/Private/games", "/api/me/games",
+            "/api/games", f"/api/games/{made['id']}", "/api/leaderboard?game=losat")]
+        assert all(secret not in text for secret in secrets for text in answers)
+        assert stranger.get("/api/me/games").json() == {"playing": [], "your_turn": 0}
+        # a stranger's session acts as nobody's seat in it
+        assert stranger.post(f"/api/games/{made['id']}/moves",
+                             json={"move": "+bK7", "ply": 0}).status_code == 403
+
+
+def test_two_accounts_of_one_address_cannot_trade_rating(db: Path) -> None:
+    with _browsers(db) as browser:
+        feeder, fed = browser("10.9.0.1"), browser("10.9.0.1")
+        _signup(feeder, "Feeder")
+        _signup(fed, "Fed")
+        made = fed.post("/api/games", json={"game": "war_of_life", "opponent": "online",
+                                            "rated": True}).json()
+        invitation = made["links"]["invite"].split("#i=")[1]
+        taken = feeder.post(f"/api/games/{made['id']}/claim", json={"invitation": invitation})
+        assert taken.status_code == 403 and "one address" in taken.json()["error"]
+        challenge = fed.post("/api/challenges", json={"game": "war_of_life", "rated": True})
+        accepted = feeder.post(f"/api/challenges/{challenge.json()['id']}/accept", json={})
+        assert accepted.status_code == 403 and "address" in accepted.json()["error"]
+        for client in (feeder, fed):
+            client.post("/api/pools/war_of_life/1d/join", json={"rated": True})
+        feeder.app.state.pools.pair_round()
+        assert feeder.get("/api/pools/me").json()["paired"] is None
+        assert fed.get("/api/me").json()["ratings"] == {}

@@ -113,7 +113,7 @@ def test_login_starts_a_new_session_and_logout_ends_it(people: Person) -> None:
     fresh = first.cookies.get(COOKIE)
     assert fresh and fresh != planted
     stranger = people()
-    stranger.cookies.set(COOKIE, planted, domain="localhost")
+    stranger.cookies.set(COOKIE, planted, domain="localhost.local")
     assert me(stranger)["player"] is None
     assert me(first)["player"]["name"] == "Rotor"
 

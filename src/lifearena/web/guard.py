@@ -58,6 +58,9 @@ MAX_DEPTH = 32
 MAX_NUMBER_DIGITS = 40
 """Most digits of one number in a JSON body."""
 WEBSOCKET_POLICY_VIOLATION = 1008
+SECRET_PARAMETERS = frozenset({"token", "access_token", "api_token", "api_key", "bearer",
+                               "password", "session"})
+"""Query parameters that would carry a secret in a URL: refused on every request."""
 """The close code of a refused WebSocket handshake (the server answers it with 403)."""
 
 _PORT = re.compile(r"[0-9]{1,5}")
@@ -225,7 +228,7 @@ class Guard:
             await self.app(scope, receive, send)
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        refusal = self._host_refusal(scope)
+        refusal = self._host_refusal(scope) or _token_refusal(scope)
         if refusal is None and scope["method"] in STATE_CHANGING:
             refusal = _site_refusal(scope) or _type_refusal(scope)
         bound = self.bound_of(scope["path"])
@@ -325,6 +328,36 @@ async def _refuse(send: Send, status: int, reason: str, *, close: bool = False) 
         headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+def _token_refusal(scope: Scope) -> tuple[int, str] | None:
+    """Why a request's secrets travel wrongly, if they do: an API token or seat token in
+    the URL (URLs are logged, kept in histories and sent on as referrers), or an API token
+    sent by a page of another site (a token is a program's; a browser page elsewhere that
+    holds one must not act with it here, whatever its method).
+
+    >>> _token_refusal({"query_string": b"access_token=lat_x", "headers": []})[0]
+    400
+    >>> _token_refusal({"query_string": b"", "headers": [(b"authorization", b"Bearer x"),
+    ...                 (b"sec-fetch-site", b"cross-site")]})[0]
+    403
+    """
+    query = scope.get("query_string", b"").decode("latin-1")
+    for part in query.split("&"):
+        key = part.partition("=")[0].strip().lower()
+        if key in SECRET_PARAMETERS:
+            return 400, (f"a secret in the URL ({_shown(key)}=...) is refused: URLs are "
+                         "logged; expected it in the Authorization or X-Seat-Token header")
+    if _values(scope, b"authorization"):
+        sites = [site.strip().lower() for site in _values(scope, b"sec-fetch-site")]
+        origins = _values(scope, b"origin")
+        hosts = _values(scope, b"host")
+        if any(site not in ("same-origin", "none") for site in sites) or (
+                origins and not (len(origins) == 1 and hosts
+                                 and same_origin(origins[0], hosts[0]))):
+            return 403, ("an API token sent by a page of another site is refused; "
+                         "expected it from a program (or this server's own pages)")
+    return None
 
 
 def _site_refusal(scope: Scope) -> tuple[int, str] | None:
