@@ -80,6 +80,7 @@ from lifearena.web.answers import PER_ADDRESS as ANSWER_BYTES_PER_ADDRESS
 from lifearena.web.answers import TOTAL as ANSWER_BYTES_TOTAL
 from lifearena.web.answers import AnswerBudget
 from lifearena.web.clock import steady_wall
+from lifearena.web.database import database_url
 from lifearena.web.guard import Guard, default_hosts
 from lifearena.web.heavy import HeavyWork, TooBusy, client_of
 from lifearena.web.lab import install as install_lab
@@ -194,7 +195,9 @@ def body_bound(path: str) -> int:
 class Settings:
     """What a server instance is configured with."""
 
-    db: Path
+    db: str | Path
+    """The games database: a SQLite file's path, or a URL
+    (:func:`~lifearena.web.database.database_url`: ``postgresql://user@host:port/name``)."""
     agent_workers: str = "process"
     """``"process"`` (process pools for agents and slow work, the default) or ``"thread"``
     (tests)."""
@@ -234,6 +237,9 @@ class Settings:
     next big request is refused (:mod:`lifearena.web.answers`)."""
     answer_bytes_total: int = ANSWER_BYTES_TOTAL
     """The same, for every address together."""
+    tournaments_dir: Path | None = None
+    """Where the lab's tournaments keep their results files (``None``:
+    :func:`tournaments_folder` chooses)."""
 
 
 @dataclass
@@ -653,14 +659,33 @@ async def start_agents(settings: Settings) -> AgentQueue:
     return AgentQueue(runner, settings.agent_searches)
 
 
-def tournaments_folder(db: Path) -> Path:
-    """Where the tournaments started from the lab keep their results files: a folder beside
-    the games database ``db``.
+TOURNAMENTS_DIR = "lifearena-tournaments"
+"""The folder, in the working directory, of the lab's tournaments of a server whose games
+are in a database server (PostgreSQL): there is no games file to put them beside."""
+
+
+def tournaments_folder(db: str | Path, chosen: Path | None = None) -> Path:
+    """Where the tournaments started from the lab keep their results files (each a SQLite
+    file of its own): ``chosen`` when given (``serve --tournaments-dir``), else a folder
+    beside the games file ``db``, or :data:`TOURNAMENTS_DIR` in the working directory when
+    ``db`` is a database server's URL.
 
     >>> tournaments_folder(Path("/srv/web.sqlite")).as_posix()
     '/srv/web-tournaments'
+    >>> tournaments_folder("sqlite:////srv/web.sqlite").as_posix()
+    '/srv/web-tournaments'
+    >>> tournaments_folder("postgresql://me@db/arena", Path("/srv/lab")).as_posix()
+    '/srv/lab'
+    >>> tournaments_folder("postgresql://me@db/arena") == Path.cwd() / TOURNAMENTS_DIR
+    True
     """
-    return db.parent / f"{db.stem}-tournaments"
+    if chosen is not None:
+        return chosen
+    url = database_url(db)
+    if url.startswith("sqlite:///"):
+        file = Path(url.removeprefix("sqlite:///"))
+        return file.parent / f"{file.stem}-tournaments"
+    return Path.cwd() / TOURNAMENTS_DIR
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -673,7 +698,8 @@ def create_app(settings: Settings) -> FastAPI:
                     heavy=HeavyWork(settings.agent_workers, settings.workers),
                     lobby=Lobby(settings.challenge_expiry, creations=creations))
     # the lab's tournaments play into files of their own, beside the games database
-    launcher = (Launcher(tournaments_folder(settings.db), settings.tournaments_running)
+    launcher = (Launcher(tournaments_folder(settings.db, settings.tournaments_dir),
+                         settings.tournaments_running)
                 if settings.tournaments_running > 0 else None)
 
     @contextlib.asynccontextmanager
