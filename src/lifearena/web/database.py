@@ -153,7 +153,9 @@ def _sqlite_begin(connection: Connection) -> None:
     connection says it will write after reading (:func:`upgrade`), so that it cannot fail
     half way on a lock another writer took in between."""
     immediate = connection.get_execution_options().get("lifearena_immediate", False)
-    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+    # on the driver's connection: SQLAlchemy's own execution would cost more than the query
+    connection.connection.driver_connection.execute(  # type: ignore[union-attr]
+        "BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 def alembic_config(connection: Connection | None = None) -> Any:
