@@ -1,4 +1,6 @@
-"""Fixtures of the web tests: an app over a fresh SQLite file, a test client, game helpers."""
+"""Fixtures of the web tests: an app over a fresh SQLite file, a test client, game helpers;
+``games_db``, a fresh games database of each backend (SQLite, then PostgreSQL: see
+``tests/databases.py``)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from databases import fresh_postgres
 from lifearena.web import Settings, create_app
 
 QUICK_WAR = "[[[2,2],[2,3],[3,2]],[[6,6],[6,7],[7,6]]]"
@@ -24,6 +27,22 @@ QUICK_WAR = "[[[2,2],[2,3],[3,2]],[[6,6],[6,7],[7,6]]]"
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     return tmp_path / "games.sqlite"
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh PostgreSQL database's URL (the test skips without a server to make it on)."""
+    with fresh_postgres() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def games_db(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """A fresh games database: a SQLite file's path, or a PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        return tmp_path / "games.sqlite"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
 
 
 @pytest.fixture

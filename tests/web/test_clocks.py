@@ -191,7 +191,9 @@ def test_a_restart_keeps_the_clocks_without_charging_the_downtime(db: Path,
         assert clock_of(client, game_id)["remaining_ms"] == [60_000, 47_000]
 
 
-def test_after_a_crash_at_most_the_downtime_is_charged(db: Path, now: FakeNow) -> None:
+def test_after_a_crash_at_most_the_downtime_is_charged(games_db: str | Path,
+                                                      now: FakeNow) -> None:
+    db = games_db  # on each backend: the clock survives in the store
     settings = Settings(db, agent_workers="thread", now=now)
     with TestClient(create_app(settings), base_url="http://localhost") as client:
         created = create(client, "war_of_life", params=WAR, clock=LIVE)
@@ -199,7 +201,9 @@ def test_after_a_crash_at_most_the_downtime_is_charged(db: Path, now: FakeNow) -
         play_one(client, created["id"], blue)
         now.advance(10)
         # a crash: the stored row is as the last move left it (running since then)
-        stored = Store(db).get(created["id"])
+        crashed = Store(db)
+        stored = crashed.get(created["id"])
+        crashed.close()
     with TestClient(create_app(settings), base_url="http://localhost") as client:
         store = client.app.state.server.store  # type: ignore[attr-defined]
         store.save_play(stored, None)
@@ -242,14 +246,15 @@ def test_an_agent_thinks_within_its_clock(timed: TestClient, now: FakeNow,
     assert limits[0].time <= 180 / 30 + 1
 
 
-def test_a_short_clock_runs_out_by_itself(db: Path) -> None:
+def test_a_short_clock_runs_out_by_itself(games_db: str | Path) -> None:
+    db = games_db  # on each backend: another reader sees the flag fall in the store
     settings = Settings(db, agent_workers="thread", shortest_clock=0.01)
     with TestClient(create_app(settings), base_url="http://localhost") as client:
         created = create(client, "war_of_life", params=WAR,
                          clock={"kind": "live", "minutes": 0.02, "increment": 0})
         blue, _ = tokens_of(created)
         play_one(client, created["id"], blue)  # red's 1.2 s run from here
-        watcher = Store(db)  # reads the file: no request reaches the server
+        watcher = Store(db)  # reads the database: no request reaches the server
         deadline = time.monotonic() + 15
         while True:
             row = watcher.get(created["id"])

@@ -183,7 +183,9 @@ def test_the_home_page_is_modules_and_stylesheets_only(client: TestClient) -> No
     assert '<script type="module" src="/static/lab/live.js"></script>' in live
 
 
-def test_the_labs_live_list_is_the_stores_as_the_home_page_reads_it(db: Path) -> None:
+def test_the_labs_live_list_is_the_stores_as_the_home_page_reads_it(
+        games_db: str | Path) -> None:
+    db = games_db  # on each backend
     with TestClient(create_app(Settings(db, agent_workers="thread")),
                     base_url="http://localhost") as first:
         finished = _finish_quick_war(first)

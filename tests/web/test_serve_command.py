@@ -16,6 +16,10 @@ from lifearena.cli import main
     (["--db", "{tmp}"], "is a folder"),
     (["--db", "{tmp}/missing/games.sqlite"], "does not exist"),
     (["--db", "{tmp}/not-sqlite"], "not a lifearena games database"),
+    (["--db", "mysql://me@127.0.0.1/games"], "--db 'mysql://me@127.0.0.1/games' is not a "
+     "file path or a supported URL; expected"),
+    (["--db", "postgresql://me:secret@127.0.0.1:1/games"],
+     "--db postgresql+psycopg://me:***@127.0.0.1:1/games cannot be used:"),
 ])
 def test_bad_serve_options_exit_2_with_one_line(args: list[str], fragment: str, tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
@@ -25,3 +29,4 @@ def test_bad_serve_options_exit_2_with_one_line(args: list[str], fragment: str, 
     assert exit_info.value.code == 2
     err = capsys.readouterr().err.strip()
     assert fragment in err and len(err.splitlines()) == 1
+    assert "secret" not in err

@@ -7,6 +7,10 @@ others in, run it behind a reverse proxy that terminates TLS: name the public ho
 per-address bounds count the client's address from ``X-Forwarded-For`` (from nobody else).
 The seat tokens in the private links are the only authentication of players;
 ``--lab-admin`` prints the operator's private link that starts tournaments from the lab.
+
+The games are kept in one SQLite file by default (``--db FILE``), or in PostgreSQL
+(``--db postgresql://user@host:port/name``); either is brought up to date with the
+running version's schema when the server starts.
 """
 
 from __future__ import annotations
@@ -16,7 +20,6 @@ import gc
 import ipaddress
 import secrets
 import socket
-import sqlite3
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -38,8 +41,10 @@ def serve(
                                       "0.0.0.0 for every interface, behind a proxy).")
                     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port.", min=1, max=65535)] = 8000,
-    db: Annotated[Path, typer.Option(help="SQLite file of the games (created if missing).")
-                  ] = DEFAULT_DB,
+    db: Annotated[str, typer.Option(
+        help="Where the games are kept: a SQLite file (created if missing) or a PostgreSQL "
+        "URL, postgresql://user[:password]@host:port/name (an existing database; its tables "
+        "are made or brought up to date at start).")] = str(DEFAULT_DB),
     workers: Annotated[int, typer.Option(help="Processes in which agents think.", min=1,
                                          max=64)] = 2,
     creates_per_minute: Annotated[int, typer.Option(
@@ -56,6 +61,10 @@ def serve(
     tournaments: Annotated[int, typer.Option(
         help="Tournaments the lab's page may have running at once (0: none can be started "
         "from the page).", min=0, max=16)] = 2,
+    tournaments_dir: Annotated[Path | None, typer.Option(
+        "--tournaments-dir", help="Folder of the results files of the tournaments started "
+        "from the lab (default: <db stem>-tournaments beside a --db file; "
+        "./lifearena-tournaments for a PostgreSQL --db).", file_okay=False)] = None,
     lab_admin: Annotated[bool, typer.Option(
         "--lab-admin", help="Print a private admin link that may start, stop and resume "
         "tournaments from the lab (without it the tournament pages are read only).")
@@ -71,15 +80,17 @@ def serve(
     """Serve the games in a browser: hot-seat, online (your own link and an invitation for
     your opponent) or against an agent. Prints the URL and the database file."""
     require("web", "lifearena serve")
-    if db.exists() and db.is_dir():
-        raise BadParameterError(f"--db {db} is a folder; expected a SQLite file")
-    if not db.resolve().parent.is_dir():
-        raise BadParameterError(f"--db {db}: the folder {db.resolve().parent} does not exist")
+    target = check_db(db)
     names = [check_host_name(name) for name in allowed_host or ()]
     proxies = check_proxies(forwarded_allow_ips) if forwarded_allow_ips is not None else None
+    from sqlalchemy.exc import SQLAlchemyError
+
     from lifearena.web import Settings, create_app
     from lifearena.web.app import tournaments_folder
-    from lifearena.web.store import ForeignDatabase
+    from lifearena.web.database import ForeignDatabase, hide_password
+
+    where = str(target) if isinstance(target, Path) else hide_password(target)
+    lab = tournaments_folder(target, tournaments_dir.resolve() if tournaments_dir else None)
 
     admin = secrets.token_urlsafe(18) if lab_admin else None
     shown = f"[{host}]" if ":" in host else host
@@ -87,10 +98,9 @@ def serve(
     def ready() -> None:
         settle_collector()
         typer.echo(f"lifearena web: http://{shown}:{port}/")
-        typer.echo(f"games stored in {db.resolve()}")
+        typer.echo(f"games stored in {where}")
         if tournaments:
-            typer.echo("tournaments started in the lab stored in "
-                       f"{tournaments_folder(db.resolve())}")
+            typer.echo(f"tournaments started in the lab stored in {lab}")
         if admin is not None:
             typer.echo(f"lab admin link (private: it starts tournaments): "
                        f"http://{shown}:{port}/lab/tournaments#admin={admin}")
@@ -99,7 +109,7 @@ def serve(
     listener = bind(host, port)
     try:
         try:
-            app = create_app(Settings(db=db.resolve(), workers=workers,
+            app = create_app(Settings(db=target, workers=workers, tournaments_dir=lab,
                                       creates_per_minute=creates_per_minute,
                                       games_in_progress=games_in_progress,
                                       agent_searches=agent_searches,
@@ -107,17 +117,54 @@ def serve(
                                       tournaments_running=tournaments, lab_admin=admin,
                                       bind_host=host, allowed_hosts=tuple(names),
                                       on_ready=ready))
-        except sqlite3.Error as error:
-            raise BadParameterError(f"--db {db} cannot be used as a SQLite file: {error}"
-                                    ) from None
         except ForeignDatabase as error:
-            raise BadParameterError(f"--db {db}: {error}") from None
+            raise BadParameterError(f"--db {where}: {error}") from None
+        except SQLAlchemyError as error:
+            raise BadParameterError(f"--db {where} cannot be used: {first_line(error)}; "
+                                    "expected a lifearena games database, or a new file, or "
+                                    "an empty PostgreSQL database this user may create "
+                                    "tables in") from None
         warm()  # the URL is printed once the agent workers are warm too (ready)
         import uvicorn
 
         uvicorn.Server(server_config(app, proxies)).run(sockets=[listener])
     finally:
         listener.close()
+
+
+def check_db(db: str) -> str | Path:
+    """A ``--db`` value: a SQLite file's absolute path (not a folder, in a folder that
+    exists), or a database URL (:func:`~lifearena.web.database.database_url`).
+
+    >>> check_db("postgresql://me@db.example/arena")
+    'postgresql+psycopg://me@db.example/arena'
+    >>> check_db("ftp://example.org/games")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: --db 'ftp://example.org/games' is not ...
+    """
+    from lifearena.web.database import database_url
+
+    if "://" in db:
+        try:
+            return database_url(db)
+        except BadParameterError as error:
+            raise BadParameterError(f"--db{str(error).removeprefix('database')}") from None
+    path = Path(db).expanduser()
+    if path.is_dir():
+        raise BadParameterError(f"--db {db} is a folder; expected a SQLite file")
+    if not path.resolve().parent.is_dir():
+        raise BadParameterError(f"--db {db}: the folder {path.resolve().parent} does not "
+                                "exist")
+    return path.resolve()
+
+
+def first_line(error: Exception) -> str:
+    """The first line of a database error's own message (the driver's, without
+    SQLAlchemy's statement and link)."""
+    original = getattr(error, "orig", None) or error
+    lines = str(original).strip().splitlines()
+    return lines[0] if lines else type(original).__name__
 
 
 GC_THRESHOLDS = (700, 10, 100)

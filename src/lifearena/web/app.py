@@ -66,7 +66,6 @@ from fastapi.responses import (
     Response,
 )
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy import Engine, create_engine
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketState
 
@@ -82,6 +81,7 @@ from lifearena.web.answers import PER_ADDRESS as ANSWER_BYTES_PER_ADDRESS
 from lifearena.web.answers import TOTAL as ANSWER_BYTES_TOTAL
 from lifearena.web.answers import AnswerBudget
 from lifearena.web.clock import steady_wall
+from lifearena.web.database import database_url
 from lifearena.web.guard import Guard, default_hosts
 from lifearena.web.heavy import HeavyWork, TooBusy, client_of
 from lifearena.web.identity import (
@@ -145,7 +145,6 @@ from lifearena.web.rated import Ratings
 from lifearena.web.seating import Seating
 from lifearena.web.sockets import AbortableSockets, Outbox, broadcast, receive, stop_reading
 from lifearena.web.store import DamagedRow, GameRow, Listed, Store
-from lifearena.web.tables import metadata
 
 log = logging.getLogger("lifearena.web")
 
@@ -229,7 +228,9 @@ def body_bound(path: str) -> int:
 class Settings:
     """What a server instance is configured with."""
 
-    db: Path
+    db: str | Path
+    """The games database: a SQLite file's path, or a URL
+    (:func:`~lifearena.web.database.database_url`: ``postgresql://user@host:port/name``)."""
     agent_workers: str = "process"
     """``"process"`` (process pools for agents and slow work, the default) or ``"thread"``
     (tests)."""
@@ -273,6 +274,9 @@ class Settings:
     """Whether two accounts at one client address may play a rated game together (off: a
     person cannot feed one of its accounts wins from another; ``serve --rated-within-address``
     for a site behind one address, such as a club's)."""
+    tournaments_dir: Path | None = None
+    """Where the lab's tournaments keep their results files (``None``:
+    :func:`tournaments_folder` chooses)."""
 
 
 @dataclass
@@ -723,30 +727,40 @@ async def start_agents(settings: Settings) -> AgentQueue:
     return AgentQueue(runner, settings.agent_searches)
 
 
-def players_engine(db: Path) -> Engine:
-    """The players' tables' engine, on the games' SQLite file (their tables made when
-    missing)."""
-    engine = create_engine(f"sqlite:///{Path(db).resolve()}")
-    metadata.create_all(engine, tables=[table for name, table in metadata.tables.items()
-                                        if name != "games"])
-    return engine
+TOURNAMENTS_DIR = "lifearena-tournaments"
+"""The folder, in the working directory, of the lab's tournaments of a server whose games
+are in a database server (PostgreSQL): there is no games file to put them beside."""
 
 
-def tournaments_folder(db: Path) -> Path:
-    """Where the tournaments started from the lab keep their results files: a folder beside
-    the games database ``db``.
+def tournaments_folder(db: str | Path, chosen: Path | None = None) -> Path:
+    """Where the tournaments started from the lab keep their results files (each a SQLite
+    file of its own): ``chosen`` when given (``serve --tournaments-dir``), else a folder
+    beside the games file ``db``, or :data:`TOURNAMENTS_DIR` in the working directory when
+    ``db`` is a database server's URL.
 
     >>> tournaments_folder(Path("/srv/web.sqlite")).as_posix()
     '/srv/web-tournaments'
+    >>> tournaments_folder("sqlite:////srv/web.sqlite").as_posix()
+    '/srv/web-tournaments'
+    >>> tournaments_folder("postgresql://me@db/arena", Path("/srv/lab")).as_posix()
+    '/srv/lab'
+    >>> tournaments_folder("postgresql://me@db/arena") == Path.cwd() / TOURNAMENTS_DIR
+    True
     """
-    return db.parent / f"{db.stem}-tournaments"
+    if chosen is not None:
+        return chosen
+    url = database_url(db)
+    if url.startswith("sqlite:///"):
+        file = Path(url.removeprefix("sqlite:///"))
+        return file.parent / f"{file.stem}-tournaments"
+    return Path.cwd() / TOURNAMENTS_DIR
 
 
 def create_app(settings: Settings) -> FastAPI:
     """The web application over the store at ``settings.db``."""
     creations = CreationRate(settings.creates_per_minute)  # one quota for every path
     store = Store(settings.db)
-    players = PlayerStore(players_engine(settings.db))
+    players = PlayerStore(store.engine)  # one database: the games and their players
     identity = Identity(players)
     server = Server(settings, store, creations=creations, players=players,
                     ratings=Ratings(players),
@@ -757,7 +771,8 @@ def create_app(settings: Settings) -> FastAPI:
                     lobby=Lobby(settings.challenge_expiry, creations=creations))
     pool_room = PoolRoom(server)
     # the lab's tournaments play into files of their own, beside the games database
-    launcher = (Launcher(tournaments_folder(settings.db), settings.tournaments_running)
+    launcher = (Launcher(tournaments_folder(settings.db, settings.tournaments_dir),
+                         settings.tournaments_running)
                 if settings.tournaments_running > 0 else None)
 
     @contextlib.asynccontextmanager
@@ -787,7 +802,6 @@ def create_app(settings: Settings) -> FastAPI:
                 launcher.close()
             server.store.close()  # the write-ahead log checkpointed into the file
             identity.hasher.close()
-            players.engine.dispose()
 
     app = FastAPI(title="lifearena", version=__version__, lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json")

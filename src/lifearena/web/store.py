@@ -1,4 +1,5 @@
-"""The web application's store of games: one SQLite file in WAL mode.
+"""The web application's store of games, on SQLAlchemy Core (:data:`~lifearena.web.tables.games`):
+one SQLite file by default, or a PostgreSQL database (:mod:`lifearena.web.database`).
 
 A row holds what rebuilds a game exactly: the game's name, parameters and setup (as a
 :class:`~lifearena.core.Record` would), the opponent configuration, the seat tokens, the
@@ -17,10 +18,11 @@ A game may also end outside its rules (a resignation, a draw agreed, a clock run
 :class:`~lifearena.web.clock.GameClock` as a dict, or null when untimed) and its ``offers``
 (draw and rematch offers, and the rematch once made) are stored too, so a restart keeps them.
 
-The file is marked as lifearena's (SQLite's ``application_id``); a file of another program,
-or one that is not SQLite, is refused with :class:`ForeignDatabase` before anything is
-written to it. Files of earlier versions (no mark, no invitation columns) are brought up to
-date in place and their games load and play as before.
+A SQLite file is marked as lifearena's (SQLite's ``application_id``); a file of another
+program, or one that is not SQLite, is refused with :class:`ForeignDatabase` before anything
+is written to it. Opening a store runs the schema's migrations
+(:func:`~lifearena.web.database.upgrade`): files of earlier versions (no mark, no invitation
+columns) are brought up to date in place and their games load and play as before.
 
 >>> import tempfile, pathlib
 >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite")
@@ -40,56 +42,36 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lifearena.errors import LifeArenaError
+from sqlalchemy import Connection, Engine, func, insert, or_, select, update
+from sqlalchemy.exc import SQLAlchemyError
 
-APPLICATION_ID = 0x4C415747  # "LAWG": marks a file as a lifearena web games database
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    params TEXT NOT NULL,
-    setup TEXT NOT NULL,
-    opponent TEXT NOT NULL,
-    tokens TEXT NOT NULL,
-    moves TEXT NOT NULL DEFAULT '[]',
-    pending TEXT NOT NULL DEFAULT '{}',
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    invites TEXT NOT NULL DEFAULT '{}',
-    cancelled INTEGER NOT NULL DEFAULT 0,
-    status TEXT NOT NULL DEFAULT 'unknown',
-    outcome TEXT NOT NULL DEFAULT 'null',
-    ending TEXT NOT NULL DEFAULT 'null',
-    clock TEXT NOT NULL DEFAULT 'null',
-    offers TEXT NOT NULL DEFAULT '{}'
+from lifearena.errors import LifeArenaError
+from lifearena.web.database import (
+    APPLICATION_ID,
+    EARLIER_COLUMNS,
+    ForeignDatabase,
+    database_url,
+    open_engine,
+    upgrade,
 )
-"""
-ADDED_COLUMNS = {"invites": "TEXT NOT NULL DEFAULT '{}'",
-                 "cancelled": "INTEGER NOT NULL DEFAULT 0",
-                 "status": "TEXT NOT NULL DEFAULT 'unknown'",
-                 "outcome": "TEXT NOT NULL DEFAULT 'null'",
-                 "ending": "TEXT NOT NULL DEFAULT 'null'",
-                 "clock": "TEXT NOT NULL DEFAULT 'null'",
-                 "offers": "TEXT NOT NULL DEFAULT '{}'"}
-"""Columns that files of earlier versions lack, added when such a file is opened (their rows'
-status is ``unknown``: whether they ended is only known once they are played again)."""
+from lifearena.web.tables import games
+
+__all__ = ["APPLICATION_ID", "EARLIER_COLUMNS", "DamagedRow", "ForeignDatabase", "GameRow",
+           "Listed", "Store"]
+
 MAX_ALSO = 500
 """Most ids :meth:`Store.latest` takes besides its time bound (the games open on a page)."""
-INDEX = "CREATE INDEX IF NOT EXISTS games_by_status ON games (status, updated)"
-"""The index :meth:`Store.latest` reads the newest games of a status through."""
 PLAYING, FINISHED = "playing", "finished"
 """The statuses of a game whose end is known: still being played, or over."""
-COLUMNS = ("id, game, params, setup, opponent, tokens, moves, pending, created, updated, "
-           "invites, cancelled, ending, clock, offers")
-
-
-class ForeignDatabase(LifeArenaError):
-    """The games file is not SQLite, or is another program's."""
+ROW = (games.c.id, games.c.game, games.c.params, games.c.setup, games.c.opponent,
+       games.c.tokens, games.c.moves, games.c.pending, games.c.created, games.c.updated,
+       games.c.invites, games.c.cancelled, games.c.ending, games.c.clock, games.c.offers)
+"""The columns a :class:`GameRow` is read from, in its fields' order."""
 
 
 @dataclass
@@ -137,80 +119,58 @@ class Listed:
 
 
 class Store:
-    """Games in one SQLite file; safe to call from the event loop and from worker threads."""
+    """Games in one database; safe to call from the event loop and from worker threads.
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
+    ``target`` is a file path, a database URL (:func:`~lifearena.web.database.database_url`)
+    or an engine another part of the server made; the schema is brought up to date at once.
+    :attr:`engine` is there for the code that keeps other tables of the same database (the
+    players'). Each call takes a pooled connection of its own, so threads never share one;
+    on SQLite the writes of this process also take turns on a lock, so that they queue here
+    rather than in SQLite's busy loop (which would stall the event loop in sleeps)."""
+
+    def __init__(self, target: str | Path | Engine) -> None:
+        self._owned = not isinstance(target, Engine)
+        self.engine: Engine = (open_engine(database_url(target)) if not isinstance(target, Engine)
+                               else target)
+        self._sqlite = self.engine.dialect.name == "sqlite"
         self._lock = threading.Lock()
-        self._connection: sqlite3.Connection | None = None
-        self._open()
-
-    def _open(self) -> sqlite3.Connection:
         try:
-            self._connection = sqlite3.connect(self.path, check_same_thread=False,
-                                               isolation_level=None)
-            self._prepare()
-        except sqlite3.DatabaseError as error:
-            if self._connection is not None:
-                with contextlib.suppress(Exception):
-                    self._connection.close()
-                self._connection = None
-            raise ForeignDatabase(f"{self.path.name} is not a lifearena games database "
-                                  f"({error}); expected a file made by lifearena serve, or "
-                                  "a new file name") from None
-        return self._connection
+            upgrade(self.engine)
+        except BaseException:
+            if self._owned:
+                self.engine.dispose()
+            raise
 
-    @property
-    def _db(self) -> sqlite3.Connection:
-        """The open connection (opened again after :meth:`close`, for an app whose lifespan
-        runs twice, as in tests)."""
-        return self._connection if self._connection is not None else self._open()
-
-    def _prepare(self) -> None:
-        db = self._connection
-        assert db is not None
-        app_id = db.execute("PRAGMA application_id").fetchone()[0]
-        tables = {name for (name,) in db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        ours = app_id == APPLICATION_ID or (app_id == 0 and tables <= {"games"})
-        if not ours:
-            listed = ", ".join(sorted(tables)) or "none"
-            raise sqlite3.DatabaseError(f"another program's file: tables {listed}")
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("PRAGMA busy_timeout=5000")
-        db.execute(SCHEMA)
-        have = {row[1] for row in db.execute("PRAGMA table_info(games)")}
-        for column, kind in ADDED_COLUMNS.items():
-            if column not in have:
-                db.execute(f"ALTER TABLE games ADD COLUMN {column} {kind}")
-        db.execute(INDEX)
-        if app_id != APPLICATION_ID:
-            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A connection in a transaction that commits on leaving (SQLite's writes in turn)."""
+        with self._lock if self._sqlite else contextlib.nullcontext(), \
+                self.engine.begin() as connection:
+            yield connection
 
     def insert(self, row: GameRow, outcome: dict[str, Any] | None = None) -> None:
         """Store a new game; ``outcome`` (:meth:`~lifearena.core.Outcome.to_dict`) when it
         is already over (a finished game's record opened again)."""
-        with self._lock:
-            self._db.execute(
-                f"INSERT INTO games ({COLUMNS}, status, outcome) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (row.id, row.game, json.dumps(row.params), row.setup, json.dumps(row.opponent),
-                 json.dumps(row.tokens), json.dumps(row.moves), json.dumps(row.pending),
-                 row.created, row.updated, json.dumps(row.invites), int(row.cancelled),
-                 json.dumps(row.ending), json.dumps(row.clock), json.dumps(row.offers),
-                 *_status(outcome)),
-            )
+        status, ended = _status(outcome)
+        with self._writing() as db:
+            db.execute(insert(games).values(
+                id=row.id, game=row.game, params=json.dumps(row.params), setup=row.setup,
+                opponent=json.dumps(row.opponent), tokens=json.dumps(row.tokens),
+                moves=json.dumps(row.moves), pending=json.dumps(row.pending),
+                created=row.created, updated=row.updated, invites=json.dumps(row.invites),
+                cancelled=int(row.cancelled), ending=json.dumps(row.ending),
+                clock=json.dumps(row.clock), offers=json.dumps(row.offers), status=status,
+                outcome=ended))
 
     def save_progress(self, game_id: str, moves: list[str], pending: dict[str, str],
                       outcome: dict[str, Any] | None = None) -> None:
         """Record a game's moves and pending choices, and its ``outcome`` once it is over
         (one statement: all or nothing)."""
-        with self._lock:
-            self._db.execute("UPDATE games SET moves = ?, pending = ?, updated = ?, status = ?, "
-                             "outcome = ? WHERE id = ?",
-                             (json.dumps(moves), json.dumps(pending), time.time(),
-                              *_status(outcome), game_id))
+        status, ended = _status(outcome)
+        with self._writing() as db:
+            db.execute(update(games).where(games.c.id == game_id).values(
+                moves=json.dumps(moves), pending=json.dumps(pending), updated=time.time(),
+                status=status, outcome=ended))
 
     def save_play(self, row: GameRow, outcome: dict[str, Any] | None = None) -> None:
         """Record everything play changes in ``row``: its moves, pending choices, ending,
@@ -227,47 +187,43 @@ class Store:
         >>> store.get("g1").ending, store.get("g1").offers, store.latest(True, 5)[0].id
         ({'termination': 'resign', 'winner': 1}, {'rematch': 0}, 'g1')
         """
-        with self._lock:
-            self._db.execute(
-                "UPDATE games SET moves = ?, pending = ?, ending = ?, clock = ?, offers = ?, "
-                "updated = ?, status = ?, outcome = ? WHERE id = ?",
-                (json.dumps(row.moves), json.dumps(row.pending), json.dumps(row.ending),
-                 json.dumps(row.clock), json.dumps(row.offers), time.time(),
-                 *_status(outcome), row.id))
+        status, ended = _status(outcome)
+        with self._writing() as db:
+            db.execute(update(games).where(games.c.id == row.id).values(
+                moves=json.dumps(row.moves), pending=json.dumps(row.pending),
+                ending=json.dumps(row.ending), clock=json.dumps(row.clock),
+                offers=json.dumps(row.offers), updated=time.time(), status=status,
+                outcome=ended))
 
     def clocked(self) -> list[str]:
         """The ids of the games being played whose clocks may be running (the server
         loads them when it starts, so their flags fall without anyone asking)."""
-        with self._lock:
-            found = self._db.execute(
-                "SELECT id FROM games WHERE status = ? AND clock != 'null' AND cancelled = 0",
-                (PLAYING,)).fetchall()
-        return [game_id for (game_id,) in found]
+        with self.engine.connect() as db:
+            found = db.execute(select(games.c.id).where(
+                games.c.status == PLAYING, games.c.clock != "null", games.c.cancelled == 0))
+            return list(found.scalars())
 
     def save_form(self, row: GameRow, outcome: dict[str, Any] | None = None) -> None:
         """Rewrite the game, parameters, setup and moves of a stored game (a row of an earlier
         version's form, once upgraded), and its ``outcome`` when it is over."""
-        with self._lock:
-            self._db.execute(
-                "UPDATE games SET game = ?, params = ?, setup = ?, moves = ?, status = ?, "
-                "outcome = ? WHERE id = ?",
-                (row.game, json.dumps(row.params), row.setup, json.dumps(row.moves),
-                 *_status(outcome), row.id))
+        status, ended = _status(outcome)
+        with self._writing() as db:
+            db.execute(update(games).where(games.c.id == row.id).values(
+                game=row.game, params=json.dumps(row.params), setup=row.setup,
+                moves=json.dumps(row.moves), status=status, outcome=ended))
 
     def save_seats(self, row: GameRow) -> None:
         """Record who holds the seats of ``row`` and whether it was cancelled."""
-        with self._lock:
-            self._db.execute(
-                "UPDATE games SET tokens = ?, invites = ?, cancelled = ?, updated = ? "
-                "WHERE id = ?", (json.dumps(row.tokens), json.dumps(row.invites),
-                                 int(row.cancelled), time.time(), row.id))
+        with self._writing() as db:
+            db.execute(update(games).where(games.c.id == row.id).values(
+                tokens=json.dumps(row.tokens), invites=json.dumps(row.invites),
+                cancelled=int(row.cancelled), updated=time.time()))
 
     def get(self, game_id: str) -> GameRow | None:
         """The stored game ``game_id``, or ``None``; :class:`DamagedRow` when the row no
         longer reads as a game."""
-        with self._lock:
-            found = self._db.execute(f"SELECT {COLUMNS} FROM games WHERE id = ?",
-                                     (game_id,)).fetchone()
+        with self.engine.connect() as db:
+            found = db.execute(select(*ROW).where(games.c.id == game_id)).one_or_none()
         if found is None:
             return None
         (gid, game, params, setup, opponent, tokens, moves, pending, created, updated,
@@ -286,7 +242,7 @@ class Store:
         """The ``limit`` games last changed since ``since`` (a :func:`time.time`), or whose
         id is in ``also`` whenever they changed, newest first, that are finished
         (``finished``) or still being played (an invitation its creator cancelled is not);
-        a row that no longer reads is left out.
+        a row that no longer reads is left out. The ``games_by_status`` index serves it.
 
         >>> import tempfile, pathlib
         >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite")
@@ -299,13 +255,15 @@ class Store:
         [('g2', 1, {'termination': 'win', 'winner': 0})]
         """
         also = list(also)[:MAX_ALSO]
-        marks = ", ".join("?" * len(also))
-        with self._lock:
-            found = self._db.execute(
-                "SELECT id, game, opponent, moves, updated, outcome FROM games "
-                f"WHERE status = ? AND (updated >= ? OR id IN ({marks})) AND cancelled = 0 "
-                "ORDER BY updated DESC LIMIT ?",
-                (FINISHED if finished else PLAYING, since, *also, limit)).fetchall()
+        recent = games.c.updated >= since
+        query = (select(games.c.id, games.c.game, games.c.opponent, games.c.moves,
+                        games.c.updated, games.c.outcome)
+                 .where(games.c.status == (FINISHED if finished else PLAYING),
+                        or_(recent, games.c.id.in_(also)) if also else recent,
+                        games.c.cancelled == 0)
+                 .order_by(games.c.updated.desc()).limit(limit))
+        with self.engine.connect() as db:
+            found = db.execute(query).all()
         listed = []
         for game_id, game, opponent, moves, updated, outcome in found:
             try:
@@ -331,11 +289,12 @@ class Store:
         >>> store.idle_agent_games(100.0), store.idle_agent_games(5.0)
         (['g1'], [])
         """
-        with self._lock:
-            found = self._db.execute(
-                "SELECT id, opponent FROM games WHERE status = ? AND updated < ? "
-                "AND clock = 'null' AND cancelled = 0 ORDER BY updated LIMIT ?",
-                (PLAYING, before, limit)).fetchall()
+        query = (select(games.c.id, games.c.opponent)
+                 .where(games.c.status == PLAYING, games.c.updated < before,
+                        games.c.clock == "null", games.c.cancelled == 0)
+                 .order_by(games.c.updated).limit(limit))
+        with self.engine.connect() as db:
+            found = db.execute(query).all()
         idle = []
         for game_id, opponent in found:
             try:
@@ -347,16 +306,20 @@ class Store:
 
     def count(self) -> int:
         """How many games are stored."""
-        with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        with self.engine.connect() as db:
+            return int(db.execute(select(func.count()).select_from(games)).scalar_one())
 
     def close(self) -> None:
-        """Checkpoint the write-ahead log into the file and close it (the server stops)."""
+        """Close the store's connections (the server stops); on SQLite, first checkpoint the
+        write-ahead log into the file. A later call opens connections again (an app whose
+        lifespan runs twice, as in tests)."""
         with self._lock:
-            with contextlib.suppress(sqlite3.Error):
-                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            self._db.close()
-            self._connection = None
+            if self._sqlite:  # outside a transaction, where SQLite can checkpoint everything
+                with contextlib.suppress(SQLAlchemyError, sqlite3.Error), \
+                        contextlib.closing(self.engine.raw_connection()) as raw:
+                    raw.cursor().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if self._owned:
+                self.engine.dispose()
 
 
 class DamagedRow(LifeArenaError):
