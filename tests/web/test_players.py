@@ -22,9 +22,10 @@ Person = Callable[..., TestClient]
 
 
 @pytest.fixture()
-def people(tmp_path: Path) -> Iterator[Person]:
-    """Make browsers of one server, each from its own address (``person("10.0.0.2")``)."""
-    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread"))
+def people(games_db: str | Path) -> Iterator[Person]:
+    """Make browsers of one server, each from its own address (``person("10.0.0.2")``), on
+    each kind of database (SQLite, PostgreSQL)."""
+    app = create_app(Settings(games_db, agent_workers="thread"))
     with contextlib.ExitStack() as stack:
         count = [0]
 
