@@ -61,6 +61,10 @@ def serve(
     tournaments: Annotated[int, typer.Option(
         help="Tournaments the lab's page may have running at once (0: none can be started "
         "from the page).", min=0, max=16)] = 2,
+    rated_within_address: Annotated[bool, typer.Option(
+        "--rated-within-address", help="Let two accounts of one client address play rated "
+        "games together (off: one person cannot feed one account wins from another; on for "
+        "a club whose members share one address).")] = False,
     tournaments_dir: Annotated[Path | None, typer.Option(
         "--tournaments-dir", help="Folder of the results files of the tournaments started "
         "from the lab (default: <db stem>-tournaments beside a --db file; "
@@ -113,6 +117,7 @@ def serve(
                                       creates_per_minute=creates_per_minute,
                                       games_in_progress=games_in_progress,
                                       agent_searches=agent_searches,
+                                      rated_within_address=rated_within_address,
                                       results=tuple(p.resolve() for p in results or ()),
                                       tournaments_running=tournaments, lab_admin=admin,
                                       bind_host=host, allowed_hosts=tuple(names),
