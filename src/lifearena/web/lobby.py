@@ -491,7 +491,8 @@ def router_for(server: Server) -> APIRouter:
         player = identity.maybe(request, response)
         maker = None if player is None else {
             "id": player.id, "name": player.shown, "kind": player.kind,
-            "rating": server.players.rating(player.id, body.game).rating.shown()}
+            "rating": server.players.rating(player.id, body.game).rating.shown()
+            if player.has_account else None}
         return lobby.create(body, address, maker)
 
     @router.get("/api/challenges")

@@ -9,6 +9,7 @@ import { outcomeText, sideNames } from "/static/js/outcome.js";
 import { request } from "/static/js/request.js";
 import { buildClock, buildParams, readClock, readParams, showWhen } from "/static/home/fields.js";
 import { startLobby } from "/static/home/lobby.js";
+import { startPools } from "/static/home/pools.js";
 
 /**
  * @typedef {{name: string, title: string, summary: string, simultaneous: boolean,
@@ -296,6 +297,7 @@ async function main() {
   $("open-record").addEventListener("submit", openRecord);
   chooseGame(catalog[0].name);
   startLobby(catalog);
+  startPools(catalog);
   document.body.dataset.ready = "1";
 }
 

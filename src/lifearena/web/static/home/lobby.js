@@ -9,7 +9,7 @@ import { ago } from "/static/ago.js";
 import { request } from "/static/js/request.js";
 import { backoff } from "/static/js/socket.js";
 import { buildClock, buildParams, readClock, readParams, showWhen } from "/static/home/fields.js";
-import { clockText, newestOwners, settingsText, sideText } from "/static/home/words.js";
+import { clockText, newestOwners, rangeText, settingsText, sideText } from "/static/home/words.js";
 
 /**
  * @typedef {{name: string, title: string, params: any[], look?: {sides: {name: string}[]}}} Entry
@@ -24,6 +24,17 @@ const AGES_EVERY_MS = 30_000;
 
 /** @param {string} id */
 function $(id) { return /** @type {HTMLElement} */ (document.getElementById(id)); }
+
+/**
+ * A rating bound of the challenge form, as the request's field (left out when empty).
+ * @param {string} key
+ * @param {HTMLElement} field
+ * @returns {Record<string, number>}
+ */
+function ratingBound(key, field) {
+  const text = /** @type {HTMLInputElement} */ (field).value.trim();
+  return text === "" ? {} : { [key]: Number(text) };
+}
 
 /** @returns {Owned} */
 function loadOwned() {
@@ -105,6 +116,9 @@ export function startLobby(catalog) {
     const about = document.createElement("div");
     about.className = "about";
     about.textContent = [...(own ? ["yours, waiting"] : []),
+      ...(c.maker && !own ? [`${c.maker.name}${c.maker.rating ? ` (${c.maker.rating})` : ""}`]
+        : []),
+      ...(c.rated ? ["rated"] : []), ...rangeText(c.rating_range),
       settingsText(c.params, entries.get(c.game)?.params || []), clockText(c.clock),
       sideText(c.colour, names(c.game), own)].join(" · ");
     const text = document.createElement("div");
@@ -334,6 +348,9 @@ export function startLobby(catalog) {
       params: readParams($("challenge-params")),
       clock: readClock($("challenge-clock"), "challenge-clock-"),
       colour: colour.value === "random" ? "random" : Number(colour.value),
+      rated: /** @type {HTMLInputElement} */ ($("challenge-rated")).checked,
+      ...ratingBound("min_rating", $("challenge-min-rating")),
+      ...ratingBound("max_rating", $("challenge-max-rating")),
     };
     const answer = await request("/api/challenges", { body });
     if (!answer.ok) {

@@ -77,3 +77,44 @@ export function sideText(colour, names, own) {
 export function newestOwners(owned, most) {
   return Object.values(owned).sort((a, b) => b.at - a.at).slice(0, most).map((o) => o.owner);
 }
+
+/**
+ * A challenge's rating range as the list words it (nothing when it has none).
+ *
+ * rangeText([1400, 1700]) -> ["rating 1400 to 1700"]; rangeText([null, 1600]) -> ["rating up to 1600"]
+ * @param {(number | null)[] | undefined} range
+ * @returns {string[]}
+ */
+export function rangeText(range) {
+  const [low, high] = range || [null, null];
+  if (low == null && high == null) return [];
+  if (low == null) return [`rating up to ${high}`];
+  if (high == null) return [`rating ${low} or more`];
+  return [`rating ${low} to ${high}`];
+}
+
+/**
+ * How long a seeker has waited, in words.
+ *
+ * waitedText(4) === "4 s"; waitedText(75) === "1 min 15 s"
+ * @param {number} seconds
+ * @returns {string}
+ */
+export function waitedText(seconds) {
+  const whole = Math.max(0, Math.floor(seconds));
+  if (whole < 60) return `${whole} s`;
+  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+}
+
+/**
+ * How many wait in a pool, from the server's listing.
+ * @param {{game: string, preset: string, kind: string, waiting: number}[]} waiting
+ * @param {string} game
+ * @param {string} preset
+ * @returns {number}
+ */
+export function waitingIn(waiting, game, preset) {
+  const found = waiting.find((w) => w.game === game && w.preset === preset
+                                    && w.kind === "people");
+  return found ? found.waiting : 0;
+}
