@@ -556,7 +556,15 @@ class LiveGame(Endings):
         return cells
 
     def players(self) -> list[str]:
-        """The names a record gives the two seats."""
+        """The names a record gives the two seats: the seats' players' names where players
+        hold them, else words for the kind of game."""
+        words = self._seat_words()
+        if self.row.opponent.get("kind") == "hotseat":
+            return words
+        return [person["name"] if person and seat != self.agent_seat else word
+                for seat, (person, word) in enumerate(zip(self.people, words, strict=True))]
+
+    def _seat_words(self) -> list[str]:
         opponent = self.row.opponent
         kind = opponent.get("kind")
         if kind == "agent":
