@@ -10,9 +10,9 @@ of ``src/lifearena``. An edge ``a -> b`` is an ``import`` of ``b`` by ``a``; imp
 * **Layers** (``../DESIGN.md``): ``errors`` (and ``caps``, the caps on numbers and sizes
   that the interfaces accept) < ``life`` < ``core`` (and ``testing``, the conformance check
   of the protocol, and ``killtest``, the kill-and-resume harness) < ``games`` < ``agents`` <
-  ``arena`` < ``studies`` < the interfaces ``cli``, ``web``, ``interop`` < the entry points
-  ``_entry`` and ``__main__``. Every import, at module level or inside a function, must point
-  to the same layer or a lower one.
+  ``arena`` < ``studies`` (and ``online``, the bot API's client) < the interfaces ``cli``,
+  ``web``, ``interop`` < the entry points ``_entry`` and ``__main__``. Every import, at
+  module level or inside a function, must point to the same layer or a lower one.
 * **Interfaces stand side by side**: no module of one interface (``cli``, ``web``,
   ``interop``) imports a module of another, at module level or inside a function; what two
   of them share lives below them (``lifearena.caps``, ``lifearena.arena.game_names``). Only
@@ -42,6 +42,7 @@ LAYERS: dict[str, int] = {
     "agents": 4,
     "arena": 5,
     "studies": 6,
+    "online": 6,  # the bot API's client: agents and arena below, the command line above
     "cli": 7,
     "web": 7,
     "interop": 7,

@@ -6,7 +6,8 @@ arena and the command line. The rest are extras, installed by name:
 ========  ====================================  ==========================================
 extra     what it adds                          packages
 ========  ====================================  ==========================================
-web       ``lifearena serve`` and its lab       fastapi, uvicorn
+web       ``lifearena serve`` and its lab,      fastapi, uvicorn, httpx
+          ``lifearena bot connect``
 cluster   tournaments on a Dask cluster         dask[distributed]
 studies   plots: reports, palace pictures       matplotlib
 interop   OpenSpiel, PettingZoo, Gymnasium      open_spiel, pettingzoo, gymnasium
@@ -31,7 +32,7 @@ import importlib
 from lifearena.errors import BadParameterError
 
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "web": ("fastapi", "uvicorn"),
+    "web": ("fastapi", "uvicorn", "httpx"),
     "cluster": ("distributed",),
     "studies": ("matplotlib",),
     "interop": ("pyspiel", "pettingzoo", "gymnasium"),

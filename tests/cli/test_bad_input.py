@@ -116,6 +116,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("life", "step"): ["{glider}"],
     ("war-of-life", "replay"): ["{glider}"],
     ("war-of-life", "test-strategy"): ["random", "random"],
+    ("bot", "connect"): ["http://127.0.0.1:9", "--token", "lat_x", "--agent", "random"],
 }
 
 

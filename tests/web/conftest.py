@@ -153,8 +153,9 @@ def live_server(db: Path, start_within: float = 30, **settings: Any) -> Iterator
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    # the bot API's streams never end by themselves: a stopping server cuts them
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
+                                           log_level="warning", timeout_graceful_shutdown=2))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + start_within

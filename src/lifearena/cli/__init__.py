@@ -23,7 +23,17 @@ from typing import Annotated, Any, get_args, get_origin
 import typer
 from rich.markup import escape
 
-from lifearena.cli import ladder, life, life_for_two, losat, p2life, queen, serve, war_of_life
+from lifearena.cli import (
+    bot,
+    ladder,
+    life,
+    life_for_two,
+    losat,
+    p2life,
+    queen,
+    serve,
+    war_of_life,
+)
 from lifearena.cli import tournament as tournament_cli
 from lifearena.cli.usage_errors import param_bounds, usage_line
 from lifearena.errors import LifeArenaError
@@ -61,6 +71,7 @@ app.add_typer(queen.app, name="queen")
 tournament_cli.register(app)
 ladder.register(app)
 serve.register(app)
+bot.register(app)
 
 
 def _list_element(annotation: Any) -> Any:

@@ -29,6 +29,8 @@ from lifearena.errors import BadParameterError
 from lifearena.extras import require
 
 DEFAULT_DB = Path("lifearena-web.sqlite")
+GRACEFUL_SHUTDOWN = 5.0
+"""Seconds a stopping server waits for open requests and streams before cutting them."""
 
 
 def register(app: typer.Typer) -> None:
@@ -190,9 +192,12 @@ def settle_collector() -> None:
 def server_config(app: Any, proxies: str | None, **more: Any) -> Any:
     """The ``uvicorn.Config`` of the server: ``X-Forwarded-For`` and ``X-Forwarded-Proto``
     count only from ``proxies`` (``None``: from nobody; uvicorn would believe any local
-    client by default), and no ``Server`` header."""
+    client by default), no ``Server`` header, and at most :data:`GRACEFUL_SHUTDOWN` seconds
+    of waiting for open requests when stopping (the bot API's streams never end by
+    themselves)."""
     import uvicorn
 
+    more.setdefault("timeout_graceful_shutdown", GRACEFUL_SHUTDOWN)
     return uvicorn.Config(app, log_level="warning", ws_max_size=65_536,
                           proxy_headers=proxies is not None, forwarded_allow_ips=proxies or "",
                           server_header=False, **more)

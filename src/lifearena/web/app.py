@@ -27,6 +27,9 @@
 * ``/api/challenges``, ``WS /ws/lobby``: the lobby's open challenges, listed live to every
   home page; accepting one seats both players at once (:mod:`lifearena.web.lobby`,
   :meth:`Server.start_seated`).
+* ``/api/stream/event``, ``/api/bot/...``, ``/api/challenge/...``: the bot API, in
+  lichess's shape: programs holding an API token stream their events and games as NDJSON,
+  move, resign, offer draws and challenge named players (:mod:`lifearena.web.bot_api`).
 * ``GET /api/openapi.json``: the schema of every request (:mod:`lifearena.web.models`).
 
 Errors are JSON ``{"error": "one-line reason"}`` with a 4xx status (over the socket:
@@ -80,6 +83,7 @@ from lifearena.web.agent_workers import ProcessRunner, SearchCancelled, ThreadRu
 from lifearena.web.answers import PER_ADDRESS as ANSWER_BYTES_PER_ADDRESS
 from lifearena.web.answers import TOTAL as ANSWER_BYTES_TOTAL
 from lifearena.web.answers import AnswerBudget
+from lifearena.web.bot_api import router_for as bot_router
 from lifearena.web.clock import steady_wall
 from lifearena.web.database import database_url
 from lifearena.web.guard import Guard, default_hosts
@@ -142,7 +146,7 @@ from lifearena.web.players import NameTaken, Player, PlayerStore, UnknownPlayer
 from lifearena.web.pool_room import PoolRoom
 from lifearena.web.pool_room import router_for as pools_router
 from lifearena.web.rated import Ratings
-from lifearena.web.seating import Seating
+from lifearena.web.seating import GameListener, Seating
 from lifearena.web.sockets import AbortableSockets, Outbox, broadcast, receive, stop_reading
 from lifearena.web.store import DamagedRow, GameRow, Listed, Store
 
@@ -314,6 +318,9 @@ class Server(Seating, GameActions):
     """The players' store (identities, seats, ratings); ``None``: games seat nobody."""
     ratings: Ratings | None = None
     """The ratings of rated games (over :attr:`players`)."""
+    listeners: list[GameListener] = field(default_factory=list)
+    """Told of every game that seats players and every change of a game (the bot API's
+    streams: :mod:`lifearena.web.bot_events`)."""
 
     # -- games ------------------------------------------------------------------------------
 
@@ -642,9 +649,10 @@ class Server(Seating, GameActions):
         that ended or was cancelled is in progress for nobody and its agent's search (if
         any) is dropped or stopped; any other change keeps it counted as in progress."""
         game_id = live.row.id
+        finished = False
         if live.over or live.row.cancelled:
             if not live.seats_closed:
-                live.seats_closed = True
+                live.seats_closed = finished = True
                 self.close_seats(live, ended(live))
             self.in_progress.finished(game_id)
             if live.thinking and self.agents is not None:
@@ -652,6 +660,11 @@ class Server(Seating, GameActions):
         else:
             self.in_progress.touch(game_id)
         broadcast(self.sockets.get(game_id, {}), live.view_text)
+        for listener in self.listeners:
+            try:
+                listener.changed(live, finished)
+            except Exception:  # a listener's bug must not stop the pages being told
+                log.exception("a game listener failed on a change of %s", game_id)
 
     # -- agents ------------------------------------------------------------------------------
 
@@ -856,6 +869,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(lobby_router(server))  # before /ws/{game_id}: /ws/lobby is its own
     app.include_router(accounts_router(server, identity))
     app.include_router(pools_router(server, pool_room))
+    app.include_router(bot_router(server, identity))
 
 
     # -- API ----------------------------------------------------------------------------------

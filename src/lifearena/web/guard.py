@@ -8,7 +8,8 @@ It stops, before the app reads a byte:
   evil.example``);
 * **cross-site requests**: a state-changing method (POST, PUT, PATCH, DELETE) must send
   ``Content-Type: application/json`` (a cross-site form or ``text/plain`` fetch cannot without
-  a CORS preflight, which this server never grants), and an ``Origin`` or ``Sec-Fetch-Site``
+  a CORS preflight, which this server never grants) or an ``Authorization`` header (which no
+  cross-site page can send either: a program's API token), and an ``Origin`` or ``Sec-Fetch-Site``
   it sends must say the request comes from this server's own pages; a WebSocket from a
   foreign ``Origin`` is refused at its handshake;
 * **large bodies**: a ``Content-Length`` over the path's bound is refused unread, and a body
@@ -230,7 +231,8 @@ class Guard:
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         refusal = self._host_refusal(scope) or _token_refusal(scope)
         if refusal is None and scope["method"] in STATE_CHANGING:
-            refusal = _site_refusal(scope) or _type_refusal(scope)
+            refusal = _site_refusal(scope) or (None if _has_authorization(scope)
+                                               else _type_refusal(scope))
         bound = self.bound_of(scope["path"])
         if refusal is None:
             refusal = _length_refusal(scope, bound)
@@ -397,6 +399,14 @@ def _length_refusal(scope: Scope, bound: int) -> tuple[int, str] | None:
         if int(length) > bound:
             return 413, f"request body of {int(length)} bytes; expected at most {bound}"
     return None
+
+
+def _has_authorization(scope: Scope) -> bool:
+    """Whether the request carries an ``Authorization`` header (a program's API token): no
+    cross-site page can send one without a CORS preflight, which this server never grants,
+    so such a request need not prove it is JSON (a bot's body-less ``POST``, as lichess's
+    API takes them)."""
+    return bool(_values(scope, b"authorization"))
 
 
 def _is_json(scope: Scope) -> bool:

@@ -6,12 +6,15 @@ seats are stored (:class:`~lifearena.web.players.PlayerStore`) and each
 :class:`~lifearena.web.live.LiveGame` carries its holders (a player's session or token then
 acts as its seat's private link) and ``people``, the names and ratings its pages show. When
 a game ends, :meth:`Seating.close_seats` closes its seats and rates it if it is rated
-(:mod:`lifearena.web.rated`), once.
+(:mod:`lifearena.web.rated`), once. Whoever follows the players' games (the bot API's event
+streams, :mod:`lifearena.web.bot_events`) is a :class:`GameListener` of the server, told of
+every game that seats players and of every change of a game.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from typing import Any, Protocol
 
 from lifearena.errors import BadParameterError
 from lifearena.web.live import LiveGame
@@ -19,12 +22,25 @@ from lifearena.web.players import COMPUTER, Player, PlayerStore
 from lifearena.web.rated import Ratings
 from lifearena.web.refusals import SeatError
 
+log = logging.getLogger("lifearena.web")
+
+
+class GameListener(Protocol):
+    """Told of the server's games, from the event loop; must never await or raise."""
+
+    def seated(self, live: LiveGame) -> None:
+        """Players were seated in ``live`` (a new game, or a claimed invitation)."""
+
+    def changed(self, live: LiveGame, finished: bool) -> None:
+        """``live`` changed (every broadcast); ``finished``: it has just ended."""
+
 
 class Seating:
     """Players on the seats of a server's games (a mixin of the server)."""
 
     players: PlayerStore | None
     ratings: Ratings | None
+    listeners: list[GameListener]
 
     def seat_players(self, live: LiveGame, holders: dict[int, str]) -> None:
         """Store that ``holders`` (seat to player id) hold the seats of the new game
@@ -35,6 +51,11 @@ class Seating:
             self.players.seat(live.row.id, seat, player_id, live.row.game, live.rated)
         live.holders = dict(holders)
         self.describe(live)
+        for listener in self.listeners:
+            try:
+                listener.seated(live)
+            except Exception:  # a listener's bug must not undo a game being made
+                log.exception("a game listener failed on the seats of %s", live.row.id)
 
     def load_people(self, live: LiveGame) -> None:
         """Give a game rebuilt from the store its holders and their names."""

@@ -343,13 +343,22 @@ class AbortableSockets:
     server (uvicorn's WebSocket protocols) has one, makes it read at most :data:`READ_SIZE`
     bytes at once (under asyncio's event loop), and pauses it the moment the application
     closes the socket (uvicorn resumes reading to await the peer's close frame, which nobody
-    needs, and then ends the connection after its close timeout).
+    needs, and then ends the connection after its close timeout). An HTTP request's scope
+    gets the transport too, for the streams that abort a peer that does not read
+    (:mod:`lifearena.web.feeds`).
     """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            # a long stream (:mod:`lifearena.web.feeds`) aborts a peer that does not read
+            transport = getattr(getattr(send, "__self__", None), "transport", None)
+            if transport is not None:
+                scope[TRANSPORT_KEY] = transport
+            await self.app(scope, receive, send)
+            return
         if scope["type"] != "websocket":
             await self.app(scope, receive, send)
             return
