@@ -289,6 +289,19 @@ def test_two_connected_bots_play_each_other(server: str) -> None:
         assert games["games"] == 1
 
 
+def test_two_bots_seeking_in_the_bots_pool_are_paired_and_play_rated(server: str) -> None:
+    with site(server) as one, site(server) as two:
+        tokens = account(one, "PoolOne", bot=True), account(two, "PoolTwo", bot=True)
+        # War of Life: twelve pieces a side, so the game lasts the two moves a rating needs
+        bots = [connect(server, token, "--agent", "random", "--games", "1", "--seek", "1d",
+                        "--game", "war-of-life", "--rated") for token in tokens]
+        for bot in bots:
+            out = finish(bot)
+            assert "waiting in the bots' pool" in out and "done: 1 games finished" in out
+        ratings = ok(one.get("/api/players/PoolOne"))["ratings"]
+        assert ratings["war_of_life"]["games"] == 1
+
+
 def test_a_bot_cut_off_mid_game_resumes_and_finishes(server: str) -> None:
     with site(server) as robo, site(server) as ann:
         token = account(robo, "Robo", bot=True)

@@ -134,8 +134,9 @@ class BotAPI:
 
     # -- streams -----------------------------------------------------------------------------
 
-    def stream(self, path: str) -> Iterator[dict[str, Any]]:
-        """The objects of an NDJSON stream (keep-alive lines skipped), until it ends;
+    def stream(self, path: str, keep_alive: bool = False) -> Iterator[dict[str, Any]]:
+        """The objects of an NDJSON stream (a keep-alive line skipped, or, with
+        ``keep_alive``, given as ``{"type": "keepAlive"}``), until it ends;
         :class:`Unreachable` when it is cut."""
         timeout = httpx.Timeout(TIMEOUT, read=READ_TIMEOUT)
         try:
@@ -144,7 +145,9 @@ class BotAPI:
                     response.read()
                     raise _refusal(response)
                 for line in response.iter_lines():
-                    if line.strip():
+                    if not line.strip() and keep_alive:
+                        yield {"type": "keepAlive"}
+                    elif line.strip():
                         try:
                             message = json.loads(line)
                         except ValueError:
@@ -157,8 +160,14 @@ class BotAPI:
                               ) from None
 
     def events(self) -> Iterator[dict[str, Any]]:
-        """The token's event stream."""
-        return self.stream("/api/stream/event")
+        """The token's event stream (its keep-alive lines too: the runner keeps its seek
+        alive on them)."""
+        return self.stream("/api/stream/event", keep_alive=True)
+
+    def seeking(self) -> dict[str, Any]:
+        """Where this bot waits in the pools (asking keeps its seek alive: the server drops
+        a seeker that neither joins nor asks for half a minute)."""
+        return self._call("GET", "/api/pools/me")
 
     def game(self, game_id: str) -> Iterator[dict[str, Any]]:
         """A game's stream: ``gameFull``, then ``gameState`` lines until it ends."""

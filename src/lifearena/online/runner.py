@@ -144,6 +144,8 @@ class BotRunner:
                 self._challenge(event["challenge"])
             elif kind in ("challengeDeclined", "challengeCanceled"):
                 self._challenge_closed(kind, event["challenge"])
+            elif kind == "keepAlive":
+                self._keep_seeking()
             if self._done():
                 self.stop.set()
             if self.stop.is_set():
@@ -186,6 +188,25 @@ class BotRunner:
             self._asked = target + 1
         except APIError as error:
             self.failure = error
+
+    def _keep_seeking(self) -> None:
+        """While a seek has not become a game, tell the pools this bot still waits, and
+        seek again if it was dropped (a restarted server forgets its pools)."""
+        wanted = self.wanted
+        if wanted is None or wanted.preset is None:
+            return
+        with self.lock:
+            target = len(self.finished) + sum(t.is_alive() for t in self.playing.values())
+        if self._asked <= target:
+            return  # not waiting
+        try:
+            where = self.api.seeking()
+        except APIError as error:
+            self.log(f"could not ask the pools where this bot waits: {error}")
+            return
+        if not where.get("seeking") and not where.get("paired"):
+            self._asked = target
+            self._ask_for_games()
 
     def _challenge(self, challenge: dict[str, Any]) -> None:
         if challenge.get("status") != "open":
