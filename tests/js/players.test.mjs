@@ -83,6 +83,13 @@ test("chartModel puts the oldest point left, the highest rating on top, ticks in
   assert.ok(model.yTicks.every((t) => /^\d+$/.test(t.label)));
 });
 
+test("chartModel labels games within minutes of each other once, with their date", () => {
+  const at = new Date(2024, 4, 2, 9, 57).getTime() / 1000;
+  const model = chartModel([{ at, rating: 1500 }, { at: at + 20, rating: 1520 },
+    { at: at + 40, rating: 1490 }], { width: 400, height: 200, thisYear: 2024 });
+  assert.deepEqual(model.xTicks.map((t) => t.label), ["2 May, 09:57"]);
+});
+
 test("chartModel draws a single point in the middle with one date", () => {
   const model = chartModel([{ at: 1_700_000_000, rating: 1532 }], { width: 400, height: 200 });
   assert.equal(model.dots[0].x, (model.box.left + model.box.right) / 2);

@@ -111,16 +111,25 @@ def test_sign_up_log_out_and_log_in_from_the_header(browser: Any, tmp_path: Path
         page.click("#login-button")
         page.wait_for_selector("html[data-me='Alice'] #me-logout")
         assert page.inner_text("#login-error") == ""
+        # the new game's rated box: for an account, in a game not at one screen
         page.goto(base_url + "/")
-        page.wait_for_selector("html[data-me='Alice'] #me-name")
+        page.wait_for_selector("html[data-me='Alice'] body[data-ready='1'] #me-name")
+        assert page.locator("#rated").is_disabled()
+        assert "never rated" in page.inner_text("#rated-hint")
+        page.check("input[name=opponent][value=online]")
+        assert page.locator("#rated").is_enabled() and page.inner_text("#rated-hint") == ""
+        page.click("#me-logout")
+        page.wait_for_selector("html[data-me='nobody'] #me-login")
+        assert page.locator("#rated").is_disabled()
+        assert page.inner_text("#rated-hint") == "log in to play rated games"
         assert not wrong, wrong
     # the wrong password's answer is the one error the browser logs
     assert errors == ["Failed to load resource: the server responded with a status of 401 "
                       "(Unauthorized)"]
 
 
-def test_a_token_is_shown_once_then_listed_without_its_secret(browser: Any,
-                                                               tmp_path: Path) -> None:
+def test_a_token_is_shown_once_then_listed_without_its_secret(browser: Any, tmp_path: Path,
+                                                               shots: Path) -> None:
     errors: list[str] = []
     page = _page(browser, errors)
     with live_server(tmp_path / "games.sqlite") as base_url:
@@ -139,6 +148,12 @@ def test_a_token_is_shown_once_then_listed_without_its_secret(browser: Any,
         page.wait_for_function("() => document.querySelectorAll('#token-rows tr').length === 1")
         assert "my bot" in row.inner_text() and "bot:play, board:read" in row.inner_text()
         assert secret not in row.inner_text() and secret[:8] + "…" in row.inner_text()
+        wrong: list[str] = []
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            _fits(page, "tokens", width, wrong)
+            page.locator("#tokens-box").screenshot(path=str(shots / f"tokens-{width}x{height}.png"))
+        assert not wrong, wrong
         # the secret is shown nowhere again
         page.reload()
         page.wait_for_selector("#token-rows tr")

@@ -112,6 +112,10 @@ function drawTokens(tokens) {
       return cell;
     });
     cells[2].className = "mono";
+    // a phone shows each fact with its name (players.css)
+    ["", "scopes", "starts", "created", "last used"].forEach((name, k) => {
+      if (name) cells[k].dataset.label = name;
+    });
     const revoke = document.createElement("button");
     revoke.type = "button";
     revoke.className = "quiet small";

@@ -75,12 +75,16 @@ export function chartModel(points, size = {}) {
   const y = (rating) => box.bottom - (box.bottom - box.top) * (rating - low) / (high - low);
   const short = span < 2 * DAY;
   const xCount = span > 0 ? Math.min(4, points.length) : 1;
+  /** @type {{x: number, label: string}[]} */
   const xTicks = [];
+  let before = "";
   for (let k = 0; k < xCount; k++) {
     const at = xCount === 1 ? first : first + span * k / (xCount - 1);
+    const plain = dateLabel(at, short, size.thisYear);
+    if (plain === before) continue; // a label like the one before it says nothing new
+    before = plain;
     // within two days the times of day, the first with its date
-    const label = short && k === 0 ? `${dateLabel(at, false, size.thisYear)}, ${dateLabel(at, true)}`
-      : dateLabel(at, short, size.thisYear);
+    const label = short && k === 0 ? `${dateLabel(at, false, size.thisYear)}, ${plain}` : plain;
     xTicks.push({ x: x(at), label });
   }
   const dots = points.map((p) => ({ x: x(p.at), y: y(p.rating), rating: p.rating, at: p.at }));
