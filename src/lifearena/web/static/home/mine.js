@@ -61,6 +61,7 @@ function showMine(data) {
   const now = Date.now() / 1000;
   $("mine-games").replaceChildren(...data.playing.map((g) => gameItem(g, now)));
   $("mine").hidden = data.playing.length === 0;
+  $("mine").classList.toggle("calm", data.your_turn === 0); // a phone lists it after Play
   $("mine-count").textContent = data.your_turn
     ? `${data.your_turn} waiting for you` : "none waiting for you";
   document.body.dataset.mine = String(data.playing.length);
