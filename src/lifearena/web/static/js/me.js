@@ -40,6 +40,7 @@ function link(href, text, id) {
   a.href = href;
   a.textContent = text;
   if (id) a.id = id;
+  if (a.pathname === location.pathname) a.setAttribute("aria-current", "page");
   return a;
 }
 
