@@ -56,6 +56,12 @@ def _online_game(first: Any, second: Any, base_url: str, **extra: Any) -> str:
     return str(created["id"])
 
 
+def _listed(page: Any) -> list[str]:
+    """The ids of the finished games a player's page lists, in order."""
+    return list(page.locator("#finished-rows tr").evaluate_all(
+        "rows => rows.map(r => r.dataset.id)"))
+
+
 def _header(page: Any) -> str:
     return " ".join(page.inner_text("header.top nav.me").split())
 
@@ -269,4 +275,34 @@ def test_the_home_pages_title_says_your_turn_when_the_opponent_moves(
         alice.goto(base_url + "/")
         alice.wait_for_selector(f"#mine-games li[data-id='{game_id}']:not(.your-turn)")
         alice.wait_for_function("() => !document.title.startsWith('(')")
+        assert errors == []
+
+
+def test_a_players_finished_games_come_a_page_at_a_time(browser: Any, tmp_path: Path) -> None:
+    errors: list[str] = []
+    alice = _page(browser, errors)
+    bob = _page(browser, errors)
+    with live_server(tmp_path / "games.sqlite", creates_per_minute=100) as base_url:
+        alice.goto(base_url + "/")
+        bob.goto(base_url + "/")
+        _signup(alice, base_url, "Alice")
+        lost = []
+        for number in range(21):  # a page holds 20
+            game_id = _online_game(alice, bob, base_url)
+            loser = alice if number % 7 == 0 else bob
+            _call(loser, base_url, f"/api/games/{game_id}/resign", {})
+            if loser is alice:
+                lost.append(game_id)
+        alice.goto(base_url + "/@/Alice")
+        alice.wait_for_selector("body[data-ready='1'] #more:not([hidden])")
+        assert alice.locator("#finished-rows tr").count() == 20
+        alice.click("#more")
+        alice.wait_for_selector("body[data-finished='21'] #more[hidden]", state="attached")
+        shown = _listed(alice)
+        assert len(set(shown)) == 21
+        alice.select_option("#filter-result", "loss")
+        alice.wait_for_selector("body[data-finished='3']")
+        shown = _listed(alice)
+        assert sorted(shown) == sorted(lost) and alice.locator("#more").is_hidden()
+        assert "Anonymous" in alice.inner_text("#finished-rows")  # Bob never chose a name
         assert errors == []
