@@ -238,10 +238,24 @@ def test_a_players_page_shows_ratings_a_chart_and_finished_games(browser: Any, t
         assert errors == []
 
 
+NOTIFICATIONS = """
+window.shown = [];
+window.Notification = class {
+  static permission = "granted";
+  static requestPermission() { return Promise.resolve("granted"); }
+  constructor(title, options) { window.shown.push([title, options.body]); }
+};
+document.hasFocus = () => false;
+"""
+"""A browser where notifications are allowed, recorded in ``window.shown``, and the page is
+not the window in front (so it notifies)."""
+
+
 def test_the_home_pages_title_says_your_turn_when_the_opponent_moves(
         browser: Any, tmp_path: Path, shots: Path) -> None:
     errors: list[str] = []
     alice = _page(browser, errors)
+    alice.context.add_init_script(NOTIFICATIONS)
     bob = _page(browser, errors)
     with live_server(tmp_path / "games.sqlite") as base_url:
         alice.goto(base_url + "/")
@@ -264,6 +278,10 @@ def test_the_home_pages_title_says_your_turn_when_the_opponent_moves(
         assert "Bob" in item.inner_text()
         icon = alice.locator("link[rel=icon]").get_attribute("href") or ""
         assert icon.startswith("data:image/svg+xml")
+        # a notification told of it (the person allowed them), once
+        alice.wait_for_function("() => window.shown.length > 0")
+        assert alice.evaluate("window.shown") == [["Your turn — lifearena",
+                                                   "War of Life against Bob"]]
         alice.screenshot(path=str(shots / "home-your-turn.png"), full_page=False)
         # the mark stays while the game page names its tab
         alice.goto(base_url + f"/play/{game_id}")
