@@ -200,3 +200,32 @@ def test_the_labs_live_list_is_the_stores_as_the_home_page_reads_it(
         assert lab["finished"][0]["result"] == home["finished"][0]["result"]
         assert abs(lab["now"] - time.time()) < 60
         assert not second.app.state.server.games
+
+
+def test_the_players_pages_are_served_and_a_name_that_is_nobodys_is_missing(
+        client: TestClient) -> None:
+    for path, module in (("/account", "/static/account.js"),
+                         ("/leaderboard", "/static/leaderboard.js")):
+        response = client.get(path, headers=BROWSER)
+        assert response.status_code == 200, path
+        assert response.headers["content-security-policy"] == CSP
+        text = response.text
+        assert f'<script type="module" src="{module}"></script>' in text
+        assert text.count("<script") == 1 and "style=" not in text and "<style" not in text
+    text = _page_of(client, "/@/nobody-here")
+    assert "No such player: <code>nobody-here</code>" in text
+    assert '<a id="back" href="/leaderboard">to the leaderboards</a>' in text
+    assert "x" * 41 not in _page_of(client, "/@/" + "x" * 80)
+    signed = client.post("/api/account/signup", json={"name": "Someone",
+                                                       "password": "correct horse"})
+    assert signed.status_code == 201, signed.text
+    for path in ("/@/Someone", "/@/someone"):  # names in any case
+        response = client.get(path, headers=BROWSER)
+        assert response.status_code == 200, path
+        assert '<script type="module" src="/static/player.js"></script>' in response.text
+    for path in ("/static/account.js", "/static/player.js", "/static/leaderboard.js",
+                 "/static/home/mine.js", "/static/js/me.js", "/static/js/turn.js",
+                 "/static/js/rating.js", "/static/js/chart.js"):
+        script = client.get(path)
+        assert script.status_code == 200, path
+        assert script.text.startswith("// @ts-check"), path

@@ -1,6 +1,7 @@
 """The HTTP and WebSocket server of ``lifearena serve`` (FastAPI).
 
-* ``GET /``, ``GET /play/{id}``: the pages (static HTML, CSS and JavaScript, package data);
+* ``GET /``, ``GET /play/{id}``, ``GET /@/{name}`` (a player), ``GET /leaderboard``,
+  ``GET /account``: the pages (static HTML, CSS and JavaScript, package data);
   ``GET /game/{id}`` leads to ``/play/{id}``. An address that names nothing (an unknown game,
   lab page or file) answers a browser a page saying so with a link back (404,
   :func:`missing_page`); under ``/api/`` the answer stays JSON.
@@ -852,6 +853,20 @@ def create_app(settings: Settings) -> FastAPI:
     async def home() -> Response:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/account", include_in_schema=False)
+    async def account_page() -> Response:
+        return FileResponse(STATIC / "account.html")
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> Response:
+        return FileResponse(STATIC / "leaderboard.html")
+
+    @app.get("/@/{name}", include_in_schema=False)
+    async def player_page(name: str, request: Request) -> Response:
+        if not 1 <= len(name) <= 40 or players.by_name(name) is None:
+            return missing_page(request.url.path)
+        return FileResponse(STATIC / "player.html")
+
     @app.get("/play/{game_id}", include_in_schema=False)
     async def play_page(game_id: str, request: Request) -> Response:
         if not server.exists(game_id):  # a damaged game's page opens and says so (410)
@@ -1160,6 +1175,8 @@ def missing_page(path: str) -> HTMLResponse:
     (404, True)
     >>> "No such lab page" in missing_page("/lab/nothing").body.decode()
     True
+    >>> "No such player: <code>nobody</code>" in missing_page("/@/nobody").body.decode()
+    True
     """
     parts = path.strip("/").split("/", 1)
     shown = html.escape(path if len(path) <= 60 else path[:60] + "…")
@@ -1168,6 +1185,11 @@ def missing_page(path: str) -> HTMLResponse:
         title, what = "No such game", f"No such game: <code>{html.escape(name)}</code>"
         detail, back, back_text = ("This link names no game on this server", "/",
                                    "back to the games")
+    elif parts[0] == "@" and len(parts) == 2 and "/" not in parts[1]:
+        name = parts[1] if len(parts[1]) <= 40 else parts[1][:40] + "…"
+        title, what = "No such player", f"No such player: <code>{html.escape(name)}</code>"
+        detail, back, back_text = ("Nobody plays here under this name", "/leaderboard",
+                                   "to the leaderboards")
     elif parts[0] == "lab":
         title, what = "No such lab page", f"No such lab page: <code>{shown}</code>"
         detail, back, back_text = ("The lab has no page at this address", "/lab",

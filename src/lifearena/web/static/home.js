@@ -1,7 +1,8 @@
 // @ts-check
 // The home page: one click to play each game against the computer or a friend, the open
 // challenges (home/lobby.js), then the custom-game form, the record upload, the games being
-// played and lately finished on this server, and the rules.
+// played and lately finished on this server, and the rules. "Your games" and the computer's
+// ratings come first (home/mine.js).
 
 import { ago } from "/static/ago.js";
 import { mount, picture } from "/static/js/draw.js";
@@ -10,6 +11,8 @@ import { request } from "/static/js/request.js";
 import { buildClock, buildParams, readClock, readParams, showWhen } from "/static/home/fields.js";
 import { startLobby } from "/static/home/lobby.js";
 import { startPools } from "/static/home/pools.js";
+import { labelLevels, startMine } from "/static/home/mine.js";
+import { hasAccount, me } from "/static/js/me.js";
 
 /**
  * @typedef {{name: string, title: string, summary: string, simultaneous: boolean,
@@ -124,6 +127,7 @@ function chooseGame(name) {
     level.appendChild(option);
   }
   level.value = entry.levels.includes(DEFAULT_LEVEL) ? DEFAULT_LEVEL : entry.levels[0];
+  labelLevels(level, name);
   const side = $("side");
   side.replaceChildren();
   sideNames(entry.look).forEach((who, seat) => {
@@ -155,6 +159,30 @@ function refreshVisibility() {
   for (const node of /** @type {HTMLElement[]} */ ([...document.querySelectorAll(".side-only")])) {
     node.style.display = opponent === "hotseat" ? "none" : "";
   }
+  refreshRated(opponent);
+}
+
+/** @type {boolean} whether this browser holds an account (rated games need one) */
+let account = false;
+
+/** The rated box: offered to an account, for a game that is not played at this screen.
+ * @param {string} opponent */
+function refreshRated(opponent) {
+  const box = $("rated");
+  const why = !account ? "log in to play rated games"
+    : opponent === "hotseat" ? "a game at this screen is never rated" : "";
+  box.disabled = Boolean(why);
+  if (why) box.checked = false;
+  const hint = $("rated-hint");
+  hint.replaceChildren();
+  if (!account) {
+    const link = document.createElement("a");
+    link.href = "/account#login";
+    link.textContent = "log in";
+    hint.append(link, " to play rated games");
+  } else {
+    hint.textContent = why;
+  }
 }
 
 function formValues() {
@@ -166,6 +194,7 @@ function formValues() {
     level: $("level").value,
     side: Number($("side").value || 0),
     clock: readClock($("clock"), "clock-"),
+    ...($("rated").checked && !$("rated").disabled ? { rated: true } : {}),
   };
 }
 
@@ -298,9 +327,18 @@ async function main() {
   chooseGame(catalog[0].name);
   startLobby(catalog);
   startPools(catalog);
+  startMine();
   document.body.dataset.ready = "1";
 }
 
+/** @param {import("/static/js/me.js").Me} data */
+function heard(data) {
+  account = hasAccount(data.player);
+  const checked = document.querySelector("input[name=opponent]:checked");
+  if (checked) refreshRated(/** @type {HTMLInputElement} */ (checked).value);
+}
+me().then(heard);
+document.addEventListener("lifearena:me", (event) => heard(/** @type {CustomEvent} */ (event).detail));
 setInterval(() => { if (!document.hidden) refreshRecent(); }, REFRESH_MS);
 document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshRecent(); });
 main();

@@ -10,9 +10,11 @@ import { NOTHING, capital, stillLegal } from "./inputs/common.js";
 import { hints } from "./inputs/point-then-action.js";
 import { describeMove, earlierPage, turnRows, withEarlier, withView } from "./movelist.js";
 import { outcomeText, sideNames } from "./outcome.js";
+import { changeText, changeTone, ratingText, ratingTitle } from "./rating.js";
 import { request } from "./request.js";
 import { openSocket, socketUrl } from "./socket.js";
 import { createStore } from "./store.js";
+import "./me.js"; // the header about you, and your turn in other games
 
 /**
  * @typedef {import("./inputs/common.js").Cell} Cell
@@ -492,9 +494,22 @@ function renderPlayers(view, display) {
       count.textContent = plural(display.counts[seat], display.count_label);
       if (display.stones) count.textContent += ` · ${plural(display.stones[seat], "stones")}`;
     }
-    row.append(swatch, label, count);
+    // the side, and under it who plays it
+    const side = document.createElement("span");
+    side.className = "who";
+    side.appendChild(label);
+    const person = view.people && view.people[seat];
+    if (person) side.appendChild(personNode(person, Boolean(view.outcome)));
+    row.append(swatch, side, count);
     box.appendChild(row);
   });
+  if (view.people && view.people.some((/** @type {any} */ p) => p)) {
+    const kind = document.createElement("div");
+    kind.className = "game-kind";
+    kind.dataset.rated = String(Boolean(view.rated));
+    kind.textContent = view.rated ? "rated game" : "casual game (not rated)";
+    box.appendChild(kind);
+  }
   // whose turn it is means nothing once the game is over: the banner says how it ended
   const words = [...(display.status && !view.outcome ? [display.status] : []),
     ...(display.k ? [`k = ${display.k}`] : []),
@@ -511,6 +526,44 @@ function renderPlayers(view, display) {
     status.textContent = words.join(" · ");
     box.appendChild(status);
   }
+}
+
+/** A seat's player: the name (linking to the player's page), the rating, and once a rated
+ * game is over the rating's change. @param {any} person @param {boolean} over */
+function personNode(person, over) {
+  const box = document.createElement("span");
+  box.className = "person";
+  let name;
+  if (person.page) {
+    name = document.createElement("a");
+    name.href = person.page;
+  } else {
+    name = document.createElement("span");
+  }
+  name.className = "name";
+  name.textContent = person.name;
+  box.appendChild(name);
+  if (person.kind === "bot" || person.kind === "computer") {
+    const badge = document.createElement("span");
+    badge.className = "badge";
+    badge.textContent = person.kind;
+    box.appendChild(badge);
+  }
+  if (person.rating) {
+    const rating = document.createElement("span");
+    rating.className = "rating";
+    rating.textContent = ratingText(person.rating);
+    rating.title = ratingTitle(person.rating);
+    box.appendChild(rating);
+  }
+  if (over && typeof person.rating_change === "number") {
+    const change = document.createElement("span");
+    change.className = `change ${changeTone(person.rating_change)}`;
+    change.textContent = changeText(person.rating_change);
+    change.title = `rating ${person.rating_before} before this game`;
+    box.appendChild(change);
+  }
+  return box;
 }
 
 let listed = "";
