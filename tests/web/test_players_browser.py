@@ -324,3 +324,111 @@ def test_a_players_finished_games_come_a_page_at_a_time(browser: Any, tmp_path: 
         assert sorted(shown) == sorted(lost) and alice.locator("#more").is_hidden()
         assert "Anonymous" in alice.inner_text("#finished-rows")  # Bob never chose a name
         assert errors == []
+
+
+def _sign_up_in_the_page(page: Any, base_url: str, name: str) -> None:
+    """Sign up through the header's link and the account page's form."""
+    page.goto(base_url + "/")
+    page.wait_for_selector("html[data-me='nobody'] #me-signup")
+    page.click("#me-signup")
+    page.wait_for_selector("#signup-box:not([hidden])")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", "correct horse")
+    page.click("#signup-button")
+    page.wait_for_selector(f"html[data-me='{name}']")
+
+
+def _type_moves_until(page: Any, base_url: str, game_id: str, count: int) -> None:
+    """Type the first legal move into the game's page whenever it is this page's turn,
+    until the game has ``count`` moves (the page plays its seat by its player's session:
+    its link has no seat token)."""
+    import time
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        view = _call(page, base_url, f"/api/games/{game_id}")
+        if view["move_number"] >= count or view["outcome"] is not None:
+            return
+        seat = view["seats"][0]
+        if seat in view["awaiting"]:
+            text = view["legal"][str(seat)]["moves"][0]["move"]
+            page.fill("#typed-move", text)
+            page.press("#typed-move", "Enter")
+            moved = time.monotonic() + 20
+            while _call(page, base_url, f"/api/games/{game_id}")["move_number"] \
+                    == view["move_number"]:
+                assert time.monotonic() < moved, f"{text} was not played"
+                time.sleep(0.05)
+        else:
+            time.sleep(0.05)
+    raise AssertionError(f"game {game_id} did not reach {count} moves")
+
+
+def test_two_people_play_a_rated_pool_game_and_a_third_plays_the_computer(
+        browser: Any, tmp_path: Path, shots: Path) -> None:
+    """Three browsers: two people sign up, are paired by the 3+2 pool for a rated game,
+    play it in their pages, see their ratings move as Glicko-2 says and find the game on
+    both their pages; a third, anonymous, plays the computer, whose rating moves only when
+    a game against it is rated."""
+    from lifearena.arena.glicko2 import LICHESS, Rating, rate_game
+
+    errors: list[str] = []
+    ann, ben, guest = _page(browser, errors), _page(browser, errors), _page(browser, errors)
+    # all three browsers come from 127.0.0.1: a rated game between two of them is allowed
+    with live_server(tmp_path / "games.sqlite", rated_within_address=True) as base_url:
+        _sign_up_in_the_page(ann, base_url, "Ann")
+        _sign_up_in_the_page(ben, base_url, "Ben")
+        for page in (ann, ben):
+            page.goto(base_url + "/")
+            page.wait_for_selector("body[data-ready='1'] #pool-presets button")
+            page.select_option("#pool-game", "war_of_life")
+            page.check("#pool-rated")
+            page.click("#pool-presets button[data-preset='3+2']")
+        for page in (ann, ben):
+            page.wait_for_url("**/play/**", timeout=30_000)
+        game_id = ann.url.rsplit("/", 1)[1]
+        assert ben.url.rsplit("/", 1)[1] == game_id and "#t=" not in ann.url
+        ann.wait_for_selector("#players .person .rating")
+        assert ann.inner_text("#players .game-kind") == "rated game"
+        view = _call(ann, base_url, f"/api/games/{game_id}")
+        assert view["opponent"]["clock"] == {"kind": "live", "minutes": 3, "increment": 2}
+        first = ann if view["seats"] == [0] else ben
+        second = ben if first is ann else ann
+        _type_moves_until(first, base_url, game_id, 1)
+        _type_moves_until(second, base_url, game_id, 2)
+        _call(second, base_url, f"/api/games/{game_id}/resign", {})
+        first.wait_for_selector("#players .person .change")
+        won, lost = rate_game(Rating(), Rating(), 1.0, LICHESS)
+        winner = "Ann" if first is ann else "Ben"
+        for page, rating in ((first, won), (second, lost)):
+            mine = _call(page, base_url, "/api/me")["ratings"]["war_of_life"]
+            assert mine["rating"] == round(rating.rating), (mine, rating)
+        first.screenshot(path=str(shots / "pool-game-over.png"), full_page=True)
+        for page, name in ((ann, "Ann"), (ben, "Ben")):
+            page.goto(base_url + f"/@/{name}")
+            page.wait_for_selector(f"body[data-ready='1'] #finished-rows tr[data-id='{game_id}']")
+            row = page.inner_text(f"#finished-rows tr[data-id='{game_id}']")
+            assert ("won" in row) is (name == winner), row
+            assert page.locator("#chart").get_attribute("data-points") == "1"
+        # the third: anonymous, against the computer (casual), then a rated game of Ann's
+        before = _call(guest, base_url, "/api/computer")["games"]["war_of_life"]["easy"]
+        guest.goto(base_url + "/")
+        guest.wait_for_selector("body[data-ready='1'] #quick-games li")
+        guest.select_option("#quick-level", "easy")
+        guest.click("#quick-games li[data-game='war_of_life'] button.quick-agent")
+        guest.wait_for_url("**/play/**")
+        casual = guest.url.split("/play/")[1].split("#")[0]
+        assert _call(guest, base_url, "/api/me")["player"]["kind"] == "anonymous"
+        _type_moves_until(guest, base_url, casual, 2)
+        _call(guest, base_url, f"/api/games/{casual}/resign", {})
+        after_casual = _call(guest, base_url, "/api/computer")["games"]["war_of_life"]["easy"]
+        assert after_casual == before
+        rated = _call(ann, base_url, "/api/games", {"game": "war_of_life", "opponent": "agent",
+                                                    "level": "easy", "rated": True})["id"]
+        ann.goto(base_url + f"/play/{rated}")
+        ann.wait_for_selector("#players .person .rating")
+        _type_moves_until(ann, base_url, rated, 2)
+        _call(ann, base_url, f"/api/games/{rated}/resign", {})
+        after = _call(guest, base_url, "/api/computer")["games"]["war_of_life"]["easy"]
+        assert after["rating"] > before["rating"] and after["games"] == before["games"] + 1
+        assert errors == []
