@@ -68,17 +68,47 @@ def computer_id(level: str) -> str:
     return COMPUTER_PREFIX + level
 
 
+def read_estimates(text: str) -> dict[str, dict[str, dict[str, Any]]]:
+    """The levels' estimates in the text of ``computer_ratings.json``, by game then level.
+
+    Keys starting with ``_`` say how the file was made (``_about``: the command, the date,
+    the games per pairing, the time scale) and are no game or level; a level without a
+    rating is skipped, so a partial or newer file never gives a level a rating it lacks.
+
+    >>> text = '{"_about": {"runs": {}}, "losat": {"easy": {"rating": 1012.5, ' \\
+    ...        '"deviation": 120.0, "agent": "greedy"}, "_note": "x", "hard": {}}}'
+    >>> read_estimates(text)
+    {'losat': {'easy': {'rating': 1012.5, 'deviation': 120.0, 'agent': 'greedy'}}}
+    """
+    data = json.loads(text)
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    for game, levels in data.items():
+        if game.startswith("_") or not isinstance(levels, dict):
+            continue
+        found[game] = {level: entry for level, entry in levels.items()
+                       if not level.startswith("_") and isinstance(entry, dict)
+                       and "rating" in entry and "deviation" in entry}
+    return found
+
+
 @cache
-def ladder_estimates() -> dict[str, dict[str, dict[str, float]]]:
-    """The ladder's estimates (``{}`` when the file is missing)."""
+def ladder_estimates() -> dict[str, dict[str, dict[str, Any]]]:
+    """The ladder's estimates of :data:`COMPUTER_RATINGS` (``{}`` when the file is
+    missing): :func:`read_estimates` of it, read once."""
     if not COMPUTER_RATINGS.exists():
         return {}
-    data: dict[str, dict[str, dict[str, float]]] = json.loads(COMPUTER_RATINGS.read_text())
-    return data
+    return read_estimates(COMPUTER_RATINGS.read_text())
 
 
 def first_computer_rating(game: str, level: str) -> Rating:
-    """The rating the computer at ``level`` starts ``game`` with."""
+    """The rating the computer at ``level`` starts ``game`` with: the ladder's estimate
+    (``random`` is the ladder's anchor, fixed at 800), or :data:`UNKNOWN_COMPUTER`.
+
+    >>> first_computer_rating("war_of_life", "random").rating
+    800.0
+    >>> first_computer_rating("_about", "random") == UNKNOWN_COMPUTER
+    True
+    """
     found = ladder_estimates().get(game, {}).get(level)
     if found is None:
         return UNKNOWN_COMPUTER
