@@ -1,6 +1,7 @@
 """The web server under load: online games between scripted clients on loopback, played once
 as they are (*ordinary*) and once beside hostile clients (*hostile*), each scenario on a
-fresh ``lifearena serve``.
+fresh ``lifearena serve``; the lobby, the agents and the players' accounts and pools under
+load in scenarios of their own.
 
 Each scenario starts ``lifearena serve`` in its own process on a free port with a fresh
 database and keeps ``--games`` online War of Life games (random starts) going at once for
@@ -100,10 +101,39 @@ that ends is replaced. Its target: the quiet player's p99 reply under ``--agents
 (1,000) in the hostile phase, no errors; the report gives the quiet player's median and p99
 in each phase, their ratio, and how many searches the hostile address had answered.
 
+The *players* scenario plays ``--players-games`` (200) rated games through the quick-pairing
+pools while a login flood hashes as much as the server lets it. Before the clock
+``2 * min(--games, --players-games)`` players sign up (``POST /api/account/signup``, each
+from a loopback address of its own, its client keeping the session cookie), so that at most
+``--games`` rated games go on at once; with the defaults, 400 players each play one game.
+Each player joins the rated War of Life pool of the ``unlimited`` preset (no clock: no game
+ends on time; its first join at a random moment of the first ``FIRST_JOIN_WITHIN`` (5)
+seconds), asks ``GET /api/pools/me`` every ``POOL_POLL`` (0.5) seconds until it is paired,
+then opens the game's socket with its cookie and says hello with no token (the socket plays
+the seat its player holds), and plays it as the other scenarios' seats do (``--think``, a
+random legal move, the move's latency its WebSocket round trip); at ``--moves`` moves the
+player to move resigns, so that every game ends and is rated. Then it joins again, until two
+joins a game have been made. A pairing's time is from its player's join request being sent
+to its client seeing the pairing in ``GET /api/pools/me``: the pools' wait (they pair every
+0.5 s, by rating: players of ratings far apart wait longer) plus up to a poll's period. The
+login flood sends ``--logins-per-second`` (20) logins with wrong passwords, each when due
+whether or not the earlier ones were answered, from a new loopback address every 20 (the
+server's bound an address) and to names that each stay under the bound a name (every other
+attempt a player's name, at most 8 times each; the others names with no account, which the
+server checks against a hash all the same): every attempt is hashed, or refused (429) once
+the server's queue of hashes is full, the worst case. The scenario runs twice on fresh
+servers: ``players-quiet`` first (no flood: the baseline), then ``players``; the report gives
+move p50/p99 (target: the flooded p99 under ``--target-ms``, 50, with no errors), pairing
+p50/p99, the games paired and ended, the logins by their answer's status, and the ratio of
+the flooded move p99 to the quiet one. ``--seconds`` does not bound it: it ends when its
+games have. Its clock starts once every player has signed up.
+
 Errors are what a player met (an error message on its socket, a lost connection, a step
-that took over ``STEP_TIMEOUT``) and, in the hostile scenario, position requests answered
-other than 200 or 429 (429 is the server's per-address bound: counted, not an error). The
-spectators' closed connections are the defence working, not errors.
+that took over ``STEP_TIMEOUT``, a pairing not seen within ``SEEK_TIMEOUT``) and, in the
+hostile scenario, position requests answered other than 200 or 429 (429 is the server's
+per-address bound: counted, not an error), in the players scenario logins answered other
+than 401 or 429. The spectators' closed connections are the defence working, not errors,
+and so are logins the server left unanswered for ``STEP_TIMEOUT`` (counted).
 
 Prints two tables with a row per scenario (per run with ``--repeat``, then the medians of
 the runs): games, moves, moves/s, p50/p99/max move latency, errors and the server process's
@@ -112,18 +142,20 @@ were played by the server process, by its worker processes (agents and replays),
 benchmark's clients and by every other process on the machine (the machine's share that went
 elsewhere: numbers taken on a busy machine say so), the server's peak RSS (sampled every
 0.25 s) and its workers' RSS. Then what the hostile clients did, the ratio of the hostile to
-the ordinary p99, and whether the target (hostile p99 under ``--target-ms``, no errors) was
-met. The clock of a scenario starts once the server printed its URL (after its warm-up) and,
-in the hostile scenario, once the long games are stored and the replay workers have answered
-a first request, and in the lobby scenario once its challenges stand and its pages have read
-their snapshots. With the defaults a run takes about three minutes; ``--quick`` about one and
-a half.
+the ordinary p99, the players scenario's pairings and logins and the ratio of its p99 to the
+quiet baseline's, and whether the targets (hostile, lobby and players p99 under
+``--target-ms``, no errors) were met. The clock of a scenario starts once the server printed
+its URL (after its warm-up) and, in the hostile scenario, once the long games are stored and
+the replay workers have answered a first request, and in the lobby scenario once its
+challenges stand and its pages have read their snapshots. With the defaults a run takes about
+three minutes; ``--quick`` about one and a half.
 
     .venv/bin/python benchmarks/bench_server.py
     .venv/bin/python benchmarks/bench_server.py --quick
     .venv/bin/python benchmarks/bench_server.py --repeat 3 --seconds 20
     .venv/bin/python benchmarks/bench_server.py --scenario lobby
     .venv/bin/python benchmarks/bench_server.py --scenario agents --seconds 30
+    .venv/bin/python benchmarks/bench_server.py --scenario players
 """
 
 from __future__ import annotations
@@ -154,6 +186,8 @@ import psutil
 import websockets
 
 from lifearena.core import Record
+from lifearena.web.attempts import ACCOUNT_FAILURES, ADDRESS_ATTEMPTS
+from lifearena.web.identity import COOKIE
 from lifearena.web.lobby import OPEN_PER_ADDRESS
 
 T = TypeVar("T")
@@ -348,6 +382,26 @@ class Scenario:
     lobby_changes: int = 0
     churned: int = 0
     snapshot_sizes: list[int] = field(default_factory=list)
+    # the players
+    clock_started: float = 0.0
+    """When the clock started (``time.monotonic``)."""
+    tickets: int = 0
+    """Joins of a pool still to be made (two a rated game)."""
+    pairing_times: list[float] = field(default_factory=list)
+    """Seconds from each join of a pool to its player's client seeing the pairing."""
+    rated_games: set[str] = field(default_factory=set)
+    """The rated games the pools started (as their players saw them)."""
+    rated_over: set[str] = field(default_factory=set)
+    """The rated games a player saw end."""
+    resigned: int = 0
+    """Rated games resigned at ``--moves`` moves."""
+    logins: dict[str, int] = field(default_factory=dict)
+    """The flood's logins by their answer's status (``timeout``: none within
+    :data:`STEP_TIMEOUT`; ``failed``: a transport's error; ``unanswered``: none yet when the
+    scenario ended)."""
+    logins_sent: int = 0
+    login_latencies: list[float] = field(default_factory=list)
+    """Seconds to each wrong password's answer (401)."""
 
     @property
     def base(self) -> str:
@@ -355,8 +409,7 @@ class Scenario:
 
     def error(self, what: str) -> None:
         """Count an error, with when it happened (seconds into the scenario)."""
-        self.errors.append(f"{time.monotonic() - self.deadline + self.args.seconds:.1f} s: "
-                           f"{what}")
+        self.errors.append(f"{time.monotonic() - self.clock_started:.1f} s: {what}")
 
 
 def describe(error: BaseException) -> str:
@@ -947,7 +1000,8 @@ async def run_scenario(scenario: Scenario, kind: str) -> float:
         scenario.rss_start = scenario.cpu.memory.now()[0]
         scenario.cpu.memory.peak = scenario.rss_start  # the scenario's own peak from here
         started = time.perf_counter()
-        scenario.deadline = time.monotonic() + args.seconds
+        scenario.clock_started = time.monotonic()
+        scenario.deadline = scenario.clock_started + args.seconds
         if scenario.small_game:  # timed for the whole scenario
             timing = asyncio.create_task(probe_small(scenario, scenario.small_latencies,
                                                      scenario.deadline))
@@ -985,6 +1039,246 @@ async def run_scenario(scenario: Scenario, kind: str) -> float:
     return elapsed
 
 
+# -- accounts, quick pairing and a login flood ----------------------------------------------
+
+PLAYERS = ("players-quiet", "players")
+"""The players scenario's two runs: without the login flood (its baseline), then with it."""
+POOL_GAME, POOL_PRESET = "war_of_life", "unlimited"
+"""The pool the players scenario's players wait in (no clock: no game ends on time)."""
+PASSWORD = "bench password 1"
+"""Every player's password."""
+POOL_POLL = 0.5
+"""Seconds between two ``GET /api/pools/me`` of a waiting player, as often as the pools pair:
+the pairing times are seen this late at most. (Every 0.2 s, 400 players waiting at once
+asked 2,000 times a second, a load of their own that slowed the pairings it timed.)"""
+FIRST_JOIN_WITHIN = 5.0
+"""Seconds over which the players' first joins are spread (uniformly)."""
+SEEK_TIMEOUT = 90.0
+"""Seconds a player waits for a pairing before it leaves and counts an error (a seeker
+accepts any rating after 60 s)."""
+SIGNUPS_AT_ONCE = 8
+"""Sign-ups sent at once before the clock (the server hashes one password at a time and
+keeps at most 32 waiting)."""
+LOGIN_GRACE = 5.0
+"""Seconds the flood's last logins have to be answered once the games are over."""
+
+
+def pool_player_address(index: int) -> str:
+    """The loopback address of player ``index`` of the players scenario."""
+    return f"127.5.{index // 250}.{index % 250 + 1}"
+
+
+def login_address(index: int) -> str:
+    """The loopback address of the flood's ``index``-th address."""
+    return f"127.6.{index // 250 % 250}.{index % 250 + 1}"
+
+
+def player_name(index: int) -> str:
+    """The account name of player ``index``."""
+    return f"Bench{index:04d}"
+
+
+async def sign_up(scenario: Scenario, client: httpx.AsyncClient, name: str) -> None:
+    """Sign ``client`` up as ``name`` (its cookie kept by the client), asking again while
+    the server's queue of hashes is full (429)."""
+    while True:
+        answer = await step(client.post("/api/account/signup",
+                                        json={"name": name, "password": PASSWORD}))
+        if answer.status_code == 201:
+            return
+        if answer.status_code != 429:
+            sys.exit(f"sign-up of {name}: {answer.status_code} {answer.text[:200]}")
+        await asyncio.sleep(0.5)  # the hashes waiting: asked again a little later
+
+
+async def seek(scenario: Scenario, client: httpx.AsyncClient) -> str:
+    """Join the rated pool, then ask where the player stands every :data:`POOL_POLL` seconds
+    until it is paired: the new game's id (the pairing time noted)."""
+    started = time.perf_counter()
+    joined = await step(client.post(f"/api/pools/{POOL_GAME}/{POOL_PRESET}/join",
+                                    json={"rated": True}))
+    if joined.status_code != 200:
+        raise PlayerError(f"join: {joined.status_code} {joined.text[:120]}")
+    while time.perf_counter() - started < SEEK_TIMEOUT:
+        await asyncio.sleep(POOL_POLL)  # a page's poll, not a synchronization
+        answer = await step(client.get("/api/pools/me"))
+        if answer.status_code != 200:
+            raise PlayerError(f"pools/me: {answer.status_code} {answer.text[:120]}")
+        paired = answer.json()["paired"]
+        if paired is not None:
+            scenario.pairing_times.append(time.perf_counter() - started)
+            if not paired["rated"]:
+                raise PlayerError(f"paired for a casual game: {paired}")
+            scenario.rated_games.add(paired["id"])
+            return str(paired["id"])
+    await step(client.post("/api/pools/leave", json={}))
+    raise PlayerError(f"not paired within {SEEK_TIMEOUT:.0f} s")
+
+
+async def play_rated(scenario: Scenario, cookie: str, game_id: str, address: str,
+                     rng: random.Random) -> None:
+    """Play the seat the player holds in ``game_id`` (its socket says hello with no token
+    and the session cookie) until the game ends; at ``--moves`` moves the player to move
+    resigns, so that every game ends and is rated."""
+    async with websockets.connect(
+            f"ws://127.0.0.1:{scenario.port}/ws/{game_id}", proxy=None,
+            open_timeout=STEP_TIMEOUT, local_addr=(address, 0),
+            additional_headers={"Cookie": f"{COOKIE}={cookie}"}) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": None}))
+        state = await receive_state(ws, 0)
+        if len(state["seats"]) != 1 or not state["rated"]:
+            raise PlayerError(f"seats {state['seats']} of a game rated {state['rated']}")
+        seat = state["seats"][0]
+        while not state["outcome"]:
+            ply = state["ply"]
+            if seat not in state["awaiting"]:
+                state = await receive_state(ws, ply + 1)
+                continue
+            if ply >= scenario.args.moves:
+                await ws.send(json.dumps({"type": "resign"}))
+                while not state["outcome"]:
+                    state = await receive_state(ws, ply + 1)
+                scenario.resigned += 1
+                break
+            legal = state["legal"][str(seat)]["moves"]
+            if not legal:
+                raise PlayerError(f"the view of seat {seat} lists no legal moves")
+            if scenario.args.think > 0:  # a player's thought: the load's shape
+                await asyncio.sleep(scenario.args.think * rng.uniform(0.5, 1.5))
+            started = time.perf_counter()
+            await ws.send(json.dumps({"type": "move", "ply": ply,
+                                      "move": rng.choice(legal)["move"]}))
+            state = await receive_state(ws, ply + 1)
+            scenario.latencies.append(time.perf_counter() - started)
+            scenario.moves += 1
+        scenario.rated_over.add(game_id)
+
+
+async def pool_player(scenario: Scenario, client: httpx.AsyncClient, index: int) -> None:
+    """Rated games from the pool one after another, while joins are left to be made."""
+    rng = random.Random(index)
+    address = pool_player_address(index)
+    await asyncio.sleep(rng.uniform(0, FIRST_JOIN_WITHIN))  # the joins' spread
+    while scenario.tickets > 0:
+        scenario.tickets -= 1
+        try:
+            game_id = await seek(scenario, client)
+            await play_rated(scenario, client.cookies[COOKIE], game_id, address, rng)
+        except Exception as error:  # every failure of a player counts; it goes on
+            scenario.error(describe(error))
+
+
+async def try_login(scenario: Scenario, client: httpx.AsyncClient, name: str) -> None:
+    """One login with a wrong password: its answer counted by status (no answer within
+    :data:`STEP_TIMEOUT` is counted as ``timeout``, a transport's error as ``failed``: what
+    the flood met, not a player)."""
+    started = time.perf_counter()
+    try:
+        answer = await step(client.post("/api/account/login",
+                                        json={"name": name, "password": "wrong password"}))
+    except (httpx.HTTPError, TimeoutError) as error:
+        status = "timeout" if isinstance(error, TimeoutError | httpx.TimeoutException) else (
+            "failed")
+        scenario.logins[status] = scenario.logins.get(status, 0) + 1
+        return
+    status = str(answer.status_code)
+    scenario.logins[status] = scenario.logins.get(status, 0) + 1
+    if answer.status_code == 401:
+        scenario.login_latencies.append(time.perf_counter() - started)
+    elif answer.status_code != 429:  # 429: a bound of the server, counted
+        scenario.error(f"login: {answer.status_code} {answer.text[:120]}")
+
+
+def flood_name(attempt: int, players: int) -> str:
+    """The name login ``attempt`` tries: every other one a player's (each at most
+    ``ACCOUNT_FAILURES`` times, past which its logins would be refused unhashed), the others
+    names that have no account (checked against a hash all the same)."""
+    turn = attempt // 2
+    if attempt % 2 == 0 and turn < players * ACCOUNT_FAILURES:
+        return player_name(turn % players)
+    return f"Nobody{attempt}"
+
+
+async def flood_from(scenario: Scenario, number: int, first: int, due: float) -> None:
+    """Flood address ``number``'s logins, attempts ``first`` on (``ADDRESS_ATTEMPTS`` of them,
+    all its bound lets through), each sent when due at ``--logins-per-second`` from the
+    flood's start ``due`` (``perf_counter``) whether or not the earlier ones were answered."""
+    period = 1.0 / scenario.args.logins_per_second
+    players = 2 * min(scenario.args.games, scenario.args.players_games)
+    sent: list[asyncio.Task[None]] = []
+    async with client_at(scenario, login_address(number), ADDRESS_ATTEMPTS) as client:
+        try:
+            for attempt in range(first, first + ADDRESS_ATTEMPTS):
+                # the flood's pace, not a synchronization
+                await asyncio.sleep(max(0.0, due + attempt * period - time.perf_counter()))
+                if scenario.stop.is_set():
+                    break
+                sent.append(asyncio.create_task(try_login(
+                    scenario, client, flood_name(attempt, players))))
+                scenario.logins_sent += 1
+            if sent:
+                await asyncio.wait(sent)
+        finally:
+            for task in sent:
+                task.cancel()
+            await asyncio.gather(*sent, return_exceptions=True)
+
+
+async def flood_logins(scenario: Scenario) -> None:
+    """``--logins-per-second`` logins with wrong passwords until stopped, from a new address
+    every ``ADDRESS_ATTEMPTS`` attempts (so that no address or account is past its bound and
+    every login is hashed)."""
+    due = time.perf_counter()
+    addresses: list[asyncio.Task[None]] = []
+    number = 0
+    period = ADDRESS_ATTEMPTS / scenario.args.logins_per_second
+    try:
+        while not scenario.stop.is_set():
+            addresses.append(asyncio.create_task(
+                flood_from(scenario, number, number * ADDRESS_ATTEMPTS, due)))
+            number += 1
+            with contextlib.suppress(TimeoutError):  # the next address's turn, or stopped
+                await asyncio.wait_for(scenario.stop.wait(),
+                                       max(0.0, due + number * period - time.perf_counter()))
+        await asyncio.wait(addresses, timeout=LOGIN_GRACE)
+    finally:
+        for task in addresses:
+            task.cancel()
+        await asyncio.gather(*addresses, return_exceptions=True)
+    answered = sum(scenario.logins.values())
+    if scenario.logins_sent > answered:
+        scenario.logins["unanswered"] = scenario.logins_sent - answered
+
+
+async def run_players(scenario: Scenario, flood: bool) -> float:
+    """Play the players scenario (with the login flood when ``flood``); answer its duration
+    in seconds."""
+    args = scenario.args
+    count = 2 * min(args.games, args.players_games)
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [await stack.enter_async_context(client_at(scenario, pool_player_address(i)))
+                   for i in range(count)]
+        for start in range(0, count, SIGNUPS_AT_ONCE):
+            await asyncio.gather(*(sign_up(scenario, clients[i], player_name(i))
+                                   for i in range(start, min(count, start + SIGNUPS_AT_ONCE))))
+        scenario.tickets = 2 * args.players_games
+        gc.freeze()  # as in run_scenario
+        scenario.cpu.start()
+        scenario.rss_start = scenario.cpu.memory.now()[0]
+        scenario.cpu.memory.peak = scenario.rss_start
+        started = time.perf_counter()
+        scenario.clock_started = time.monotonic()
+        flooding = asyncio.create_task(flood_logins(scenario)) if flood else None
+        await asyncio.gather(*(pool_player(scenario, client, index)
+                               for index, client in enumerate(clients)))
+        elapsed = time.perf_counter() - started
+        scenario.cpu.stop()
+        scenario.stop.set()
+        if flooding is not None:
+            await flooding
+    return elapsed
+
+
 def percentile(values: list[float], q: float) -> float:
     """The nearest-rank ``q`` quantile of sorted ``values`` (NaN for none)."""
     if not values:
@@ -1008,7 +1302,8 @@ def scenario_run(args: argparse.Namespace, kind: str) -> dict[str, Any]:
             wait_ready(server)
             with Memory(server.pid) as memory:
                 scenario = Scenario(port, args, CpuMeter(memory))
-                elapsed = asyncio.run(run_scenario(scenario, kind))
+                elapsed = asyncio.run(run_players(scenario, kind == "players")
+                                      if kind in PLAYERS else run_scenario(scenario, kind))
                 rss, workers = memory.now()
         finally:
             server.terminate()
@@ -1024,9 +1319,12 @@ def scenario_run(args: argparse.Namespace, kind: str) -> dict[str, Any]:
     lags = sorted(arrived - scenario.created_at[made]
                   for made, times in scenario.arrivals.items() if made in scenario.created_at
                   for arrived in times)
+    pairings = sorted(scenario.pairing_times)
+    logins = sorted(scenario.login_latencies)
     server_cpu, workers_cpu, bench_cpu, machine = scenario.cpu.used
     return {
-        "scenario": kind, "games": scenario.games,
+        "scenario": kind, "games": len(scenario.rated_games) if kind in PLAYERS
+        else scenario.games,
         "moves": scenario.moves, "elapsed": elapsed, "rate": scenario.moves / elapsed,
         "p50": 1000 * percentile(latencies, 0.5), "p99": 1000 * percentile(latencies, 0.99),
         "max": 1000 * (latencies[-1] if latencies else float("nan")),
@@ -1057,6 +1355,15 @@ def scenario_run(args: argparse.Namespace, kind: str) -> dict[str, Any]:
         "churned": scenario.churned,
         "listing_p50": 1000 * percentile(lags, 0.5), "listing_p99": 1000 * percentile(lags, 0.99),
         "listed": len(lags), "snapshot": max(scenario.snapshot_sizes, default=0),
+        "pairing_p50": 1000 * percentile(pairings, 0.5),
+        "pairing_p99": 1000 * percentile(pairings, 0.99),
+        "pairing_max": 1000 * (pairings[-1] if pairings else float("nan")),
+        "pairings": len(pairings), "rated_over": len(scenario.rated_over),
+        "resigned": scenario.resigned, "logins_sent": scenario.logins_sent,
+        "logins": dict(sorted(scenario.logins.items())),
+        "logins_hashed": scenario.logins.get("401", 0),
+        "login_p50": 1000 * percentile(logins, 0.5),
+        "login_p99": 1000 * percentile(logins, 0.99),
     }
 
 
@@ -1289,12 +1596,12 @@ def report_agents(args: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
 
 # -- the report --------------------------------------------------------------------------------
 
-LATENCY = (("scenario", "", 15, "s"), ("games", "games", 6, "d"), ("moves", "moves", 6, "d"),
+LATENCY = (("scenario", "", 20, "s"), ("games", "games", 6, "d"), ("moves", "moves", 6, "d"),
            ("rate", "moves/s", 8, ".0f"), ("p50", "p50 ms", 8, ".1f"),
            ("p99", "p99 ms", 8, ".1f"), ("max", "max ms", 8, ".1f"), ("errors", "errors", 6, "d"),
            ("rss", "server RSS MiB", 14, ".0f"))
 """The first table's columns: key, title, width, format."""
-RESOURCES = (("scenario", "", 15, "s"), ("elapsed", "elapsed s", 9, ".1f"),
+RESOURCES = (("scenario", "", 20, "s"), ("elapsed", "elapsed s", 9, ".1f"),
              ("cpu", "server CPU s", 12, ".1f"),
              ("workers_cpu", "workers CPU s", 13, ".1f"), ("bench_cpu", "bench CPU s", 11, ".1f"),
              ("others_cpu", "others CPU s", 12, ".1f"), ("peak", "RSS peak MiB", 12, ".0f"),
@@ -1319,10 +1626,14 @@ def table(columns: tuple[tuple[str, str, int, str], ...],
 
 BIG_FIGURES = ("small_p50", "small_p99", "small_base_p50", "small_base_p99", "growth")
 """The figures of the big views and answers, whose medians are quoted too."""
+PLAYER_FIGURES = ("pairing_p50", "pairing_p99", "pairing_max", "pairings", "rated_over",
+                  "resigned", "logins_sent", "logins_hashed", "login_p50", "login_p99")
+"""The figures of the players scenario, whose medians are quoted too."""
 
 
 def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    keys = {key for key, _, _, kind in LATENCY + RESOURCES if kind != "s"} | set(BIG_FIGURES)
+    keys = ({key for key, _, _, kind in LATENCY + RESOURCES if kind != "s"} | set(BIG_FIGURES)
+            | set(PLAYER_FIGURES))
     return {key: statistics.median(run[key] for run in runs) for key in keys}
 
 
@@ -1338,9 +1649,16 @@ def report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]]) -> N
     print()
     thought = (f"players think {args.think:g} s a move on average" if args.think > 0
                else "players move as fast as the server answers")
-    print(f"{args.games} online War of Life games at once for {args.seconds:g} s a scenario "
-          f"(at most {args.moves} moves a game; {thought}); a move's latency is its "
-          "WebSocket round trip")
+    if any(name not in PLAYERS for name in runs):
+        print(f"{args.games} online War of Life games at once for {args.seconds:g} s a "
+              f"scenario (at most {args.moves} moves a game; {thought}); a move's latency is "
+              "its WebSocket round trip")
+    if any(name in PLAYERS for name in runs):
+        at_once = min(args.games, args.players_games)
+        print(f"players scenarios: {args.players_games} rated {POOL_GAME} games from the "
+              f"quick-pairing pool ({POOL_PRESET}), {at_once} at once between "
+              f"{2 * at_once} accounts (at most {args.moves} moves a game, then the player to "
+              f"move resigns; {thought}); a move's latency is its WebSocket round trip")
     table(LATENCY, rows)
     print()
     table(RESOURCES, rows)
@@ -1382,7 +1700,9 @@ def report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]]) -> N
     if "ordinary" in medians and "hostile" in medians:
         ratio = medians["hostile"]["p99"] / medians["ordinary"]["p99"]
         print(f"hostile / ordinary p99{' (medians)' if args.repeat > 1 else ''}: {ratio:.2f}x")
-    for name in ("hostile", "lobby"):
+    if any(runs.get(name) for name in PLAYERS):
+        players_report(args, runs, medians)
+    for name in ("hostile", "lobby", "players"):
         if not runs.get(name):
             continue
         figures = medians[name]
@@ -1390,6 +1710,38 @@ def report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]]) -> N
         met = figures["p99"] < args.target_ms and errors == 0
         print(f"target ({name} p99 < {args.target_ms:g} ms, no errors): "
               f"{'met' if met else 'MISSED'} (p99 {figures['p99']:.1f} ms, errors {errors})")
+
+
+def players_report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]],
+                   medians: dict[str, dict[str, Any]]) -> None:
+    """The players scenario's pools and login flood, and its move p99 against the quiet
+    baseline's."""
+    quoted = " (medians)" if args.repeat > 1 else ""
+    for name in PLAYERS:
+        if not runs.get(name):
+            continue
+        figures, last = medians[name], runs[name][-1]
+        print(f"{name}{quoted}: {figures['games']:.0f} rated games paired, "
+              f"{figures['rated_over']:.0f} ended ({figures['resigned']:.0f} resigned at "
+              f"{args.moves} moves); pairing time (join to the client seeing the pairing, "
+              f"asked every {POOL_POLL:g} s; the pools pair every 0.5 s): p50 "
+              f"{figures['pairing_p50']:.0f} ms, p99 {figures['pairing_p99']:.0f} ms, max "
+              f"{figures['pairing_max']:.0f} ms ({figures['pairings']:.0f} pairings seen)")
+        if name == "players":
+            answers = ", ".join(f"{status}: {count}" for status, count in last["logins"].items())
+            print(f"login flood ({'the last run' if len(runs[name]) > 1 else 'the run'}): "
+                  f"{last['logins_sent']} logins with wrong passwords sent at "
+                  f"{args.logins_per_second:g} a second (a new address every "
+                  f"{ADDRESS_ATTEMPTS}, account names at most {ACCOUNT_FAILURES} times each, "
+                  f"half of them names with no account); answered {answers} (401: hashed, "
+                  f"answered in p50 {last['login_p50']:.0f} ms, p99 {last['login_p99']:.0f} "
+                  "ms; 429: refused unhashed, the server's queue of hashes being full)")
+    if "players" in medians and "players-quiet" in medians:
+        flood, quiet = medians["players"], medians["players-quiet"]
+        print(f"players / players-quiet{quoted}: move p99 {flood['p99']:.1f} / "
+              f"{quiet['p99']:.1f} ms = {flood['p99'] / quiet['p99']:.2f}x, move p50 "
+              f"{flood['p50'] / quiet['p50']:.2f}x, pairing p99 "
+              f"{flood['pairing_p99'] / quiet['pairing_p99']:.2f}x")
 
 
 def big_report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]],
@@ -1445,9 +1797,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30,
                         help="how long each scenario plays (seconds)")
     parser.add_argument("--scenario",
-                        choices=("all", "both", "ordinary", "hostile", "lobby", "agents"),
+                        choices=("all", "both", "ordinary", "hostile", "lobby", "agents",
+                                 "players"),
                         default="all", help="both: ordinary and hostile; all: those and the "
-                        "lobby; agents: a quiet player's agent beside a greedy address's")
+                        "lobby; agents: a quiet player's agent beside a greedy address's; "
+                        "players: rated games from the quick-pairing pools without, then "
+                        "with, a login flood")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each scenario (medians quoted when more than one)")
     parser.add_argument("--spectators", type=int, default=10, help="flooding spectator sockets")
@@ -1485,7 +1840,7 @@ def main() -> None:
     parser.add_argument("--churn", type=float, default=20,
                         help="standing challenges cancelled and made again a second")
     parser.add_argument("--target-ms", type=float, default=50,
-                        help="the hostile and lobby scenarios' p99 target")
+                        help="the hostile, lobby and players scenarios' p99 target")
     parser.add_argument("--agent-think", type=float, default=0.3,
                         help="the quiet player's mean thought before each move, in seconds "
                         "(the agents scenario)")
@@ -1494,22 +1849,31 @@ def main() -> None:
                         "allows; a server with no bound would take them without end)")
     parser.add_argument("--agents-target-ms", type=float, default=1000,
                         help="the agents scenario's target for the quiet player's p99 reply")
+    parser.add_argument("--players-games", type=int, default=200,
+                        help="rated games the players scenario plays through the pools "
+                        "(--games of them at once)")
+    parser.add_argument("--logins-per-second", type=float, default=20,
+                        help="logins with wrong passwords a second in the players scenario")
     parser.add_argument("--quick", action="store_true",
-                        help="a short run: 50 games for 8 s a scenario, one long game")
+                        help="a short run: 50 games for 8 s a scenario, one long game, "
+                        "50 rated games")
     args = parser.parse_args()
     if args.quick:
         args.games, args.seconds, args.long_games = min(args.games, 50), 8.0, 1
+        args.players_games = min(args.players_games, 50)
     if (not 1 <= args.games <= 1000 or not 1 <= args.moves <= 250 or args.seconds <= 0
             or args.repeat < 1 or not 0 <= args.spectators <= 32 or not 0 <= args.think <= 60
             or not 1 <= args.long_turns <= 10_000 or args.long_games < 1
             or not 0 <= args.position_clients <= 250 or args.position_inflight < 1
             or not 1 <= args.challenges <= 5000 or not 1 <= args.watchers <= 2000
-            or not 0 < args.churn <= 1000):
+            or not 0 < args.churn <= 1000 or not 1 <= args.players_games <= 10_000
+            or not 0 < args.logins_per_second <= 1000):
         parser.error("--games 1..1000, --moves 1..250, --think 0..60, --seconds > 0, "
                      "--repeat >= 1, "
                      "--spectators 0..32, --long-turns 1..10000, --long-games >= 1, "
                      "--position-clients 0..250, --position-inflight >= 1, "
-                     "--challenges 1..5000, --watchers 1..2000, --churn 0..1000 (> 0)")
+                     "--challenges 1..5000, --watchers 1..2000, --churn 0..1000 (> 0), "
+                     "--players-games 1..10000, --logins-per-second 0..1000 (> 0)")
     if args.scenario == "agents":
         agent_runs = []
         for number in range(args.repeat):
@@ -1519,8 +1883,8 @@ def main() -> None:
             agent_runs.append(agents_run(args))
         report_agents(args, agent_runs)
         return
-    names = {"both": ["ordinary", "hostile"], "all": ["ordinary", "hostile", "lobby"]}.get(
-        args.scenario, [args.scenario])
+    names = {"both": ["ordinary", "hostile"], "all": ["ordinary", "hostile", "lobby"],
+             "players": list(PLAYERS)}.get(args.scenario, [args.scenario])
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name in names}
     for number in range(args.repeat):
         for name in names:
