@@ -116,7 +116,7 @@ def router_for(server: Any, identity: Identity) -> APIRouter:
         if player is None:
             return {"playing": [], "your_turn": 0}
         client = client_of(request.client)
-        playing = []
+        playing: list[dict[str, Any]] = []
         for entry in book.games_of(player.id, finished=False, limit=PLAYING_LISTED):
             if any(item["id"] == entry["game_id"] for item in playing):
                 continue  # both seats of a game at one screen: listed once
@@ -137,7 +137,7 @@ def router_for(server: Any, identity: Identity) -> APIRouter:
         player = named(name)
         ratings = {game: row.to_json() for game, row in book.ratings_of(player.id).items()}
         client = client_of(request.client)
-        playing = []
+        playing: list[dict[str, Any]] = []
         for entry in book.games_of(player.id, finished=False, limit=PAGE):
             try:
                 live = await server.game(entry["game_id"], client)

@@ -104,11 +104,11 @@ class Identity:
                 raise MissingScope(f"this API token lacks the scope {scope!r} (it has "
                                    f"{', '.join(scopes)})")
             return player
-        player = self.player_of(connection)
-        if player is None:
+        session = self.player_of(connection)
+        if session is None:
             raise NotLoggedIn("this needs an API token (Authorization: Bearer ...) or a "
                               "logged-in session")
-        return player
+        return session
 
     def account(self, connection: HTTPConnection) -> Player:
         """The request's player, which must hold an account (:class:`NotLoggedIn`)."""

@@ -4,7 +4,8 @@ Hashing is meant to be slow (tens of milliseconds of one core), so it never runs
 event loop: :class:`Hasher` runs it in a small pool of threads (argon2-cffi releases the GIL
 while it hashes) and keeps at most :data:`QUEUE` hashes waiting, refusing more with
 :class:`~lifearena.web.limits.TooMany` (429). A flood of logins thus uses at most
-``threads`` cores and a bounded queue; the login rate limits (:mod:`lifearena.web.attempts`)
+``threads`` cores (one lane each: :data:`PARAMETERS`), at the lowest priority, and a
+bounded queue; the login rate limits (:mod:`lifearena.web.attempts`)
 stop most of it before it hashes at all.
 
 A login for an unknown name is checked against a hash of a random password all the same, so
@@ -36,6 +37,25 @@ MIN_PASSWORD, MAX_PASSWORD = 8, 256
 """Shortest and longest password, in characters."""
 QUEUE = 32
 """Most hashes waiting or running at once; past it a login or sign-up is refused (429)."""
+PARAMETERS = {"time_cost": 2, "memory_cost": 19_456, "parallelism": 1}
+"""Argon2id's cost: OWASP's recommended minimum (19 MiB, 2 passes, 1 lane), about 36 ms of
+one core a hash. One lane, so a hash takes one core, not four (argon2-cffi's default of 4
+lanes lets one hashing thread take every core of a small machine). Hashes made with other
+parameters still verify, and are made again with these at the next login."""
+HASHING_NICENESS = 19
+"""The hashing threads' niceness: the event loop's thread wins the CPU from them, so a
+flood of logins delays logins, not moves."""
+
+
+def _yield_the_cpu() -> None:
+    """Make the calling thread (a hashing worker) the last to get a busy CPU (Linux sets
+    niceness per thread; elsewhere nothing changes)."""
+    import contextlib
+    import os
+    import threading
+
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASHING_NICENESS)
 
 
 def check_password(password: str) -> str:
@@ -56,7 +76,7 @@ class Hasher:
     """Argon2id hashing and checking in ``threads`` worker threads, never on the loop."""
 
     def __init__(self, threads: int = 1, hasher: PasswordHasher | None = None) -> None:
-        self._hasher = hasher or PasswordHasher()
+        self._hasher = hasher or PasswordHasher(**PARAMETERS)
         self._threads = threads
         self._pool: ThreadPoolExecutor | None = None
         self._waiting = 0
@@ -69,7 +89,8 @@ class Hasher:
         self._waiting += 1
         try:
             if self._pool is None:  # made on first use, again after close (a restarted app)
-                self._pool = ThreadPoolExecutor(self._threads, thread_name_prefix="argon2")
+                self._pool = ThreadPoolExecutor(self._threads, thread_name_prefix="argon2",
+                                                initializer=_yield_the_cpu)
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._pool, function, *args)  # type: ignore[arg-type]
         finally:

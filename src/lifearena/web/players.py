@@ -33,9 +33,11 @@ lifearena.web.players.NameTaken: the name 'ALICE' is taken; choose another
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import json
 import secrets
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -60,6 +62,12 @@ MAX_TOKENS = 20
 SEEN_EVERY = 300.0
 """Seconds between writes of a session's last use (not every request writes)."""
 DAY = 86_400.0
+REMEMBER_FOR = 30.0
+"""Seconds a session's or token's player is remembered in memory after it was read (every
+change this process makes to a player, session or token forgets it at once; one made by
+another process is seen within this time)."""
+REMEMBERED = 20_000
+"""Most sessions and tokens remembered at once (the least recently used go first)."""
 
 
 class NameTaken(LifeArenaError):
@@ -150,6 +158,36 @@ class PlayerStore:
     def __init__(self, engine: Engine, clock: Any = time.time) -> None:
         self.engine = engine
         self._clock = clock
+        # secret digest -> (until when, its player, a token's scopes or None for a session):
+        # a page's requests and its polls would otherwise each read the database
+        self._known: collections.OrderedDict[str, tuple[float, Player, tuple[str, ...] | None]]
+        self._known = collections.OrderedDict()
+        self._known_lock = threading.Lock()
+
+    def _recall(self, key: str) -> tuple[Player, tuple[str, ...] | None] | None:
+        with self._known_lock:
+            found = self._known.get(key)
+            if found is None or found[0] < time.monotonic():
+                self._known.pop(key, None)
+                return None
+            return found[1], found[2]
+
+    def _remember(self, key: str, player: Player, scopes: tuple[str, ...] | None) -> None:
+        with self._known_lock:
+            self._known[key] = (time.monotonic() + REMEMBER_FOR, player, scopes)
+            self._known.move_to_end(key)
+            while len(self._known) > REMEMBERED:
+                self._known.popitem(last=False)
+
+    def _forget(self, key: str | None = None, player_id: str | None = None) -> None:
+        """Drop what is remembered of the secret ``key``, or of every secret of
+        ``player_id`` (its name, kind or sessions changed)."""
+        with self._known_lock:
+            if key is not None:
+                self._known.pop(key, None)
+            if player_id is not None:
+                for known in [k for k, (_, p, _) in self._known.items() if p.id == player_id]:
+                    del self._known[known]
 
     # -- identities --------------------------------------------------------------------------
 
@@ -213,6 +251,7 @@ class PlayerStore:
 
     def _rename(self, player_id: str, name: str, kind: str, password: str | None
                 ) -> Player:
+        self._forget(player_id=player_id)
         values: dict[str, Any] = {"name": name, "name_key": name_key(name), "kind": kind}
         if password is not None:
             values["password"] = password
@@ -260,6 +299,7 @@ class PlayerStore:
     def delete_account(self, player_id: str) -> Player:
         """Delete the account ``player_id``: its name and password go, its sessions and
         tokens end, its games stay (shown as a deleted player's)."""
+        self._forget(player_id=player_id)
         with self.engine.begin() as db:
             db.execute(update(players).where(players.c.id == player_id).values(
                 name=None, name_key=None, password=None, kind=DELETED))
@@ -282,6 +322,7 @@ class PlayerStore:
                 raise BadParameterError(f"this account has played {played} games; only an "
                                         "account that has played none can become a bot")
             db.execute(update(players).where(players.c.id == player_id).values(kind=BOT))
+        self._forget(player_id=player_id)
         return self._require(player_id)
 
     # -- sessions ----------------------------------------------------------------------------
@@ -298,6 +339,9 @@ class PlayerStore:
     def session_player(self, secret: str) -> Player | None:
         """The player whose session ``secret`` is, or ``None`` (unknown or ended)."""
         key = digest(secret)
+        known = self._recall(key)
+        if known is not None and known[1] is None:
+            return known[0]
         with self.engine.connect() as db:
             row = db.execute(select(players, sessions.c.seen.label("session_seen"))
                              .join(sessions, sessions.c.player == players.c.id)
@@ -309,10 +353,13 @@ class PlayerStore:
             with self.engine.begin() as db:
                 db.execute(update(sessions).where(sessions.c.id == key).values(seen=now))
                 db.execute(update(players).where(players.c.id == row.id).values(seen=now))
-        return _player(row)
+        player = _player(row)
+        self._remember(key, player, None)
+        return player
 
     def end_session(self, secret: str) -> None:
         """End the session ``secret`` (logging out)."""
+        self._forget(digest(secret))
         with self.engine.begin() as db:
             db.execute(delete(sessions).where(sessions.c.id == digest(secret)))
 
@@ -344,6 +391,9 @@ class PlayerStore:
     def token_player(self, secret: str) -> tuple[Player, tuple[str, ...]] | None:
         """The player a token is of and its scopes, or ``None`` (unknown or revoked)."""
         key = digest(secret)
+        known = self._recall(key)
+        if known is not None and known[1] is not None:
+            return known[0], known[1]
         with self.engine.connect() as db:
             row = db.execute(select(players, tokens.c.scopes, tokens.c.used)
                              .join(tokens, tokens.c.player == players.c.id)
@@ -354,7 +404,9 @@ class PlayerStore:
         if row.used is None or now - row.used > SEEN_EVERY:
             with self.engine.begin() as db:
                 db.execute(update(tokens).where(tokens.c.id == key).values(used=now))
-        return _player(row), tuple(json.loads(row.scopes))
+        player, scopes = _player(row), tuple(json.loads(row.scopes))
+        self._remember(key, player, scopes)
+        return player, scopes
 
     def tokens_of(self, player_id: str) -> list[Token]:
         """The account's live tokens, newest first."""
@@ -368,6 +420,7 @@ class PlayerStore:
         """Revoke the account's token whose id begins with ``token_id`` (as listed)."""
         for token in self.tokens_of(player_id):
             if token.id[:16] == token_id:
+                self._forget(token.id)
                 with self.engine.begin() as db:
                     db.execute(delete(tokens).where(tokens.c.id == token.id))
                 return

@@ -135,11 +135,28 @@ class PoolRoom:
     def pair_round(self) -> list[dict[str, Any]]:
         """Drop the seekers gone quiet, pair every pool and start the pairings' games."""
         with self._round:  # one round at a time (tests serve one app from two loops)
-            return self._pair_round()
+            started, now = time.perf_counter(), self.clock()
+            games = [game for pairing in self._pairings(now)
+                     if (game := self._start_or_log(pairing, now)) is not None]
+            self.rounds.append(time.perf_counter() - started)
+            return games
 
-    def _pair_round(self) -> list[dict[str, Any]]:
-        started = time.perf_counter()
-        now = self.clock()
+    async def pair_round_in_turns(self) -> int:
+        """:meth:`pair_round`, giving the event loop back between the games it starts (a
+        round that pairs fifty players does not hold every move back while it makes their
+        twenty-five games); how many games it started."""
+        started, now = time.perf_counter(), self.clock()
+        with self._round:
+            pairings = self._pairings(now)
+        made = 0
+        for pairing in pairings:
+            await asyncio.sleep(0)
+            with self._round:
+                made += self._start_or_log(pairing, now) is not None
+        self.rounds.append(time.perf_counter() - started)
+        return made
+
+    def _pairings(self, now: float) -> list[Pairing]:
         for player_id, last in list(self.seen.items()):
             if now - last > SEEK_FOR:
                 self.pools.leave_all(player_id)
@@ -147,20 +164,22 @@ class PoolRoom:
         for player_id, (made, _) in list(self.paired.items()):
             if now - made > TOLD_FOR:
                 del self.paired[player_id]
-        games = []
-        for pairing in self.pools.pair_all(now):
-            try:
-                games.append(self._start(pairing, now))
-            except LifeArenaError as error:  # a bound of one side's address: both may seek
-                log.info("a pairing of %s was not started: %s", pairing.game, error)
-        self.rounds.append(time.perf_counter() - started)
-        return games
+        pairings = self.pools.pair_all(now)
+        for pairing in pairings:  # out of the pools at once: nobody is paired twice
+            for seeker in (pairing.first, pairing.second):
+                self.pools.leave_all(seeker.player)
+                self.seen.pop(seeker.player, None)
+        return pairings
+
+    def _start_or_log(self, pairing: Pairing, now: float) -> dict[str, Any] | None:
+        try:
+            return self._start(pairing, now)
+        except LifeArenaError as error:  # a bound of one side's address: both may seek
+            log.info("a pairing of %s was not started: %s", pairing.game, error)
+            return None
 
     def _start(self, pairing: Pairing, now: float) -> dict[str, Any]:
         first, second = pairing.first, pairing.second
-        for seeker in (first, second):
-            self.pools.leave_all(seeker.player)
-            self.seen.pop(seeker.player, None)
         clock = None if pairing.preset.clock is None else dict(pairing.preset.clock)
         # the game's defaults, a random start drawn afresh (start_seated draws its seed)
         answer, _ = self.server.start_seated(
@@ -185,7 +204,7 @@ class PoolRoom:
         while True:
             await asyncio.sleep(PAIR_EVERY)
             try:
-                self.pair_round()
+                await self.pair_round_in_turns()
             except Exception:  # the pairing task must outlive any one round
                 log.exception("a pairing round failed")
 
