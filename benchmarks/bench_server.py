@@ -108,14 +108,15 @@ from a loopback address of its own, its client keeping the session cookie), so t
 ``--games`` rated games go on at once; with the defaults, 400 players each play one game.
 Each player joins the rated War of Life pool of the ``unlimited`` preset (no clock: no game
 ends on time; its first join at a random moment of the first ``FIRST_JOIN_WITHIN`` (5)
-seconds), asks ``GET /api/pools/me`` every ``POOL_POLL`` (0.5) seconds until it is paired,
+seconds), asks ``GET /api/pools/me?wait=POOL_WAIT`` (20 s) until it is paired (as the home
+page does: the server answers that request when the player is paired),
 then opens the game's socket with its cookie and says hello with no token (the socket plays
 the seat its player holds), and plays it as the other scenarios' seats do (``--think``, a
 random legal move, the move's latency its WebSocket round trip); at ``--moves`` moves the
 player to move resigns, so that every game ends and is rated. Then it joins again, until two
 joins a game have been made. A pairing's time is from its player's join request being sent
-to its client seeing the pairing in ``GET /api/pools/me``: the pools' wait (they pair every
-0.5 s, by rating: players of ratings far apart wait longer) plus up to a poll's period. The
+to its client seeing the pairing in ``GET /api/pools/me``'s answer: the pools' wait (they
+pair every 0.5 s, by rating: players of ratings far apart wait longer). The
 login flood sends ``--logins-per-second`` (20) logins with wrong passwords, each when due
 whether or not the earlier ones were answered, from a new loopback address every 20 (the
 server's bound an address) and to names that each stay under the bound a name (every other
@@ -1047,10 +1048,11 @@ POOL_GAME, POOL_PRESET = "war_of_life", "unlimited"
 """The pool the players scenario's players wait in (no clock: no game ends on time)."""
 PASSWORD = "bench password 1"
 """Every player's password."""
-POOL_POLL = 0.5
-"""Seconds between two ``GET /api/pools/me`` of a waiting player, as often as the pools pair:
-the pairing times are seen this late at most. (Every 0.2 s, 400 players waiting at once
-asked 2,000 times a second, a load of their own that slowed the pairings it timed.)"""
+POOL_WAIT = 20
+"""Seconds a waiting player's ``GET /api/pools/me?wait=`` may be held by the server before it
+answers (at once when the player is paired). Asking every 0.5 s instead, 400 players waiting
+at once made 800 requests a second, a load of their own that slowed the moves and the
+pairings it timed."""
 FIRST_JOIN_WITHIN = 5.0
 """Seconds over which the players' first joins are spread (uniformly)."""
 SEEK_TIMEOUT = 90.0
@@ -1092,16 +1094,15 @@ async def sign_up(scenario: Scenario, client: httpx.AsyncClient, name: str) -> N
 
 
 async def seek(scenario: Scenario, client: httpx.AsyncClient) -> str:
-    """Join the rated pool, then ask where the player stands every :data:`POOL_POLL` seconds
-    until it is paired: the new game's id (the pairing time noted)."""
+    """Join the rated pool, then wait (:data:`POOL_WAIT` s a request) until it is paired: the
+    new game's id (the pairing time noted)."""
     started = time.perf_counter()
     joined = await step(client.post(f"/api/pools/{POOL_GAME}/{POOL_PRESET}/join",
                                     json={"rated": True}))
     if joined.status_code != 200:
         raise PlayerError(f"join: {joined.status_code} {joined.text[:120]}")
     while time.perf_counter() - started < SEEK_TIMEOUT:
-        await asyncio.sleep(POOL_POLL)  # a page's poll, not a synchronization
-        answer = await step(client.get("/api/pools/me"))
+        answer = await step(client.get("/api/pools/me", params={"wait": POOL_WAIT}))
         if answer.status_code != 200:
             raise PlayerError(f"pools/me: {answer.status_code} {answer.text[:120]}")
         paired = answer.json()["paired"]
@@ -1724,7 +1725,7 @@ def players_report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]
         print(f"{name}{quoted}: {figures['games']:.0f} rated games paired, "
               f"{figures['rated_over']:.0f} ended ({figures['resigned']:.0f} resigned at "
               f"{args.moves} moves); pairing time (join to the client seeing the pairing, "
-              f"asked every {POOL_POLL:g} s; the pools pair every 0.5 s): p50 "
+              f"the server answering a waiting request; the pools pair every 0.5 s): p50 "
               f"{figures['pairing_p50']:.0f} ms, p99 {figures['pairing_p99']:.0f} ms, max "
               f"{figures['pairing_max']:.0f} ms ({figures['pairings']:.0f} pairings seen)")
         if name == "players":

@@ -113,3 +113,32 @@ def test_a_seeker_that_goes_quiet_leaves_and_one_may_leave(site) -> None:
     room.pair_round()
     assert ok(quiet.get("/api/pools/me"))["seeking"] == []
     assert ok(quiet.get("/api/pools"))["waiting"] == []
+
+
+def test_a_waiting_request_is_answered_when_its_player_is_paired(site) -> None:
+    import threading
+
+    _, person = site
+    ann, bob = person(), person()
+    ok(ann.post("/api/pools/losat/unlimited/join", json={}))
+    answers: list[tuple[float, dict]] = []
+
+    def wait() -> None:
+        started = time.monotonic()
+        answer = ok(ann.get("/api/pools/me", params={"wait": 20}))
+        answers.append((time.monotonic() - started, answer))
+
+    waiting = threading.Thread(target=wait)
+    waiting.start()
+    deadline = time.monotonic() + 10
+    while not site[0].state.pools.waiters:  # the request waits in the room
+        assert time.monotonic() < deadline, "the request did not wait"
+        time.sleep(0.01)
+    ok(bob.post("/api/pools/losat/unlimited/join", json={}))
+    waiting.join(30)
+    [(took, answer)] = answers
+    assert answer["paired"] is not None and took < 10
+    assert answer["paired"] == ok(bob.get("/api/pools/me"))["paired"]
+    # nobody waiting: answered at once; a wait past the longest is refused
+    assert ok(ann.get("/api/pools/me", params={"wait": 20}))["paired"] is not None
+    assert ann.get("/api/pools/me", params={"wait": 600}).status_code == 400

@@ -11,6 +11,9 @@
 * ``POST /api/pools/leave``: stop waiting anywhere.
 * ``GET /api/pools/me``: where the player waits and, once paired, its new game
   (``{"paired": {"id", "link", "game", "preset", "rated"}}``, told for :data:`TOLD_FOR` s).
+  With ``?wait=N`` (up to :data:`LONGEST_WAIT` seconds) a waiting player's request is
+  answered when it is paired or leaves the pools, or after N seconds: one request per
+  pairing instead of one a second (a waiting request keeps its seek alive too).
   A bot learns of it from its event stream too (the game starts like any other).
 
 Every :data:`PAIR_EVERY` seconds :class:`PoolRoom` pairs every pool and starts each pairing's
@@ -28,9 +31,9 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import Field
 
 from lifearena.errors import BadParameterError, LifeArenaError
@@ -50,6 +53,11 @@ SEEK_FOR = 30.0
 """Seconds a seeker stays in its pools without joining again or asking where it stands."""
 TOLD_FOR = 120.0
 """Seconds a player's new game from a pool is told to ``GET /api/pools/me``."""
+LONGEST_WAIT = 25.0
+"""Most seconds ``GET /api/pools/me?wait=`` holds a request (less than :data:`SEEK_FOR`: the
+next request keeps the seek alive)."""
+WAITERS_PER_PLAYER = 4
+"""Waiting requests one player may hold (its tabs); past it a request is answered at once."""
 KEPT_TIMES = 10_000
 """Waits and rounds kept for the figures (the newest)."""
 
@@ -83,6 +91,12 @@ class PoolRoom:
     rounds: collections.deque[float] = field(
         default_factory=lambda: collections.deque(maxlen=KEPT_TIMES))
     """Seconds each pairing round took (pairing and starting its games)."""
+    waiters: dict[str, list[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = field(
+        default_factory=dict)
+    """The requests waiting for news of each player (:meth:`wait`)."""
+    starting: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Players paired whose game is about to be made, and the pool each was paired from
+    (still seeking, as their pages see it)."""
     _tasks: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = field(default_factory=dict)
     _round: threading.Lock = field(default_factory=threading.Lock)
 
@@ -114,15 +128,47 @@ class PoolRoom:
         """Take ``player`` out of every pool."""
         self.pools.leave_all(player.id)
         self.seen.pop(player.id, None)
+        self._tell(player.id)
         return self.where(player)
+
+    async def wait(self, player: Player, seconds: float) -> dict[str, Any]:
+        """:meth:`where`, once ``player`` is paired or waits nowhere, or after ``seconds``
+        (at once when it waits nowhere now, or holds :data:`WAITERS_PER_PLAYER` such
+        requests already)."""
+        waiting = self.waiters.setdefault(player.id, [])
+        if (player.id in self.paired or not (self.pools.pools_of(player.id)
+                                             or player.id in self.starting)
+                or len(waiting) >= WAITERS_PER_PLAYER or seconds <= 0):
+            if not waiting:
+                self.waiters.pop(player.id, None)
+            return self.where(player)
+        entry = (asyncio.get_running_loop(), asyncio.Event())
+        waiting.append(entry)
+        self.seen[player.id] = self.clock()
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(entry[1].wait(), min(seconds, LONGEST_WAIT))
+        finally:
+            waiting.remove(entry)
+            if not waiting:
+                self.waiters.pop(player.id, None)
+        return self.where(player)
+
+    def _tell(self, player_id: str) -> None:
+        """Wake the requests waiting for news of ``player_id`` (from any thread)."""
+        for loop, event in list(self.waiters.get(player_id, ())):
+            with contextlib.suppress(RuntimeError):  # a loop already closed
+                loop.call_soon_threadsafe(event.set)
 
     def where(self, player: Player) -> dict[str, Any]:
         """Where ``player`` waits, and its new game once paired."""
         if self.pools.pools_of(player.id):
             self.seen[player.id] = self.clock()
         told = self.paired.get(player.id)
-        return {"seeking": [key._asdict() for key in self.pools.pools_of(player.id)],
-                "paired": None if told is None else told[1]}
+        seeking = [key._asdict() for key in self.pools.pools_of(player.id)]
+        if player.id in self.starting:
+            seeking.append(self.starting[player.id])
+        return {"seeking": seeking, "paired": None if told is None else told[1]}
 
     def listing(self) -> dict[str, Any]:
         """The presets and how many wait in each pool."""
@@ -158,9 +204,10 @@ class PoolRoom:
 
     def _pairings(self, now: float) -> list[Pairing]:
         for player_id, last in list(self.seen.items()):
-            if now - last > SEEK_FOR:
+            if now - last > SEEK_FOR and not self.waiters.get(player_id):
                 self.pools.leave_all(player_id)
                 del self.seen[player_id]
+                self._tell(player_id)
         for player_id, (made, _) in list(self.paired.items()):
             if now - made > TOLD_FOR:
                 del self.paired[player_id]
@@ -169,6 +216,9 @@ class PoolRoom:
             for seeker in (pairing.first, pairing.second):
                 self.pools.leave_all(seeker.player)
                 self.seen.pop(seeker.player, None)
+                self.starting[seeker.player] = {
+                    "game": pairing.game, "preset": pairing.preset.key,
+                    "kind": "bots" if seeker.bot else "people"}
         return pairings
 
     def _start_or_log(self, pairing: Pairing, now: float) -> dict[str, Any] | None:
@@ -177,6 +227,10 @@ class PoolRoom:
         except LifeArenaError as error:  # a bound of one side's address: both may seek
             log.info("a pairing of %s was not started: %s", pairing.game, error)
             return None
+        finally:
+            for player_id in pairing.players:
+                self.starting.pop(player_id, None)
+                self._tell(player_id)
 
     def _start(self, pairing: Pairing, now: float) -> dict[str, Any]:
         first, second = pairing.first, pairing.second
@@ -190,6 +244,7 @@ class PoolRoom:
         for seeker in (first, second):
             self.paired[seeker.player] = (now, game)
             self.waits.append(now - seeker.joined)
+            self._tell(seeker.player)
         return game
 
     def start(self) -> None:
@@ -233,11 +288,12 @@ def router_for(server: Any, room: PoolRoom) -> APIRouter:
         return room.leave(player)
 
     @router.get("/api/pools/me")
-    async def mine(request: Request) -> dict[str, Any]:
+    async def mine(request: Request,
+                   wait: Annotated[float, Query(ge=0, le=LONGEST_WAIT)] = 0) -> dict[str, Any]:
         player = request.app.state.identity.player_of(request)
         if player is None:
             return {"seeking": [], "paired": None}
-        return room.where(player)
+        return await room.wait(player, wait)
 
     @router.post("/api/pools/{game}/{key}/join")
     async def join(game: str, key: str, body: JoinPool, request: Request,

@@ -2,8 +2,9 @@
 // The home page's quick pairing (lichess's pools): choose a game and a time control, and
 // the server pairs you with the waiting player whose rating is closest (the window widens
 // while you wait); the page then goes to the game. Rated pools need an account. While it
-// seeks, the page asks the server every second where it stands (a page that stops asking
-// is taken out of the pools after half a minute).
+// seeks, the page keeps one request open that the server answers as soon as it pairs you
+// (or after 20 s, when the page asks again: a page that stops asking is taken out of the
+// pools after half a minute).
 
 import { request } from "/static/js/request.js";
 import { waitedText, waitingIn } from "/static/home/words.js";
@@ -14,7 +15,8 @@ import { waitedText, waitingIn } from "/static/home/words.js";
  * @typedef {{game: string, preset: string, kind: string}} Seeking
  */
 
-const POLL_MS = 1000;
+const WAIT_S = 20;
+const COUNTS_MS = 5000;
 
 /** @param {string} id */
 function $(id) { return /** @type {HTMLElement} */ (document.getElementById(id)); }
@@ -39,9 +41,10 @@ export async function startPools(catalog) {
   const presets = listing.data.presets;
   /** @type {Map<string, HTMLButtonElement>} */
   const buttons = new Map();
-  /** @type {number | null} */
-  let polling = null;
+  let seeking = false;
   let since = 0;
+  /** @type {number | null} */
+  let ticking = null;
 
   for (const preset of presets) {
     const button = document.createElement("button");
@@ -99,28 +102,44 @@ export async function startPools(catalog) {
       return;
     }
     since = Date.now();
-    showSeeking(answer.data.seeking);
-    if (polling === null) polling = window.setInterval(poll, POLL_MS);
+    shown = answer.data.seeking;
+    showSeeking(shown);
+    if (!seeking) wait();
   }
 
-  async function poll() {
-    const answer = await request("/api/pools/me");
-    if (!answer.ok) return;
-    if (answer.data.paired) {
-      stop();
-      $("pool-status").textContent = "Paired: opening the game…";
-      window.location.assign(answer.data.paired.link);
-      return;
+  /** @type {any[]} */
+  let shown = [];
+
+  async function wait() {
+    seeking = true;
+    ticking = window.setInterval(async () => {  // the wait's words, and the pools' counts
+      showSeeking(shown);
+      const counts = await request("/api/pools");
+      if (counts.ok) showCounts(counts.data);
+    }, COUNTS_MS);
+    while (seeking) {
+      const answer = await request(`/api/pools/me?wait=${WAIT_S}`);
+      if (!seeking) return;
+      if (!answer.ok) {  // the server away for a moment: ask again a little later
+        await new Promise((done) => window.setTimeout(done, 2000));
+        continue;
+      }
+      if (answer.data.paired) {
+        stop();
+        $("pool-status").textContent = "Paired: opening the game…";
+        window.location.assign(answer.data.paired.link);
+        return;
+      }
+      shown = answer.data.seeking;
+      showSeeking(shown);
+      if (!shown.length) stop();
     }
-    showSeeking(answer.data.seeking);
-    if (!answer.data.seeking.length) stop();
-    const counts = await request("/api/pools");
-    if (counts.ok) showCounts(counts.data);
   }
 
   function stop() {
-    if (polling !== null) window.clearInterval(polling);
-    polling = null;
+    seeking = false;
+    if (ticking !== null) window.clearInterval(ticking);
+    ticking = null;
   }
 
   gameField.addEventListener("change", async () => {
