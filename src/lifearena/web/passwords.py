@@ -31,12 +31,16 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from lifearena.errors import BadParameterError
-from lifearena.web.limits import TooMany
+from lifearena.web.limits import MessageRate, TooMany
 
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
 """Shortest and longest password, in characters."""
 QUEUE = 32
 """Most hashes waiting or running at once; past it a login or sign-up is refused (429)."""
+HASHES_PER_SECOND, HASH_BURST = 10.0, 20
+"""Hashes the server makes a second, on average, and at once, whoever asks: a flood of
+logins from many addresses (each under its own bound) is refused past it (429) rather
+than hashed, so that it costs the server at most about a third of one core."""
 PARAMETERS = {"time_cost": 2, "memory_cost": 19_456, "parallelism": 1}
 """Argon2id's cost: OWASP's recommended minimum (19 MiB, 2 passes, 1 lane), about 36 ms of
 one core a hash. One lane, so a hash takes one core, not four (argon2-cffi's default of 4
@@ -79,15 +83,17 @@ def check_password(password: str) -> str:
 class Hasher:
     """Argon2id hashing and checking in ``threads`` worker threads, never on the loop."""
 
-    def __init__(self, threads: int = 1, hasher: PasswordHasher | None = None) -> None:
+    def __init__(self, threads: int = 1, hasher: PasswordHasher | None = None,
+                 per_second: float = HASHES_PER_SECOND) -> None:
         self._hasher = hasher or PasswordHasher(**PARAMETERS)
+        self._rate = MessageRate(per_second, HASH_BURST)
         self._threads = threads
         self._pool: ThreadPoolExecutor | None = None
         self._waiting = 0
         self._dummy: str | None = None
 
     async def _run(self, function: object, *args: str) -> object:
-        if self._waiting >= QUEUE:
+        if self._waiting >= QUEUE or not self._rate.allow():
             raise TooMany("too many logins are being checked right now; try again in a "
                           "few seconds")
         self._waiting += 1
