@@ -47,8 +47,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.sql.dml import Update
 
 from lifearena.errors import LifeArenaError
 from lifearena.web.database import (
@@ -72,6 +73,24 @@ ROW = (games.c.id, games.c.game, games.c.params, games.c.setup, games.c.opponent
        games.c.tokens, games.c.moves, games.c.pending, games.c.created, games.c.updated,
        games.c.invites, games.c.cancelled, games.c.ending, games.c.clock, games.c.offers)
 """The columns a :class:`GameRow` is read from, in its fields' order."""
+
+
+
+def _updating(*columns: str) -> Update:
+    """An update of ``columns`` of the game whose id is bound as ``key``, every value bound
+    by its column's name: built once, so a move's write skips building and compiling it
+    (about a third of the time of building it at each call)."""
+    return update(games).where(games.c.id == bindparam("key")).values(
+        {name: bindparam(name) for name in columns})
+
+
+INSERT = insert(games).values({column.name: bindparam(column.name) for column in games.c})
+SAVE_PROGRESS = _updating("moves", "pending", "updated", "status", "outcome")
+SAVE_PLAY = _updating("moves", "pending", "ending", "clock", "offers", "updated", "status",
+                      "outcome")
+SAVE_SEATS = _updating("tokens", "invites", "cancelled", "updated")
+GET = select(*ROW).where(games.c.id == bindparam("key"))
+"""The store's statements that run at every move or load, built once."""
 
 
 @dataclass
@@ -153,14 +172,15 @@ class Store:
         is already over (a finished game's record opened again)."""
         status, ended = _status(outcome)
         with self._writing() as db:
-            db.execute(insert(games).values(
-                id=row.id, game=row.game, params=json.dumps(row.params), setup=row.setup,
-                opponent=json.dumps(row.opponent), tokens=json.dumps(row.tokens),
-                moves=json.dumps(row.moves), pending=json.dumps(row.pending),
-                created=row.created, updated=row.updated, invites=json.dumps(row.invites),
-                cancelled=int(row.cancelled), ending=json.dumps(row.ending),
-                clock=json.dumps(row.clock), offers=json.dumps(row.offers), status=status,
-                outcome=ended))
+            db.execute(INSERT, {
+                "id": row.id, "game": row.game, "params": json.dumps(row.params),
+                "setup": row.setup, "opponent": json.dumps(row.opponent),
+                "tokens": json.dumps(row.tokens), "moves": json.dumps(row.moves),
+                "pending": json.dumps(row.pending), "created": row.created,
+                "updated": row.updated, "invites": json.dumps(row.invites),
+                "cancelled": int(row.cancelled), "ending": json.dumps(row.ending),
+                "clock": json.dumps(row.clock), "offers": json.dumps(row.offers),
+                "status": status, "outcome": ended})
 
     def save_progress(self, game_id: str, moves: list[str], pending: dict[str, str],
                       outcome: dict[str, Any] | None = None) -> None:
@@ -168,9 +188,9 @@ class Store:
         (one statement: all or nothing)."""
         status, ended = _status(outcome)
         with self._writing() as db:
-            db.execute(update(games).where(games.c.id == game_id).values(
-                moves=json.dumps(moves), pending=json.dumps(pending), updated=time.time(),
-                status=status, outcome=ended))
+            db.execute(SAVE_PROGRESS, {
+                "key": game_id, "moves": json.dumps(moves), "pending": json.dumps(pending),
+                "updated": time.time(), "status": status, "outcome": ended})
 
     def save_play(self, row: GameRow, outcome: dict[str, Any] | None = None) -> None:
         """Record everything play changes in ``row``: its moves, pending choices, ending,
@@ -189,11 +209,11 @@ class Store:
         """
         status, ended = _status(outcome)
         with self._writing() as db:
-            db.execute(update(games).where(games.c.id == row.id).values(
-                moves=json.dumps(row.moves), pending=json.dumps(row.pending),
-                ending=json.dumps(row.ending), clock=json.dumps(row.clock),
-                offers=json.dumps(row.offers), updated=time.time(), status=status,
-                outcome=ended))
+            db.execute(SAVE_PLAY, {
+                "key": row.id, "moves": json.dumps(row.moves),
+                "pending": json.dumps(row.pending), "ending": json.dumps(row.ending),
+                "clock": json.dumps(row.clock), "offers": json.dumps(row.offers),
+                "updated": time.time(), "status": status, "outcome": ended})
 
     def clocked(self) -> list[str]:
         """The ids of the games being played whose clocks may be running (the server
@@ -215,15 +235,16 @@ class Store:
     def save_seats(self, row: GameRow) -> None:
         """Record who holds the seats of ``row`` and whether it was cancelled."""
         with self._writing() as db:
-            db.execute(update(games).where(games.c.id == row.id).values(
-                tokens=json.dumps(row.tokens), invites=json.dumps(row.invites),
-                cancelled=int(row.cancelled), updated=time.time()))
+            db.execute(SAVE_SEATS, {
+                "key": row.id, "tokens": json.dumps(row.tokens),
+                "invites": json.dumps(row.invites), "cancelled": int(row.cancelled),
+                "updated": time.time()})
 
     def get(self, game_id: str) -> GameRow | None:
         """The stored game ``game_id``, or ``None``; :class:`DamagedRow` when the row no
         longer reads as a game."""
         with self.engine.connect() as db:
-            found = db.execute(select(*ROW).where(games.c.id == game_id)).one_or_none()
+            found = db.execute(GET, {"key": game_id}).one_or_none()
         if found is None:
             return None
         (gid, game, params, setup, opponent, tokens, moves, pending, created, updated,
