@@ -430,12 +430,31 @@ class PlayerStore:
 
     def seat(self, game_id: str, seat: int, player_id: str, game: str, rated: bool) -> None:
         """Record that ``player_id`` holds ``seat`` of ``game_id``."""
+        self.seat_all(game_id, {seat: player_id}, game, rated)
+
+    def seat_all(self, game_id: str, holders: dict[int, str], game: str, rated: bool
+                 ) -> None:
+        """Record who holds the seats ``holders`` (seat to player id) of ``game_id``, in one
+        transaction."""
+        now = self._clock()
         with self.engine.begin() as db:
             db.execute(delete(seats).where(and_(seats.c.game_id == game_id,
-                                                seats.c.seat == seat)))
-            db.execute(insert(seats).values(game_id=game_id, seat=seat, player=player_id,
-                                            game=game, rated=int(rated), result=None,
-                                            created=self._clock(), finished=None))
+                                                seats.c.seat.in_(list(holders)))))
+            db.execute(insert(seats), [
+                {"game_id": game_id, "seat": seat, "player": player_id, "game": game,
+                 "rated": int(rated), "result": None, "created": now, "finished": None}
+                for seat, player_id in sorted(holders.items())])
+
+    def people_of(self, game_id: str) -> dict[int, tuple[Player, float | None, float | None]]:
+        """Each seat of ``game_id``: its player, and its rating before the game and the
+        change the game made (a rated game, once over), in one query."""
+        with self.engine.connect() as db:
+            rows = db.execute(select(seats.c.seat, seats.c.rating_before,
+                                     seats.c.rating_change, players)
+                              .join(players, players.c.id == seats.c.player)
+                              .where(seats.c.game_id == game_id)).all()
+        return {int(row.seat): (_player(row), row.rating_before, row.rating_change)
+                for row in rows}
 
     def seated(self, game_id: str) -> dict[int, str]:
         """Who holds each seat of ``game_id`` (seat to player id)."""

@@ -47,8 +47,7 @@ class Seating:
         ``live``, and show them on its pages."""
         if self.players is None or not holders:
             return
-        for seat, player_id in sorted(holders.items()):
-            self.players.seat(live.row.id, seat, player_id, live.row.game, live.rated)
+        self.players.seat_all(live.row.id, holders, live.row.game, live.rated)
         live.holders = dict(holders)
         self.describe(live)
         for listener in self.listeners:
@@ -68,22 +67,18 @@ class Seating:
         """Refresh the names and ratings ``live``'s pages show for its seats."""
         if self.players is None or not live.holders:
             return
-        found = self.players.named(live.holders.values())
-        details = self.players.seat_details(live.row.id)
         people: list[dict[str, Any] | None] = [None, None]
-        for seat, player_id in live.holders.items():
-            player = found.get(player_id)
-            if player is None or seat not in (0, 1):
+        for seat, (player, before, change) in self.players.people_of(live.row.id).items():
+            if seat not in (0, 1):
                 continue
             entry: dict[str, Any] = {"id": player.id, "name": player.shown,
                                      "kind": player.kind,
                                      "page": f"/@/{player.name}" if player.name else None}
             if player.has_account or player.kind == COMPUTER:
                 entry["rating"] = self.players.rating(player.id, live.row.game).to_json()
-            detail = details.get(seat, {})
-            if detail.get("rating_change") is not None:
-                entry["rating_change"] = round(float(detail["rating_change"]))
-                entry["rating_before"] = round(float(detail["rating_before"]))
+            if change is not None and before is not None:
+                entry["rating_change"] = round(float(change))
+                entry["rating_before"] = round(float(before))
             people[seat] = entry
         live.people = people
 
@@ -94,7 +89,7 @@ class Seating:
             return
         changes = self.ratings.finish(live.row.id, live.row.game, live.rated, outcome,
                                       len(live.row.moves))
-        if changes is not None or live.people != [None, None]:
+        if changes is not None:  # the pages show each side's change
             self.describe(live)
 
     def holders_for(self, opponent: str, side: int, player: Player | None,
