@@ -1736,7 +1736,8 @@ def players_report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]
                   f"{ADDRESS_ATTEMPTS}, account names at most {ACCOUNT_FAILURES} times each, "
                   f"half of them names with no account); answered {answers} (401: hashed, "
                   f"answered in p50 {last['login_p50']:.0f} ms, p99 {last['login_p99']:.0f} "
-                  "ms; 429: refused unhashed, past the server's bounds on hashes: 32 waiting, 10 a second)")
+                  "ms; 429: refused unhashed, past the server's bounds on hashes: 32 "
+                  "waiting, 10 a second)")
     if "players" in medians and "players-quiet" in medians:
         flood, quiet = medians["players"], medians["players-quiet"]
         print(f"players / players-quiet{quoted}: move p99 {flood['p99']:.1f} / "
