@@ -60,10 +60,6 @@ class WindowCounter:
             stamps.popleft()
         self._stamps[key] = stamps
 
-    def clear(self, key: str) -> None:
-        """Forget ``key``'s events."""
-        self._stamps.pop(key, None)
-
     def retry_after(self, key: str) -> float:
         """Seconds until ``key`` has room again (0 when it has)."""
         stamps = self._recent(key)

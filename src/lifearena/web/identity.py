@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
@@ -32,7 +31,7 @@ from lifearena.web.heavy import client_of
 from lifearena.web.limits import CreationRate, TooMany, address_key
 from lifearena.web.passwords import Hasher, check_password
 from lifearena.web.player_names import check_name, name_key
-from lifearena.web.players import ANONYMOUS, Player, PlayerStore
+from lifearena.web.players import ANONYMOUS, NameTaken, Player, PlayerStore
 from lifearena.web.refusals import SeatError
 
 COOKIE = "lifearena_session"
@@ -125,7 +124,7 @@ class Identity:
         player = self.player_of(connection)
         if player is not None:
             return player
-        address = address_key(client_of(connection.scope.get("client")))
+        address = self._address(connection)
         self.anonymous_rate.check(address)
         return self._new_anonymous(connection, response, address)
 
@@ -133,15 +132,10 @@ class Identity:
         """:meth:`ensure` for an action a player is not needed for (a casual game): past
         the address's bound of new players (a program that keeps no cookie makes one at
         every request) the action goes on with nobody on its seat."""
-        player = self.player_of(connection)
-        if player is not None:
-            return player
-        address = address_key(client_of(connection.scope.get("client")))
         try:
-            self.anonymous_rate.check(address)
+            return self.ensure(connection, response)
         except TooMany:
             return None
-        return self._new_anonymous(connection, response, address)
 
     def _new_anonymous(self, connection: HTTPConnection, response: Response,
                        address: str) -> Player:
@@ -177,8 +171,6 @@ class Identity:
         current = self.player_of(connection)
         taken = self.book.by_name(name)
         if taken is not None and (current is None or taken.id != current.id):
-            from lifearena.web.players import NameTaken
-
             raise NameTaken(f"the name {name!r} is taken; choose another")
         hashed = await self.hasher.hash(password)
         if current is not None and current.kind == ANONYMOUS:
@@ -236,8 +228,3 @@ def seat_refusal(rated: bool, player: Player | None) -> None:
     """Refuse a seat of a rated game to a player without an account (403)."""
     if rated and (player is None or not player.has_account):
         raise SeatError("this game is rated: sign up or log in to take its seat")
-
-
-def player_json(player: Player | None) -> dict[str, Any] | None:
-    """A player as the API answers it (``None`` for nobody)."""
-    return None if player is None else player.to_json()

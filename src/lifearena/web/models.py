@@ -279,8 +279,10 @@ MAX_OWNED = 16
 """Most challenge owner secrets one lobby page may name in its hello."""
 
 
-class NewChallenge(Declared):
-    """``POST /api/challenges``: an open challenge any visitor may accept."""
+class ChallengeTerms(Declared):
+    """What any challenge proposes: a game, its parameters, a time control, the
+    challenger's seat and whether the game is rated (the lobby's open challenges and the
+    bot API's challenges to a named player)."""
 
     game: Annotated[str, Field(max_length=40)] = Field(
         description="one of the catalog's games (war_of_life, life_for_two, ...)")
@@ -289,9 +291,14 @@ class NewChallenge(Declared):
         description="the game's parameters, checked against the catalog's bounds")
     clock: TimeControl | None = Field(None, description="the time control (none: untimed)")
     colour: Seat | Literal["random"] = Field(
-        "random", description="the creator's seat (0 moves first), or 'random'")
-    rated: bool = Field(False, description="a rated game: the creator and whoever accepts "
-                                           "need accounts")
+        "random", description="the challenger's seat (0 moves first), or 'random'")
+    rated: bool = Field(False, description="a rated game: both sides need accounts (bots "
+                                           "and the computer are accounts)")
+
+
+class NewChallenge(ChallengeTerms):
+    """``POST /api/challenges``: an open challenge any visitor may accept."""
+
     min_rating: Annotated[int, Field(ge=0, le=4000)] | None = Field(
         None, description="the lowest rating (in this game) of a player who may accept")
     max_rating: Annotated[int, Field(ge=0, le=4000)] | None = Field(

@@ -49,7 +49,6 @@ from sqlalchemy.exc import IntegrityError
 from lifearena.arena.glicko2 import LICHESS, Rating, after_time_away
 from lifearena.errors import BadParameterError, LifeArenaError
 from lifearena.web.player_names import check_name, name_key
-from lifearena.web.refusals import SeatError
 from lifearena.web.tables import players, rating_history, ratings, seats, sessions, tokens
 
 ANONYMOUS, ACCOUNT, BOT, COMPUTER, DELETED = "anonymous", "account", "bot", "computer", "deleted"
@@ -428,10 +427,6 @@ class PlayerStore:
 
     # -- seats -------------------------------------------------------------------------------
 
-    def seat(self, game_id: str, seat: int, player_id: str, game: str, rated: bool) -> None:
-        """Record that ``player_id`` holds ``seat`` of ``game_id``."""
-        self.seat_all(game_id, {seat: player_id}, game, rated)
-
     def seat_all(self, game_id: str, holders: dict[int, str], game: str, rated: bool
                  ) -> None:
         """Record who holds the seats ``holders`` (seat to player id) of ``game_id``, in one
@@ -462,14 +457,6 @@ class PlayerStore:
             rows = db.execute(select(seats.c.seat, seats.c.player)
                               .where(seats.c.game_id == game_id)).all()
         return {int(row.seat): str(row.player) for row in rows}
-
-    def seat_details(self, game_id: str) -> dict[int, dict[str, Any]]:
-        """Each seat of ``game_id``: its player, result and (rated) rating change."""
-        with self.engine.connect() as db:
-            rows = db.execute(select(seats).where(seats.c.game_id == game_id)).all()
-        return {int(row.seat): {"player": row.player, "result": row.result,
-                                "rating_before": row.rating_before,
-                                "rating_change": row.rating_change} for row in rows}
 
     def games_of(self, player_id: str, *, finished: bool, game: str | None = None,
                  result: str | None = None, before: float | None = None,
@@ -615,11 +602,3 @@ class PlayerStore:
         board = [(player, row) for player, row in board if not row.rating.provisional()]
         board.sort(key=lambda entry: -entry[1].rating.rating)
         return board[:limit]
-
-
-def require_seat(seated: dict[int, str], player_id: str) -> list[int]:
-    """The seats ``player_id`` holds among ``seated``; :class:`SeatError` when none."""
-    held = [seat for seat, holder in seated.items() if holder == player_id]
-    if not held:
-        raise SeatError("you hold no seat of this game")
-    return held

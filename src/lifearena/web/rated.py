@@ -31,7 +31,7 @@ from typing import Any
 
 from lifearena.arena.glicko2 import LICHESS, Rating, rate_game
 from lifearena.core import Outcome, Termination
-from lifearena.web.players import COMPUTER, PlayerStore
+from lifearena.web.players import PlayerStore
 
 COMPUTER_RATINGS = Path(__file__).with_name("computer_ratings.json")
 """The ladder's first estimate of each computer level's rating, by game then level."""
@@ -164,8 +164,3 @@ class Ratings:
             row = self.book.rating(player_id, game)
             shown[level] = {"player": player_id, **row.to_json()}
         return shown
-
-
-def is_computer(kind: str) -> bool:
-    """Whether a player's kind is the computer's."""
-    return kind == COMPUTER

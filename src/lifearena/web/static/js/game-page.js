@@ -12,6 +12,7 @@ import { describeMove, earlierPage, turnRows, withEarlier, withView } from "./mo
 import { outcomeText, sideNames } from "./outcome.js";
 import { changeText, changeTone, ratingText, ratingTitle } from "./rating.js";
 import { request } from "./request.js";
+import { playTone } from "./tone.js";
 import { openSocket, socketUrl } from "./socket.js";
 import { createStore } from "./store.js";
 import "./me.js"; // the header about you, and your turn in other games
@@ -699,25 +700,9 @@ function announce(text) {
   if (text) $("announce").textContent = text;
 }
 
-/** @type {AudioContext | null} */
-let audio = null;
-
 /** A short tone after a move, when the sound is on. */
 function beep() {
-  if (!store.get().sound) return;
-  try {
-    audio = audio || new AudioContext();
-    const tone = audio.createOscillator();
-    const gain = audio.createGain();
-    tone.frequency.value = 660;
-    gain.gain.setValueAtTime(0.08, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.12);
-    tone.connect(gain).connect(audio.destination);
-    tone.start();
-    tone.stop(audio.currentTime + 0.13);
-  } catch (error) {
-    console.warn("sound:", error);
-  }
+  if (store.get().sound) playTone(660, 0.08, 0.12);
 }
 
 // -- links --------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 // "lifearena:games" event (the home page lists it).
 
 import { request } from "./request.js";
+import { playTone } from "./tone.js";
 import { newTurns, turnTitle } from "./rating.js";
 
 const POLL_MS = 12_000;
@@ -25,8 +26,6 @@ let waiting = 0;
 /** the games already told of (a beep and a notification once per turn) */
 const told = new Set();
 let first = true;
-/** @type {AudioContext | null} */
-let audio = null;
 
 /** The game on screen, if this is a game's page. @returns {string | null} */
 function here() {
@@ -59,18 +58,7 @@ export function soundOn() {
 }
 
 function beep() {
-  if (!soundOn()) return;
-  try {
-    audio = audio || new AudioContext();
-    const tone = audio.createOscillator();
-    const gain = audio.createGain();
-    tone.frequency.value = 880;
-    gain.gain.setValueAtTime(0.12, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
-    tone.connect(gain).connect(audio.destination);
-    tone.start();
-    tone.stop(audio.currentTime + 0.35);
-  } catch { /* no sound here */ }
+  if (soundOn()) playTone(880, 0.12, 0.35);
 }
 
 /** @param {any} game */
