@@ -36,6 +36,7 @@ BASE = ("bot", "connect", "http://127.0.0.1:9", "--token", "lat_x")
      "not both"),
     (("--agent", "random", "--seek", "3+2", "--game", "chess"), "--game 'chess': no such"),
     (("--agent", "minimax", "--accept-game", "losat"), "cannot play losat"),
+    (("--agent", "nosuchagent"), "plays none of the games: unknown agent 'nosuchagent'"),
     (("--agent", "random", "--challenge", "Ann", "--game", "losat", "--clock", "fast"),
      "--clock 'fast'"),
     (("--agent", "random", "--colour", "2"), "--colour '2'"),

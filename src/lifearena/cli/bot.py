@@ -122,6 +122,13 @@ def connect(
             if problem is not None:
                 raise BadParameterError(f"--agent {maker.label!r} cannot play {name}: "
                                         f"{problem}")
+    if accepted is None and game is None:  # it takes challenges of any game: one at least
+        from lifearena.core import available_games
+
+        problems = [maker.problem(name) for name in available_games()]
+        if all(problems):
+            raise BadParameterError(f"--agent {maker.label!r} plays none of the games: "
+                                    f"{problems[0]}")
     wanted = None
     if game is not None:
         name = canonical_game(game, "--game")
