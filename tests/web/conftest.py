@@ -138,6 +138,11 @@ def move(client: TestClient, game_id: str, token: str | None, text: str,
     return client.post(f"/api/games/{game_id}/moves", json=body, headers=headers)
 
 
+SERVED: dict[str, Any] = {}
+"""The app behind each running :func:`live_server`, by its URL (a test may reach the
+server's insides, as an operator's tools would)."""
+
+
 @contextlib.contextmanager
 def live_server(db: Path, start_within: float = 30, **settings: Any) -> Iterator[str]:
     """A real server of the app over the games file ``db`` on a free loopback port, in a
@@ -163,9 +168,12 @@ def live_server(db: Path, start_within: float = 30, **settings: Any) -> Iterator
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the test server did not start")
         time.sleep(0.05)
+    url = f"http://127.0.0.1:{port}"
+    SERVED[url] = app
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield url
     finally:
+        SERVED.pop(url, None)
         server.should_exit = True
         thread.join(timeout=10)
         assert not thread.is_alive(), "the test server did not stop"

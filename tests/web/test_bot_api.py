@@ -25,7 +25,7 @@ from fastapi.testclient import TestClient
 
 from lifearena.web import Settings, create_app
 
-from .conftest import live_server, wait_until
+from .conftest import SERVED, live_server, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 WAR = {"start": "random", "seed": 11}
@@ -353,15 +353,8 @@ def test_a_stream_cut_by_the_server_is_reopened(tmp_path: Path) -> None:
 
 
 def _hub_of(url: str) -> Any:
-    """The bot API's streams of the live server at ``url`` (found through its app, which
-    the conftest's server keeps in this process)."""
-    import gc
-
-    from lifearena.web.bot_events import BotEvents
-
-    hubs = [o for o in gc.get_objects() if isinstance(o, BotEvents) and o.events]
-    assert hubs, "no live bot API with an event stream in this process"
-    return hubs[-1]
+    """The bot API's streams of the live server at ``url``."""
+    return SERVED[url].state.server.bot_api["hub"]
 
 
 def test_the_raw_http_bot_of_the_docs_plays_a_game(server: str, tmp_path: Path) -> None:

@@ -319,6 +319,9 @@ class Server(Seating, GameActions):
     """The players' store (identities, seats, ratings); ``None``: games seat nobody."""
     ratings: Ratings | None = None
     """The ratings of rated games (over :attr:`players`)."""
+    bot_api: dict[str, Any] = field(default_factory=dict)
+    """The bot API's streams (``hub``) and limits per token (``limits``), for operators and
+    tests (:mod:`lifearena.web.bot_api`)."""
     listeners: list[GameListener] = field(default_factory=list)
     """Told of every game that seats players and every change of a game (the bot API's
     streams: :mod:`lifearena.web.bot_events`)."""
