@@ -271,6 +271,18 @@ def test_an_account_becomes_a_bot_only_before_it_plays(people: Person) -> None:
 
 
 def test_leaderboards_list_established_ratings_only(people: Person) -> None:
-    browser = people()
+    browser, steady, new = people(), people(), people()
     assert ok(browser.get("/api/leaderboard", params={"game": "war_of_life"}))["players"] == []
     assert browser.get("/api/leaderboard", params={"game": "chess"}).status_code == 400
+    signup(steady, "Steady")
+    signup(new, "Newcomer")
+    book = browser.app.state.server.players
+    ids = {name: me(client)["player"]["id"] for name, client in (("Steady", steady),
+                                                                  ("Newcomer", new))}
+    # an established rating (deviation under 110), and a higher but provisional one
+    book.set_rating(ids["Steady"], "war_of_life", Rating(1640.0, 70.0, 0.06))
+    book.set_rating(ids["Newcomer"], "war_of_life", Rating(1900.0, 200.0, 0.06))
+    board = ok(browser.get("/api/leaderboard", params={"game": "war_of_life"}))["players"]
+    assert [(row["rank"], row["name"], row["rating"]) for row in board] == [
+        (1, "Steady", 1640)]
+    assert ok(browser.get("/api/leaderboard", params={"game": "losat"}))["players"] == []
