@@ -10,7 +10,8 @@ of ``src/lifearena``. An edge ``a -> b`` is an ``import`` of ``b`` by ``a``; imp
 * **Layers** (``../DESIGN.md``): ``errors`` (and ``caps``, the caps on numbers and sizes
   that the interfaces accept) < ``life`` < ``core`` (and ``testing``, the conformance check
   of the protocol, and ``killtest``, the kill-and-resume harness) < ``games`` < ``agents`` <
-  ``arena`` < ``studies`` (and ``online``, the bot API's client) < the interfaces ``cli``,
+  ``arena`` < ``studies`` (and ``online``, the bot API's client; ``analysis`` and
+  ``puzzles``) < the interfaces ``cli``,
   ``web``, ``interop`` < the entry points ``_entry`` and ``__main__``. Every import, at
   module level or inside a function, must point to the same layer or a lower one.
 * **Interfaces stand side by side**: no module of one interface (``cli``, ``web``,
@@ -42,6 +43,8 @@ LAYERS: dict[str, int] = {
     "agents": 4,
     "arena": 5,
     "studies": 6,
+    "analysis": 6,  # a game's positions judged by its strongest search
+    "puzzles": 6,  # positions mined from games where one move wins by force
     "online": 6,  # the bot API's client: agents and arena below, the command line above
     "cli": 7,
     "web": 7,
