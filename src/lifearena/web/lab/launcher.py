@@ -293,7 +293,12 @@ class Launcher:
                     continue  # a damaged note: its file stays, unlisted
                 launch_id, path = meta.stem, meta.with_suffix(".sqlite")
                 if _ID.match(launch_id) and path.is_file():  # a removed file is not listed
-                    self.launches[launch_id] = Launch(launch_id, spec, path)
+                    launch = Launch(launch_id, spec, path)
+                    # no process of this launcher runs it: a run its file still calls running
+                    # lost its process before the process could say so (killed with its
+                    # server on a machine too loaded to store its last block in time)
+                    launch.mark_interrupted()
+                    self.launches[launch_id] = launch
 
     def running(self) -> int:
         return sum(1 for launch in list(self.launches.values())
