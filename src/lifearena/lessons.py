@@ -104,8 +104,6 @@ class Step:
     step starts in the blocking phase)."""
     reply: str | None = None
     """At a simultaneous turn, what the other side chooses at the same time."""
-    watch: bool = False
-    """The learner only watches: pressing Step plays :attr:`solution`."""
     learner: int = 0
     """The seat the learner plays."""
     failure: str = "Not yet: that move did not do it. Look again, or ask for a hint."
@@ -186,8 +184,6 @@ def play(game: str, step: Step, moves: Sequence[str]) -> State:
     state = start(game, step)
     if not moves:
         raise BadParameterError("no move given; expected the learner's move")
-    if step.watch and [m.strip() for m in moves] != solution_moves(step):
-        raise IllegalMoveError(f"in this step you watch: press Step (it plays {step.solution})")
     for number, move in enumerate(moves):
         if number and not learner_to_move(state, step):
             raise IllegalMoveError(f"{move.strip()!r:.40}: the turn has passed; the step is "
