@@ -3,7 +3,9 @@ a move judged by the game's rules, and one line of 4xx for everything else (neve
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -11,6 +13,8 @@ from fastapi.testclient import TestClient
 from lifearena.lessons import lesson, solution_moves
 from lifearena.web import Settings, create_app
 from lifearena.web.catalog import GAMES
+
+FIXTURES = Path(__file__).resolve().parents[1] / "js" / "make_lesson_fixtures.py"
 
 
 @pytest.fixture(scope="module")
@@ -121,3 +125,13 @@ def test_unknown_lessons_and_pages(client: TestClient) -> None:
 def test_junk_moves_never_give_a_5xx(client: TestClient, game: str, junk: str) -> None:
     response = client.post(f"/api/lessons/{game}/1", json={"move": junk})
     assert 400 <= response.status_code < 500, response.text
+
+
+def test_the_learn_pages_unit_fixtures_are_what_the_api_sends_now() -> None:
+    """tests/js/fixtures/lessons.json is rewritten by tests/js/make_lesson_fixtures.py."""
+    spec = importlib.util.spec_from_file_location("make_lesson_fixtures", FIXTURES)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    stored = (FIXTURES.parent / "fixtures" / "lessons.json").read_text()
+    assert module.render() == stored, "run: python tests/js/make_lesson_fixtures.py"
