@@ -51,6 +51,7 @@ test("a met goal shows the success, animates the generation, then offers Next", 
   assert.equal(s.message.tone, "good");
   assert.match(s.message.text, /^Born!/);
   assert.deepEqual(s.done, [0]);
+  assert.deepEqual(views.progress(s).map((d) => d.done), [true, false, false, false, false]);
   assert.equal(s.animateUntil, 1000 + state.ANIMATION_MS);
   const options = views.boardOptions(s, 1100, 400);
   assert.ok(options.animate && options.births.some(([r, c]) => r === 3 && c === 3));

@@ -2,7 +2,8 @@
 
 Both players choose at the same time; in each step the other side's choice (``reply``) is
 fixed, shown once both are revealed (in the collision step the text says it beforehand).
-The learner plays ``*`` (teal), from turn 2 on: one cell a turn. Cells are ``x,y`` (column,
+The learner plays ``*``, which pages call Teal (``#`` is Orange), from turn 2 on: one cell a
+turn; the words name the sides as the pages do. Cells are ``x,y`` (column,
 row, 1..5); positions are the rows from the top and the turn number.
 
 >>> from lifearena.lessons import attempt, solution_moves
@@ -38,21 +39,21 @@ LESSON = Lesson(
         Step(
             title="Collisions",
             text=("If both players choose the same cell, it stays empty: neither piece is "
-                  "placed. Here the other side is going to choose 1,4, which would save its "
-                  "lonely pair (in a real game you do not see it coming)."),
-            task="Choose the cell the other side chooses.",
+                  "placed. Here Orange is going to choose 1,4, which would save its lonely "
+                  "pair (in a real game you do not see it coming)."),
+            task="Choose the cell Orange chooses.",
             setup="**.../**.../...../.##../..... 2",
             solution="1,4",
             reply="1,4",
             goals=(Goal("collision", ("1,4",)),),
-            hint="The other side chooses 1,4: column 1, row 4.",
-            success="A collision: both chose 1,4, so it stayed empty, and the # pair broke up.",
+            hint="Orange chooses 1,4: column 1, row 4.",
+            success="A collision: both chose 1,4, so it stayed empty, and Orange's pair broke up.",
         ),
         Step(
             title="Overcrowding",
             text=("A piece with 4 or more neighbours dies of overcrowding, whatever their "
-                  "colours. The # piece on 3,3 has 3 neighbours now."),
-            task="Make the # piece on 3,3 die.",
+                  "colours. The orange piece on 3,3 has 3 neighbours now."),
+            task="Make the orange piece on 3,3 die.",
             setup="**.../**.../..#../.##../..... 2",
             solution="4,3",
             reply="5,1",
@@ -62,16 +63,17 @@ LESSON = Lesson(
         ),
         Step(
             title="How to win",
-            text=("Whoever has no pieces left after a generation loses. The three # pieces "
-                  "would give birth to a fourth on 4,4 and live on; alone, each of them dies."),
-            task="Wipe out # with one piece.",
+            text=("Whoever has no pieces left after a generation loses. Orange's three "
+                  "pieces would give birth to a fourth on 4,4 and live on; alone, each of "
+                  "them dies."),
+            task="Wipe out Orange with one piece.",
             setup="**.../**.../...##/...../...#. 2",
             solution="5,5",
             reply="1,5",
             goals=(Goal("win"),),
             hint="A fourth neighbour stops a birth: fill the last corner around 4,4.",
-            success="4,4 had four neighbours, so nothing was born, and the lonely # pieces "
-                    "died. You win!",
+            success="4,4 had four neighbours, so nothing was born, and the lonely orange "
+                    "pieces died. You win!",
         ),
     ),
 )

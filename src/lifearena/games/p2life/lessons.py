@@ -64,7 +64,8 @@ LESSON = Lesson(
             reply="pass",
             goals=(Goal("holds", ("3,3",), colour=1),),
             hint="Remove one of the four tokens around 3,3, such as 3,2.",
-            success="Three friends is fine: 3,3 lives, and two white tokens were born.",
+            success="Three friends is fine: 3,3 lives, and new white tokens were born "
+                    "around it.",
         ),
         Step(
             title="The coin",

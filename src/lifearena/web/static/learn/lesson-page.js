@@ -47,12 +47,12 @@ function render(state, dispatch) {
   message.className = `message ${shown.tone}`;
   $("dots").replaceChildren(...progress(state).map((dot, index) => {
     const item = document.createElement("li");
-    item.className = dot.status;
+    item.className = dot.status + (dot.done && dot.status === "current" ? " done" : "");
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = String(dot.number);
     button.title = dot.title;
-    button.setAttribute("aria-label", `step ${dot.number}: ${dot.title} (${dot.status === "todo" ? "to do" : dot.status})`);
+    button.setAttribute("aria-label", `step ${dot.number}: ${dot.title} (${dot.done ? "done" : dot.status === "todo" ? "to do" : "now"})`);
     if (dot.status === "current") button.setAttribute("aria-current", "step");
     button.addEventListener("click", () => dispatch({ type: "go", index }));
     item.appendChild(button);

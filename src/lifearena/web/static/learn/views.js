@@ -9,7 +9,8 @@ import { canMove, currentStep, finished } from "./lesson-state.js";
 
 /**
  * @typedef {import("./lesson-state.js").LessonState} LessonState
- * @typedef {{number: number, title: string, status: "done" | "current" | "todo"}} Dot
+ * @typedef {{number: number, title: string, status: "done" | "current" | "todo", done: boolean}} Dot
+ *   status: where the step stands; done: whether its goal was met (the current one's too)
  * @typedef {{id: string, label: string, href?: string, event?: any, quiet?: boolean,
  *   disabled?: boolean}} Action
  *   an action under the board: a button (its `event` for the page's controller or the
@@ -17,14 +18,15 @@ import { canMove, currentStep, finished } from "./lesson-state.js";
  */
 
 /**
- * One dot per step: done, the current one, or still to do.
+ * One dot per step: done, the current one, or still to do (and whether its goal was met).
  * @param {LessonState} state
  * @returns {Dot[]}
  */
 export function progress(state) {
   if (!state.lesson) return [];
   return state.lesson.steps.map((step, index) => ({ number: step.number, title: step.title,
-    status: index === state.index ? "current" : state.done.includes(index) ? "done" : "todo" }));
+    status: index === state.index ? "current" : state.done.includes(index) ? "done" : "todo",
+    done: state.done.includes(index) }));
 }
 
 /**
