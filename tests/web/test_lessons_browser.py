@@ -1,7 +1,8 @@
 """The War of Life lesson in a real browser, on a desktop (1280x800, clicks) and a phone
 (390x844, taps): reached from the header's Learn link, played through to the end by clicking
 the board (one wrong try told, then tried again), Next between steps, and "Play this game"
-opening the home page with War of Life chosen. Nothing may scroll sideways on the phone.
+opening the home page with War of Life chosen. Nothing may scroll sideways on the phone, and
+every text reads at AA contrast.
 Screenshots go to ``$LIFEARENA_SCREENSHOTS`` when set, else to the test's folder.
 
 Every wait is a condition with a deadline (playwright's waits)."""
@@ -17,6 +18,7 @@ import pytest
 
 from . import test_browser
 from .conftest import live_server
+from .test_accessibility_browser import _contrast
 
 browser = test_browser.browser
 """One browser per module (skips with a reason when none is found)."""
@@ -86,6 +88,7 @@ def test_the_war_of_life_lesson_played_through_by_clicking(page: Any, base_url: 
     _press(page, size, "#me-learn")
     page.wait_for_selector(".lesson-card[data-game=war_of_life]")
     assert page.locator(".lesson-card").count() == 5
+    assert _contrast(page, "learn") == []
     _fits(page)
     page.screenshot(path=str(shots / f"learn-{size}.png"), full_page=True)
     _press(page, size, ".lesson-card[data-game=war_of_life] a.button")
@@ -95,6 +98,7 @@ def test_the_war_of_life_lesson_played_through_by_clicking(page: Any, base_url: 
     _move(page, size, WRONG)  # one wrong try: told so, then tried again
     page.wait_for_selector("body[data-phase='missed']")
     assert page.inner_text("#message").startswith("Not yet")
+    assert _contrast(page, "a missed step") == []
     page.screenshot(path=str(shots / f"lesson-missed-{size}.png"), full_page=True)
     _press(page, size, "#lesson-retry")
     page.wait_for_selector("body[data-phase='play']")
@@ -104,6 +108,7 @@ def test_the_war_of_life_lesson_played_through_by_clicking(page: Any, base_url: 
         if number == 2:
             _press(page, size, "#lesson-hint")
             assert page.inner_text("#hint").startswith("Hint: ")
+            assert _contrast(page, "a hint") == []
         _move(page, size, cells)
         page.wait_for_selector("body[data-phase='done']")
         assert "good" in str(page.get_attribute("#message", "class"))
@@ -111,6 +116,7 @@ def test_the_war_of_life_lesson_played_through_by_clicking(page: Any, base_url: 
         if number == 1:
             page.wait_for_selector("svg#board circle.born")  # the generation's births marked
             assert page.is_visible("#legend")
+            assert _contrast(page, "a step done") == []
             page.screenshot(path=str(shots / f"lesson-born-{size}.png"), full_page=True)
         _fits(page)
         if number < len(RIGHT):
