@@ -119,3 +119,13 @@ test("the cards of /learn, one per lesson", () => {
     link: "/learn/g", look: null, picture: null }] });
   assert.deepEqual(shown.map((c) => [c.title, c.steps, c.link]), [["G", "4 short steps", "/learn/g"]]);
 });
+
+test("the keyboard's cursor moves with the arrows and stays on the board", () => {
+  assert.deepEqual(state.moved([0, 0], "ArrowDown", [8, 8]), [1, 0]);
+  assert.deepEqual(state.moved([0, 0], "ArrowLeft", [8, 8]), [0, 0]);
+  assert.deepEqual(state.moved([7, 7], "ArrowRight", [8, 8]), [7, 7]);
+  assert.equal(state.moved([0, 0], "Enter", [8, 8]), null);
+  const s = build(wol(), { cursor: [3, 4] });
+  assert.deepEqual(views.boardOptions(s, 0, 300).cursor, [3, 4]);
+  assert.deepEqual(build(s, (x) => state.next(x)).cursor, [0, 0]);
+});

@@ -1,9 +1,9 @@
 """The War of Life lesson in a real browser, on a desktop (1280x800, clicks) and a phone
 (390x844, taps): reached from the header's Learn link, played through to the end by clicking
-the board (one wrong try told, then tried again), Next between steps, and "Play this game"
-opening the home page with War of Life chosen. Nothing may scroll sideways on the phone, and
-every text reads at AA contrast.
-Screenshots go to ``$LIFEARENA_SCREENSHOTS`` when set, else to the test's folder.
+the board (one wrong try told, then tried again; one step by keyboard alone on the desktop),
+Next between steps, and "Play this game" opening the home page with War of Life chosen.
+Nothing may scroll sideways on the phone, and every text reads at AA contrast. Screenshots go
+to ``$LIFEARENA_SCREENSHOTS`` when set, else to the test's folder.
 
 Every wait is a condition with a deadline (playwright's waits)."""
 
@@ -72,6 +72,19 @@ def _move(page: Any, size: str, cells: tuple[tuple[int, int], tuple[int, int]]) 
         _press(page, size, f"svg#board [data-r='{r}'][data-c='{c}']")
 
 
+def _keyed(page: Any, cells: tuple[tuple[int, int], tuple[int, int]]) -> None:
+    """The move played by keyboard alone: arrows from the board's corner, Enter on each cell."""
+    page.focus("svg#board")
+    at = (0, 0)
+    for r, c in cells:
+        for key, count in (("ArrowDown", r - at[0]), ("ArrowUp", at[0] - r),
+                           ("ArrowRight", c - at[1]), ("ArrowLeft", at[1] - c)):
+            for _ in range(max(0, count)):
+                page.keyboard.press(key)
+        page.keyboard.press("Enter")
+        at = (r, c)
+
+
 def _fits(page: Any) -> None:
     wide, inner = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
     assert wide <= inner, f"the page scrolls sideways: {wide} > {inner}"
@@ -109,7 +122,10 @@ def test_the_war_of_life_lesson_played_through_by_clicking(page: Any, base_url: 
             _press(page, size, "#lesson-hint")
             assert page.inner_text("#hint").startswith("Hint: ")
             assert _contrast(page, "a hint") == []
-        _move(page, size, cells)
+        if number == 2 and size == "desktop":
+            _keyed(page, cells)  # the board answers the keyboard too
+        else:
+            _move(page, size, cells)
         page.wait_for_selector("body[data-phase='done']")
         assert "good" in str(page.get_attribute("#message", "class"))
         assert page.locator(f"#dots li.done >> nth={number - 1}").count() == 1

@@ -10,7 +10,7 @@ import { request } from "../js/request.js";
 import { createStore } from "../js/store.js";
 import "../js/me.js"; // the header about you
 import {
-  ANIMATION_MS, EMPTY, answered, atStep, canMove, loaded, moveBody, next, refused, retry,
+  ANIMATION_MS, EMPTY, answered, atStep, canMove, loaded, moveBody, moved, next, refused, retry,
 } from "./lesson-state.js";
 import {
   actions, boardOptions, cellEvent, closing, progress, sideNames, words, youPlay,
@@ -80,7 +80,8 @@ function render(state, dispatch) {
   const width = Math.floor($("board-wrap").clientWidth) || BOARD_PX;
   const svg = $("board");
   mount(svg, picture(state.display, state.lesson.look, boardOptions(state, now, Math.min(BOARD_PX, width))));
-  svg.setAttribute("aria-label", `the lesson's board, ${(boardSize(state.display) || []).join(" by ")}`);
+  svg.setAttribute("aria-label", `the lesson's board, ${(boardSize(state.display) || []).join(" by ")}: `
+    + "arrow keys move the cursor, Enter or Space picks, Escape clears");
   $("legend").hidden = !(state.display && state.display.before);
   document.body.dataset.phase = state.phase;
   document.body.dataset.step = String(state.index + 1);
@@ -131,6 +132,18 @@ async function main() {
       dispatch(cellEvent(store.get(), [Number(cell.dataset.r), Number(cell.dataset.c)], pointer === "touch"));
     }
   });
+  svg.addEventListener("keydown", (event) => {
+    const state = store.get();
+    const cursor = moved(state.cursor, event.key, boardSize(state.display));
+    if (cursor) store.set({ cursor });
+    else if (event.key === "Enter" || event.key === " ") dispatch(cellEvent(state, state.cursor, false));
+    else if (event.key === "Escape") dispatch({ type: "clear" });
+    else return;
+    event.preventDefault();
+  });
+  // the keyboard's cursor shows once a key is used on the board, not after a click
+  svg.addEventListener("pointerdown", () => svg.classList.remove("keyed"));
+  svg.addEventListener("keydown", () => svg.classList.add("keyed"));
   window.addEventListener("resize", () => store.set({}));
   const answer = await request(`/api/lessons/${encodeURIComponent(game)}`);
   if (!answer.ok) {

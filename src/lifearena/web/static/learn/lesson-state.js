@@ -23,8 +23,9 @@ import { NOTHING } from "../js/inputs/common.js";
  *   lesson: LessonData | null, index: number, phase: Phase, display: any,
  *   legal: LegalView | null, played: string[], selection: Selection,
  *   message: {text: string, tone: "info" | "error" | "good"}, hint: boolean,
- *   done: number[], animateUntil: number, busy: boolean
+ *   done: number[], animateUntil: number, busy: boolean, cursor: [number, number]
  * }} LessonState
+ *   cursor: the keyboard's cell on the board
  */
 
 /** How long a generation's births and deaths animate, in milliseconds. */
@@ -34,8 +35,26 @@ export const ANIMATION_MS = 900;
 export const EMPTY = Object.freeze({
   lesson: null, index: 0, phase: /** @type {Phase} */ ("play"), display: null, legal: null,
   played: [], selection: NOTHING, message: { text: "", tone: /** @type {const} */ ("info") },
-  hint: false, done: [], animateUntil: 0, busy: false,
+  hint: false, done: [], animateUntil: 0, busy: false, cursor: /** @type {[number, number]} */ ([0, 0]),
 });
+
+/** The arrow keys' steps on the board, [rows, columns]. */
+const STEPS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+/**
+ * The keyboard's cursor after an arrow `key`, kept on a board of `size` [rows, columns]
+ * (null when `key` is no arrow).
+ * @param {[number, number]} cursor
+ * @param {string} key
+ * @param {[number, number] | null} size
+ * @returns {[number, number] | null}
+ */
+export function moved(cursor, key, size) {
+  const step = /** @type {Record<string, number[]>} */ (STEPS)[key];
+  if (!step || !size) return null;
+  return [Math.min(size[0] - 1, Math.max(0, cursor[0] + step[0])),
+    Math.min(size[1] - 1, Math.max(0, cursor[1] + step[1]))];
+}
 
 /**
  * The lesson loaded, at step `index` (0 when out of range).
@@ -57,7 +76,7 @@ export function atStep(lesson, index) {
   const step = lesson.steps[index];
   return { index, phase: "play", display: step.display, legal: step.legal, played: [],
     selection: NOTHING, message: { text: "", tone: "info" }, hint: false, animateUntil: 0,
-    busy: false };
+    busy: false, cursor: [0, 0] };
 }
 
 /**

@@ -109,7 +109,7 @@ export function closing(state) {
 /**
  * The options of js/draw.js's picture for the board now: the input's marks while a move is
  * awaited, the last generation's births and deaths (animated for a moment), picks drawn in
- * the learner's colour.
+ * the learner's colour, the keyboard's cursor (shown once a key is used on the board).
  * @param {LessonState} state
  * @param {number} now milliseconds
  * @param {number} size pixels
@@ -127,7 +127,7 @@ export function boardOptions(state, now, size) {
     for (const [r, c] of display.collisions || []) marks[r + "," + c] = "collision";
   }
   const sides = state.lesson && state.lesson.look ? state.lesson.look.sides : null;
-  return { size, marks, births: display.births || [], deaths: display.deaths || [],
+  return { size, marks, cursor: state.cursor, births: display.births || [], deaths: display.deaths || [],
     animate: now < state.animateUntil, own: sides && step ? sides[step.learner].colour : undefined };
 }
 
