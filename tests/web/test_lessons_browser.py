@@ -128,6 +128,9 @@ def test_the_war_of_life_lesson_played_through_by_clicking(page: Any, base_url: 
             _move(page, size, cells)
         page.wait_for_selector("body[data-phase='done']")
         assert "good" in str(page.get_attribute("#message", "class"))
+        assert page.evaluate("(() => { const r = document.getElementById('actions')"
+                             ".getBoundingClientRect(); return r.top >= 0 && "
+                             "r.bottom <= innerHeight; })()"), "Next is out of sight"
         assert page.locator(f"#dots li.done >> nth={number - 1}").count() == 1
         if number == 1:
             page.wait_for_selector("svg#board circle.born")  # the generation's births marked

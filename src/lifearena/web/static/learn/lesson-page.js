@@ -103,6 +103,8 @@ async function main() {
     if (store.get().index !== state.index) return; // the learner went to another step meanwhile
     if (!answer.ok) { store.set(refused(answer.error || "")); return; }
     store.set(answered(store.get(), answer.data, sideNames(store.get()), Date.now()));
+    // what is said, and Next, may lie below a phone's screen: brought into view
+    $("actions").scrollIntoView({ block: "nearest" });
     clearTimeout(settle); // the animation's end: drawn once more without it
     settle = setTimeout(() => store.set({}), ANIMATION_MS + 50);
   }
