@@ -39,6 +39,7 @@ LAYERS: dict[str, int] = {
     "core": 2,
     "testing": 2,
     "killtest": 2,  # the kill-and-resume harness of the reliability tests and the soak
+    "lessons": 2,  # lessons as data: steps on positions of a game, judged by its rules
     "games": 3,
     "agents": 4,
     "arena": 5,

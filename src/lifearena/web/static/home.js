@@ -78,6 +78,11 @@ function quickGame(entry) {
   const title = document.createElement("span");
   title.className = "title";
   title.textContent = entry.title;
+  const learn = document.createElement("a"); // the game's lesson, for whom it is new
+  learn.className = "learn-line";
+  learn.href = `/learn/${entry.name}`;
+  learn.textContent = "new to it? learn it";
+  title.appendChild(learn);
   const buttons = document.createElement("span");
   buttons.className = "buttons";
   /** @type {[string, string, string][]} */
@@ -324,7 +329,9 @@ async function main() {
     startGame(formValues(), $("form-error"));
   });
   $("open-record").addEventListener("submit", openRecord);
-  chooseGame(catalog[0].name);
+  // "?game=NAME" (a lesson's "Play this game") chooses that game in the custom form
+  const asked = new URLSearchParams(location.search).get("game") || "";
+  chooseGame(gameEntry(asked) ? asked : catalog[0].name);
   startLobby(catalog);
   startPools(catalog);
   startMine();

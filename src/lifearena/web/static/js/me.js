@@ -1,8 +1,9 @@
 // @ts-check
 // The header every page shares: who you are ("Anonymous" with a way to choose a name, or
-// your name linking to your page), log in / sign up / log out, the leaderboards; and the
-// your-turn watcher (js/turn.js) while someone is here. Pages that care who is here call
-// me() and listen for the "lifearena:me" event (sent after every change).
+// your name linking to your page), log in / sign up / log out, the lessons (Learn) and the
+// leaderboards; and the your-turn watcher (js/turn.js) while someone is here. Pages that
+// care who is here call me() and listen for the "lifearena:me" event (sent after every
+// change).
 
 import { request } from "./request.js";
 import { watchTurns } from "./turn.js";
@@ -56,7 +57,7 @@ function render(data) {
     header.appendChild(nav);
   }
   const player = data.player;
-  const parts = [link("/leaderboard", "Leaderboards", "me-leaderboards")];
+  const parts = [link("/learn", "Learn", "me-learn"), link("/leaderboard", "Leaderboards", "me-leaderboards")];
   if (player && player.named) {
     const name = link(`/@/${encodeURIComponent(player.name)}`, player.name, "me-name");
     name.className = "me-name";
