@@ -15,9 +15,9 @@ same puzzles in the same order. :func:`rate` is the first rating of a puzzle (th
 in ``docs/puzzles.md``); :func:`puzzle_id` a puzzle's stable id. Miners call both.
 
 >>> rate(depth=1, legal=16, decoys=0)
-1400.0
+1120.0
 >>> rate(depth=2, legal=16, decoys=3)
-1930.0
+1590.0
 >>> puzzle_id(Record("war_of_life", {}, "[[[1,1]],[[8,8]]]", [], []), 0)
 'war_of_life-d86b5dce'
 """
@@ -37,13 +37,13 @@ from lifearena.errors import BadParameterError
 from lifearena.puzzles.model import Puzzle
 from lifearena.puzzles.search import MINERS
 
-RATING_BASE = 1000.0
+RATING_BASE = 800.0
 """The rating of the easiest imaginable puzzle (a win in 1 with one legal move)."""
 RATING_PER_DEPTH = 350.0
 """What each further move of the solver adds: seeing two moves ahead is much harder."""
-RATING_PER_DOUBLING = 100.0
+RATING_PER_DOUBLING = 80.0
 """What each doubling of the solver's legal moves adds: more moves, more to look through."""
-RATING_PER_DECOY = 60.0
+RATING_PER_DECOY = 40.0
 """What each plausible move that does not win adds (up to :data:`MAX_DECOYS` of them)."""
 MAX_DECOYS = 10
 RATING_RANGE = (600.0, 2800.0)
@@ -56,7 +56,7 @@ def rate(depth: int, legal: int, decoys: int) -> float:
     plausible (they take material or look winning: each miner says what that means for its
     game) and yet do not win::
 
-        1000 + 350 (depth - 1) + 100 log2(legal) + 60 min(decoys, 10), within 600..2800
+        800 + 350 (depth - 1) + 80 log2(legal) + 40 min(decoys, 10), within 600..2800
 
     rounded to a whole number. Players' results move it from there.
     """
