@@ -50,6 +50,10 @@ def test_generate_mines_the_servers_finished_games(tmp_path, capsys):
         store.insert(GameRow(f"g{i}", "war_of_life", record.params, record.setup,
                              {"kind": "hotseat"}, ["t", "t"]))
         store.save_progress(f"g{i}", record.moves, {}, record.outcome)
+    # a finished game whose moves no longer replay is passed over, not a failure
+    store.insert(GameRow("bad", "war_of_life", {}, records[0].setup, {"kind": "hotseat"},
+                         ["t", "t"]))
+    store.save_progress("bad", ["[9,9,9,8]"], {}, records[0].outcome)
     store.close()
     out_file = tmp_path / "served.jsonl.gz"
     code, out, _ = run_cli(capsys, "puzzles", "generate", "war-of-life", "--games", "0",
@@ -93,6 +97,9 @@ def test_check_passes_good_puzzles_and_names_a_wrong_one(few, tmp_path, capsys):
     (["check", "war-of-life", "--file", "missing.jsonl.gz"], "is not a file"),
     (["generate", "war-of-life", "--db", "missing.sqlite"], "--db 'missing.sqlite' is not a "
      "file"),
+    (["generate", "war-of-life", "--db", "postgresql://nobody@127.0.0.1:1/games"],
+     "cannot be read"),
+    (["generate", "war-of-life", "--db", "README.md"], "is not a lifearena games database"),
     (["generate", "war-of-life", "--out", "no/such/folder/x.gz"], "expected a file path in "
      "an existing folder"),
     (["generate", "war-of-life", "--games", "-1"], "--games"),

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -25,8 +25,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from lifearena.arena.game_names import game_name
-from lifearena.core import Record, State, game_type
-from lifearena.errors import BadParameterError
+from lifearena.core import Record, State, game_type, replay
+from lifearena.errors import BadParameterError, LifeArenaError
 from lifearena.puzzles import generate as generating
 from lifearena.puzzles import model
 from lifearena.puzzles.model import Puzzle
@@ -82,12 +82,23 @@ def server_games(game: str, target: str) -> list[Record]:
     """The finished games of ``game`` in the server's store at ``target`` (a SQLite file or a
     database URL), oldest first, as records."""
     # the web store is read only here, when asked for (tests/test_import_layers.py allows it)
+    from sqlalchemy.exc import SQLAlchemyError
+
     from lifearena.web.store import Store
 
     if "://" not in target and not Path(target).is_file():
         raise BadParameterError(f"--db {target!r} is not a file; expected the server's SQLite "
                                 "file or a database URL")
-    store = Store(target)
+    try:
+        return _read_store(Store(target), game)
+    except SQLAlchemyError as error:
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0][:200]
+        raise BadParameterError(f"--db {target!r} cannot be read ({reason}); expected the "
+                                "server's SQLite file or the URL of its database") from None
+
+
+def _read_store(store: Any, game: str) -> list[Record]:
+    """The finished games of ``game`` in ``store`` (a web store, closed here after)."""
     try:
         listed = store.latest(True, MAX_SERVER_GAMES)
         version = game_type(game).info.rules_version
@@ -95,12 +106,17 @@ def server_games(game: str, target: str) -> list[Record]:
         for item in reversed(listed):
             if item.game != game:
                 continue
-            row = store.get(item.id)
-            if row is None or not row.moves:
-                continue
-            records.append(Record(game, dict(row.params), row.setup, ["site", "site"],
-                                  list(row.moves), extra={"server_game": row.id},
-                                  version=version))
+            try:
+                row = store.get(item.id)
+                if row is None or not row.moves:
+                    continue
+                record = Record(game, dict(row.params), row.setup, ["site", "site"],
+                                list(row.moves), extra={"server_game": row.id},
+                                version=version)
+                replay(record)
+            except LifeArenaError:
+                continue  # a row that no longer reads or replays: its own page says so
+            records.append(record)
         return records
     finally:
         store.close()
