@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from lifearena import caps
 from lifearena.arena.game_names import game_name
 from lifearena.core import Record, State, game_type, replay
 from lifearena.errors import BadParameterError, LifeArenaError
@@ -148,7 +149,8 @@ def generate(
     games: Annotated[int, typer.Option("--games", "-n", help="Agent-against-agent games to "
                                        "play and mine (after the server's games).", min=0,
                                        max=MAX_GAMES)] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the agent games.", min=0)] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the agent games.", min=0,
+                                      max=caps.MAX_SEED)] = 0,
     target: Annotated[int, typer.Option("--target", help="Stop at this many puzzles.", min=1,
                                         max=1_000_000)] = 500,
     db: Annotated[str | None, typer.Option("--db", help="Also mine the finished games of the "
