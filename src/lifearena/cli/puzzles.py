@@ -213,7 +213,7 @@ def show(
     themes = generating.miner(name).THEMES
     side = state.info.side_names[puzzle.solver] if state.info.side_names else \
         f"player {puzzle.solver}"
-    console = Console(highlight=False)
+    console = Console(highlight=False, markup=False)  # names and moves hold brackets
     console.print(f"Puzzle {number} of {len(puzzles)} ({puzzle.id}), rated "
                   f"{puzzle.rating:.0f}: {puzzle.theme}")
     console.print(themes.get(puzzle.theme, ""))
@@ -221,11 +221,11 @@ def show(
     console.print(f"{side.capitalize()} to move and win within {puzzle.depth} "
                   f"move{'s' if puzzle.depth > 1 else ''}. (From {players}, after move "
                   f"{puzzle.ply}.)")
-    console.print(str(state), markup=False)
+    console.print(str(state))
     if solution:
         console.print(f"solution{'s' if len(puzzle.solutions) > 1 else ''}: "
-                      f"{', '.join(puzzle.solutions)}", markup=False)
-        console.print(f"main line: {' '.join(puzzle.line)}", markup=False)
+                      f"{', '.join(puzzle.solutions)}")
+        console.print(f"main line: {' '.join(puzzle.line)}")
 
 
 def check_puzzle(puzzle: Puzzle, search: ExhaustiveSearch | None = None) -> str | None:
