@@ -73,10 +73,7 @@ def analyse(record: Record, progress: Progress | None = None) -> Analysis:
         if progress is not None:
             progress(number + 1, total)
     last = states[-1]
-    if last.is_terminal():
-        final = float(last.returns()[0])
-    else:
-        final = judge(last).value
+    final = float(last.returns()[0]) if last.is_terminal() else judge(last).value
     return Analysis(record.game, list(record.players), METHODS[record.game], plies, final,
                     last.is_terminal())
 
@@ -90,6 +87,7 @@ def analyse_position(record: Record) -> dict[str, Any]:
     shown = presentation_of(state)
     verdict = None if state.is_terminal() else judge(state)
     sides = acting(state) if not state.is_terminal() else []
+    outcome = state.outcome()
     return {
         "game": record.game,
         "ply": len(record.moves),
@@ -98,7 +96,7 @@ def analyse_position(record: Record) -> dict[str, Any]:
         "interaction": {str(p): shown.interaction(state, p).to_dict() for p in sides},
         "choices": {str(p): [c.to_dict() for c in shown.choices(state, p)] for p in sides},
         "over": state.is_terminal(),
-        "outcome": None if state.outcome() is None else state.outcome().to_dict(),
+        "outcome": None if outcome is None else outcome.to_dict(),
         "method": METHODS[record.game],
         "verdict": None if verdict is None else {
             "eval_first": round(verdict.value, 4),

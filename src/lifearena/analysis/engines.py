@@ -11,8 +11,9 @@ can be cached:
 * **Losat** — the game's alpha-beta (``agents.make("alphabeta", game="losat")``) to
   :data:`LOSAT_DEPTH` plies; its evaluation in [-1, 1] times 0.9.
 * **p2life** — MCTS (``agents.make("mcts")``), :data:`P2LIFE_SIMULATIONS` simulations,
-  playouts cut at :data:`P2LIFE_ROLLOUT` turns, seed :data:`SEED`; the mean return of the root's choices (the coin is the game's own
-  seeded coin; the playouts' randomness makes the value an expectation).
+  playouts cut at :data:`P2LIFE_ROLLOUT` turns, seed :data:`SEED`; the mean return of the
+  root's choices (the coin is the game's own seeded coin; the playouts' randomness makes
+  the value an expectation).
 * **blocking queen** — exact, from the palace numbers
   (:mod:`lifearena.analysis.queen`).
 * **Life for Two** — the matrix-game solver of the ``nash`` agent: its payoff model, solved

@@ -22,7 +22,6 @@ from typing import Any
 from lifearena.analysis.scale import BLUNDER, INACCURACY, MARKS, MISTAKE
 from lifearena.analysis.verdict import SideVerdict
 
-
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
