@@ -24,6 +24,7 @@ import typer
 from rich.markup import escape
 
 from lifearena.cli import (
+    analyse,
     bot,
     ladder,
     life,
@@ -72,6 +73,7 @@ tournament_cli.register(app)
 ladder.register(app)
 serve.register(app)
 bot.register(app)
+analyse.register(app)
 
 
 def _list_element(annotation: Any) -> Any:
