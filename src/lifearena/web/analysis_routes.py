@@ -4,7 +4,8 @@
 * ``GET /analysis`` and ``GET /analysis/{id}``: the analysis board's page
   (``static/analysis.html``), for a pasted or uploaded record, or for a game of the server.
 * ``GET /api/games/{id}/analysis``: the analysis of a finished game
-  (:meth:`lifearena.analysis.Analysis.to_dict`); 409 while the game goes on.
+  (:meth:`lifearena.analysis.Analysis.to_dict`, and the ``record`` it analysed, as JSON);
+  409 while the game goes on.
 * ``POST /api/analysis`` ``{"record": "..."}``: the analysis of any record (JSON or text,
   at most :data:`~lifearena.web.models.MAX_RECORD` characters, as ``POST /api/records``).
 * ``POST /api/analysis/position`` ``{"record": "..."}``: the record's last position as a
@@ -23,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import hashlib
+import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -101,8 +103,9 @@ class SharedResults:
 
 
 def analysis_of(record: Record) -> dict[str, Any]:
-    """Run in a worker: the analysis of ``record`` as JSON data."""
-    return analyse(record).to_dict()
+    """Run in a worker: the analysis of ``record`` as JSON data, with the record itself
+    (``record``: its JSON form), which a page replays positions of."""
+    return {**analyse(record).to_dict(), "record": json.loads(record.to_json())}
 
 
 def position_of(record: Record) -> dict[str, Any]:
