@@ -26,7 +26,8 @@ from lifearena.core import Record
 from lifearena.errors import ParseError
 
 PROGRESS_FROM = 12
-"""Records of at least this many moves show a progress bar on stderr."""
+"""Records of at least this many moves show a progress bar on stderr (erased once done on a
+terminal; its last state left where stderr is a file or a pipe)."""
 BARS = "▁▂▃▄▅▆▇█"
 """The graph's levels, lowest first."""
 MARK_STYLES = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red"}
@@ -87,7 +88,8 @@ def print_analysis(result: Analysis, console: Console) -> None:
     for summary in result.summary():
         average = summary.average_loss
         console.print(
-            f"{escape(_name(result, summary.player))}: {summary.moves} moves, "
+            f"{escape(_name(result, summary.player))}: {summary.moves} "
+            f"move{'' if summary.moves == 1 else 's'}, "
             f"{summary.counts['inaccuracy']} inaccuracies, {summary.counts['mistake']} "
             f"mistakes, {summary.counts['blunder']} blunders, average loss "
             f"{'-' if average is None else f'{average:.3f}'}")
@@ -116,7 +118,7 @@ def register(app: typer.Typer) -> None:
         errors = Console(stderr=True)
         if len(loaded.moves) >= PROGRESS_FROM:
             with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(),
-                          console=errors, transient=True) as bar:
+                          console=errors, transient=errors.is_terminal) as bar:
                 task = bar.add_task("analysing", total=len(loaded.moves))
                 result = analyse(loaded, lambda done, _: bar.update(task, completed=done))
         else:
