@@ -63,3 +63,27 @@ test("a variation is played on the local tree; the game's moves stay as they wer
   assert.deepEqual(controller.store.get().tree.cursor, { line: -1, at: 2 });
   assert.ok(asked.every((p) => !p.includes("/moves")), "nothing is played on the game");
 });
+
+test("a simultaneous turn shades the choosing side's mixed strategy only", async () => {
+  const strategy = (p) => [{ move: "a", p }, { move: "z", p: 1 - p }];
+  const position = { display: { text: "" }, to_move: [0, 1], over: false,
+    interaction: { 0: { parts: [] }, 1: { parts: [] } },
+    choices: { 0: [{ move: "a", cells: [[0, 0]] }, { move: "z", cells: [[1, 1]] }],
+      1: [{ move: "a", cells: [[0, 0]] }, { move: "z", cells: [[1, 1]] }] },
+    verdict: { eval_first: 0, exact: false, sides: [
+      { player: 0, best: ["a"], strategy: strategy(0.6) },
+      { player: 1, best: ["z"], strategy: strategy(0.3) }] } };
+  const ask = async (path) => (path === "/api/catalog" ? { ok: true, data: { games: [] } }
+    : { ok: true, status: 200, data: position });
+  const controller = createController({ ask });
+  await controller.load({ game: "demo", players: ["A", "B"], plies: [], final: 0, summary: [],
+    record: { game: "demo", moves: [] } });
+  let view = shown(controller.store.get());
+  assert.deepEqual(view.shaded.map((s) => s.player), [0]);
+  assert.deepEqual(view.boardMarks, { "0,0": "target" });
+  await controller.playMove("a");  // the first side has chosen; the second chooses now
+  view = shown(controller.store.get());
+  assert.deepEqual(view.shaded.map((s) => s.player), [1]);
+  assert.deepEqual(view.boardMarks, { "1,1": "target" });
+  assert.equal(view.best.length, 2, "both sides' strategies are still listed");
+});

@@ -139,12 +139,18 @@ export function shown(state) {
   }) : [];
   const verdict = position ? position.verdict : null;
   const sides = verdict ? verdict.sides : [];
-  const boardMarks = position && !position.over ? bestMarks(position.choices, sides) : {};
+  // on a simultaneous turn the board shows one side at a time, the side choosing now: both
+  // sides' shadings on the same cells would hide each other
+  const chooser = position && !position.over ? position.to_move[state.pending.length] : null;
+  const drawn = sides.filter((/** @type {any} */ s) => s.player === chooser);
+  const boardMarks = position && !position.over ? bestMarks(position.choices, drawn) : {};
   for (const cell of state.picked) boardMarks[cell.join(",")] = "selected";
   return {
     ply, onMain, position, verdict, values, marks,
     rows: moveRows(state.tree, analysis),
     best: sides.map((/** @type {any} */ s) => ({ player: s.player, best: s.best, strategy: s.strategy })),
+    shaded: drawn.filter((/** @type {any} */ s) => s.strategy)
+      .map((/** @type {any} */ s) => ({ player: s.player, strategy: s.strategy })),
     evalLine: verdict ? evalText(verdict.eval_first, verdict.exact) : position && position.over ? "game over" : "…",
     boardMarks,
     summaries: analysis ? analysis.summary.map((/** @type {any} */ s, /** @type {number} */ i) =>
@@ -183,8 +189,8 @@ export function start() {
     if (view.position) {
       let tree = picture(view.position.display, state.look, { marks: view.boardMarks, size: 480 });
       const colours = ["#7b3fb5", "#1f8a70"];
-      for (const side of view.best) {
-        if (side.strategy && view.position.choices) {
+      for (const side of view.shaded) {
+        if (view.position.choices) {
           tree = withShares(tree, strategyShares(view.position.choices[String(side.player)], side.strategy),
             colours[side.player]);
         }

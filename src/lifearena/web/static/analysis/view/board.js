@@ -73,8 +73,8 @@ export function withShares(tree, shares, colour) {
       const p = shares[key];
       added.push({ tag: "rect", attrs: { x, y, width, height, fill: colour, "fill-opacity": (0.15 + 0.6 * p).toFixed(2),
         "pointer-events": "none", class: "share" } });
-      added.push({ tag: "text", attrs: { x: Number(x) + Number(width) / 2, y: Number(y) + Number(height) / 2 + 4,
-        "text-anchor": "middle", "font-size": Math.max(9, Math.floor(Number(width) / 3.2)), fill: "#111",
+      added.push({ tag: "text", attrs: { x: Number(x) + Number(width) / 2, y: Number(y) + Number(height) - 4,
+        "text-anchor": "middle", "font-size": Math.max(8, Math.floor(Number(width) / 4.5)), fill: "#111",
         "pointer-events": "none", class: "share-text" }, text: `${Math.round(p * 100)}%` });
     }
     (n.children || []).forEach(visit);
