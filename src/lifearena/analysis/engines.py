@@ -43,9 +43,9 @@ WAR_OF_LIFE_PIECES = 16.0
 is 0.056, four 0.22)."""
 LOSAT_DEPTH = 2
 """Losat's search depth, plies."""
-P2LIFE_SIMULATIONS = 150
+P2LIFE_SIMULATIONS = 100
 """p2life's MCTS simulations per position and side."""
-P2LIFE_ROLLOUT = 12
+P2LIFE_ROLLOUT = 10
 """p2life's playouts stop after this many turns and score the position by the game's
 evaluation (the token difference over the total): whole playouts of up to 256 generations
 cost ten times as much for little more."""

@@ -107,15 +107,15 @@ def judge(state: State, played: Sequence[int] | None, seed: int) -> Verdict:
         support = _support(texts[player], strategy)
         sides.append(SideVerdict(player, [support[0][0]], support))
     if played:
-        worth = [_row_value(state, agent, exact, played[0], legal0, payoff, masks1, second),
-                 -_column_value(state, agent, exact, played[1], legal1, payoff, masks0, first)]
+        worth = [_row_value(state, agent, played[0], legal0, payoff, masks1, second),
+                 -_column_value(state, agent, played[1], legal1, payoff, masks0, first)]
         sides = [SideVerdict(p, s.best, s.strategy, state.action_to_string(played[p], p),
                              max(0.0, scaled(value if p == 0 else -value) - scaled(worth[p])))
                  for p, s in enumerate(sides)]
     return Verdict(scaled(value), exact, sides)
 
 
-def _row_value(state: State, agent: NashAgent, exact: bool, action: int, legal: list[int],
+def _row_value(state: State, agent: NashAgent, action: int, legal: list[int],
                payoff: np.ndarray, theirs: np.ndarray, strategy: np.ndarray) -> float:
     """The first side's payoff of its choice ``action`` against the second side's
     ``strategy``."""
@@ -126,9 +126,8 @@ def _row_value(state: State, agent: NashAgent, exact: bool, action: int, legal: 
     return float(row @ strategy)
 
 
-def _column_value(state: State, agent: NashAgent, exact: bool, action: int,
-                  legal: list[int], payoff: np.ndarray, mine: np.ndarray,
-                  strategy: np.ndarray) -> float:
+def _column_value(state: State, agent: NashAgent, action: int, legal: list[int],
+                  payoff: np.ndarray, mine: np.ndarray, strategy: np.ndarray) -> float:
     """The first side's payoff against the second side's choice ``action`` when the first
     plays ``strategy``."""
     if action in legal:

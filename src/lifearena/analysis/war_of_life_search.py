@@ -194,11 +194,12 @@ def _root(own: np.uint64, other: np.uint64, player: int, played: int,
 
 
 def _bits(state: WarOfLifeState) -> tuple[np.uint64, np.uint64, int, int]:
-    """(mover's pieces, the other's, the mover, moves played)."""
+    """(mover's pieces, the other's, the mover, moves played since the game began: a setup's
+    count included, which ``move_number`` (moves since this state's setup) leaves out)."""
     blue, red = board_to_bits(state.board)
     player = state.current_player()
     own, other = (blue, red) if player == 0 else (red, blue)
-    return own, other, player, state.move_number()
+    return own, other, player, state.moves_played
 
 
 def search(state: State, depth: int) -> tuple[float, int]:
