@@ -86,6 +86,12 @@ def test_the_analysis_board_of_a_finished_game(browser: Any, base_url: str,  # n
     again = Record.from_json(page.request.get(f"{base_url}/api/games/{game_id}/record").text())
     assert again.moves == record.moves  # the variation never reached the game
     assert no_overflow(page)
+    box = page.locator("svg.graph").bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] - 2, box["y"] + box["height"] / 2)  # the end
+    page.wait_for_selector(f"#moves .move.current[data-at='{len(record.moves)}']")
+    page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)  # the start: no move yet
+    page.wait_for_function("() => !document.querySelector('#moves .move.current')")
 
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_timeout(50)  # a layout pass after the resize, not a wait for the server
