@@ -115,6 +115,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("ladder",): ["war-of-life"],
     ("life", "step"): ["{glider}"],
     ("war-of-life", "replay"): ["{glider}"],
+    ("analyse",): ["{glider}"],
     ("war-of-life", "test-strategy"): ["random", "random"],
     ("bot", "connect"): ["http://127.0.0.1:9", "--token", "lat_x", "--agent", "random"],
     ("puzzles", "generate"): ["war-of-life"],

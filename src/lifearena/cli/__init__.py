@@ -24,6 +24,7 @@ import typer
 from rich.markup import escape
 
 from lifearena.cli import (
+    analyse,
     bot,
     ladder,
     life,
@@ -74,6 +75,7 @@ ladder.register(app)
 serve.register(app)
 bot.register(app)
 puzzles.register(app)
+analyse.register(app)
 
 
 def _list_element(annotation: Any) -> Any:

@@ -81,6 +81,7 @@ from lifearena.web.accounts import router_for as accounts_router
 from lifearena.web.actions import GameActions
 from lifearena.web.agent_queue import PER_ADDRESS, AgentQueue
 from lifearena.web.agent_workers import ProcessRunner, SearchCancelled, ThreadRunner
+from lifearena.web.analysis_routes import router_for as analysis_router
 from lifearena.web.answers import PER_ADDRESS as ANSWER_BYTES_PER_ADDRESS
 from lifearena.web.answers import TOTAL as ANSWER_BYTES_TOTAL
 from lifearena.web.answers import AnswerBudget
@@ -227,7 +228,8 @@ def body_bound(path: str) -> int:
     >>> body_bound("/api/games"), body_bound("/api/records")
     (16384, 262144)
     """
-    return MAX_LAB_BODY if path.startswith(("/api/records", "/api/lab/")) else MAX_BODY
+    return MAX_LAB_BODY if path.startswith(("/api/records", "/api/lab/", "/api/analysis")) \
+        else MAX_BODY
 
 
 @dataclass
@@ -890,6 +892,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(pools_router(server, pool_room))
     app.include_router(bot_router(server, identity))
     app.include_router(lessons_router())
+    app.include_router(analysis_router(server, STATIC))
 
 
     # -- API ----------------------------------------------------------------------------------
