@@ -32,11 +32,13 @@ from lifearena.core import (
     Look,
     Part,
     Presentation,
+    RulesCard,
     Side,
     State,
 )
 from lifearena.errors import ParseError
 from lifearena.games._display import grid_display
+from lifearena.games.p2life.card import rules_card
 from lifearena.games.p2life.notation import CHARS, SYMBOLS, Move
 
 if TYPE_CHECKING:
@@ -138,6 +140,12 @@ class P2LifePresentation(Presentation):
     def choice_label(self, state: State, action: Action, player: int) -> str:
         """``place``, ``remove`` or ``pass``."""
         return LABELS[_move(state, action).kind]
+
+    def rules(self, state: State) -> RulesCard:
+        """The rules on one card for ``state``'s parameters: the simultaneous moves, p2life's
+        birth (the coin of a 3-vs-3 birth included) and survival, the endings, and one turn
+        with its generation (:mod:`lifearena.games.p2life.card`)."""
+        return rules_card(_p2life(state))
 
 
 def _p2life(state: State) -> P2LifeState:
