@@ -99,6 +99,7 @@ from lifearena.web.identity import (
 from lifearena.web.lab import install as install_lab
 from lifearena.web.lab.launcher import Launcher, TooManyRunning
 from lifearena.web.lab.results import UnknownResults
+from lifearena.web.learning_routes import router_for as learning_router
 from lifearena.web.limits import (
     FLOOD_HOLD_OFF,
     GAMES_IN_PROGRESS,
@@ -888,6 +889,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(accounts_router(server, identity))
     app.include_router(pools_router(server, pool_room))
     app.include_router(bot_router(server, identity))
+    app.include_router(learning_router(server))
 
 
     # -- API ----------------------------------------------------------------------------------
