@@ -16,16 +16,19 @@
 
 A card depends on a game's rules parameters and the kind of its state, never on its position;
 cards are kept (:data:`CARDS` of them, the least recently used forgotten) and built, when not
-kept, in the server's slow-work pool (a card plays an example move: about a millisecond), so
-a route never builds one on the event loop; the home page's five are built when the routes
-are made, before the server answers. A preview plays one move on a copy of the seat's own
-view (``state.view(seat)``): a tenth of a millisecond or two for War of Life and Losat, so it
-runs on the event loop, under a per-address rate (:data:`PREVIEWS_PER_SECOND`).
+kept, in the server's slow-work pool (a card plays an example move: up to 1.5 ms), so a route
+never builds one on the event loop; the home page's five are built when the routes are made,
+before the server answers. A preview plays one move on a copy of the seat's own view
+(``state.view(seat)``): 0.1 to 0.25 ms for War of Life and Losat
+(``benchmarks/bench_preview.py``), so it runs on the event loop, under a per-address rate
+(:data:`PREVIEWS_PER_SECOND`).
 
 p2life's turns are simultaneous, so it has no preview; were it turn-based, its coins would
 not need hiding: a 3-vs-3 birth's coin is a hash of the game's seed, which every seat sees
 among the game's parameters, so the preview would simply be the truth.
 """
+
+from __future__ import annotations
 
 import json
 from typing import TYPE_CHECKING, Any
@@ -42,6 +45,7 @@ from lifearena.web.limits import BoundedTable, MessageRate, TooMany, address_key
 from lifearena.web.live import LiveGame
 from lifearena.web.models import Preview
 from lifearena.web.refusals import SeatError, TurnError
+from lifearena.web.seat_tokens import Token
 
 if TYPE_CHECKING:
     from lifearena.web.app import Server
@@ -125,7 +129,7 @@ class Cards:
     def __init__(self, size: int = CARDS) -> None:
         self.kept: BoundedTable[CardKey, bytes] = BoundedTable(size)
 
-    async def of(self, server: "Server", client: str, state: State,
+    async def of(self, server: Server, client: str, state: State,
                  params: dict[str, Any], setup: str) -> bytes:
         """The card of ``state`` (a game under ``params`` started at ``setup``): kept, or
         built in the slow-work pool for ``client`` and kept."""
@@ -152,12 +156,10 @@ KEPT = Cards()
 nothing but its game)."""
 
 
-def router_for(server: "Server", cards: Cards = KEPT) -> APIRouter:
+def router_for(server: Server, cards: Cards = KEPT) -> APIRouter:
     """The rules and preview routes over ``server`` (its games, its slow-work pool and the
     seat tokens of its move routes). The home page's cards are built now, before the server
     answers (once per process: a few milliseconds once the engine's kernels are loaded)."""
-    from lifearena.web.app import Token  # the move routes' seat token (app includes this)
-
     router = APIRouter()
     kept = cards
     kept.warm()
