@@ -133,6 +133,8 @@ def test_simultaneous_games_have_no_preview(client: TestClient, game: str) -> No
     text = legal["moves"][0]["move"] if legal.get("moves") else "pass"
     refused(preview(client, created["id"], created["token"], text, seat=0), 400,
             "preview is for turn-based games")
+    if game == "p2life":  # its coins are no secret: every seat sees the seed that draws them
+        assert isinstance(view(client, created["id"], created["token"])["params"]["seed"], int)
 
 
 @pytest.mark.parametrize("body", [

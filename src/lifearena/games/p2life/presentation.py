@@ -2,7 +2,11 @@
 draws, the cell a move touches, and why a move is illegal.
 
 Both players choose at once: each places a token on an empty cell, removes one of their own,
-or passes.
+or passes. Then a p2life generation runs: an empty cell with exactly 3 neighbours of one
+colour (and not 3 of the other) is born that colour, a seeded fair coin deciding at 3 of
+each; a token survives when its own colour's neighbours outnumber the other's by 2 or 3, or
+by 1 when it has at least 2 of its own, and dies otherwise. :meth:`P2LifePresentation.rules`
+says so on one card, for a game's parameters.
 
 >>> from lifearena.games.p2life.rules import P2LifeState
 >>> state = P2LifeState.from_setup("w./.b 0:0", torus=False)
