@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +16,7 @@ from hypothesis import strategies as st
 
 from lifearena.core import presentation_of
 from lifearena.web import Settings, create_app
-from lifearena.web.learning_routes import PREVIEW_BURST
+from lifearena.web.learning_routes import KEPT, PREVIEW_BURST
 
 from .conftest import QUICK_WAR, create, move, tokens_only, view
 
@@ -188,8 +187,8 @@ def test_unknown_games_get_a_4xx(client: TestClient) -> None:
 
 
 def test_a_card_not_kept_is_built_in_the_slow_work_pool(client: TestClient,
-                                                       monkeypatch: pytest.MonkeyPatch,
-                                                       db: Path) -> None:
+                                                       monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
     server = client.app.state.server  # type: ignore[attr-defined]
     ran: list[Any] = []
     real = server.heavy.run
@@ -204,3 +203,7 @@ def test_a_card_not_kept_is_built_in_the_slow_work_pool(client: TestClient,
         assert client.get(f"/api/games/{created['id']}/rules").status_code == 200
     assert client.get("/api/rules/war_of_life").status_code == 200  # built at start-up
     assert ran == ["card_answer"]  # once: then kept
+    KEPT.defaults.pop("losat")  # as if the start-up had not built it
+    for _ in range(2):
+        assert client.get("/api/rules/losat").json()["name"] == "Losat"
+    assert ran == ["card_answer", "default_answer"]
