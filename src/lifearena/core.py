@@ -40,7 +40,10 @@ nothing about a game lives in the terminal or the web layer:
   the moves are too many to list), and ``choices``: the legal moves with the cells a
   person clicks and a label for each (:class:`MoveChoice`);
 * ``legal_moves_text`` (a "moves" command) and ``move_prompt``;
-* ``look``: the board's colours and the sides' names and colours (a :class:`Look`).
+* ``look``: the board's colours and the sides' names and colours (a :class:`Look`);
+* ``rules``: the rules on one card (a :class:`RulesCard`: the move, the rule of Life under
+  the state's parameters, how to win, and a small example picture), for pages and the
+  terminal alike.
 
 Optional protocols a search uses where a game offers them: :class:`Undo` (``push``/``pop``,
 make and unmake), :class:`PositionKey`, :class:`OrderedMoves`, :class:`BatchedChildren`.
@@ -56,6 +59,7 @@ from __future__ import annotations
 import copy
 import importlib
 import json
+import textwrap
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -371,6 +375,83 @@ class MoveChoice:
         return shown
 
 
+RULES_TITLES = ("Your move", "The rule of Life", "How to win")
+"""The titles of a :class:`RulesCard`'s three sections, in order (pages and the terminal show
+them as they are; a game that is not Life says so in the second)."""
+
+
+@dataclass(frozen=True)
+class RulesCard:
+    """A game's rules on one card, for a person who never heard of the game: how a move
+    works, the rule of Life the game runs under its actual parameters, how the game is won,
+    and a tiny picture (a small example position's :meth:`Presentation.display`, with the
+    births and deaths of one generation where the game has generations) with a caption.
+
+    >>> card = RulesCard("demo", "Demo", "Move a piece.", "None.", "Take the king.",
+    ...                  {"text": "."}, "a position")
+    >>> [section["title"] for section in card.to_dict()["sections"]]
+    ['Your move', 'The rule of Life', 'How to win']
+    >>> card.to_dict()["lesson"]
+    '/learn/demo'
+    """
+
+    game: str
+    """The game's name (``war_of_life``)."""
+    name: str
+    """The game's name as people write it (``War of Life``)."""
+    move: str
+    """How a move works."""
+    life: str
+    """The rule of Life the game runs, for these parameters (or why there is none)."""
+    win: str
+    """How the game is won, drawn or ends."""
+    picture: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    """A small example position as :meth:`Presentation.display` draws it."""
+    caption: str = ""
+    """One line saying what the picture shows."""
+
+    @property
+    def sections(self) -> tuple[tuple[str, str], ...]:
+        """``(title, text)`` of each section, in :data:`RULES_TITLES`' order."""
+        return tuple(zip(RULES_TITLES, (self.move, self.life, self.win), strict=True))
+
+    @property
+    def lesson(self) -> str:
+        """The address of the game's lesson page."""
+        return f"/learn/{self.game}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The card as JSON-able data (what ``GET /api/rules/{game}`` answers)."""
+        return {"game": self.game, "name": self.name,
+                "sections": [{"title": title, "text": text} for title, text in self.sections],
+                "picture": dict(self.picture), "caption": self.caption,
+                "lesson": self.lesson}
+
+    def to_text(self) -> str:
+        """The card for a terminal: the name, then each section under its title, then the
+        caption of the picture.
+
+        >>> print(RulesCard("demo", "Demo", "Move.", "None.", "Win.").to_text())
+        Demo
+        <BLANKLINE>
+        Your move
+          Move.
+        <BLANKLINE>
+        The rule of Life
+          None.
+        <BLANKLINE>
+        How to win
+          Win.
+        """
+        lines = [self.name]
+        for title, text in self.sections:
+            lines += ["", title, textwrap.fill(text, 88, initial_indent="  ",
+                                               subsequent_indent="  ")]
+        if self.caption:
+            lines += ["", textwrap.fill(f"Picture: {self.caption}", 88)]
+        return "\n".join(lines)
+
+
 class Presentation:
     """How a game's positions look and how a person picks a move: the half of a game that
     the terminal and the web read, kept apart from the rules (:class:`State`).
@@ -411,6 +492,16 @@ class Presentation:
         ``"{row},{col}"``). The default is the text picture only.
         """
         return {"text": str(state if player is None else state.view(player))}
+
+    def rules(self, state: State) -> RulesCard:
+        """The game's rules on one card, for the parameters of ``state`` (a game overrides
+        it with its own words and picture). The default says what the protocol knows: the
+        move notation and the game's name."""
+        info = state.info
+        return RulesCard(info.name, info.long_name, f"Type a move: {state.move_help}.",
+                         "This game does not say which rule of Life it runs.",
+                         "The game's rules decide; the result is shown when it ends.",
+                         self.display(state), "the start")
 
     def action_cells(self, state: State, action: Action) -> list[tuple[int, int]]:
         """The ``(row, column)`` cells of :meth:`display`'s grid that ``action`` touches (row 0

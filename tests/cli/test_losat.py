@@ -14,13 +14,13 @@ runner = CliRunner()
 
 def test_agent_vs_agent_saves_a_record_that_replays(tmp_path):
     path = tmp_path / "game.json"
-    result = runner.invoke(app, ["--black", "greedy", "--white", "random", "--max-moves", "12",
-                                 "--quiet", "--save", str(path)])
+    result = runner.invoke(app, ["play", "--black", "greedy", "--white", "random",
+                                 "--max-moves", "12", "--quiet", "--save", str(path)])
     assert result.exit_code == 0, result.output
     assert "result: draw: the move limit was reached (12 moves played)" in result.output
     record = Record.load(path.read_text())
     assert record.players == ["greedy", "random"] and len(record.moves) == 12
-    shown = runner.invoke(app, ["--replay", str(path)])
+    shown = runner.invoke(app, ["play", "--replay", str(path)])
     assert shown.exit_code == 0, shown.output
     assert f"12. {record.moves[-1]}" in shown.output
     assert "greedy vs random: draw: the move limit was reached" in shown.output
@@ -29,7 +29,7 @@ def test_agent_vs_agent_saves_a_record_that_replays(tmp_path):
 def test_person_input_is_checked_and_asked_again(tmp_path):
     path = tmp_path / "game.txt"
     keys = "zz\n+bI4\n-A1\nmoves\nhint\nboard\n-K6\n-L14\nquit\n"
-    result = runner.invoke(app, ["--save", str(path)], input=keys)
+    result = runner.invoke(app, ["play", "--save", str(path)], input=keys)
     assert result.exit_code == 0, result.output
     out = result.output
     assert "refused: bad Losat move 'zz'" in out
@@ -43,15 +43,15 @@ def test_person_input_is_checked_and_asked_again(tmp_path):
 
 
 def test_setup_and_variant_options():
-    result = runner.invoke(app, ["--setup", "5/1bbb1/5/5/5/5/5 b", "--gap", "0", "--width", "5",
-                                 "--length", "7"], input="+bC7\n")
+    result = runner.invoke(app, ["play", "--setup", "5/1bbb1/5/5/5/5/5 b", "--gap", "0",
+                                 "--width", "5", "--length", "7"], input="+bC7\n")
     assert result.exit_code == 0, result.output
     assert "result: black (human) wins: a stone reached the goal line" in result.output
 
 
 def test_setup_gives_the_board_size_without_width_and_length():
     # a 5x9 position used to be refused as 'width=19' although no --width was given
-    result = runner.invoke(app, ["--setup", "5/5/5/5/5/5/5/5/5 b", "--black", "random",
+    result = runner.invoke(app, ["play", "--setup", "5/5/5/5/5/5/5/5/5 b", "--black", "random",
                                  "--white", "random", "--quiet"])
     assert result.exit_code == 0, result.output
     assert "   A B C D E\n" in result.output
@@ -90,7 +90,8 @@ def test_replay_of_a_corrupt_record(tmp_path, capsys):
 
 
 def test_board_row_numbers_and_goal_markers_line_up():
-    result = runner.invoke(app, ["--black", "random", "--white", "random", "--max-moves", "4"])
+    result = runner.invoke(app, ["play", "--black", "random", "--white", "random",
+                                 "--max-moves", "4"])
     assert result.exit_code == 0, result.output
     rows = [line for line in result.output.splitlines()
             if line[:2].strip().isdigit() and "captures" not in line]

@@ -37,6 +37,7 @@ from lifearena.cli import (
     war_of_life,
 )
 from lifearena.cli import tournament as tournament_cli
+from lifearena.cli.rules_card import add_rules_command
 from lifearena.cli.usage_errors import param_bounds, usage_line
 from lifearena.errors import LifeArenaError
 
@@ -70,6 +71,10 @@ app.add_typer(life_for_two.app, name="life-for-two")
 app.add_typer(losat.app, name="losat")
 app.add_typer(p2life.app, name="p2life")
 app.add_typer(queen.app, name="queen")
+for _group, _game in ((war_of_life.app, "war_of_life"), (life_for_two.app, "life_for_two"),
+                      (losat.app, "losat"), (p2life.app, "p2life"),
+                      (queen.app, "blocking_queen")):
+    add_rules_command(_group, _game)  # 'lifearena <game> rules': the game's rules card
 tournament_cli.register(app)
 ladder.register(app)
 serve.register(app)

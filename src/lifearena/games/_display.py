@@ -52,3 +52,22 @@ def grid_display(board: np.ndarray, before: np.ndarray | None = None, *,
         "deaths": deaths,
         **extra,
     }
+
+
+def with_change(shown: dict[str, Any], before: Any) -> dict[str, Any]:
+    """``shown`` (a grid game's display) with what changed since ``before`` (the grid's
+    cells as they stood before a move) as its ``before``, ``births`` and ``deaths``, where
+    ``shown`` has no generation's change of its own to show (a Losat move, which runs no
+    generation); otherwise ``shown`` as it is. A stone that changed colour (a capture) is
+    neither born nor dead: ``last`` marks it.
+
+    >>> shown = grid_display(np.array([[1, 0]]))
+    >>> with_change(shown, [[1, 1]])["deaths"]
+    [[0, 1]]
+    """
+    if shown.get("before") is not None or "grid" not in shown:
+        return shown
+    earlier = np.asarray(before)
+    births, deaths = changed_cells(earlier, np.asarray(shown["grid"]["cells"]))
+    return {**shown, "before": earlier.astype(int).tolist(), "births": births,
+            "deaths": deaths}

@@ -31,6 +31,10 @@
 * ``/api/stream/event``, ``/api/bot/...``, ``/api/challenge/...``: the bot API, in
   lichess's shape: programs holding an API token stream their events and games as NDJSON,
   move, resign, offer draws and challenge named players (:mod:`lifearena.web.bot_api`).
+* ``GET /api/rules/{game}``, ``GET /api/games/{id}/rules``: a game's rules card (under the
+  form's defaults, or a live game's parameters); ``POST /api/games/{id}/preview``: the
+  position after a move of the seat to move, nothing played
+  (:mod:`lifearena.web.learning_routes`).
 * ``GET /api/openapi.json``: the schema of every request (:mod:`lifearena.web.models`).
 
 Errors are JSON ``{"error": "one-line reason"}`` with a 4xx status (over the socket:
@@ -60,7 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket
+from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import (
     FileResponse,
@@ -101,6 +105,7 @@ from lifearena.web.lab import install as install_lab
 from lifearena.web.lab.launcher import Launcher, TooManyRunning
 from lifearena.web.lab.results import UnknownResults
 from lifearena.web.lessons_routes import router_for as lessons_router
+from lifearena.web.learning_routes import router_for as learning_router
 from lifearena.web.limits import (
     FLOOD_HOLD_OFF,
     GAMES_IN_PROGRESS,
@@ -149,6 +154,7 @@ from lifearena.web.players import NameTaken, Player, PlayerStore, UnknownPlayer
 from lifearena.web.pool_room import PoolRoom
 from lifearena.web.pool_room import router_for as pools_router
 from lifearena.web.rated import Ratings
+from lifearena.web.seat_tokens import SeatToken, Token
 from lifearena.web.seating import GameListener, Seating
 from lifearena.web.sockets import AbortableSockets, Outbox, broadcast, receive, stop_reading
 from lifearena.web.store import DamagedRow, GameRow, Listed, Store
@@ -181,27 +187,6 @@ _STATUS: list[tuple[type[Exception], int]] = [
     (TooManyRunning, 429), (TooBusy, 429), (TooMany, 429), (TooManySockets, 429),
     (DamagedRow, 410), (UnknownChallenge, 404), (NotLoggedIn, 401), (WrongPassword, 401),
     (MissingScope, 403), (NameTaken, 409), (UnknownPlayer, 404)]
-SeatToken = Annotated[str | None, Header(alias="X-Seat-Token", max_length=MAX_TOKEN,
-                                         description="the seat's private token")]
-
-
-
-async def seat_token(game_id: str, request: Request, token: SeatToken = None) -> str | None:
-    """The seat token a request acts with: its ``X-Seat-Token``, else the token of the seat
-    its player (session cookie or API token) holds in the game, else none."""
-    if token:
-        return token
-    identity: Identity = request.app.state.identity
-    player = identity.player_of(request)
-    if player is None:
-        return None
-    server: Server = request.app.state.server
-    live = await server.game(game_id, client_of(request.client))
-    return live.token_of_player(player.id)
-
-
-Token = Annotated[str | None, Depends(seat_token)]
-"""A route's seat token (:func:`seat_token`)."""
 
 
 class NotFound(LifeArenaError):
@@ -893,6 +878,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(bot_router(server, identity))
     app.include_router(lessons_router())
     app.include_router(analysis_router(server, STATIC))
+    app.include_router(learning_router(server))
 
 
     # -- API ----------------------------------------------------------------------------------

@@ -131,6 +131,14 @@ class Move(Declared):
     seat: Seat | None = Field(None, description="the seat moving, when a link holds both")
 
 
+class Preview(Declared):
+    """``POST /api/games/{id}/preview``: what a move would do, shown and not played."""
+
+    move: MoveText = Field(description="the move in the game's notation")
+    seat: Seat | None = Field(None, description="the seat whose move it is, when a link "
+                                                "holds both")
+
+
 class Claim(Declared):
     """``POST /api/games/{id}/claim``: take the seat an invitation offers."""
 
@@ -357,7 +365,7 @@ def read_lobby_message(text: str | bytes | None) -> LobbyHello | Ping:
 
 __all__ = ["MAX_MOVE_TEXT", "AcceptChallenge", "Cancel", "CancelChallenge", "Claim",
            "ClientMessage", "Draw", "DrawMessage", "GameAction", "Hello", "LobbyHello",
-           "Move", "MoveMessage", "NewChallenge", "NewGame", "OpenRecord", "Ping",
+           "Move", "MoveMessage", "NewChallenge", "NewGame", "OpenRecord", "Ping", "Preview",
            "Rematch", "RematchMessage", "Resign", "ResignMessage", "Takeback",
            "TakebackMessage", "TimeControl", "first_error", "loads", "read_lobby_message",
            "read_message"]

@@ -29,9 +29,11 @@ from lifearena.core import (
     Look,
     Part,
     Presentation,
+    RulesCard,
     Side,
     State,
 )
+from lifearena.games.blocking_queen.card import rules_card
 from lifearena.games.blocking_queen.notation import (
     BLOCK_BASE,
     DONE,
@@ -94,6 +96,12 @@ class BlockingQueenPresentation(Presentation):
             "status": (f"player {SYMBOLS[game.mover]} blocks (up to {game.blocks_left} more)"
                        if game.blocking else f"player {SYMBOLS[game.mover]} moves the queen"),
         }
+
+    def rules(self, state: State) -> RulesCard:
+        """The rules on one card for ``state``'s k: the queen move and the blocks, that this
+        is no Life but k-Blocking Wythoff Nim, who loses, and one queen move
+        (:mod:`lifearena.games.blocking_queen.card`)."""
+        return rules_card(_queen(state))
 
     def action_cells(self, state: State, action: Action) -> list[tuple[int, int]]:
         """The square a queen move or a block names, as ``(y, x)``; none for ``-``."""

@@ -22,7 +22,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from lifearena.core import Action, Interaction, InteractionKind, Look, Presentation, Side, State
+from lifearena.core import (
+    Action,
+    Interaction,
+    InteractionKind,
+    Look,
+    Presentation,
+    RulesCard,
+    Side,
+    State,
+)
+from lifearena.games.life_for_two.card import rules_card
 from lifearena.games.life_for_two.classic_program import RETYPE
 
 if TYPE_CHECKING:
@@ -46,6 +56,11 @@ class ClassicPresentation(Presentation):
         """The transcript for a page to show as a terminal's output (the same for everyone:
         the program hides nothing on its one screen)."""
         return {"text": _transcript(state), "terminal": True}
+
+    def rules(self, state: State) -> RulesCard:
+        """The 1978 program's rules on one card: its order of answers and its bug, the same
+        Immigration generation, its endings (:mod:`lifearena.games.life_for_two.card`)."""
+        return rules_card(state)
 
     def explain_illegal(self, state: State, action: Action, player: int | None = None) -> str:
         """What the program says to an answer it refuses (a cell that is not empty); the

@@ -28,11 +28,13 @@ from lifearena.core import (
     Look,
     Part,
     Presentation,
+    RulesCard,
     Side,
     State,
 )
 from lifearena.errors import ParseError
 from lifearena.games._display import grid_display
+from lifearena.games.life_for_two.card import rules_card
 from lifearena.games.life_for_two.notation import CHARS, SIZE, SYMBOLS, Move, cell_text
 from lifearena.games.life_for_two.rules import LifeForTwoState
 
@@ -164,6 +166,12 @@ class LifeForTwoPresentation(Presentation):
         empty = np.flatnonzero(own.board.reshape(-1) == 0)
         parts = tuple(Part(divmod(int(c), SIZE), cell_text(int(c))) for c in empty)
         return Interaction(InteractionKind.CELLS, prompt, count=wanted, parts=parts)
+
+    def rules(self, state: State) -> RulesCard:
+        """The rules on one card for ``state``'s parameters: the simultaneous hidden
+        choices and collisions, Immigration (birth and survival), the endings under the move
+        limit, and a first turn with its generation (:mod:`lifearena.games.life_for_two.card`)."""
+        return rules_card(_own(state))
 
     def choice_label(self, state: State, action: Action, player: int) -> str:
         """Every choice places pieces: "place"."""

@@ -23,9 +23,19 @@ from typing import Any
 
 import numpy as np
 
-from lifearena.core import Action, Interaction, InteractionKind, Look, Presentation, Side, State
+from lifearena.core import (
+    Action,
+    Interaction,
+    InteractionKind,
+    Look,
+    Presentation,
+    RulesCard,
+    Side,
+    State,
+)
 from lifearena.errors import BadParameterError
 from lifearena.games._display import grid_display
+from lifearena.games.losat.card import rules_card
 from lifearena.games.losat.notation import (
     ADD_BLACK,
     ADD_WHITE,
@@ -287,6 +297,12 @@ class LosatPresentation(Presentation):
         elif state.plies() + 1 >= state.params["max_moves"]:
             ending = "drawn"
         return ": ".join([*words, ending]) if ending else ", ".join(words)
+
+    def rules(self, state: State) -> RulesCard:
+        """The rules on one card for ``state``'s parameters: the one-point changes Life
+        allows, the goal lines and captures, superko, and one move on a small board
+        (:mod:`lifearena.games.losat.card`)."""
+        return rules_card(_losat(state))
 
     def choice_label(self, state: State, action: Action, player: int) -> str:
         """``"add black"``, ``"add white"``, ``"remove"``, ``"capture"`` or ``"pass"``."""

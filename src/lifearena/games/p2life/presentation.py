@@ -2,7 +2,11 @@
 draws, the cell a move touches, and why a move is illegal.
 
 Both players choose at once: each places a token on an empty cell, removes one of their own,
-or passes.
+or passes. Then a p2life generation runs: an empty cell with exactly 3 neighbours of one
+colour (and not 3 of the other) is born that colour, a seeded fair coin deciding at 3 of
+each; a token survives when its own colour's neighbours outnumber the other's by 2 or 3, or
+by 1 when it has at least 2 of its own, and dies otherwise. :meth:`P2LifePresentation.rules`
+says so on one card, for a game's parameters.
 
 >>> from lifearena.games.p2life.rules import P2LifeState
 >>> state = P2LifeState.from_setup("w./.b 0:0", torus=False)
@@ -32,11 +36,13 @@ from lifearena.core import (
     Look,
     Part,
     Presentation,
+    RulesCard,
     Side,
     State,
 )
 from lifearena.errors import ParseError
 from lifearena.games._display import grid_display
+from lifearena.games.p2life.card import rules_card
 from lifearena.games.p2life.notation import CHARS, SYMBOLS, Move
 
 if TYPE_CHECKING:
@@ -138,6 +144,12 @@ class P2LifePresentation(Presentation):
     def choice_label(self, state: State, action: Action, player: int) -> str:
         """``place``, ``remove`` or ``pass``."""
         return LABELS[_move(state, action).kind]
+
+    def rules(self, state: State) -> RulesCard:
+        """The rules on one card for ``state``'s parameters: the simultaneous moves, p2life's
+        birth (the coin of a 3-vs-3 birth included) and survival, the endings, and one turn
+        with its generation (:mod:`lifearena.games.p2life.card`)."""
+        return rules_card(_p2life(state))
 
 
 def _p2life(state: State) -> P2LifeState:

@@ -20,9 +20,19 @@ from typing import Any
 
 import numpy as np
 
-from lifearena.core import Action, Interaction, InteractionKind, Look, Presentation, Side, State
+from lifearena.core import (
+    Action,
+    Interaction,
+    InteractionKind,
+    Look,
+    Presentation,
+    RulesCard,
+    Side,
+    State,
+)
 from lifearena.errors import BadParameterError
 from lifearena.games._display import grid_display
+from lifearena.games.war_of_life.card import rules_card
 from lifearena.games.war_of_life.fast import MAX_MOVES
 from lifearena.games.war_of_life.notation import (
     ACTION_TEXT,
@@ -195,3 +205,8 @@ class WarOfLifePresentation(Presentation):
     def choice_label(self, state: State, action: Action, player: int) -> str:
         """Every War of Life move is a "move"."""
         return "move"
+
+    def rules(self, state: State) -> RulesCard:
+        """The rules on one card: the move, Immigration (birth and survival), the endings,
+        and a move with its crank (:mod:`lifearena.games.war_of_life.card`)."""
+        return rules_card(_war_of_life(state))
