@@ -104,8 +104,8 @@ from lifearena.web.identity import (
 from lifearena.web.lab import install as install_lab
 from lifearena.web.lab.launcher import Launcher, TooManyRunning
 from lifearena.web.lab.results import UnknownResults
-from lifearena.web.lessons_routes import router_for as lessons_router
 from lifearena.web.learning_routes import router_for as learning_router
+from lifearena.web.lessons_routes import router_for as lessons_router
 from lifearena.web.limits import (
     FLOOD_HOLD_OFF,
     GAMES_IN_PROGRESS,
