@@ -146,6 +146,7 @@ from lifearena.web.models import (
 from lifearena.web.players import NameTaken, Player, PlayerStore, UnknownPlayer
 from lifearena.web.pool_room import PoolRoom
 from lifearena.web.pool_room import router_for as pools_router
+from lifearena.web.puzzle_routes import router_for as puzzles_router
 from lifearena.web.rated import Ratings
 from lifearena.web.seating import GameListener, Seating
 from lifearena.web.sockets import AbortableSockets, Outbox, broadcast, receive, stop_reading
@@ -282,6 +283,9 @@ class Settings:
     tournaments_dir: Path | None = None
     """Where the lab's tournaments keep their results files (``None``:
     :func:`tournaments_folder` chooses)."""
+    puzzles_dir: Path | None = None
+    """A folder of ``<game>.jsonl.gz`` puzzle files offered in place of the shipped ones
+    (:mod:`lifearena.web.puzzle_routes`)."""
 
 
 @dataclass
@@ -888,6 +892,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(accounts_router(server, identity))
     app.include_router(pools_router(server, pool_room))
     app.include_router(bot_router(server, identity))
+    app.include_router(puzzles_router(server, identity))
 
 
     # -- API ----------------------------------------------------------------------------------

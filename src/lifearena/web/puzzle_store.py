@@ -177,7 +177,8 @@ class PuzzleStore:
             # the rated row first: a second first try fails here, having changed nothing
             attempt = db.execute(insert(puzzle_attempts).values(
                 player=player_id, puzzle=puzzle_id, game=game, solved=int(solved), rated=1,
-                at=now, rating_before=None, rating_change=None)).inserted_primary_key[0]
+                at=now, rating_before=None, rating_change=None)).inserted_primary_key
+            assert attempt is not None
             mine_row = db.execute(select(puzzle_players)
                                   .where(puzzle_players.c.player == player_id)).first()
             mine = self._player_row(mine_row)
@@ -201,7 +202,7 @@ class PuzzleStore:
             else:
                 db.execute(update(puzzles).where(puzzles.c.id == puzzle_id).values(
                     plays=its_row.plays + 1, wins=its_row.wins + int(solved), **values))
-            db.execute(update(puzzle_attempts).where(puzzle_attempts.c.id == attempt).values(
+            db.execute(update(puzzle_attempts).where(puzzle_attempts.c.id == attempt[0]).values(
                 rating_before=mine.rating.rating,
                 rating_change=mine_after.rating - mine.rating.rating))
         return Finished(True, solved, mine.rating, mine_after, its, its_after)
