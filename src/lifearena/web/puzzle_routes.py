@@ -2,6 +2,7 @@
 rating for every player (thin FastAPI routes over :mod:`lifearena.puzzles.round`,
 :mod:`lifearena.puzzles.collection` and :mod:`lifearena.web.puzzle_store`).
 
+* ``GET /puzzles``, ``/puzzles/{game}`` (``?id=`` one puzzle), ``/puzzles/daily``: the pages.
 * ``GET /api/puzzles``: the games with puzzles, how many each, how many of them the
   request's player solved, its puzzle rating, and the daily puzzle's id.
 * ``GET /api/puzzles/{game}/next``: a puzzle of ``game`` near the player's puzzle rating that
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
+from fastapi.responses import FileResponse
 from fastapi import Path as PathParam
 from pydantic import Field
 
@@ -43,6 +45,7 @@ from lifearena.web.live import MAX_LEGAL_SENT
 from lifearena.web.models import Declared, MoveText
 from lifearena.web.puzzle_store import PuzzleStore
 
+STATIC = Path(__file__).parent / "static"
 NEAREST = 5
 """A next puzzle is drawn among the this many untried puzzles nearest the player's rating."""
 MAX_PUZZLE_ID = 80
@@ -82,8 +85,7 @@ def position_view(puzzle: Puzzle) -> dict[str, Any]:
         return {"display": shown.display(state, puzzle.solver), "look": shown.look.to_dict(),
                 "legal": legal_view(state, puzzle.solver),
                 "simultaneous": state.info.dynamics.value == "simultaneous",
-                "side": shown.look.sides[puzzle.solver].name,
-                "title": state.info.long_name}
+                "side": shown.look.sides[puzzle.solver].name}
     return dict(MEMO.get((puzzle.id, "view"), build))
 
 
@@ -165,6 +167,16 @@ def router_for(server: Any, identity: Identity) -> APIRouter:
                 "moves": [], "source": source_of(puzzle),
                 "tried": {"attempts": len(tried), "solved": any(t["solved"] for t in tried)},
                 **position}
+
+    @router.get("/puzzles", include_in_schema=False)
+    async def puzzles_page() -> Response:
+        return FileResponse(STATIC / "puzzles.html")
+
+    @router.get("/puzzles/{game}", include_in_schema=False)
+    async def puzzle_page(game: str) -> Response:
+        if game != "daily" and game not in catalog.GAMES:  # a browser gets the missing page
+            raise HTTPException(404, f"no puzzles of {game[:40]!r}")
+        return FileResponse(STATIC / "puzzle.html")
 
     @router.get("/api/puzzles")
     async def puzzle_games(request: Request) -> dict[str, Any]:
