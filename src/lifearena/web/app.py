@@ -31,6 +31,9 @@
 * ``/api/stream/event``, ``/api/bot/...``, ``/api/challenge/...``: the bot API, in
   lichess's shape: programs holding an API token stream their events and games as NDJSON,
   move, resign, offer draws and challenge named players (:mod:`lifearena.web.bot_api`).
+* ``/puzzles``, ``/api/puzzles/...``: puzzles mined from real games, solved move by move, with
+  a puzzle rating for every player and a daily puzzle (:mod:`lifearena.web.puzzle_routes`,
+  ``docs/puzzles-site.md``).
 * ``GET /api/openapi.json``: the schema of every request (:mod:`lifearena.web.models`).
 
 Errors are JSON ``{"error": "one-line reason"}`` with a 4xx status (over the socket:
