@@ -46,3 +46,19 @@ def write_folder(folder: Path, puzzles: list[Puzzle] | None = None) -> Path:
     for game in sorted({p.game for p in chosen}):
         write([p for p in chosen if p.game == game], folder / f"{game}.jsonl.gz")
     return folder
+
+
+WAR_POSITION = "[[[6,4],[1,5],[3,4],[3,7]],[[7,5],[8,6],[4,7]]]"
+"""A War of Life position (Blue to move) that Blue wins in one move, two ways."""
+
+
+@cache
+def war_puzzle() -> Puzzle:
+    """The War of Life puzzle of :data:`WAR_POSITION`, answered by the plain search."""
+    source = Record("war_of_life", {}, WAR_POSITION, ["alice", "bob"], [])
+    state = replay(source)
+    solutions = tuple(ExhaustiveSearch().winning_moves(state, 0, 1))
+    draft = Puzzle("wol-demo", "war_of_life", source, 0, 0, solutions, (), "wipe-out-in-1", 1,
+                   1450.0)
+    return Puzzle(draft.id, draft.game, source, 0, 0, solutions,
+                  tuple(main_line(draft, ExhaustiveSearch())), draft.theme, 1, 1450.0)

@@ -5,13 +5,15 @@ a simultaneous game's placement judged with the defence's placement played besid
 from __future__ import annotations
 
 import pytest
-from puzzle_fixtures import queen_puzzle
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from lifearena.core import Record, State
 from lifearena.errors import IllegalMoveError, ParseError
 from lifearena.puzzles.model import Puzzle
 from lifearena.puzzles.round import MEMO, RIGHT, SOLVED, WRONG, judge, main_line
 from lifearena.puzzles.search import ExhaustiveSearch
+from puzzle_fixtures import queen_puzzle
 
 
 def test_right_then_solved_with_the_defence_played_between() -> None:
@@ -119,3 +121,22 @@ def test_the_queen_puzzles_agree_with_the_exhaustive_search() -> None:
     state = puzzle.position()
     assert tuple(ExhaustiveSearch().winning_moves(state, 0, puzzle.depth)) == puzzle.solutions
     assert not ExhaustiveSearch().winning_moves(state, 0, puzzle.depth - 1)
+
+
+@given(st.integers(1, 5), st.integers(1, 7), st.data())
+@settings(max_examples=25, deadline=None)
+def test_a_first_move_is_right_exactly_when_the_plain_search_says_it_wins(
+        x: int, y: int, data: st.DataObject) -> None:
+    source = Record("blocking_queen", {"k": 1}, f"{x},{y}", ["", ""], [])
+    state = Puzzle("bq-any", "blocking_queen", source, 0, 0, (), (), "", 1, 1500.0).position()
+    search = ExhaustiveSearch()
+    depth = next((d for d in range(1, 5) if search.winning_moves(state, 0, d)), None)
+    assume(depth is not None)
+    puzzle = Puzzle(f"bq-any-{x}-{y}", "blocking_queen", source, 0, 0, (), (), "", depth,
+                    1500.0)
+    legal = [state.action_to_string(a, 0) for a in state.legal_actions(0)]
+    move = data.draw(st.sampled_from(legal))
+    judged = judge(puzzle, [], move)
+    wins = move in search.winning_moves(state, 0, depth)
+    assert (judged.verdict != WRONG) == wins
+    assert (judged.verdict == SOLVED) == (wins and move == "0,0")

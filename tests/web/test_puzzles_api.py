@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from lifearena.web import Settings, create_app
 from lifearena.web.identity import COOKIE
-from puzzle_fixtures import queen_puzzle, queen_puzzles, write_folder
+from puzzle_fixtures import queen_puzzle, queen_puzzles, war_puzzle, write_folder
 
 Browser = Callable[..., TestClient]
 
@@ -25,7 +25,8 @@ def browsers(games_db: str | Path, tmp_path: Path) -> Iterator[Browser]:
     """Browsers (keeping their cookies) of one server offering the test's queen puzzles and
     one that names a game of this server as its source."""
     folder = write_folder(tmp_path / "puzzles",
-                          [*queen_puzzles(), queen_puzzle("1,3", 1400.0, web_game="nosuchgame")])
+                          [*queen_puzzles(), queen_puzzle("1,3", 1400.0, web_game="nosuchgame"),
+                           war_puzzle()])
     app = create_app(Settings(games_db, agent_workers="thread", puzzles_dir=folder))
     with contextlib.ExitStack() as stack:
         count = [0]
@@ -77,6 +78,21 @@ def test_a_puzzle_solved_moves_both_ratings(browsers: Browser) -> None:
     assert [step["move"] for step in last["solution"]][:1] == ["3,5"]
 
 
+def test_a_war_of_life_puzzle_is_drawn_and_played_as_a_game_view_gives_it(
+        browsers: Browser) -> None:
+    me = browsers()
+    puzzle = ok(me.get("/api/puzzles/id/wol-demo"))
+    assert puzzle["display"]["grid"]["rows"] == 8 and puzzle["side"] == "Blue"
+    assert puzzle["legal"]["interaction"]["kind"] == "piece-then-target"
+    listed = {choice["move"] for choice in puzzle["legal"]["moves"]}
+    assert set(war_puzzle().solutions) <= listed
+    for move in war_puzzle().solutions:  # either wins; the defence is played before the end
+        answer = play(browsers(), "wol-demo", [], move)
+        assert answer["verdict"] == "solved" and answer["display"]["grid"]
+    wrong = play(me, "wol-demo", [], next(iter(listed - set(war_puzzle().solutions))))
+    assert wrong["verdict"] == "wrong" and wrong["winning"] == list(war_puzzle().solutions)
+
+
 def test_any_winning_move_is_right(browsers: Browser) -> None:
     me = browsers()
     for move in ("2,1", "1,2"):  # the puzzle's two solutions
@@ -121,8 +137,8 @@ def test_an_anonymous_browser_gets_a_player_and_a_rating(browsers: Browser) -> N
 def test_next_is_near_my_rating_and_skips_what_i_tried(browsers: Browser) -> None:
     me = browsers()
     listed = ok(me.get("/api/puzzles"))
-    assert listed["games"] == [{"game": "blocking_queen", "title": listed["games"][0]["title"],
-                                "count": 5, "solved": 0}]
+    counts = {entry["game"]: (entry["count"], entry["solved"]) for entry in listed["games"]}
+    assert counts == {"war_of_life": (1, 0), "blocking_queen": (5, 0)}
     seen = set()
     for _ in range(5):
         puzzle = ok(me.get("/api/puzzles/blocking_queen/next"))
@@ -135,13 +151,18 @@ def test_next_is_near_my_rating_and_skips_what_i_tried(browsers: Browser) -> Non
     assert ok(me.get("/api/puzzles/blocking_queen/next"))["id"] in seen
 
 
-def test_next_chooses_the_nearest_ratings(browsers: Browser) -> None:
+def test_next_chooses_the_nearest_ratings(browsers: Browser,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from lifearena.web import puzzle_routes
+
+    monkeypatch.setattr(puzzle_routes, "NEAREST", 1)  # the nearest alone, not one of five
     me = browsers()
-    # a new player (1500) is offered the nearest five of six: never the 1700 puzzle first
-    # unless it is among them; with five puzzles here that is all, so exclude narrows it
-    chosen = {ok(me.get("/api/puzzles/blocking_queen/next?exclude=bq-2-3"))["id"]
-              for _ in range(12)}
-    assert "bq-2-3" not in chosen and chosen
+    # a new player is rated 1500: the 1500 puzzle, then (skipped) the 1550 one, not the 1400
+    assert ok(me.get("/api/puzzles/blocking_queen/next"))["id"] == "bq-5-7"
+    assert ok(me.get("/api/puzzles/blocking_queen/next?exclude=bq-5-7"))["id"] == "bq-6-9"
+    play(me, "bq-2-3", [], "0,3")  # a failure: the player drops below 1500
+    assert ok(me.get("/api/puzzles"))["rating"]["rating"] < 1400
+    assert ok(me.get("/api/puzzles/blocking_queen/next"))["id"] == "bq-1-3"  # rated 1400
 
 
 def test_the_daily_puzzle_is_the_same_for_everyone_and_stable(browsers: Browser) -> None:
@@ -192,7 +213,7 @@ JUNK: list[tuple[str, str, Any, int]] = [
     ("get", "/api/puzzles/id/a%20b", None, 400),
     ("get", "/api/puzzles/chess/next", None, 404),
     ("get", "/api/puzzles/BAD!/next", None, 400),
-    ("get", "/api/puzzles/war_of_life/next", None, 404),  # a game without puzzles here
+    ("get", "/api/puzzles/losat/next", None, 404),  # a game without puzzles here
     ("post", "/api/puzzles/id/bq-4-6/moves", {"move": "zz"}, 400),
     ("post", "/api/puzzles/id/bq-4-6/moves", {"move": "9,9"}, 422),
     ("post", "/api/puzzles/id/bq-4-6/moves", {"move": ""}, 400),

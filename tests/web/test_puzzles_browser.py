@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from puzzle_fixtures import write_folder
 
 from . import test_browser

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
-from fastapi.responses import FileResponse
 from fastapi import Path as PathParam
+from fastapi.responses import FileResponse
 from pydantic import Field
 
 from lifearena.core import State, presentation_of
