@@ -238,3 +238,12 @@ def test_junk_is_a_4xx_with_a_reason(browsers: Browser) -> None:
         response = me.post(path, json=body) if method == "post" else me.get(path)
         assert response.status_code == status, (path, body, response.text)
         assert response.json()["error"], (path, body)
+
+
+def test_a_server_without_puzzles_says_so(tmp_path: Path) -> None:
+    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread",
+                              puzzles_dir=tmp_path / "none"))
+    with TestClient(app, base_url="http://localhost") as me:
+        assert ok(me.get("/api/puzzles")) == {"games": [], "rating": None, "daily": None}
+        assert me.get("/api/puzzles/daily").status_code == 404
+        assert me.get("/api/puzzles/war_of_life/next").status_code == 404

@@ -4,7 +4,8 @@ rating for every player (thin FastAPI routes over :mod:`lifearena.puzzles.round`
 
 * ``GET /puzzles``, ``/puzzles/{game}`` (``?id=`` one puzzle), ``/puzzles/daily``: the pages.
 * ``GET /api/puzzles``: the games with puzzles, how many each, how many of them the
-  request's player solved, its puzzle rating, and the daily puzzle's id.
+  request's player solved, its puzzle rating, and the daily puzzle (its id, game, what to
+  find and its position's picture: enough for the home page's card).
 * ``GET /api/puzzles/{game}/next``: a puzzle of ``game`` near the player's puzzle rating that
   it has not tried (then one it has tried and not solved); ``?exclude=ID`` skips one.
 * ``GET /api/puzzles/id/{id}``: one puzzle; ``GET /api/puzzles/daily``: the puzzle of the
@@ -183,12 +184,19 @@ def router_for(server: Any, identity: Identity) -> APIRouter:
         player = identity.player_of(request)
         solved = {} if player is None else book.tried(player.id)
         daily = shelf.daily(today())
+        shown = None
+        if daily is not None:  # enough to draw its card (the home page's one request)
+            position = await server.heavy.run(client_of(request.client), position_view, daily)
+            shown = {"id": daily.id, "game": daily.game,
+                     "title": catalog.CATALOG[daily.game].title,
+                     "prompt": f"{position['side']} to move — find the win",
+                     "display": position["display"], "look": position["look"]}
         return {
             "games": [{"game": game, "title": catalog.CATALOG[game].title, "count": count,
                        "solved": sum(1 for p in shelf.of(game) if solved.get(p.id))}
                       for game, count in shelf.counts().items()],
             "rating": None if player is None else book.player_rating(player.id).to_json(),
-            "daily": None if daily is None else {"id": daily.id, "game": daily.game}}
+            "daily": shown}
 
     @router.get("/api/puzzles/daily")
     async def daily_puzzle(request: Request) -> dict[str, Any]:
