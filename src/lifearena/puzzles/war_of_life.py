@@ -276,9 +276,12 @@ def _line(state: WarOfLifeState, first: str, depth: int) -> tuple[str, ...]:
 
 def mine(record: Record) -> Iterator[Puzzle]:
     """Every position of ``record`` where the side to move wipes the other out in 1 or 2
-    with exactly one move (and not sooner), as puzzles, in ply order."""
+    with exactly one move (and not sooner), as puzzles, in ply order; a position whose
+    solution an earlier puzzle of the same game already had is left out (the same idea a
+    move later)."""
     state = WarOfLifeState.from_setup(record.setup)
     out = np.empty(64 * 8, dtype=np.int64)
+    ideas: set[tuple[int, int]] = set()
     for ply in range(len(record.moves) + 1):
         if ply:
             state.apply_move_text(record.moves[ply - 1])
@@ -289,7 +292,8 @@ def mine(record: Record) -> Iterator[Puzzle]:
             n = _winning(own, other, played, depth, out)
             if n == 0:
                 continue
-            if n == 1:
+            if n == 1 and (state.to_move, int(out[0])) not in ideas:
+                ideas.add((state.to_move, int(out[0])))
                 solution = ACTION_TEXT[int(out[0])]
                 legal = len(state.legal_actions())
                 decoys = _decoys(own, other, played, {int(out[0])})
