@@ -48,6 +48,7 @@ placements that win against at least half of the opponent's placements.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -68,7 +69,7 @@ THEMES: dict[str, str] = {
                      "sure win next turn.",
 }
 
-TURN_LIMITS = (2, 7)
+TURN_LIMITS = (3, 6)
 """The turn limits of :func:`agent_games` (drawn from this range, the end excluded), with
 more pieces winning at the limit: short games, many of them reaching the limit."""
 
@@ -94,11 +95,33 @@ def _as_game(state: State) -> LifeForTwoState:
     return state
 
 
-def _choices(state: LifeForTwoState, player: int) -> tuple[list[Action], np.ndarray]:
-    legal = state.legal_actions(player)
-    if state.first_turn:
-        return legal, _TRIPLE[np.asarray(legal, dtype=np.intp) - CELLS]
-    return legal, _SINGLE[np.asarray(legal, dtype=np.intp)]
+@dataclass(frozen=True)
+class Position:
+    """What decides a position's future: the flat board, the number of the turn to play and
+    the rules' turn limit (a lighter copy of the state, for the search)."""
+
+    board: np.ndarray
+    turn: int
+    max_turns: int | None
+    limit_result: str
+
+    @classmethod
+    def of(cls, state: LifeForTwoState) -> Position:
+        return cls(np.asarray(state.board, dtype=np.int8).reshape(-1), state.turn,
+                   state.params["max_turns"], state.params["limit_result"])
+
+    def choices(self) -> tuple[list[Action], np.ndarray]:
+        """Either player's legal placements (the same for both, in ``legal_actions``
+        order) and their cell masks."""
+        if self.turn == 1:
+            free = np.flatnonzero(~(_TRIPLE & (self.board != 0)).any(axis=1))
+            return (free + CELLS).tolist(), _TRIPLE[free]
+        cells = np.flatnonzero(self.board == 0)
+        return cells.tolist(), _SINGLE[cells]
+
+    def after(self, board: np.ndarray) -> Position:
+        """The position of ``board`` on the next turn."""
+        return Position(board, self.turn + 1, self.max_turns, self.limit_result)
 
 
 def verdicts(boards: np.ndarray, solver: int, turn: int, max_turns: int | None,
@@ -136,33 +159,30 @@ class Turn:
     """One position's joint placements for ``solver``: the boards after each and what they
     mean (row i the solver's i-th legal placement, column j the opponent's j-th)."""
 
-    def __init__(self, state: LifeForTwoState, solver: int) -> None:
-        self.state = state
+    def __init__(self, position: Position, solver: int,
+                 rows: slice = slice(None)) -> None:
+        self.position = position
         self.solver = solver
-        self.mine, mine_masks = _choices(state, solver)
-        self.theirs, their_masks = _choices(state, 1 - solver)
-        board = np.asarray(state.board, dtype=np.int8).reshape(-1)
-        self.boards = _after(board, solver, mine_masks, their_masks)
-        self.verdict = verdicts(self.boards, solver, state.turn, state.params["max_turns"],
-                                state.params["limit_result"]).reshape(len(self.mine),
-                                                                     len(self.theirs))
+        moves, masks = position.choices()
+        self.mine, self.theirs = moves[rows], moves
+        self.boards = _after(position.board, solver, masks[rows], masks)
+        self.verdict = verdicts(self.boards, solver, position.turn, position.max_turns,
+                                position.limit_result).reshape(len(self.mine),
+                                                               len(self.theirs))
 
-    def child(self, i: int, j: int) -> LifeForTwoState:
+    def child(self, i: int, j: int) -> Position:
         """The position after the solver's placement i and the opponent's j."""
-        after = self.state.clone()
-        pair = (self.mine[i], self.theirs[j])
-        after.apply_actions(pair if self.solver == 0 else pair[::-1], check=False)
-        return after
+        return self.position.after(self.boards[i * len(self.theirs) + j])
 
 
-def _wins_in(state: LifeForTwoState, solver: int, depth: int) -> list[int]:
+def _wins_in(position: Position, solver: int, depth: int) -> list[int]:
     """The indices (in ``legal_actions`` order) of the solver's placements that win within
-    ``depth`` turns whatever the opponent places."""
-    if depth <= 0 or state.is_terminal():
+    ``depth`` turns whatever the opponent places (the position not over)."""
+    if depth <= 0:
         return []
-    if state.first_turn:
-        return _first_turn_wins(state, solver)
-    turn = Turn(state, solver)
+    if position.turn == 1:
+        return _first_turn_wins(position, solver)
+    turn = Turn(position, solver)
     won = turn.verdict == WIN
     if depth == 1:
         return np.flatnonzero(won.all(axis=1)).tolist()
@@ -176,28 +196,23 @@ def _wins_in(state: LifeForTwoState, solver: int, depth: int) -> list[int]:
     return found
 
 
-def _first_turn_wins(state: LifeForTwoState, solver: int) -> list[int]:
+def _first_turn_wins(position: Position, solver: int) -> list[int]:
     """Wins in 1 on a three-piece turn: each of the solver's triples against every triple of
     the opponent's, one batch per triple (about 2,300 batches: seconds)."""
-    mine, mine_masks = _choices(state, solver)
-    _, their_masks = _choices(state, 1 - solver)
-    board = np.asarray(state.board, dtype=np.int8).reshape(-1)
-    found = []
-    for i in range(len(mine)):
-        boards = _after(board, solver, mine_masks[i:i + 1], their_masks)
-        if (verdicts(boards, solver, state.turn, state.params["max_turns"],
-                     state.params["limit_result"]) == WIN).all():
-            found.append(i)
-    return found
+    moves, _ = position.choices()
+    return [i for i in range(len(moves))
+            if (Turn(position, solver, slice(i, i + 1)).verdict == WIN).all()]
 
 
 def _defence(state: LifeForTwoState, solver: int, depth: int) -> Action | None:
     """The opponent's reply to the solver's first winning placement (see the module
     docstring), or ``None`` where no placement wins."""
-    wins = _wins_in(state, solver, depth)
+    if state.is_terminal():
+        return None
+    wins = _wins_in(Position.of(state), solver, depth)
     if not wins:
         return None
-    turn = Turn(state, solver)
+    turn = Turn(Position.of(state), solver)
     row = wins[0]
     other = np.count_nonzero(turn.boards == 2 - solver, axis=1).reshape(turn.verdict.shape)
     own = np.count_nonzero(turn.boards == solver + 1, axis=1).reshape(turn.verdict.shape)
@@ -215,7 +230,8 @@ class SureWinSearch:
         if game.is_terminal():
             return []
         legal = game.legal_actions(solver)
-        return [game.action_to_string(legal[i], solver) for i in _wins_in(game, solver, depth)]
+        return [game.action_to_string(legal[i], solver)
+                for i in _wins_in(Position.of(game), solver, depth)]
 
     def defence(self, state: State, solver: int, depth: int) -> str:
         game = _as_game(state)
@@ -247,7 +263,7 @@ def _line(state: LifeForTwoState, solver: int, first: Action, depth: int) -> lis
         if game.is_terminal():
             return line
         legal = game.legal_actions(solver)
-        action = legal[_wins_in(game, solver, left - 1)[0]]
+        action = legal[_wins_in(Position.of(game), solver, left - 1)[0]]
         line.append(game.action_to_string(action, solver))
     return line
 
@@ -257,13 +273,14 @@ def puzzle_at(record: Record, ply: int, state: State, solver: int) -> Puzzle | N
     (``state``), if exactly one placement wins there whatever the opponent places: this
     turn, else (on the turn before a population-decided limit) within two turns."""
     game = _as_game(state)
-    turn = Turn(game, solver)
+    position = Position.of(game)
+    turn = Turn(position, solver)
     won = turn.verdict == WIN
     wins = np.flatnonzero(won.all(axis=1)).tolist()
     depth = 1
     if not wins and _before_the_limit(game):
         depth = 2
-        wins = _wins_in(game, solver, 2)
+        wins = _wins_in(position, solver, 2)
     if len(wins) != 1:
         return None
     row = wins[0]
