@@ -299,8 +299,8 @@ def puzzle_at(record: Record, ply: int, state: State, solver: int) -> Puzzle | N
 
 
 def _before_the_limit(state: LifeForTwoState) -> bool:
-    return (state.params["limit_result"] == "population"
-            and state.params["max_turns"] == state.turn + 1)
+    return bool(state.params["limit_result"] == "population"
+                and state.params["max_turns"] == state.turn + 1)
 
 
 def mine(record: Record) -> Iterator[Puzzle]:
