@@ -28,9 +28,9 @@ too rare here to ask for one move only.
 Forced wins are rare (the opponent can shield a token, or gamble on a coin), so the games of
 :func:`agent_games` are on small boards with a near generation limit. ``line`` is the
 solver's first winning move; the opponent's move a page reveals with it is
-:meth:`CoinProofSearch.defence`: against the solver's first winning move, the one that leaves the opponent most tokens (with
-every coin to the opponent), then the solver fewest. Only games with one move a generation
-(``moves=1``, the default) are mined.
+:meth:`CoinProofSearch.defence`: against the solver's first winning move, the one that
+leaves the opponent most tokens (with every coin to the opponent), then the solver fewest.
+Only games with one move a generation (``moves=1``, the default) are mined.
 
 >>> from lifearena.core import Record
 >>> record = Record("p2life", {"seed": 1, "torus": False, "max_generations": 1, "moves": 1},
