@@ -17,16 +17,17 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from lifearena import caps
 from lifearena.arena.game_names import game_name
-from lifearena.core import Record, State, game_type
-from lifearena.errors import BadParameterError
+from lifearena.core import Record, State, game_type, replay
+from lifearena.errors import BadParameterError, LifeArenaError
 from lifearena.puzzles import generate as generating
 from lifearena.puzzles import model
 from lifearena.puzzles.model import Puzzle
@@ -82,12 +83,23 @@ def server_games(game: str, target: str) -> list[Record]:
     """The finished games of ``game`` in the server's store at ``target`` (a SQLite file or a
     database URL), oldest first, as records."""
     # the web store is read only here, when asked for (tests/test_import_layers.py allows it)
+    from sqlalchemy.exc import SQLAlchemyError
+
     from lifearena.web.store import Store
 
     if "://" not in target and not Path(target).is_file():
         raise BadParameterError(f"--db {target!r} is not a file; expected the server's SQLite "
                                 "file or a database URL")
-    store = Store(target)
+    try:
+        return _read_store(Store(target), game)
+    except SQLAlchemyError as error:
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0][:200]
+        raise BadParameterError(f"--db {target!r} cannot be read ({reason}); expected the "
+                                "server's SQLite file or the URL of its database") from None
+
+
+def _read_store(store: Any, game: str) -> list[Record]:
+    """The finished games of ``game`` in ``store`` (a web store, closed here after)."""
     try:
         listed = store.latest(True, MAX_SERVER_GAMES)
         version = game_type(game).info.rules_version
@@ -95,12 +107,17 @@ def server_games(game: str, target: str) -> list[Record]:
         for item in reversed(listed):
             if item.game != game:
                 continue
-            row = store.get(item.id)
-            if row is None or not row.moves:
-                continue
-            records.append(Record(game, dict(row.params), row.setup, ["site", "site"],
-                                  list(row.moves), extra={"server_game": row.id},
-                                  version=version))
+            try:
+                row = store.get(item.id)
+                if row is None or not row.moves:
+                    continue
+                record = Record(game, dict(row.params), row.setup, ["site", "site"],
+                                list(row.moves), extra={"server_game": row.id},
+                                version=version)
+                replay(record)
+            except LifeArenaError:
+                continue  # a row that no longer reads or replays: its own page says so
+            records.append(record)
         return records
     finally:
         store.close()
@@ -132,7 +149,8 @@ def generate(
     games: Annotated[int, typer.Option("--games", "-n", help="Agent-against-agent games to "
                                        "play and mine (after the server's games).", min=0,
                                        max=MAX_GAMES)] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the agent games.", min=0)] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the agent games.", min=0,
+                                      max=caps.MAX_SEED)] = 0,
     target: Annotated[int, typer.Option("--target", help="Stop at this many puzzles.", min=1,
                                         max=1_000_000)] = 500,
     db: Annotated[str | None, typer.Option("--db", help="Also mine the finished games of the "
@@ -195,7 +213,7 @@ def show(
     themes = generating.miner(name).THEMES
     side = state.info.side_names[puzzle.solver] if state.info.side_names else \
         f"player {puzzle.solver}"
-    console = Console(highlight=False)
+    console = Console(highlight=False, markup=False)  # names and moves hold brackets
     console.print(f"Puzzle {number} of {len(puzzles)} ({puzzle.id}), rated "
                   f"{puzzle.rating:.0f}: {puzzle.theme}")
     console.print(themes.get(puzzle.theme, ""))
@@ -203,11 +221,11 @@ def show(
     console.print(f"{side.capitalize()} to move and win within {puzzle.depth} "
                   f"move{'s' if puzzle.depth > 1 else ''}. (From {players}, after move "
                   f"{puzzle.ply}.)")
-    console.print(str(state), markup=False)
+    console.print(str(state))
     if solution:
         console.print(f"solution{'s' if len(puzzle.solutions) > 1 else ''}: "
-                      f"{', '.join(puzzle.solutions)}", markup=False)
-        console.print(f"main line: {' '.join(puzzle.line)}", markup=False)
+                      f"{', '.join(puzzle.solutions)}")
+        console.print(f"main line: {' '.join(puzzle.line)}")
 
 
 def check_puzzle(puzzle: Puzzle, search: ExhaustiveSearch | None = None) -> str | None:

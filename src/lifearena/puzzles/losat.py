@@ -20,9 +20,9 @@ position is a puzzle only when exactly one move wins (and none sooner). The test
 search against the plain :class:`~lifearena.puzzles.search.ExhaustiveSearch`.
 
 >>> from lifearena.games.losat import from_setup
->>> state = from_setup("5/5/5/5/.bbb./5 w", gap=0)
->>> SEARCHER.winning_moves(state, 1, 1)
-[]
+>>> state = from_setup("5/bbb2/5/5/5/1www1/2w2/5 b", gap=2)  # Black's goal line: row 8
+>>> SEARCHER.winning_moves(state, 0, 1)  # B8 has three black neighbours
+['+bB8']
 """
 
 from __future__ import annotations
