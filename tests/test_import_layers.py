@@ -210,6 +210,9 @@ CROSSINGS_ALLOWED: dict[str, str] = {
     # ``lifearena serve`` is the command that starts the web application: it imports the web
     # package inside the command's functions, when it runs, never at module level.
     "lifearena.cli.serve": "web",
+    # ``lifearena puzzles generate --db`` mines the server's finished games: it reads the web
+    # store inside that function, only when a database is given.
+    "lifearena.cli.puzzles": "web",
 }
 """Modules of an interface that may import another interface inside a function (the one
 named), never at module level."""

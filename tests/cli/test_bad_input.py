@@ -117,6 +117,9 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("war-of-life", "replay"): ["{glider}"],
     ("war-of-life", "test-strategy"): ["random", "random"],
     ("bot", "connect"): ["http://127.0.0.1:9", "--token", "lat_x", "--agent", "random"],
+    ("puzzles", "generate"): ["war-of-life"],
+    ("puzzles", "show"): ["war-of-life"],
+    ("puzzles", "check"): ["war-of-life"],
 }
 
 

@@ -30,6 +30,7 @@ from lifearena.cli import (
     life_for_two,
     losat,
     p2life,
+    puzzles,
     queen,
     serve,
     war_of_life,
@@ -72,6 +73,7 @@ tournament_cli.register(app)
 ladder.register(app)
 serve.register(app)
 bot.register(app)
+puzzles.register(app)
 
 
 def _list_element(annotation: Any) -> Any:

@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import gzip
+import io
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -92,7 +93,9 @@ class Puzzle:
 def write(puzzles: Iterable[Puzzle], path: Path) -> int:
     """Write ``puzzles`` as gzipped JSON lines to ``path``; how many were written."""
     count = 0
-    with gzip.open(path, "wt", encoding="utf-8") as out:
+    # no time stamp in the gzip header: the same puzzles make the same bytes
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as packed, \
+            io.TextIOWrapper(packed, encoding="utf-8") as out:
         for puzzle in puzzles:
             out.write(json.dumps(puzzle.to_dict(), sort_keys=True) + "\n")
             count += 1

@@ -71,8 +71,11 @@ class ExhaustiveSearch:
         if current == solver:
             return depth > 0 and any(self.wins(_child(state, a), solver, depth - 1)
                                      for a in state.legal_actions(solver))
-        return all(self.wins(_child(state, a), solver, depth)
-                   for a in state.legal_actions(current))
+        # The other side to move with none of the solver's moves left: not won yet (a win in
+        # 1 is a move after which the game *is* won; a reply that loses by itself is the
+        # solver's win in 2).
+        return depth > 0 and all(self.wins(_child(state, a), solver, depth)
+                                 for a in state.legal_actions(current))
 
     def winning_moves(self, state: State, solver: int, depth: int) -> list[str]:
         if state.is_terminal() or depth <= 0:
