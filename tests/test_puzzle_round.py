@@ -140,3 +140,17 @@ def test_a_first_move_is_right_exactly_when_the_plain_search_says_it_wins(
     wins = move in search.winning_moves(state, 0, depth)
     assert (judged.verdict != WRONG) == wins
     assert (judged.verdict == SOLVED) == (wins and move == "0,0")
+
+
+def test_a_turn_of_several_actions_is_one_turn_on_both_sides() -> None:
+    # k = 2: a turn is a queen move and a block; the miner's puzzle after White's move
+    from lifearena.puzzles.blocking_queen import mine
+
+    record = Record("blocking_queen", {"k": 2}, "3,3", ["a", "b"], ["3,1", "-"])
+    puzzle = next(p for p in mine(record) if p.ply == 1)
+    assert (puzzle.solutions, puzzle.depth) == (("#0,1",), 2)
+    first = judge(puzzle, [], "#0,1")
+    assert first.verdict == RIGHT and first.reply == "2,0 #1,0"  # the reply's move and block
+    assert first.moves == ["#0,1", "2,0", "#1,0"] and first.depth_left == 1
+    assert judge(puzzle, first.moves, "0,0").verdict == SOLVED
+    assert main_line(puzzle) == list(puzzle.line)

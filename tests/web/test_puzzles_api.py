@@ -247,3 +247,20 @@ def test_a_server_without_puzzles_says_so(tmp_path: Path) -> None:
         assert ok(me.get("/api/puzzles")) == {"games": [], "rating": None, "daily": None}
         assert me.get("/api/puzzles/daily").status_code == 404
         assert me.get("/api/puzzles/war_of_life/next").status_code == 404
+
+
+def test_every_shipped_game_opens_and_judges_its_first_puzzle(tmp_path: Path) -> None:
+    from lifearena.puzzles.collection import Collection
+    from lifearena.web import catalog
+
+    shipped = Collection(None, catalog.GAMES)
+    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread"))
+    with TestClient(app, base_url="http://localhost") as me:
+        listed = {entry["game"]: entry["count"] for entry in ok(me.get("/api/puzzles"))["games"]}
+        assert listed == shipped.counts()
+        for game in listed:
+            puzzle = min(shipped.of(game), key=lambda p: p.id)
+            view = ok(me.get(f"/api/puzzles/id/{puzzle.id}"))
+            assert view["legal"]["count"] > 0 and view["display"]
+            answer = play(me, puzzle.id, [], puzzle.solutions[0])
+            assert answer["verdict"] in ("right", "solved"), (game, answer)

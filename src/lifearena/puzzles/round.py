@@ -58,6 +58,8 @@ RIGHT, SOLVED, WRONG = "right", "solved", "wrong"
 """The verdicts of a move."""
 MAX_ATTEMPT_MOVES = 64
 """Most moves an attempt may list (a puzzle is a few moves long)."""
+MAX_LINE = 400
+"""Most moves a main line may take to the win."""
 REMEMBERED = 4096
 """Searches remembered at once, the least recently used going first."""
 
@@ -69,7 +71,8 @@ class Judgement:
     ``move`` is the solver's move as the record writes it (for a simultaneous game its
     placement alone); ``reply`` the other side's answer that was played (its move or its
     placement of the same turn; ``None`` when none was: the game was over, or the move was
-    wrong); ``moves`` the attempt's moves after this one (the next request sends them back);
+    wrong; several actions of one turn are joined by spaces); ``moves`` the attempt's moves
+    after this one (the next request sends them back);
     ``shown`` the position after the solver's move and ``after`` the position after the
     reply (the same state when there was none); ``winning`` the moves that won here (on a
     wrong move); ``depth_left`` the solver's moves still allowed."""
@@ -169,10 +172,11 @@ class _Walk:
         return action, state.action_to_string(action, player)
 
     def play_other(self) -> str | None:
-        """Play what comes after the solver's move until it is the solver's turn again or
+        """Play what comes after the solver's turn until it is the solver's turn again or
         the game is over: chance outcomes (the first listed: an attempt is replayable) and
-        the other side's defence. The reply played, if any."""
-        reply = None
+        the other side's defence, one action or several (the blocking queen's move and its
+        blocks). The other side's actions played, joined by spaces, if any."""
+        replies = []
         while True:
             current = self.state.current_player()
             if current == CHANCE:
@@ -185,9 +189,9 @@ class _Walk:
                 action, text = self.canonical(self.defence(), other)
                 self.state.apply_action(action)
                 self.moves.append(text)
-                reply = text
+                replies.append(text)
             else:
-                return reply
+                return " ".join(replies) or None
 
     def play(self, text: str) -> Judgement:
         """Judge and play the solver's move ``text`` here."""
@@ -208,15 +212,17 @@ class _Walk:
             state.apply_actions((action, theirs) if self.solver == 0 else (theirs, action))
             self.moves.append(f"{move} | {reply}" if self.solver == 0
                               else f"{reply} | {move}")
-            self.depth -= 1
+            self.turn_done()
             shown = state.clone()
             self.play_other()
         else:
             state.apply_action(action)
             self.moves.append(move)
-            self.depth -= 1
             shown = state.clone()
-            reply = self.play_other()
+            reply = None
+            if state.current_player() != self.solver:  # the solver's turn is over
+                self.turn_done()
+                reply = self.play_other()
         if state.current_player() == TERMINAL:
             outcome = state.outcome()
             if outcome is None or outcome.winner != self.solver:
@@ -224,11 +230,15 @@ class _Walk:
                                    "searcher and the rules disagree")
             return Judgement(SOLVED, move, reply, list(self.moves), shown, state.clone(),
                              depth_left=self.depth)
-        if self.depth <= 0:
-            raise RuntimeError(f"puzzle {self.puzzle.id!r}: no solver move left and the game "
-                               "is not won; the searcher and the rules disagree")
         return Judgement(RIGHT, move, reply, list(self.moves), shown, state.clone(),
                          depth_left=self.depth)
+
+    def turn_done(self) -> None:
+        """Count one of the solver's turns as played. A turn is a move, or several actions
+        of the same side (the blocking queen's move and its blocks); while the game goes on
+        at least one turn is left, for a searcher that answers any depth (the palace
+        numbers) may let the defence last longer than the puzzle's stated depth."""
+        self.depth = max(1, self.depth - 1)
 
     def follow(self, played: Sequence[str]) -> None:
         """Walk the attempt's earlier moves, each checked to be what this walk would have
@@ -286,14 +296,15 @@ def main_line(puzzle: Puzzle, search: Searcher | None = None) -> list[str]:
     defence after it."""
     walk = _Walk(puzzle, search)
     ours = list(puzzle.line)
-    turn = 0
     while walk.state.current_player() != TERMINAL:
+        if len(walk.moves) > MAX_LINE:
+            raise RuntimeError(f"puzzle {puzzle.id!r}: no win within {MAX_LINE} moves")
         winning = walk.winning()
         if not winning:
             raise RuntimeError(f"puzzle {puzzle.id!r}: no winning move on its main line")
-        # the line lists the replies too, but for a simultaneous game's placements
-        step = 1 if walk.state.current_player() == SIMULTANEOUS else 2
-        preferred = ours[step * turn] if step * turn < len(ours) else None
+        # the line lists every ply (a simultaneous game: one placement a turn), as the
+        # walk's moves do, so it is followed while the defences agree with it
+        at = len(walk.moves)
+        preferred = ours[at] if at < len(ours) else None
         walk.play(preferred if preferred in winning else winning[0])
-        turn += 1
     return walk.moves
