@@ -77,7 +77,9 @@ def test_a_puzzle_solved_and_one_failed_then_retried(browser: Any, base_url: str
     _square(page, 3, 5)
     _banner(page, "Right!")
     page.wait_for_selector('#message:has-text("the reply: 3,1")')
-    _square(page, 2, 1)
+    page.wait_for_selector('svg.board[data-ready="yes"]')
+    page.fill("#typed-move", "2,1")  # typed, as the keyboard plays
+    page.press("#typed-move", "Enter")
     _banner(page, "Right!")
     page.wait_for_function("() => document.getElementById('message').textContent"
                            ".includes('You played 2,1; the reply: 1,0')")
@@ -93,6 +95,7 @@ def test_a_puzzle_solved_and_one_failed_then_retried(browser: Any, base_url: str
     _banner(page, "find the win")
     _square(page, 2, 2)
     _banner(page, "Wrong")
+    assert page.is_hidden("#typed")
     assert page.locator("#winning").inner_text() == "The winning moves were 2,1, 1,2."
     assert "(\u2212" in page.locator("#rating-change").inner_text()
     page.click("#step-on")

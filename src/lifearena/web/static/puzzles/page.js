@@ -110,6 +110,7 @@ function render(page) {
       bar.appendChild(made);
     }
   }
+  $("typed").hidden = !round.canMove(state);
   $("message").textContent = state.error || page.hint || views.lastMoveText(state);
   $("message").className = "message " + (state.error ? "error" : "info");
   $("about").textContent = views.aboutText(puzzle);
@@ -164,6 +165,11 @@ function main() {
     dispatch({ type: "cell", cell: at, value: grid ? grid.cells[at[0]][at[1]] : 0, seat: state.puzzle.solver,
       name: cellName(state.display, at), names: state.puzzle.look.sides.map((/** @type {any} */ s) => s.name),
       ...(pointer === "touch" ? { touch: true } : {}) });
+  });
+  $("typed").addEventListener("submit", (/** @type {SubmitEvent} */ event) => {
+    event.preventDefault(); // a move typed in the game's notation, for the keyboard
+    const text = $("typed-move").value.trim();
+    if (text) { $("typed-move").value = ""; send(text); }
   });
   window.addEventListener("resize", () => render(store.get()));
   load();
