@@ -136,7 +136,7 @@ def test_a_first_move_is_right_exactly_when_the_plain_search_says_it_wins(
                     1500.0)
     legal = [state.action_to_string(a, 0) for a in state.legal_actions(0)]
     move = data.draw(st.sampled_from(legal))
-    judged = judge(puzzle, [], move)
+    judged = judge(puzzle, [], move, search)
     wins = move in search.winning_moves(state, 0, depth)
     assert (judged.verdict != WRONG) == wins
     assert (judged.verdict == SOLVED) == (wins and move == "0,0")

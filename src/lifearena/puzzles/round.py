@@ -139,6 +139,9 @@ class _Walk:
     def __init__(self, puzzle: Puzzle, search: Searcher | None) -> None:
         self.puzzle = puzzle
         self.search = search if search is not None else searcher(puzzle.game)
+        # two searchers may answer one position differently (a miner's "wins" may reach
+        # past the depth the plain search counts): each remembers its own answers
+        self.searched_by = (type(self.search).__qualname__, id(self.search))
         self.state = start(puzzle)
         self.moves: list[str] = []
         self.depth = puzzle.depth
@@ -149,13 +152,13 @@ class _Walk:
 
     def winning(self) -> list[str]:
         """The solver's moves that win from here within the moves left."""
-        key = (self.puzzle.id, tuple(self.moves), "winning", self.depth)
+        key = (self.puzzle.id, self.searched_by, tuple(self.moves), "winning", self.depth)
         return list(MEMO.get(key, lambda: self.search.winning_moves(
             self.state, self.solver, self.depth)))
 
     def defence(self) -> str:
         """The other side's reply here (its move, or its placement of a simultaneous turn)."""
-        key = (self.puzzle.id, tuple(self.moves), "defence", self.depth)
+        key = (self.puzzle.id, self.searched_by, tuple(self.moves), "defence", self.depth)
         return str(MEMO.get(key, lambda: self.search.defence(self.state, self.solver,
                                                              self.depth)))
 
