@@ -80,7 +80,8 @@ def test_sign_up_log_out_and_log_in_from_the_header(browser: Any, tmp_path: Path
         page.goto(base_url + "/")
         page.wait_for_selector("body[data-ready='1'] #me-name")
         page.wait_for_selector("html[data-me='nobody']")
-        assert _header(page).startswith("Learn Leaderboards Anonymous choose a name Log in Sign up")
+        assert _header(page).startswith(
+            "Learn Puzzles Leaderboards Anonymous choose a name Log in Sign up")
         page.click("#me-signup")
         page.wait_for_selector("#signup-box:not([hidden])")
         page.fill("#signup-name", "Alice")

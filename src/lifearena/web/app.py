@@ -35,6 +35,9 @@
   form's defaults, or a live game's parameters); ``POST /api/games/{id}/preview``: the
   position after a move of the seat to move, nothing played
   (:mod:`lifearena.web.learning_routes`).
+* ``/puzzles``, ``/api/puzzles/...``: puzzles mined from real games, solved move by move, with
+  a puzzle rating for every player and a daily puzzle (:mod:`lifearena.web.puzzle_routes`,
+  ``docs/puzzles-site.md``).
 * ``GET /api/openapi.json``: the schema of every request (:mod:`lifearena.web.models`).
 
 Errors are JSON ``{"error": "one-line reason"}`` with a 4xx status (over the socket:
@@ -153,6 +156,7 @@ from lifearena.web.models import (
 from lifearena.web.players import NameTaken, Player, PlayerStore, UnknownPlayer
 from lifearena.web.pool_room import PoolRoom
 from lifearena.web.pool_room import router_for as pools_router
+from lifearena.web.puzzle_routes import router_for as puzzles_router
 from lifearena.web.rated import Ratings
 from lifearena.web.seat_tokens import SeatToken, Token
 from lifearena.web.seating import GameListener, Seating
@@ -270,6 +274,9 @@ class Settings:
     tournaments_dir: Path | None = None
     """Where the lab's tournaments keep their results files (``None``:
     :func:`tournaments_folder` chooses)."""
+    puzzles_dir: Path | None = None
+    """A folder of ``<game>.jsonl.gz`` puzzle files offered in place of the shipped ones
+    (:mod:`lifearena.web.puzzle_routes`)."""
 
 
 @dataclass
@@ -879,6 +886,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(lessons_router())
     app.include_router(analysis_router(server, STATIC))
     app.include_router(learning_router(server))
+    app.include_router(puzzles_router(server, identity))
 
 
     # -- API ----------------------------------------------------------------------------------

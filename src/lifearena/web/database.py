@@ -181,7 +181,7 @@ def head() -> str:
     """The newest revision of the migrations.
 
     >>> head()
-    '0002'
+    '0003'
     """
     found = _scripts().get_current_head()
     assert found is not None

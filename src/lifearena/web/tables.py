@@ -1,12 +1,14 @@
 """Every table of the server's database, as SQLAlchemy Core ``Table`` objects on one
 :data:`metadata`: the games (:mod:`lifearena.web.store`) and the players beside them (their
-identities, sessions, API tokens, ratings and the seats they hold).
+identities, sessions, API tokens, ratings and the seats they hold), and the puzzles' ratings
+and attempts (:mod:`lifearena.web.puzzle_store`).
 
 The schema of a database on disk is made and brought up to date by Alembic's migrations
 (:mod:`lifearena.web.database`); these tables are what the code reads and writes.
 
 >>> sorted(metadata.tables)  # doctest: +NORMALIZE_WHITESPACE
-['games', 'players', 'rating_history', 'ratings', 'seats', 'sessions', 'tokens']
+['games', 'players', 'puzzle_attempts', 'puzzle_players', 'puzzles', 'rating_history',
+ 'ratings', 'seats', 'sessions', 'tokens']
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    text,
 )
 
 metadata = MetaData()
@@ -143,3 +146,52 @@ seats = Table(
 """Who holds each seat of a game: the player, the game's name, whether the game is rated,
 the seat's result once it ended (``win``, ``draw`` or ``loss``) and, for a rated game, the
 seat's rating before it and the change it made."""
+
+puzzles = Table(
+    "puzzles", metadata,
+    Column("id", String(80), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("plays", Integer, nullable=False, server_default="0"),
+    Column("wins", Integer, nullable=False, server_default="0"),
+    Column("updated", Float, nullable=False),
+    Index("puzzles_by_game", "game", "rating"),
+)
+"""A puzzle's Glicko-2 rating as its rated tries moved it (a row is made at its first rated
+try, from the rating it shipped with); ``plays`` its rated tries, ``wins`` the solved ones."""
+
+puzzle_players = Table(
+    "puzzle_players", metadata,
+    Column("player", String(32), ForeignKey("players.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("plays", Integer, nullable=False, server_default="0"),
+    Column("wins", Integer, nullable=False, server_default="0"),
+    Column("updated", Float, nullable=False),
+)
+"""A player's one puzzle rating, across every game's puzzles (as lichess keeps one), with
+its rated tries and the solved ones."""
+
+puzzle_attempts = Table(
+    "puzzle_attempts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player", String(32), ForeignKey("players.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("puzzle", String(80), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("solved", Integer, nullable=False),
+    Column("rated", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("rating_before", Float, nullable=True),
+    Column("rating_change", Float, nullable=True),
+    Index("puzzle_attempts_by_player", "player", "puzzle"),
+    Index("puzzle_attempts_first", "player", "puzzle", unique=True,
+          sqlite_where=text("rated = 1"), postgresql_where=text("rated = 1")),
+)
+"""Each finished try of a puzzle: solved or not, and whether it was rated (a player's first
+try of a puzzle only: the unique index on its rated row makes a second one impossible, even
+from two requests at once); a rated try keeps the player's rating before it and the change."""

@@ -13,6 +13,7 @@ import { startLobby } from "/static/home/lobby.js";
 import { startPools } from "/static/home/pools.js";
 import { labelLevels, startMine } from "/static/home/mine.js";
 import { hasAccount, me } from "/static/js/me.js";
+import "/static/home/daily.js"; // the daily puzzle's card
 
 /**
  * @typedef {{name: string, title: string, summary: string, simultaneous: boolean,

@@ -57,7 +57,8 @@ function render(data) {
     header.appendChild(nav);
   }
   const player = data.player;
-  const parts = [link("/learn", "Learn", "me-learn"), link("/leaderboard", "Leaderboards", "me-leaderboards")];
+  const parts = [link("/learn", "Learn", "me-learn"), link("/puzzles", "Puzzles", "me-puzzles"),
+    link("/leaderboard", "Leaderboards", "me-leaderboards")];
   if (player && player.named) {
     const name = link(`/@/${encodeURIComponent(player.name)}`, player.name, "me-name");
     name.className = "me-name";
