@@ -14,6 +14,7 @@ when the cache is cold.
 
 from __future__ import annotations
 
+from lifearena import puzzles
 from lifearena.agents import Limit
 from lifearena.web import catalog
 from lifearena.web.lab.palace import compute_tile
@@ -35,10 +36,12 @@ WARM_LIMIT = Limit(time=0.05)
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) what the pages and agents call: the home page's
-    pictures, a tile of the lab's palace map at each kind of zoom, and one move of each
+    pictures, the shipped puzzles, a tile of the lab's palace map at each kind of zoom, and one move of each
     level's agent from each game's default start.
     """
     catalog.home_pictures()  # built once and kept: /api/catalog answers from them
+    for game in catalog.GAMES:  # the shipped puzzles, read once and kept by the package
+        puzzles.load(game)
     compute_tile(1, 0, 0, 0)  # the palace map's kernels (exact values and block means)
     compute_tile(1, 1, 0, 0)
     for game in catalog.GAMES:
