@@ -36,8 +36,8 @@ WARM_LIMIT = Limit(time=0.05)
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) what the pages and agents call: the home page's
-    pictures, the shipped puzzles, a tile of the lab's palace map at each kind of zoom, and one move of each
-    level's agent from each game's default start.
+    pictures, the shipped puzzles, a tile of the lab's palace map at each kind of zoom, and
+    one move of each level's agent from each game's default start.
     """
     catalog.home_pictures()  # built once and kept: /api/catalog answers from them
     for game in catalog.GAMES:  # the shipped puzzles, read once and kept by the package
