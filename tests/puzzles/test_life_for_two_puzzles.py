@@ -6,10 +6,12 @@ with the package's exhaustive search."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from lifearena.core import Record, replay
+from lifearena.errors import BadParameterError
 from lifearena.games.life_for_two import LifeForTwoState, format_position, parse_cell
 from lifearena.puzzles import life_for_two as miner
 from lifearena.puzzles import load
@@ -221,3 +223,9 @@ def test_the_defence_leaves_the_opponent_most_pieces() -> None:
     cells, after = placements(np.asarray(state.board), 0)
     row = after[cells.index(parse_cell("4,3"))]
     assert (row[cells.index(parse_cell(reply))] == 2).sum() == (row == 2).sum(-1).max()
+
+
+def test_the_searcher_asks_for_a_seat() -> None:
+    state = LifeForTwoState.from_setup("...../...../..*.*/...../...#. 3")
+    with pytest.raises(BadParameterError, match="solver -2; expected the seat"):
+        miner.SEARCHER.winning_moves(state, state.current_player(), 1)

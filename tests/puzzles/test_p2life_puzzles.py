@@ -8,10 +8,12 @@ from __future__ import annotations
 from itertools import product
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lifearena.core import Record
+from lifearena.errors import BadParameterError
 from lifearena.games.p2life import P2LifeState
 from lifearena.games.p2life.notation import format_position
 from lifearena.puzzles import load
@@ -205,3 +207,9 @@ def test_the_defence_leaves_the_opponent_most_tokens() -> None:
     after = generation(played(board, solver, answer, replies), False)
     theirs = ((after == 2 - solver) | (after == BOTH)).sum(axis=(1, 2))
     assert theirs[replies.index(reply)] == theirs.max()
+
+
+def test_the_searcher_asks_for_a_seat() -> None:
+    state = P2LifeState.from_setup(MOTIFS[0][0])
+    with pytest.raises(BadParameterError, match="solver -2; expected the seat"):
+        miner.SEARCHER.defence(state, state.current_player(), 1)

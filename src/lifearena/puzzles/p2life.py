@@ -234,6 +234,13 @@ def _goes_on_and_wins(position: Position, solver: int, depth: int) -> bool:
     return bool(_wins_in(position, solver, depth))
 
 
+def _check_seat(solver: int) -> int:
+    if solver not in (0, 1):
+        raise BadParameterError(f"solver {solver}; expected the seat (0 or 1) whose move "
+                                "is asked")
+    return solver
+
+
 def _as_game(state: State) -> P2LifeState:
     if not isinstance(state, P2LifeState):
         raise BadParameterError(f"a p2life position expected; got {state.info.name!r}")
@@ -245,6 +252,7 @@ class CoinProofSearch:
     and the coins do (see the module docstring)."""
 
     def winning_moves(self, state: State, solver: int, depth: int) -> list[str]:
+        solver = _check_seat(solver)
         game = _as_game(state)
         if game.is_terminal():
             return []
@@ -253,6 +261,7 @@ class CoinProofSearch:
                 for i in _wins_in(Position.of(game), solver, depth)]
 
     def defence(self, state: State, solver: int, depth: int) -> str:
+        solver = _check_seat(solver)
         game = _as_game(state)
         if game.is_terminal():
             raise ValueError("the other side has no move here")
