@@ -6,10 +6,12 @@ with the package's exhaustive search."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from lifearena.core import Record, replay
+from lifearena.errors import BadParameterError
 from lifearena.games.life_for_two import LifeForTwoState, format_position, parse_cell
 from lifearena.puzzles import life_for_two as miner
 from lifearena.puzzles import load
@@ -21,12 +23,14 @@ SIZE = 5
 def generation(boards: np.ndarray) -> np.ndarray:
     """Immigration on a batch ``(n, 5, 5)``: a piece with 2 or 3 neighbours of any colour
     lives on, an empty cell with exactly 3 is born with the colour most of them have."""
-    padded = np.pad(boards, ((0, 0), (1, 1), (1, 1)))
-    counts = [sum((padded[:, 1 + dy:1 + dy + SIZE, 1 + dx:1 + dx + SIZE] == colour)
-                  .astype(int) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx)
-              for colour in (1, 2)]
-    total = counts[0] + counts[1]
-    born = np.where(counts[0] >= 2, 1, 2)
+    # one sum counts both colours: a piece of colour 1 adds 1, of colour 2 adds 16
+    weights = np.array([0, 1, 16], np.int16)[boards]
+    padded = np.pad(weights, ((0, 0), (1, 1), (1, 1)))
+    both = sum(padded[:, 1 + dy:1 + dy + SIZE, 1 + dx:1 + dx + SIZE]
+               for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx)
+    ones, twos = both & 15, both >> 4
+    total = ones + twos
+    born = np.where(ones >= 2, 1, 2)
     return np.where(boards > 0, np.where((total == 2) | (total == 3), boards, 0),
                     np.where(total == 3, born, 0)).astype(np.int8)
 
@@ -107,7 +111,7 @@ def test_at_least_500_puzzles_ship() -> None:
     assert {p.theme for p in SHIPPED} <= set(miner.THEMES)
 
 
-def test_every_shipped_puzzle_is_exactly_its_sure_wins_and_its_line_plays_out() -> None:
+def test_every_shipped_puzzle_is_exactly_its_sure_wins_and_its_line_wins() -> None:
     for puzzle in SHIPPED:
         state = puzzle.position()
         assert isinstance(state, LifeForTwoState) and not state.first_turn
@@ -118,16 +122,26 @@ def test_every_shipped_puzzle_is_exactly_its_sure_wins_and_its_line_plays_out() 
         assert list(puzzle.solutions) == solutions, puzzle.id
         if puzzle.depth == 2:
             assert not sure_wins(board, puzzle.solver, state.turn, *rules, 1), puzzle.id
-        played = state.clone()
-        for move in puzzle.line[:-1]:
-            reply = miner.SEARCHER.defence(played, puzzle.solver, puzzle.depth)
-            pair = [played.string_to_action(move), played.string_to_action(reply)]
-            played.apply_actions(pair if puzzle.solver == 0 else pair[::-1])
-            assert not played.is_terminal(), puzzle.id
-        last = parse_cell(puzzle.line[-1])
-        assert last in sure_wins(np.asarray(played.board), puzzle.solver, played.turn,
-                                 *rules, 1), puzzle.id
-        assert len(puzzle.line) == puzzle.depth
+        assert len(puzzle.line) == puzzle.depth and puzzle.line[0] == puzzle.solutions[0]
+        if puzzle.depth == 2:
+            child, turn = revealed(board, puzzle.solver, parse_cell(puzzle.line[0]),
+                                   state.turn, *rules), state.turn + 1
+            assert parse_cell(puzzle.line[1]) in sure_wins(child, puzzle.solver, turn, *rules,
+                                                           1), puzzle.id
+
+
+def revealed(board: np.ndarray, solver: int, cell: int, turn: int, max_turns: int | None,
+             limit_result: str) -> np.ndarray:
+    """The board after the solver places on ``cell`` and the opponent replies as a page
+    reveals: the reply that delays the loss longest, then leaves the opponent most pieces,
+    then the solver fewest (the first such cell)."""
+    cells, after = placements(board, solver)
+    row = after[cells.index(cell)]
+    _, over = judged(row, solver, turn, max_turns, limit_result)
+    keys = [(not over[j], int((row[j] == 2 - solver).sum()), -int((row[j] == solver + 1).sum()))
+            for j in range(len(cells))]
+    chosen: np.ndarray = row[max(range(len(keys)), key=keys.__getitem__)]
+    return chosen.reshape(SIZE, SIZE)
 
 
 @st.composite
@@ -184,10 +198,20 @@ def test_the_searcher_agrees_with_the_exhaustive_search(case: tuple[np.ndarray, 
             == ExhaustiveSearch().winning_moves(state, solver, 1))
 
 
-def test_a_win_in_2_agrees_with_the_exhaustive_search() -> None:
+def test_a_win_in_2_agrees_with_the_exhaustive_search_and_its_reply_is_revealed() -> None:
     puzzle = next(p for p in SHIPPED if p.depth == 2)
     state = puzzle.position()
+    assert isinstance(state, LifeForTwoState)
     assert list(puzzle.solutions) == ExhaustiveSearch().winning_moves(state, puzzle.solver, 2)
+    reply = miner.SEARCHER.defence(state, puzzle.solver, 2)
+    pair = [state.string_to_action(puzzle.line[0]), state.string_to_action(reply)]
+    state.apply_actions(pair if puzzle.solver == 0 else pair[::-1])
+    before = puzzle.position()
+    assert isinstance(before, LifeForTwoState)
+    expected = revealed(np.asarray(before.board), puzzle.solver,
+                        parse_cell(puzzle.line[0]), state.turn - 1,
+                        state.params["max_turns"], state.params["limit_result"])
+    assert (np.asarray(state.board) == expected).all()
 
 
 def test_the_defence_leaves_the_opponent_most_pieces() -> None:
@@ -199,3 +223,9 @@ def test_the_defence_leaves_the_opponent_most_pieces() -> None:
     cells, after = placements(np.asarray(state.board), 0)
     row = after[cells.index(parse_cell("4,3"))]
     assert (row[cells.index(parse_cell(reply))] == 2).sum() == (row == 2).sum(-1).max()
+
+
+def test_the_searcher_asks_for_a_seat() -> None:
+    state = LifeForTwoState.from_setup("...../...../..*.*/...../...#. 3")
+    with pytest.raises(BadParameterError, match="solver -2; expected the seat"):
+        miner.SEARCHER.winning_moves(state, state.current_player(), 1)

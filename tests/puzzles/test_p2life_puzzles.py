@@ -8,10 +8,12 @@ from __future__ import annotations
 from itertools import product
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lifearena.core import Record
+from lifearena.errors import BadParameterError
 from lifearena.games.p2life import P2LifeState
 from lifearena.games.p2life.notation import format_position
 from lifearena.puzzles import load
@@ -22,42 +24,35 @@ BOTH = -1
 """A cell the coin decides."""
 
 
-def counts(board: np.ndarray, torus: bool) -> tuple[np.ndarray, np.ndarray]:
-    h, w = board.shape
+def counts(boards: np.ndarray, torus: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's white and black neighbours on a batch ``(n, h, w)``."""
+    h, w = boards.shape[1:]
     found = []
     for colour in (1, 2):
-        live = (board == colour).astype(int)
-        total = np.zeros((h, w), int)
-        for dy, dx in product((-1, 0, 1), repeat=2):
-            if dy == dx == 0:
-                continue
-            if torus:
-                total += np.roll(live, (dy, dx), axis=(0, 1))
-            else:
-                shifted = np.zeros((h, w), int)
-                ys, xs = slice(max(dy, 0), h + min(dy, 0)), slice(max(dx, 0), w + min(dx, 0))
-                yt, xt = slice(max(-dy, 0), h + min(-dy, 0)), slice(max(-dx, 0), w + min(-dx, 0))
-                shifted[ys, xs] = live[yt, xt]
-                total += shifted
-        found.append(total)
+        live = (boards == colour).astype(int)
+        if torus:
+            total = sum(np.roll(live, (dy, dx), axis=(1, 2))
+                        for dy, dx in product((-1, 0, 1), repeat=2) if dy or dx)
+        else:
+            padded = np.pad(live, ((0, 0), (1, 1), (1, 1)))
+            total = sum(padded[:, 1 + dy:1 + dy + h, 1 + dx:1 + dx + w]
+                        for dy, dx in product((-1, 0, 1), repeat=2) if dy or dx)
+        found.append(np.asarray(total))
     return found[0], found[1]
 
 
-def generation(board: np.ndarray, torus: bool) -> np.ndarray:
-    """p2life from the rules' words: white is born with three white neighbours and not
-    three black (black alike), a coin when both are three; a token lives on when it has 2
-    or 3 more own neighbours than the other colour's, or 1 more with at least 2 own."""
-    white, black = counts(board, torus)
-    out = np.zeros_like(board)
-    for y, x in np.ndindex(board.shape):
-        w, b = int(white[y, x]), int(black[y, x])
-        if board[y, x] == 0:
-            out[y, x] = BOTH if (w, b) == (3, 3) else 1 if w == 3 else 2 if b == 3 else 0
-        else:
-            own, other = (w, b) if board[y, x] == 1 else (b, w)
-            lives = own - other in (2, 3) or (own - other == 1 and own >= 2)
-            out[y, x] = board[y, x] if lives else 0
-    return out
+def generation(boards: np.ndarray, torus: bool) -> np.ndarray:
+    """p2life from the rules' words, on a batch: white is born with three white neighbours
+    and not three black (black alike), a coin (:data:`BOTH`) when both are three; a token
+    lives on with 2 or 3 more own neighbours than the other colour's, or 1 more with at
+    least 2 own."""
+    white, black = counts(boards, torus)
+    births = np.where((white == 3) & (black == 3), BOTH,
+                      np.where(white == 3, 1, np.where(black == 3, 2, 0)))
+    own = np.where(boards == 1, white, black)
+    lead = own - np.where(boards == 1, black, white)
+    lives = (lead == 2) | (lead == 3) | ((lead == 1) & (own >= 2))
+    return np.where(boards == 0, births, np.where(lives, boards, 0))
 
 
 def moves(board: np.ndarray, player: int) -> list[str]:
@@ -67,16 +62,23 @@ def moves(board: np.ndarray, player: int) -> list[str]:
             + [f"-{x},{y}" for x, y in cells if board[y - 1, x - 1] == player + 1])
 
 
-def played(board: np.ndarray, solver: int, mine: str, theirs: str) -> np.ndarray:
-    out = board.copy()
-    for move, colour, other in ((mine, solver + 1, theirs), (theirs, 2 - solver, mine)):
-        if move == "pass":
+def cell(move: str) -> tuple[int, int]:
+    x, y = map(int, move[1:].split(","))
+    return y - 1, x - 1
+
+
+def played(board: np.ndarray, solver: int, mine: str, replies: list[str]) -> np.ndarray:
+    """The boards after the solver's move and each of the opponent's ``replies`` (a cell
+    both place on stays empty)."""
+    base = board.copy()
+    if mine != "pass":
+        base[cell(mine)] = solver + 1 if mine[0] == "+" else 0
+    out = np.repeat(base[None], len(replies), 0)
+    for k, reply in enumerate(replies):
+        if reply == "pass":
             continue
-        x, y = map(int, move[1:].split(","))
-        if move[0] == "-":
-            out[y - 1, x - 1] = 0
-        elif move != other:
-            out[y - 1, x - 1] = colour
+        clash = reply[0] == "+" and reply == mine
+        out[k][cell(reply)] = 2 - solver if reply[0] == "+" and not clash else 0
     return out
 
 
@@ -87,23 +89,17 @@ def coin_proof_wins(state: P2LifeState, solver: int) -> list[str]:
     board = np.asarray(state.board)
     torus = bool(state.params["torus"])
     limit = state.generation + 1 >= state.params["max_generations"]
+    replies = moves(board, 1 - solver)
     found = []
     for mine in moves(board, solver):
-        sure = True
-        for theirs in moves(board, 1 - solver):
-            after = generation(played(board, solver, mine, theirs), torus)
-            coins = np.argwhere(after == BOTH)
-            for colours in product((1, 2), repeat=len(coins)):
-                final = after.copy()
-                for (y, x), colour in zip(coins, colours, strict=True):
-                    final[y, x] = colour
-                own = int((final == solver + 1).sum())
-                other = int((final == 2 - solver).sum())
-                if not ((other == 0 < own) or (limit and own > other)):
-                    sure = False
-                    break
-            if not sure:
-                break
+        after = generation(played(board, solver, mine, replies), torus)
+        own = (after == solver + 1).sum(axis=(1, 2))
+        other = (after == 2 - solver).sum(axis=(1, 2))
+        coins = (after == BOTH).sum(axis=(1, 2))
+        # the outcome only counts tokens: every way the coins can split between the sides
+        sure = all((other[k] + coins[k] - given == 0 < own[k] + given)
+                   or (limit and own[k] + given > other[k] + coins[k] - given)
+                   for k in range(len(replies)) for given in range(int(coins[k]) + 1))
         if sure:
             found.append(mine)
     return found
@@ -116,7 +112,7 @@ def test_the_reference_step_is_the_games_where_no_coin_falls() -> None:
         board = ((rng.random((5, 6)) < 0.45) * rng.integers(1, 3, (5, 6))).astype(np.int8)
         torus = bool(rng.integers(2))
         state = P2LifeState(board, torus=torus)
-        mine = generation(board, torus)
+        mine = generation(board[None], torus)[0]
         if state.is_terminal() or (mine == BOTH).any():
             continue
         state.apply_actions([0, 0])
@@ -129,7 +125,7 @@ SHIPPED = load("p2life")
 
 
 def test_puzzles_ship() -> None:
-    assert len(SHIPPED) >= 50
+    assert len(SHIPPED) >= 500
     assert len({p.id for p in SHIPPED}) == len(SHIPPED)
     assert {p.theme for p in SHIPPED} <= set(miner.THEMES)
 
@@ -196,6 +192,24 @@ def test_the_searcher_is_the_coin_proof_part_of_the_exhaustive_search(
     assert set(coin_proof) <= set(seeded)
     board = np.asarray(state.board)
     torus = bool(state.params["torus"])
-    if not any((generation(played(board, solver, a, b), torus) == BOTH).any()
-               for a in moves(board, solver) for b in moves(board, 1 - solver)):
+    replies = moves(board, 1 - solver)
+    if not any((generation(played(board, solver, mine, replies), torus) == BOTH).any()
+               for mine in moves(board, solver)):
         assert coin_proof == seeded
+
+
+def test_the_defence_leaves_the_opponent_most_tokens() -> None:
+    setup, solver, answer = MOTIFS[0]
+    state = P2LifeState.from_setup(setup, seed=1, torus=False, max_generations=1)
+    reply = miner.SEARCHER.defence(state, solver, 1)
+    board = np.asarray(state.board)
+    replies = moves(board, 1 - solver)
+    after = generation(played(board, solver, answer, replies), False)
+    theirs = ((after == 2 - solver) | (after == BOTH)).sum(axis=(1, 2))
+    assert theirs[replies.index(reply)] == theirs.max()
+
+
+def test_the_searcher_asks_for_a_seat() -> None:
+    state = P2LifeState.from_setup(MOTIFS[0][0])
+    with pytest.raises(BadParameterError, match="solver -2; expected the seat"):
+        miner.SEARCHER.defence(state, state.current_player(), 1)

@@ -87,6 +87,13 @@ WIN, LOSS, DRAW, GOES_ON = 0, 1, 2, 3
 
 # -- the batched rules -----------------------------------------------------------------------
 
+def _check_seat(solver: int) -> int:
+    if solver not in (0, 1):
+        raise BadParameterError(f"solver {solver}; expected the seat (0 or 1) whose placement "
+                                "is asked")
+    return solver
+
+
 def _as_game(state: State) -> LifeForTwoState:
     if not isinstance(state, LifeForTwoState) or state.params.get("rules",
                                                                   "instructed") != "instructed":
@@ -226,6 +233,7 @@ class SureWinSearch:
     docstring): numpy batches of joint placements, the same answers as the plain search."""
 
     def winning_moves(self, state: State, solver: int, depth: int) -> list[str]:
+        solver = _check_seat(solver)
         game = _as_game(state)
         if game.is_terminal():
             return []
@@ -234,6 +242,7 @@ class SureWinSearch:
                 for i in _wins_in(Position.of(game), solver, depth)]
 
     def defence(self, state: State, solver: int, depth: int) -> str:
+        solver = _check_seat(solver)
         game = _as_game(state)
         if game.is_terminal():
             raise ValueError("the other side has no move here")

@@ -16,14 +16,13 @@ own coin, so it finds the same moves wherever no coin falls and at least these e
 
 Themes (:data:`THEMES`):
 
-* ``wipe-out`` — a move leaves the opponent no token whatever they do and whatever the coin
-  does;
-* ``last-generation`` — the generation limit: a move leaves the solver more tokens whatever
-  the opponent does and whatever the coin does.
+* ``wipe-out`` — the move leaves the opponent no token whatever they do and whatever the
+  coin does;
+* ``last-generation`` — the generation limit: the move leaves the solver more tokens
+  whatever the opponent does and whatever the coin does.
 
-A position is a puzzle when exactly one move wins, or a stated set of at most
-:data:`MAX_SOLUTIONS` (the puzzle's ``solutions``; any of them solves it): forced wins are
-too rare here to ask for one move only.
+A position is a puzzle when exactly one move wins (:data:`MAX_SOLUTIONS`; raised, it would
+admit a stated set of equal moves, all listed in ``solutions``).
 
 Forced wins are rare (the opponent can shield a token, or gamble on a coin), so the games of
 :func:`agent_games` are on small boards with a near generation limit. ``line`` is the
@@ -72,8 +71,8 @@ PAIRINGS: tuple[tuple[str, str], ...] = (
     ("greedy", "random"), ("random", "greedy"), ("greedy", "greedy"), ("random", "random"))
 """The agents of :func:`agent_games` (seat 0, seat 1)."""
 
-MAX_SOLUTIONS = 3
-"""A position is a puzzle when one move, or a stated set of at most this many, wins."""
+MAX_SOLUTIONS = 1
+"""The most winning moves a puzzle may have (all of them its ``solutions``): one."""
 
 _TABLE = Rule.named("p2life").table
 WIN, LOSS, DRAW, GOES_ON = 0, 1, 2, 3
@@ -235,6 +234,13 @@ def _goes_on_and_wins(position: Position, solver: int, depth: int) -> bool:
     return bool(_wins_in(position, solver, depth))
 
 
+def _check_seat(solver: int) -> int:
+    if solver not in (0, 1):
+        raise BadParameterError(f"solver {solver}; expected the seat (0 or 1) whose move "
+                                "is asked")
+    return solver
+
+
 def _as_game(state: State) -> P2LifeState:
     if not isinstance(state, P2LifeState):
         raise BadParameterError(f"a p2life position expected; got {state.info.name!r}")
@@ -246,6 +252,7 @@ class CoinProofSearch:
     and the coins do (see the module docstring)."""
 
     def winning_moves(self, state: State, solver: int, depth: int) -> list[str]:
+        solver = _check_seat(solver)
         game = _as_game(state)
         if game.is_terminal():
             return []
@@ -254,6 +261,7 @@ class CoinProofSearch:
                 for i in _wins_in(Position.of(game), solver, depth)]
 
     def defence(self, state: State, solver: int, depth: int) -> str:
+        solver = _check_seat(solver)
         game = _as_game(state)
         if game.is_terminal():
             raise ValueError("the other side has no move here")
