@@ -24,7 +24,7 @@ import statistics
 import time
 from typing import Any
 
-from lifearena.core import State, replay_positions
+from lifearena.core import SIMULTANEOUS, State, replay_positions
 from lifearena.puzzles.generate import available, generate, miner
 from lifearena.puzzles.search import ExhaustiveSearch, Searcher
 
@@ -39,17 +39,30 @@ def _median(runs: list[float]) -> float:
 def spread_positions(sources: list[Any], count: int) -> list[State]:
     """``count`` positions, not over, spread evenly over the games' positions."""
     every = [state.clone() for record in sources for state in replay_positions(record)
-             if not state.is_terminal()]
+             if not state.is_terminal() and _joint_moves(state) <= JOINT_BOUND]
     step = max(1, len(every) // max(count, 1))
     return every[::step][:count]
 
 
+JOINT_BOUND = 400
+"""Simultaneous positions with more joint moves than this are left out of the sample: the
+plain search would take minutes on one (Life for Two's first turn: 2,300 placements a side)."""
+
+
+def _joint_moves(state: State) -> int:
+    if state.current_player() != SIMULTANEOUS:
+        return 1
+    return len(state.legal_actions(0)) * len(state.legal_actions(1))
+
+
 def judge(search: Searcher, positions: list[State]) -> float:
-    """Seconds to judge every position as a miner does: the wins in 1, then in 2."""
+    """Seconds to judge every position as a miner does: the wins in 1, then in 2 (at a
+    simultaneous turn, seat 0's win in 1 alone: a win in 2 is minutes of plain search)."""
     start = time.perf_counter()
     for state in positions:
-        solver = state.current_player()
-        if not search.winning_moves(state, solver, 1):
+        solver = max(state.current_player(), 0)
+        if not search.winning_moves(state, solver, 1) \
+                and state.current_player() != SIMULTANEOUS:
             search.winning_moves(state, solver, 2)
     return time.perf_counter() - start
 

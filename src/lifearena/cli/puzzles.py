@@ -5,8 +5,9 @@
   and writes the puzzles as gzipped JSON lines (by default the package's own data file);
 * ``show GAME [N]`` draws the N-th puzzle (1-based) in the terminal: the board, the side to
   move, the theme, and with ``--solution`` its solutions and main line;
-* ``check GAME`` re-verifies every puzzle of a file with the plain exhaustive search
-  (:class:`~lifearena.puzzles.search.ExhaustiveSearch`): exit status 1 if one is wrong.
+* ``check GAME`` re-verifies every puzzle of a file by search
+  (the game's own searcher, or with ``--plain`` the plain
+  :class:`~lifearena.puzzles.search.ExhaustiveSearch`): exit status 1 if one is wrong.
 
 Bad input (an unknown game, a puzzle number out of range, an unreadable file or database) is
 one line on stderr and exit status 2.
@@ -26,12 +27,12 @@ from rich.table import Table
 
 from lifearena import caps
 from lifearena.arena.game_names import game_name
-from lifearena.core import Record, State, game_type, replay
+from lifearena.core import SIMULTANEOUS, Record, State, game_type, replay
 from lifearena.errors import BadParameterError, LifeArenaError
 from lifearena.puzzles import generate as generating
 from lifearena.puzzles import model
 from lifearena.puzzles.model import Puzzle
-from lifearena.puzzles.search import ExhaustiveSearch
+from lifearena.puzzles.search import ExhaustiveSearch, Searcher, searcher
 
 app = typer.Typer(help="Puzzles mined from games: generate, show, check.",
                   no_args_is_help=True)
@@ -228,22 +229,32 @@ def show(
         console.print(f"main line: {' '.join(puzzle.line)}")
 
 
-def check_puzzle(puzzle: Puzzle, search: ExhaustiveSearch | None = None) -> str | None:
-    """What is wrong with ``puzzle`` by the plain exhaustive search, or ``None``: its solver
-    must be to move, its solutions exactly the winning first moves within its depth (none
-    within less), and its line legal, ending in the solver's win."""
-    search = search or ExhaustiveSearch()
+def check_puzzle(puzzle: Puzzle, search: Searcher | None = None, *,
+                 plain: bool = False) -> str | None:
+    """What is wrong with ``puzzle``, or ``None``: its solver must have a move now, its
+    solutions must be exactly the winning first moves within its depth, and a line played
+    out move by move must be legal and end in the solver's win.
+
+    ``search`` judges the wins: by default the game's own searcher (the one whose meaning of
+    a win the puzzle states: the queen game's palace numbers, p2life's every coin); with
+    ``plain`` the plain :class:`ExhaustiveSearch`, which also checks that no win comes
+    sooner (for games whose wins it defines: War of Life, Losat)."""
+    search = search or (ExhaustiveSearch() if plain else searcher(puzzle.game))
     try:
         state: State = puzzle.position()
     except ValueError as error:
         return f"its position does not replay ({error})"
-    if state.current_player() != puzzle.solver:
+    current = state.current_player()
+    if current not in (puzzle.solver, SIMULTANEOUS):
         return f"player {puzzle.solver} is not to move"
     found = search.winning_moves(state, puzzle.solver, puzzle.depth)
     if found != list(puzzle.solutions):
         return f"the winning moves are {found}, not {list(puzzle.solutions)}"
-    if puzzle.depth > 1 and search.winning_moves(state, puzzle.solver, puzzle.depth - 1):
+    if plain and puzzle.depth > 1 and search.winning_moves(state, puzzle.solver,
+                                                           puzzle.depth - 1):
         return f"it is won in fewer than {puzzle.depth} moves"
+    if current == SIMULTANEOUS:
+        return None  # its line holds the solver's placements alone: nothing to play out
     after = state.clone()
     try:
         for move in puzzle.line:
@@ -259,18 +270,22 @@ def check_puzzle(puzzle: Puzzle, search: ExhaustiveSearch | None = None) -> str 
 
 
 @app.command()
-def check(game: GameArgument, file: FileOption = None) -> None:
-    """Re-verify every puzzle with the plain exhaustive search; exit 1 on a wrong one."""
+def check(game: GameArgument, file: FileOption = None,
+          plain: Annotated[bool, typer.Option(
+              "--plain", help="Judge with the plain exhaustive search over the game protocol "
+              "(slow; for games whose wins it defines: War of Life, Losat) instead of the "
+              "game's own searcher.")] = False) -> None:
+    """Re-verify every puzzle by search; exit 1 on a wrong one."""
     name = _game(game)
     puzzles = _puzzles(name, file)
-    search = ExhaustiveSearch()
+    search = ExhaustiveSearch() if plain else searcher(name)
     console = Console(stderr=True)
     bad = 0
     start = time.perf_counter()
     with Progress(TextColumn("[bold]checking"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console, transient=True) as bar:
         for puzzle in bar.track(puzzles):
-            problem = check_puzzle(puzzle, search)
+            problem = check_puzzle(puzzle, search, plain=plain)
             if problem is not None:
                 bad += 1
                 typer.echo(f"{puzzle.id}: {problem}")
