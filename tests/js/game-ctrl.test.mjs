@@ -144,3 +144,102 @@ test("the keyboard moves the cursor within the board and says what stands there"
   assert.equal(ctrl.boardKey("Escape"), true);
   assert.deepEqual(ctrl.state.selection.cells, []);
 });
+
+test("a hovered target previews its move: one request at a time, at most five a second, each move fetched once", async () => {
+  const asked = [];
+  const answers = { "POST /api/games/g1/preview": (options) => {
+    asked.push(options.body.move);
+    return ok({ display: { births: [[0, 0]], deaths: [], move: options.body.move } });
+  } };
+  const { env, ctrl } = started("war_of_life", { answers, fragment: "t=tok" });
+  const [first, second] = ctrl.state.view.legal["0"].moves;
+  ctrl.pickCell(first.cells[0]);
+  assert.equal(ctrl.state.preview, null, "a piece alone is no move yet");
+  ctrl.hoverCell(first.cells[1]);
+  ctrl.hoverCell(second.cells[1]); // while the first is on its way
+  await settle();
+  assert.deepEqual(asked, [first.move], "one request in flight; the second waits for its turn");
+  assert.equal(ctrl.state.preview, null, "the first answer came for a move no longer pointed at");
+  assert.equal(env.scheduled.length, 1);
+  assert.equal(env.scheduled[0].ms, 200);
+  env.clock += 200;
+  env.scheduled.shift().run();
+  await settle();
+  assert.deepEqual(asked, [first.move, second.move]);
+  assert.deepEqual(ctrl.state.preview, { move: second.move, ply: 0, display: { births: [[0, 0]], deaths: [], move: second.move } });
+  ctrl.hoverCell(first.cells[1]); // fetched before: shown at once, no request
+  assert.equal(ctrl.state.preview.move, first.move);
+  assert.equal(asked.length, 2);
+  ctrl.wantPreview("[9,9,9,9]"); // a move not fetched yet: the shown preview goes at once
+  assert.equal(ctrl.state.preview, null);
+  ctrl.hoverCell(first.cells[1]);
+  ctrl.hoverCell(null);
+  assert.equal(ctrl.state.preview, null);
+  const sent = env.requests.find((r) => r.path === "/api/games/g1/preview");
+  assert.equal(sent.token, "tok", "the seat's token goes as the move routes take it");
+});
+
+test("no preview while browsing, off one's turn or in a simultaneous game; a refused preview says why", async () => {
+  const { ctrl } = started("war_of_life", { answers: { "POST /api/games/g1/preview": refused(400, "no such move") } });
+  const move = ctrl.state.view.legal["0"].moves[0];
+  ctrl.pickCell(move.cells[0]);
+  ctrl.hoverCell(move.cells[1]);
+  await settle();
+  assert.deepEqual(ctrl.state.preview, { move: move.move, ply: 0, display: null, error: "No such move" });
+  ctrl.store.set({ browsing: { upto: 0, display: ctrl.state.view.display }, preview: null });
+  ctrl.hoverCell(move.cells[1]);
+  assert.equal(ctrl.state.preview, null);
+  const simultaneous = started("life_for_two_second", {}, { simultaneous: true }).ctrl;
+  simultaneous.hoverCell([2, 2]);
+  assert.equal(simultaneous.previewWanted, null);
+});
+
+test("a chosen point previews the move it confirms to (Losat's point with one move)", async () => {
+  const asked = [];
+  const { ctrl } = started("losat_capture", { answers: { "POST /api/games/g1/preview": (o) => {
+    asked.push(o.body.move); return ok({ display: { births: [], deaths: [] } }); } } });
+  const legal = ctrl.state.view.legal[String(ctrl.state.view.awaiting[0])];
+  const counts = new Map();
+  for (const m of legal.moves) if (m.cells[0]) counts.set(m.cells[0].join(), (counts.get(m.cells[0].join()) || 0) + 1);
+  const only = legal.moves.find((m) => m.cells[0] && counts.get(m.cells[0].join()) === 1);
+  ctrl.pickCell(only.cells[0]);
+  await settle();
+  assert.deepEqual(asked, [only.move]);
+  assert.equal(ctrl.state.preview.move, only.move);
+  handlers.message(ctrl, { type: "state", ...liveView("losat_capture", { ply: 1 }) });
+  assert.equal(ctrl.state.preview, null, "a new position drops the preview");
+});
+
+test("the rules card opens on a first visit and stays closed once closed", async () => {
+  const rules = { game: "g", name: "A game", sections: [{ title: "Your move", text: "t" }], picture: null,
+    caption: "", lesson: "/learn/g" };
+  const answers = { "/api/games/g1/rules": ok(rules) };
+  const env = fakeEnv({ answers });
+  const ctrl = new GameCtrl(env);
+  await ctrl.loadRules();
+  assert.equal(ctrl.state.rules, rules);
+  assert.equal(ctrl.state.rulesOpen, true);
+  ctrl.toggleRules();
+  assert.equal(ctrl.state.rulesOpen, false);
+  const again = new GameCtrl({ ...fakeEnv({ answers }), local: env.local });
+  await again.loadRules();
+  assert.equal(again.state.rulesOpen, false, "remembered closed");
+  again.toggleRules(true);
+  assert.equal(again.state.rulesOpen, true);
+  const none = new GameCtrl(fakeEnv());
+  await none.loadRules();
+  assert.equal(none.state.rules, null, "no rules (a 404): no card");
+  const unserved = new GameCtrl(fakeEnv({ answers, learning: { rules: false, preview: false } }));
+  await unserved.loadRules();
+  assert.equal(unserved.state.rules, null);
+  assert.equal(unserved.env.requests.length, 0, "a route the server does not serve is never asked");
+});
+
+test("no preview is asked where the server serves no preview route", () => {
+  const { env, ctrl } = started("war_of_life", { learning: { rules: false, preview: false } });
+  const move = ctrl.state.view.legal["0"].moves[0];
+  ctrl.pickCell(move.cells[0]);
+  ctrl.hoverCell(move.cells[1]);
+  assert.equal(ctrl.previewWanted, null);
+  assert.deepEqual(env.requests, []);
+});

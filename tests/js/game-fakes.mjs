@@ -24,14 +24,16 @@ export function liveView(name, extra = {}) {
 /**
  * The environment of a controller: `answers` maps a request's path (and method) to its
  * answer ({ok, status, data, error}), or a function of the options; every request is kept in
- * `requests`; the socket's sends are kept in `sent` and succeed while `socketOpen` is true.
+ * `requests`; the socket's sends are kept in `sent` and succeed while `socketOpen` is true;
+ * `learning` says which learning routes the server serves (both by default).
  */
-export function fakeEnv({ fragment = "", answers = {}, local = {}, socketOpen = true } = {}) {
+export function fakeEnv({ fragment = "", answers = {}, local = {}, socketOpen = true,
+  learning = { rules: true, preview: true } } = {}) {
   const env = {
     gameId: "g1", path: "/play/g1", fragment: new URLSearchParams(fragment),
     local: memoryStorage(local), session: memoryStorage(),
     urls: [], assigned: [], requests: [], sent: [], tones: 0, clock: 1000, socketOpen,
-    scheduled: [], sockets: [],
+    scheduled: [], sockets: [], learning,
     replaceUrl(url) { env.urls.push(url); },
     assign(url) { env.assigned.push(url); },
     async request(path, options = {}) {

@@ -127,3 +127,59 @@ test("the links: the invitation while it waits, the private link with its warnin
   const plain = linksView({ invite: "", you: "", spectator: "/play/g" }, "http://h", actions);
   assert.deepEqual([plain.invite.length, plain.rows.length, plain.note], [0, 1, "The spectators' link only watches."]);
 });
+
+const { rulesView, fromPicture } = await load("game/view/rules.js");
+const { generationsView, ownMovePly, analysisHref } = await load("game/view/after.js");
+
+const RULES = { game: "g", name: "War of Life", lesson: "/learn/g", caption: "one piece is born",
+  sections: [{ title: "Your move", text: "Move a piece." }, { title: "The rule of Life", text: "Three make one." },
+    { title: "How to win", text: "Be the last." }],
+  picture: { grid: { rows: 3, cols: 3, cells: [[1, 1, 0], [1, 0, 0], [0, 0, 0]], row_labels: ["1", "2", "3"],
+    col_labels: ["1", "2", "3"] }, before: [[1, 1, 0], [1, 0, 0], [0, 0, 1]], births: [[1, 1]], deaths: [[2, 2]] } };
+
+test("the rules card: its sections, the example with its births and deaths, the lesson's link", () => {
+  const closed = [];
+  const card = rulesView(RULES, null, { close: () => closed.push(1) });
+  const all = card.flatMap(elements);
+  assert.equal(textOf(card[0]), "How to play War of LifeHide");
+  assert.deepEqual(all.filter((n) => n.tag === "h3").map(textOf), ["Your move", "The rule of Life", "How to win"]);
+  const svg = all.find((n) => n.tag === "svg");
+  assert.ok(Number(svg.attrs.width) <= 168, "a small picture");
+  assert.equal(all.filter((n) => n.attrs.class === "born").length, 2, "one ring, one legend entry");
+  assert.equal(all.filter((n) => n.attrs.class === "died").length, 2);
+  assert.equal(textOf(all.find((n) => n.tag === "figcaption")), "one piece is born");
+  const lesson = all.find((n) => n.tag === "a");
+  assert.deepEqual([lesson.attrs.href, textOf(lesson)], ["/learn/g", "Try the lesson"]);
+  all.find((n) => n.attrs.id === "rules-close").on.click();
+  assert.deepEqual(closed, [1]);
+  assert.equal(fromPicture({ tag: "text", attrs: {}, text: "A" }).children[0], "A");
+});
+
+test("the last turn's two generations: shown after a reply to this seat's move, pressed where the board is", () => {
+  const view = liveView("war_of_life", { seats: [0], ply: 4, moves: ["a", "b", "c", "d"], move_sides: [0, 1, 0, 1] });
+  view.display = { ...view.display, before: view.display.grid.cells };
+  assert.equal(ownMovePly(view), 3);
+  const browsed = [];
+  const buttons = generationsView(stateOf(view), { browse: (n) => browsed.push(n) });
+  assert.deepEqual(buttons.slice(1).map((b) => [textOf(b), b.attrs["aria-pressed"]]), [["Your move", "false"], ["Their reply", "true"]]);
+  buttons[1].on.click();
+  buttons[2].on.click();
+  assert.deepEqual(browsed, [3, 4]);
+  const back = generationsView(stateOf(view, { browsing: { upto: 3, display: view.display } }), { browse() {} });
+  assert.equal(back[1].attrs["aria-pressed"], "true");
+  // none before the reply, for two seats at one screen, or in a game without generations
+  assert.equal(ownMovePly({ ...view, move_sides: [0, 1, 1, 0] }), null);
+  assert.equal(ownMovePly({ ...view, seats: [0, 1] }), null);
+  assert.equal(ownMovePly({ ...view, display: { ...view.display, before: null } }), null);
+});
+
+test("the analysis board's link once the game is over", () => {
+  assert.equal(analysisHref(liveView("war_of_life"), "g 1"), null);
+  assert.equal(analysisHref(liveView("war_of_life", { outcome: { winner: 0, termination: "win" } }), "g 1"), "/analysis/g%201");
+});
+
+test("a refused preview's line says why", () => {
+  const view = liveView("war_of_life");
+  const board = boardView(stateOf(view, { preview: { move: "m", ply: 0, display: null, error: "No such move" } }), { width: 0, now: 0 });
+  assert.equal(board.preview, "preview: No such move");
+});

@@ -17,6 +17,8 @@ import { choicesView } from "./view/choices.js";
 import { linksView } from "./view/links.js";
 import { listSignature, moveItems, shownList } from "./view/moves.js";
 import { playersView } from "./view/players.js";
+import { analysisHref, generationsView } from "./view/after.js";
+import { rulesView } from "./view/rules.js";
 import { actingSeat, shownDisplay } from "./read.js";
 import { handlers } from "./socket-handlers.js";
 
@@ -56,8 +58,11 @@ const LINK_ACTIONS = {
  */
 function renderer(ctrl) {
   /** what the move list was drawn from last, and where it started (-1: none drawn yet) */
-  const drawn = { list: "", from: -1, links: /** @type {PageState["links"]} */ (null), announced: "" };
-  const choiceActions = { cancel: () => ctrl.cancelGame(), dispatch: (/** @type {any} */ e) => ctrl.dispatch(e) };
+  const drawn = { list: "", from: -1, links: /** @type {PageState["links"]} */ (null), announced: "",
+    rules: /** @type {PageState["rules"]} */ (null), look: null };
+  const choiceActions = { cancel: () => ctrl.cancelGame(), dispatch: (/** @type {any} */ e) => ctrl.dispatch(e),
+    hoverMove: (/** @type {string | null} */ move) => ctrl.hoverMove(move) };
+  const afterActions = { browse: (/** @type {number} */ upto) => ctrl.browse(upto) };
 
   /** @param {PageState} state */
   function renderBoard(state) {
@@ -68,11 +73,18 @@ function renderer(ctrl) {
     terminal.hidden = !board.printed;
     if (board.printed) {
       $("legend").hidden = true;
+      $("preview-line").hidden = true;
       terminal.textContent = board.text;
       terminal.scrollTop = terminal.scrollHeight;
       return;
     }
     $("legend").hidden = !board.legend;
+    $("legend-born").textContent = board.legendWords[0];
+    $("legend-died").textContent = board.legendWords[1];
+    const line = $("preview-line");
+    line.hidden = !board.preview;
+    line.textContent = board.preview;
+    svg.classList.toggle("previewing", Boolean(board.preview));
     mount(svg, board.tree);
     svg.setAttribute("aria-label", board.label);
   }
@@ -129,6 +141,21 @@ function renderer(ctrl) {
     $("links").hidden = false;
   }
 
+  /** The rules card, drawn when the rules (or the look they are drawn in) change.
+   * @param {PageState} state */
+  function renderRules(state) {
+    const card = $("rules");
+    const button = $("rules-button");
+    button.hidden = !state.rules;
+    button.setAttribute("aria-expanded", String(Boolean(state.rules && state.rulesOpen)));
+    card.hidden = !state.rules || !state.rulesOpen;
+    const look = state.view ? state.view.look : null;
+    if (!state.rules || (state.rules === drawn.rules && look === drawn.look)) return;
+    drawn.rules = state.rules;
+    drawn.look = look;
+    fill(card, rulesView(state.rules, look, { close: () => ctrl.toggleRules(false) }));
+  }
+
   /** @param {PageState} state */
   function render(state) {
     const banner = $("banner");
@@ -140,6 +167,7 @@ function renderer(ctrl) {
       $("announce").textContent = state.announcement;
     }
     renderLinks(state);
+    renderRules(state);
     const view = state.view;
     if (!view) return;
     const title = titleOf(view);
@@ -149,6 +177,10 @@ function renderer(ctrl) {
     fill($("players"), playersView(view, shownDisplay(state)));
     renderMoves(state);
     renderChoices(state);
+    fill($("generations"), generationsView(state, afterActions));
+    const analysis = analysisHref(view, ctrl.env.gameId);
+    $("analysis-link").hidden = !analysis;
+    if (analysis) $("analysis-link").setAttribute("href", analysis);
     const box = $("message");
     box.textContent = state.message.text;
     box.className = "message " + state.message.tone;
@@ -181,6 +213,18 @@ function listen(ctrl, redrawBoard) {
       ctrl.pickCell([Number(cell.dataset.r), Number(cell.dataset.c)], pointer.kind === "touch");
     }
   });
+  // the pointer over a cell previews the move a click there would play
+  const hovered = { key: "" };
+  svg.addEventListener("pointermove", (event) => {
+    if (event.pointerType === "touch") return; // a finger has no hover: its tap plays
+    const cell = /** @type {Element} */ (event.target).closest("[data-cell]");
+    const key = cell instanceof SVGElement ? String(cell.dataset.cell) : "";
+    if (key === hovered.key) return;
+    hovered.key = key;
+    ctrl.hoverCell(cell instanceof SVGElement ? [Number(cell.dataset.r), Number(cell.dataset.c)] : null);
+  });
+  svg.addEventListener("pointerleave", () => { hovered.key = ""; ctrl.hoverCell(null); });
+  $("rules-button").addEventListener("click", () => ctrl.toggleRules());
   svg.addEventListener("keydown", (event) => {
     if (!ctrl.boardKey(event.key)) return;
     event.preventDefault();
@@ -222,6 +266,14 @@ function listen(ctrl, redrawBoard) {
   });
 }
 
+/** The learning routes the server serves, as game.html declares them.
+ * @returns {{rules: boolean, preview: boolean}} */
+function learningRoutes() {
+  const meta = /** @type {HTMLMetaElement | null} */ (document.querySelector("meta[name=lifearena-learning]"));
+  const named = (meta ? meta.content : "").split(/\s+/);
+  return { rules: named.includes("rules"), preview: named.includes("preview") };
+}
+
 /** Start the game page. */
 export function boot() {
   const gameId = decodeURIComponent(location.pathname.split("/").pop() || "");
@@ -232,6 +284,7 @@ export function boot() {
     assign: (url) => location.assign(url),
     request, openSocket, socketUrl: socketUrl(gameId, location),
     now: () => Date.now(), tone: () => playTone(660, 0.08, 0.12),
+    schedule: (run, ms) => { setTimeout(run, ms); }, learning: learningRoutes(),
   });
   const drawing = renderer(ctrl);
   ctrl.store.subscribe(drawing.render);

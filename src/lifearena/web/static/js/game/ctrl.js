@@ -25,16 +25,23 @@ import { actingSeat, cellName, cellWords, names, whyNot } from "./read.js";
  *   replaceUrl(url: string): void, assign(url: string): void,
  *   request: typeof import("../request.js").request,
  *   openSocket(options: import("../socket.js").Options): import("../socket.js").GameSocket,
- *   socketUrl: string, now(): number, tone(): void
+ *   socketUrl: string, now(): number, tone(): void, schedule(run: () => void, ms: number): void,
+ *   learning: {rules: boolean, preview: boolean}
  * }} Env
  * path: the page's path (/play/<id>); fragment: the link's #fragment; replaceUrl: the
- * address bar's URL, history unchanged; assign: go to another page; tone: the move's beep.
+ * address bar's URL, history unchanged; assign: go to another page; tone: the move's beep;
+ * schedule: run later (setTimeout); learning: which learning routes the server serves (the
+ * rules card's, the preview's).
  */
 
 const ANIMATION_MS = 900;
 const SOUND_KEY = "lifearena-sound";
 /** Moves fetched at once when the page lists earlier moves of a long game. */
 const MOVES_PAGE = 500;
+/** The least time between two preview requests (at most 5 a second, one at a time). */
+const PREVIEW_GAP_MS = 200;
+/** Where this browser keeps that a player closed a game's rules card. */
+const RULES_KEY = "lifearena-rules-closed-";
 
 export class GameCtrl {
   /** @param {Env} env */
@@ -63,6 +70,16 @@ export class GameCtrl {
     /** where the socket's messages go (kept to connect again after a refused token) */
     /** @type {import("./socket-handlers.js").Handlers | null} */
     this.handlers = null;
+    /** the composed move whose preview is wanted now (null: none), and the preview requests'
+     * pacing: whether one is on its way, when the last one left, whether one is scheduled */
+    this.previewWanted = /** @type {string | null} */ (null);
+    this.previewBusy = false;
+    this.previewLeft = -Infinity;
+    this.previewLater = false;
+    /** the previews fetched for the position on the board, by move */
+    /** @type {Map<string, any>} */
+    this.previews = new Map();
+    this.previewsPly = -1;
     /** @type {import("../store.js").Store<PageState>} */
     this.store = createStore(/** @type {PageState} */ ({
       view: null, moveList: null, browsing: null, selection: NOTHING, selectionSeat: null, cursor: [0, 0],
@@ -163,6 +180,7 @@ export class GameCtrl {
     if (advanced || rewound) {
       patch.browsing = null;
       patch.preview = null;
+      this.previewWanted = null;
       this.positions.clear();
       this.browseAsked++; // an answer still on its way shows a position of another move list
       patch.hint = {};
@@ -210,7 +228,10 @@ export class GameCtrl {
     this.store.set({ selection: result.selection, selectionSeat: seat,
       hint: failed && legal.interaction.kind === "point-then-action" ? hints(legal) : {},
       message: { text: result.message || "", tone: result.tone || "info" } });
-    if (result.send !== undefined) this.sendMove(result.send, seat);
+    if (result.send !== undefined) {
+      this.wantPreview(null);
+      this.sendMove(result.send, seat);
+    } else this.wantPreview(this.composedMove());
   }
 
   /** The event of a click on `cell` (`touch`: a finger's tap). @param {Cell} cell @param {boolean} [touch]
@@ -250,6 +271,7 @@ export class GameCtrl {
         Math.min(size[1] - 1, Math.max(0, state.cursor[1] + dc))]);
       this.store.set({ cursor });
       this.announce(`${cellName(this.state, cursor)}${cellWords(this.state, cursor)}`);
+      this.hoverCell(cursor); // the cursor on a cell is the keyboard's hover
     } else if (key === "Enter" || key === " ") {
       const seat = actingSeat(view);
       const legal = seat === null ? null : view.legal[String(seat)];
@@ -259,6 +281,7 @@ export class GameCtrl {
       else this.pickCell(state.cursor);
     } else if (key === "Escape") {
       this.store.set({ selection: NOTHING, hint: {}, message: { text: "", tone: "info" } });
+      this.wantPreview(null);
     } else return false;
     return true;
   }
@@ -344,6 +367,118 @@ export class GameCtrl {
     }
   }
 
+  // -- the preview of a composed move ----------------------------------------------------------
+
+  /** The legal view of the seat that may preview now (a person's turn in a game of turns,
+   * on the game's own position), or null. @returns {any} */
+  previewLegal() {
+    const { view, browsing } = this.state;
+    const seat = actingSeat(view);
+    // a preview marks births and deaths: a board of cells; never a choice hidden until both chose
+    if (!this.env.learning.preview || seat === null || browsing || view.simultaneous || !view.display.grid) return null;
+    return view.legal[String(seat)];
+  }
+
+  /** The move the selection makes once confirmed (a chosen point, a chosen cell), if any.
+   * @returns {string | null} */
+  composedMove() {
+    const legal = this.previewLegal();
+    if (!legal || !this.state.selection.cells.length) return null;
+    const result = inputFor(legal.interaction.kind).reduce(this.state.selection, { type: "confirm" }, legal);
+    return result.send === undefined ? null : result.send;
+  }
+
+  /** The pointer (or the keyboard's cursor) on `cell` (null: off the board): the move a click
+   * there would play is previewed, else the composed move. @param {Cell | null} cell */
+  hoverCell(cell) {
+    const legal = this.previewLegal();
+    if (!legal) { this.wantPreview(null); return; }
+    let move = null;
+    if (cell) {
+      const result = inputFor(legal.interaction.kind).reduce(this.state.selection, this.cellEvent(cell), legal);
+      if (result.send !== undefined) move = result.send;
+    }
+    this.wantPreview(move ?? this.composedMove());
+  }
+
+  /** A button's move pointed at or focused (null: left). @param {string | null} move */
+  hoverMove(move) {
+    if (!this.previewLegal()) { this.wantPreview(null); return; }
+    this.wantPreview(move ?? this.composedMove());
+  }
+
+  /** Show the preview of `move` (null: none): at once when fetched before, else when the
+   * server answers, one request at a time and at most five a second. @param {string | null} move */
+  wantPreview(move) {
+    const view = this.state.view;
+    if (!view || move === null) {
+      this.previewWanted = null;
+      if (this.state.preview) this.store.set({ preview: null });
+      return;
+    }
+    if (this.previewsPly !== view.ply) { this.previews.clear(); this.previewsPly = view.ply; }
+    this.previewWanted = move;
+    const known = this.previews.get(move);
+    if (known) {
+      const shown = this.state.preview;
+      if (!shown || shown.move !== move || shown.ply !== view.ply) this.store.set({ preview: { move, ply: view.ply, display: known } });
+      return;
+    }
+    // another move's preview never stands for this one while its answer is on the way
+    if (this.state.preview && this.state.preview.move !== move) this.store.set({ preview: null });
+    this.pumpPreview();
+  }
+
+  /** Send the wanted preview's request when the pacing allows. */
+  async pumpPreview() {
+    const { env } = this;
+    if (this.previewBusy || this.previewLater || this.previewWanted === null) return;
+    const wait = this.previewLeft + PREVIEW_GAP_MS - env.now();
+    if (wait > 0) {
+      this.previewLater = true;
+      env.schedule(() => { this.previewLater = false; this.pumpPreview(); }, wait);
+      return;
+    }
+    const move = this.previewWanted;
+    const ply = this.state.view.ply;
+    this.previewBusy = true;
+    this.previewLeft = env.now();
+    const answer = await this.api("preview", { body: { move } });
+    this.previewBusy = false;
+    const current = this.state.view.ply === ply;
+    if (answer.ok && current) this.previews.set(move, answer.data.display);
+    if (current && this.previewWanted === move) {
+      if (answer.ok) this.store.set({ preview: { move, ply, display: answer.data.display } });
+      else {
+        this.previewWanted = null;
+        this.store.set({ preview: { move, ply, display: null, error: capital(answer.error || "") } });
+      }
+    }
+    if (this.previewWanted !== null && this.previewWanted !== move) this.pumpPreview();
+  }
+
+  // -- the rules card ---------------------------------------------------------------------------
+
+  /** Fetch the game's rules: the card opens unless this browser's player closed it before. */
+  async loadRules() {
+    if (!this.env.learning.rules) return;
+    const answer = await this.api("rules");
+    if (!answer.ok || !answer.data || !Array.isArray(answer.data.sections)) return;
+    const closed = this.env.local.getItem(RULES_KEY + answer.data.game) === "1";
+    this.store.set({ rules: answer.data, rulesOpen: !closed });
+  }
+
+  /** Open or close the rules card (by default the other way); a closed card stays closed on
+   * the next visit. @param {boolean} [open] */
+  toggleRules(open) {
+    const rules = this.state.rules;
+    if (!rules) return;
+    const next = open === undefined ? !this.state.rulesOpen : open;
+    if (next) this.env.local.removeItem(RULES_KEY + rules.game);
+    else this.env.local.setItem(RULES_KEY + rules.game, "1");
+    this.store.set({ rulesOpen: next });
+  }
+
   // -- the socket -------------------------------------------------------------------------------
 
   /** Open the game's socket (as the holder of `token`, if any); its messages go to `handlers`.
@@ -384,5 +519,6 @@ export class GameCtrl {
     if (invitation) await this.claimInvitation(invitation);
     this.showLinks();
     this.connect(handlers);
+    this.loadRules();
   }
 }

@@ -13,8 +13,9 @@ import { sideNames } from "../outcome.js";
  * @typedef {{game: string, name: string, sections: {title: string, text: string}[],
  *   picture: any, caption: string, lesson: string}} Rules
  *   the game's rules as GET /api/games/{id}/rules sends them
- * @typedef {{move: string, ply: number, display: any}} Preview
- *   the position after a composed move, as POST /api/games/{id}/preview answers it
+ * @typedef {{move: string, ply: number, display: any, error?: string}} Preview
+ *   the position after a composed move at ply `ply`, as POST /api/games/{id}/preview answers
+ *   it (display null and the server's error when it refused)
  * @typedef {{
  *   view: any, moveList: import("../movelist.js").Listed | null,
  *   browsing: {upto: number, display: any} | null, selection: Selection,

@@ -14,9 +14,10 @@ export const BOARD_PX = 560;
 
 /**
  * @typedef {{printed: true, text: string} | {printed: false, tree: import("../../draw.js").Node,
- *   label: string, legend: boolean, preview: string}} Board
+ *   label: string, legend: boolean, legendWords: [string, string], preview: string}} Board
  * printed: the 1978 program's text instead of a picture; legend: whether the births and
- * deaths legend shows; preview: the preview's line ("" when none).
+ * deaths legend shows, and its words (a preview's births are still to come); preview: the
+ * preview's line ("" when none).
  */
 
 /** The marks on the board: the seat's own pending choice, collisions, the input's marks.
@@ -62,7 +63,8 @@ export function boardView(state, room) {
   const display = shownDisplay(state);
   if (display.terminal) return { printed: true, text: display.text };
   // a preview is of the position on the board now, never of an earlier one
-  const preview = !state.browsing && state.preview && state.preview.ply === view.ply ? state.preview.display : null;
+  const asked = !state.browsing && state.preview && state.preview.ply === view.ply ? state.preview : null;
+  const preview = asked && asked.display;
   const animate = !state.browsing && !preview && room.now < state.animateUntil;
   // an earlier position shows its own generation's births and deaths too
   const changed = preview || display;
@@ -74,5 +76,6 @@ export function boardView(state, room) {
   const label = `board, ${boardSize(display)?.join(" by ")}: arrow keys move the cursor `
     + `(now ${cellName(state, state.cursor)}), Enter or Space picks, Escape clears`;
   return { printed: false, tree, label, legend: Boolean(display.before || preview),
-    preview: preview ? previewLine(preview) : "" };
+    legendWords: preview ? ["would be born", "would die"] : ["born in the last generation", "died"],
+    preview: preview ? previewLine(preview) : asked ? `preview: ${asked.error || "not available"}` : "" };
 }
