@@ -145,45 +145,71 @@ test("the keyboard moves the cursor within the board and says what stands there"
   assert.deepEqual(ctrl.state.selection.cells, []);
 });
 
-test("a hovered target previews its move: one request at a time, at most five a second, each move fetched once", async () => {
+test("a target pointed at a moment is previewed: one request at a time, at most five a second, each move fetched once", async () => {
   const asked = [];
+  const pending = [];
   const answers = { "POST /api/games/g1/preview": (options) => {
     asked.push(options.body.move);
-    return ok({ display: { births: [[0, 0]], deaths: [], move: options.body.move } });
+    return new Promise((done) => pending.push(() => done(ok({ display: { births: [[0, 0]], deaths: [], move: options.body.move } }))));
   } };
   const { env, ctrl } = started("war_of_life", { answers, fragment: "t=tok" });
   const [first, second] = ctrl.state.view.legal["0"].moves;
+  const later = async (ms) => { env.clock += ms; env.scheduled.shift().run(); await settle(); };
   ctrl.pickCell(first.cells[0]);
-  assert.equal(ctrl.state.preview, null, "a piece alone is no move yet");
+  assert.equal(ctrl.previewWanted, null, "a piece alone is no move yet");
   ctrl.hoverCell(first.cells[1]);
-  ctrl.hoverCell(second.cells[1]); // while the first is on its way
+  assert.deepEqual(asked, [], "a pointer passing over a target asks nothing");
+  assert.equal(env.scheduled[0].ms, 150);
+  env.clock += 100;
+  ctrl.hoverCell(second.cells[1]);
+  await later(50);
+  assert.deepEqual(asked, [], "the second target has not stayed long enough");
+  await later(env.scheduled[0].ms);
+  assert.deepEqual(asked, [second.move]);
+  ctrl.hoverCell(first.cells[1]);
+  env.clock += 1000;
+  assert.equal(env.scheduled.length, 0, "nothing is asked while one request is on its way");
+  pending.shift()();
   await settle();
-  assert.deepEqual(asked, [first.move], "one request in flight; the second waits for its turn");
-  assert.equal(ctrl.state.preview, null, "the first answer came for a move no longer pointed at");
-  assert.equal(env.scheduled.length, 1);
-  assert.equal(env.scheduled[0].ms, 200);
-  env.clock += 200;
-  env.scheduled.shift().run();
+  assert.equal(ctrl.state.preview, null, "the answer came for a move no longer pointed at");
+  assert.deepEqual(asked, [second.move, first.move], "then the one pointed at now");
+  pending.shift()();
   await settle();
-  assert.deepEqual(asked, [first.move, second.move]);
-  assert.deepEqual(ctrl.state.preview, { move: second.move, ply: 0, display: { births: [[0, 0]], deaths: [], move: second.move } });
-  ctrl.hoverCell(first.cells[1]); // fetched before: shown at once, no request
-  assert.equal(ctrl.state.preview.move, first.move);
+  assert.deepEqual(ctrl.state.preview, { move: first.move, ply: 0, display: { births: [[0, 0]], deaths: [], move: first.move } });
+  ctrl.hoverCell(second.cells[1]); // fetched before: shown at once, no request
+  assert.equal(ctrl.state.preview.move, second.move);
   assert.equal(asked.length, 2);
   ctrl.wantPreview("[9,9,9,9]"); // a move not fetched yet: the shown preview goes at once
   assert.equal(ctrl.state.preview, null);
-  ctrl.hoverCell(first.cells[1]);
+  assert.equal(env.scheduled[0].ms, 200, "at most five requests a second");
   ctrl.hoverCell(null);
+  await later(200);
+  assert.equal(asked.length, 2, "pointed away before its time: never asked");
   assert.equal(ctrl.state.preview, null);
   const sent = env.requests.find((r) => r.path === "/api/games/g1/preview");
   assert.equal(sent.token, "tok", "the seat's token goes as the move routes take it");
 });
 
-test("no preview while browsing, off one's turn or in a simultaneous game; a refused preview says why", async () => {
-  const { ctrl } = started("war_of_life", { answers: { "POST /api/games/g1/preview": refused(400, "no such move") } });
+test("a target clicked at once plays without a preview asked", async () => {
+  const { env, ctrl } = started("war_of_life", { answers: { "POST /api/games/g1/preview": ok({ display: {} }) } });
   const move = ctrl.state.view.legal["0"].moves[0];
   ctrl.pickCell(move.cells[0]);
   ctrl.hoverCell(move.cells[1]);
+  ctrl.pickCell(move.cells[1]);
+  env.clock += 500;
+  env.scheduled.shift().run();
+  await settle();
+  assert.deepEqual(env.sent.map((m) => m.move), [move.move]);
+  assert.deepEqual(env.requests, []);
+});
+
+test("no preview while browsing, off one's turn or in a simultaneous game; a refused preview says why", async () => {
+  const { env, ctrl } = started("war_of_life", { answers: { "POST /api/games/g1/preview": refused(400, "no such move") } });
+  const move = ctrl.state.view.legal["0"].moves[0];
+  ctrl.pickCell(move.cells[0]);
+  ctrl.hoverCell(move.cells[1]);
+  env.clock += 150;
+  env.scheduled.shift().run();
   await settle();
   assert.deepEqual(ctrl.state.preview, { move: move.move, ply: 0, display: null, error: "No such move" });
   ctrl.store.set({ browsing: { upto: 0, display: ctrl.state.view.display }, preview: null });
@@ -196,13 +222,15 @@ test("no preview while browsing, off one's turn or in a simultaneous game; a ref
 
 test("a chosen point previews the move it confirms to (Losat's point with one move)", async () => {
   const asked = [];
-  const { ctrl } = started("losat_capture", { answers: { "POST /api/games/g1/preview": (o) => {
+  const { env, ctrl } = started("losat_capture", { answers: { "POST /api/games/g1/preview": (o) => {
     asked.push(o.body.move); return ok({ display: { births: [], deaths: [] } }); } } });
   const legal = ctrl.state.view.legal[String(ctrl.state.view.awaiting[0])];
   const counts = new Map();
   for (const m of legal.moves) if (m.cells[0]) counts.set(m.cells[0].join(), (counts.get(m.cells[0].join()) || 0) + 1);
   const only = legal.moves.find((m) => m.cells[0] && counts.get(m.cells[0].join()) === 1);
   ctrl.pickCell(only.cells[0]);
+  env.clock += 150;
+  env.scheduled.shift().run();
   await settle();
   assert.deepEqual(asked, [only.move]);
   assert.equal(ctrl.state.preview.move, only.move);

@@ -40,6 +40,9 @@ const SOUND_KEY = "lifearena-sound";
 const MOVES_PAGE = 500;
 /** The least time between two preview requests (at most 5 a second, one at a time). */
 const PREVIEW_GAP_MS = 200;
+/** How long a move must stay pointed at before its preview is asked (a pointer passing
+ * over a cell, or a click right after the pointer came, asks nothing). */
+const PREVIEW_SETTLE_MS = 150;
 /** Where this browser keeps that a player closed a game's rules card. */
 const RULES_KEY = "lifearena-rules-closed-";
 
@@ -73,6 +76,7 @@ export class GameCtrl {
     /** the composed move whose preview is wanted now (null: none), and the preview requests'
      * pacing: whether one is on its way, when the last one left, whether one is scheduled */
     this.previewWanted = /** @type {string | null} */ (null);
+    this.previewSince = 0;
     this.previewBusy = false;
     this.previewLeft = -Infinity;
     this.previewLater = false;
@@ -417,23 +421,26 @@ export class GameCtrl {
       return;
     }
     if (this.previewsPly !== view.ply) { this.previews.clear(); this.previewsPly = view.ply; }
-    this.previewWanted = move;
     const known = this.previews.get(move);
     if (known) {
+      this.previewWanted = move;
       const shown = this.state.preview;
       if (!shown || shown.move !== move || shown.ply !== view.ply) this.store.set({ preview: { move, ply: view.ply, display: known } });
       return;
     }
     // another move's preview never stands for this one while its answer is on the way
     if (this.state.preview && this.state.preview.move !== move) this.store.set({ preview: null });
+    if (this.previewWanted !== move) this.previewSince = this.env.now();
+    this.previewWanted = move;
     this.pumpPreview();
   }
 
-  /** Send the wanted preview's request when the pacing allows. */
+  /** Send the wanted preview's request once the move has stayed wanted a moment and the
+   * pacing allows. */
   async pumpPreview() {
     const { env } = this;
     if (this.previewBusy || this.previewLater || this.previewWanted === null) return;
-    const wait = this.previewLeft + PREVIEW_GAP_MS - env.now();
+    const wait = Math.max(this.previewLeft + PREVIEW_GAP_MS, this.previewSince + PREVIEW_SETTLE_MS) - env.now();
     if (wait > 0) {
       this.previewLater = true;
       env.schedule(() => { this.previewLater = false; this.pumpPreview(); }, wait);
