@@ -144,9 +144,13 @@ test("the rules card: its sections, the example with its births and deaths, the 
   assert.equal(textOf(card[0]), "How to play War of LifeHide");
   assert.deepEqual(all.filter((n) => n.tag === "h3").map(textOf), ["Your move", "The rule of Life", "How to win"]);
   const svg = all.find((n) => n.tag === "svg");
-  assert.ok(Number(svg.attrs.width) <= 168, "a small picture");
-  assert.equal(all.filter((n) => n.attrs.class === "born").length, 2, "one ring, one legend entry");
-  assert.equal(all.filter((n) => n.attrs.class === "died").length, 2);
+  assert.ok(Number(svg.attrs.width) <= 200, "a small picture");
+  assert.equal(all.filter((n) => n.attrs.class === "example-born").length, 1, "the birth's ring");
+  assert.equal(all.filter((n) => n.attrs.class === "example-died").length, 1);
+  assert.equal(all.filter((n) => n.attrs.class === "born" || n.attrs.class === "died").length, 2, "the legend");
+  // inert: nothing a page's query or a click takes for the board's cells
+  assert.ok(all.every((n) => !("data-cell" in n.attrs) && !/(^| )cell( |$)/.test(n.attrs.class || "")));
+  assert.equal(all.filter((n) => n.attrs.class === "example-cell").length, 9);
   assert.equal(textOf(all.find((n) => n.tag === "figcaption")), "one piece is born");
   const lesson = all.find((n) => n.tag === "a");
   assert.deepEqual([lesson.attrs.href, textOf(lesson)], ["/learn/g", "Try the lesson"]);

@@ -68,7 +68,7 @@ ROUTES = {"rules": re.compile(r"^/api/games/\{[^}]+\}/rules$"),
 def test_the_game_page_declares_exactly_the_learning_routes_the_server_serves(
         tmp_path: Path) -> None:
     app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread"))
-    paths = [str(getattr(route, "path", "")) for route in app.routes]
+    paths = list(app.openapi()["paths"])  # included routers' routes too
     served = {name for name, pattern in ROUTES.items() if any(pattern.match(p) for p in paths)}
     found = LEARNING_META.search((STATIC / "game.html").read_text())
     assert found, "game.html lost its lifearena-learning meta"
@@ -142,10 +142,12 @@ def test_the_rules_card_shows_the_rules_and_an_example_and_stays_closed_once_clo
     assert f"How to play {rules['name']}" in card.inner_text()
     assert page.locator("#rules .rules-section h3").all_inner_texts() == [
         s["title"] for s in rules["sections"]]
-    assert page.locator("#rules svg.rules-picture [data-cell]").count() > 0
+    # the example is inert: no cell of it is the board's to a click or a query
+    assert page.locator("#rules svg.rules-picture rect.example-cell").count() > 0
+    assert page.locator("#rules [data-cell], #rules .cell").count() == 0
     births, deaths = rules["picture"].get("births") or [], rules["picture"].get("deaths") or []
-    assert page.locator("#rules svg.rules-picture circle.born").count() == len(births)
-    assert page.locator("#rules svg.rules-picture circle.died").count() == len(deaths)
+    assert page.locator("#rules svg.rules-picture circle.example-born").count() == len(births)
+    assert page.locator("#rules svg.rules-picture circle.example-died").count() == len(deaths)
     assert page.get_attribute("#rules-lesson", "href") == rules["lesson"]
     assert page.inner_text("#rules-lesson") == "Try the lesson"
     _fits(page, size)

@@ -12,7 +12,7 @@ import { h } from "../h.js";
  */
 
 /** The example's size in pixels (its longer side). */
-export const RULES_PICTURE_PX = 168;
+export const RULES_PICTURE_PX = 200;
 
 /**
  * A picture of js/draw.js as an element description (its text nodes as text children).
@@ -24,6 +24,22 @@ export function fromPicture(node) {
 }
 
 /**
+ * An example's picture made inert: no cell a click or a page's query takes for the board's
+ * (its cells lose their data-* attributes, and each class is prefixed "example-").
+ * @param {import("../../draw.js").Node} node
+ * @returns {import("../../draw.js").Node}
+ */
+export function inert(node) {
+  /** @type {Record<string, string | number>} */
+  const attrs = {};
+  for (const [name, value] of Object.entries(node.attrs)) {
+    if (name.startsWith("data-")) continue;
+    attrs[name] = name === "class" ? String(value).split(/\s+/).map((c) => "example-" + c).join(" ") : value;
+  }
+  return { ...node, attrs, ...(node.children ? { children: node.children.map(inert) } : {}) };
+}
+
+/**
  * The rules card's content.
  * @param {import("../read.js").Rules} rules
  * @param {any} look the game's look (the page's view's), or null before the first view
@@ -32,8 +48,8 @@ export function fromPicture(node) {
  */
 export function rulesView(rules, look, actions) {
   const shown = rules.picture;
-  const example = shown && picture(shown, look || PLAIN_LOOK, { size: RULES_PICTURE_PX, labels: false,
-    births: shown.births, deaths: shown.deaths, showLast: false });
+  const example = shown && inert(picture(shown, look || PLAIN_LOOK, { size: RULES_PICTURE_PX, labels: false,
+    births: shown.births, deaths: shown.deaths, showLast: false }));
   if (example) {
     example.attrs.class = "rules-picture";
     example.attrs.role = "img";
