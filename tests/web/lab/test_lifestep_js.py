@@ -24,8 +24,10 @@ SCRIPT = Path(__file__).parents[3] / "src/lifearena/web/static/lab/lifestep.js"
 RULES = ["life", "immigration", "p2life", "p2life-birth-below-3", "p2life-loose-survival",
          "B36/S23"]
 DRIVER = """
-const L = require(process.argv[1]);
-const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const L = await import(pathToFileURL(process.argv[1]).href);
+const cases = JSON.parse(readFileSync(0, "utf8"));
 const out = cases.map(c => {
   if (c.coins) return c.coins.map(([s, g, i]) => L.coinColour(L.coinStart(s, g), i));
   const grid = L.evolve(Uint8Array.from(c.cells), c.h, c.w, Uint8Array.from(c.table),
@@ -42,8 +44,9 @@ def _node(cases: list[dict]) -> list:
         if os.environ.get("LIFEARENA_REQUIRE_BROWSER") == "1":
             pytest.fail("the JS tests are required but node is not installed")
         pytest.skip("node is not installed (apt-get install nodejs)")
-    done = subprocess.run([node, "-e", DRIVER, str(SCRIPT)], input=json.dumps(cases),
-                          capture_output=True, text=True, timeout=60, check=True)
+    done = subprocess.run([node, "--input-type=module", "-e", DRIVER, str(SCRIPT)],
+                          input=json.dumps(cases), capture_output=True, text=True, timeout=60,
+                          check=True)
     return json.loads(done.stdout)
 
 

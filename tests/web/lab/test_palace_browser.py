@@ -15,6 +15,12 @@ from .conftest import until
 pytestmark = pytest.mark.timeout(300)
 
 
+def _expose(page: Any) -> None:
+    """Name the page's module ``palace`` for the test's expressions (the page itself
+    publishes no globals: its module exports the view, valueAt and the tiles)."""
+    page.evaluate("import('/static/lab/palace.js').then((m) => { window.palace = m; })")
+
+
 def _settle(page: Any) -> None:
     until(lambda: page.get_attribute("body", "data-loading") == "0", 90, "the tiles")
 
@@ -23,6 +29,7 @@ def test_the_map_shows_palace_numbers_and_a_click_opens_the_queen_game(
         page: Any, base_url: str, shots: Path) -> None:
     page.goto(f"{base_url}/lab/palace#k=2&x=0&y=0&level=-4")
     page.wait_for_selector("body[data-ready='1']")
+    _expose(page)
     _settle(page)
     want = palace_numbers(2, 40, 40)
     for x, y in [(0, 0), (1, 0), (2, 2), (3, 5), (17, 23), (39, 1)]:
@@ -43,6 +50,7 @@ def test_the_map_shows_palace_numbers_and_a_click_opens_the_queen_game(
 def test_zoomed_out_and_a_refused_far_tile(page: Any, base_url: str, shots: Path) -> None:
     page.goto(f"{base_url}/lab/palace#k=3&x=0&y=0&level=3")
     page.wait_for_selector("body[data-ready='1']")
+    _expose(page)
     _settle(page)
     page.screenshot(path=str(shots / "palace-far.png"))
     page.fill("#x", "200000")
@@ -67,6 +75,7 @@ def test_a_click_plays_where_the_game_can_and_says_why_not_elsewhere(
         page: Any, base_url: str, shots: Path) -> None:
     page.goto(f"{base_url}/lab/palace#k=2&x=0&y=0&level=-4")
     page.wait_for_selector("body[data-ready='1']")
+    _expose(page)
     # an edited link in the open tab moves the view (k = 10, far from the origin)
     page.evaluate("location.hash = '#k=10&x=4730&y=4070&level=-4'")
     until(lambda: page.evaluate("palace.view.k") == 10, 90, "the view to follow the link")
@@ -104,6 +113,7 @@ def test_the_hover_line_follows_a_zoom_without_the_mouse_moving(
         page: Any, base_url: str) -> None:
     page.goto(f"{base_url}/lab/palace#k=2&x=0&y=0&level=-4")
     page.wait_for_selector("body[data-ready='1']")
+    _expose(page)
     _settle(page)
     want = palace_numbers(2, 128, 128)
     # the mouse off the middle of square (5, 3), and off any square's edge at the other zooms

@@ -73,5 +73,7 @@ def test_bad_cells_and_bad_rle_are_one_line_errors(client: TestClient) -> None:
 
 def test_the_page_is_served(client: TestClient) -> None:
     response = client.get("/lab/sandbox")
-    assert response.status_code == 200 and "lifestep.js" in response.text
+    # the page's module imports the step (an ES module of its own)
+    assert response.status_code == 200 and '"/static/lab/sandbox.js"' in response.text
+    assert 'from "./lifestep.js"' in client.get("/static/lab/sandbox.js").text
     assert client.get("/static/lab/lifestep.js").status_code == 200

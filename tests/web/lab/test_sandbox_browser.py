@@ -21,6 +21,8 @@ GLIDER = "x = 3, y = 3, rule = B3/S23\nbob$2bo$3o!"
 def _open(page: Any, url: str) -> None:
     page.goto(url)
     page.wait_for_selector("body[data-ready='1']")
+    # the page publishes no globals: its module exports `sandbox`, named here for the tests
+    page.evaluate("import('/static/lab/sandbox.js').then((m) => { window.sandbox = m.sandbox; })")
 
 
 def _cells(page: Any) -> np.ndarray:

@@ -6,7 +6,9 @@
 /**
  * @typedef {{ok: boolean, status: number, data: any, error: string | null}} Answer
  * data: the parsed JSON answer (null when there was none); error: one line, null when ok.
- * @typedef {{method?: string, body?: unknown, token?: string | null, signal?: AbortSignal}} Options
+ * @typedef {{method?: string, body?: unknown, token?: string | null, signal?: AbortSignal,
+ *   headers?: Record<string, string>}} Options
+ * headers: more headers (the lab's X-Admin-Token, say)
  */
 
 /**
@@ -33,7 +35,7 @@ export function errorText(status, data) {
  */
 export async function request(path, options = {}) {
   /** @type {Record<string, string>} */
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", ...(options.headers || {}) };
   const method = options.method || (options.body === undefined ? "GET" : "POST");
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (options.token) headers["X-Seat-Token"] = options.token;

@@ -1,10 +1,6 @@
 // Small SVG charts for the lab pages: lines, points with error bars, reference lines, legend.
-"use strict";
-
-(() => {
-
 const NS = "http://www.w3.org/2000/svg";
-const PALETTE = ["#2f6db3", "#c4453c", "#2e8b57", "#a66a00", "#7a4fa3", "#23897e", "#6b6f76", "#d9822b"];
+export const PALETTE = ["#2f6db3", "#c4453c", "#2e8b57", "#a66a00", "#7a4fa3", "#23897e", "#6b6f76", "#d9822b"];
 
 function el(name, attrs, parent, text) {
   const node = document.createElementNS(NS, name);
@@ -25,7 +21,7 @@ function ticks(lo, hi, count) {
 // spec: {width, height, x: [lo, hi], y: [lo, hi], xLabel, yLabel, title,
 //        series: [{label, points: [[x, y, err?, href?]], line, dots, dash, colour}],
 //        refs: [{y, label, colour}]}
-function draw(svg, spec) {
+export function draw(svg, spec) {
   const W = spec.width || 640, H = spec.height || 380;
   const m = { l: 58, r: 16, t: spec.title ? 30 : 12, b: 44 };
   svg.innerHTML = "";
@@ -82,6 +78,4 @@ function draw(svg, spec) {
   return { sx, sy };
 }
 
-window.labChart = { draw, PALETTE };
 
-})();

@@ -5,12 +5,8 @@
 // decided exactly as lifearena.life.coin does (SplitMix64 finaliser twice, counter-based on
 // (seed, generation, y * width + x)), so the page and the engine agree cell for cell.
 // Grids are Uint8Array of height * width cells, row by row. Outside a bounded grid is empty.
-// Works in a browser (window.LifeStep) and in node (module.exports), where the tests run it.
-"use strict";
-
-(function (root) {
-
-const COIN = 3;
+// An ES module: the sandbox page imports it, and node runs it in the tests.
+export const COIN = 3;
 const MASK64 = (1n << 64n) - 1n;
 const GENERATION_MULTIPLIER = 0x9E3779B97F4A7C15n;
 const INDEX_MULTIPLIER = 0xD1B54A32D192ED03n;
@@ -24,19 +20,19 @@ function mix(z) {
 }
 
 // The generation half of the coin hash, computed once per generation.
-function coinStart(seed, generation) {
+export function coinStart(seed, generation) {
   const s = BigInt.asUintN(64, BigInt(seed));
   return mix(s ^ ((BigInt(generation) * GENERATION_MULTIPLIER) & MASK64));
 }
 
 // The colour (1 or 2) of a coin birth at cell `index`, given coinStart(seed, generation).
-function coinColour(start, index) {
+export function coinColour(start, index) {
   const z = mix(start ^ ((BigInt(index) * INDEX_MULTIPLIER) & MASK64));
   return 1 + Number(z >> 63n);
 }
 
 // One generation: read `cells`, write `out` (both Uint8Array(height * width)).
-function step(cells, out, height, width, table, torus, seed, generation) {
+export function step(cells, out, height, width, table, torus, seed, generation) {
   let start = null;
   for (let y = 0; y < height; y++) {
     const up = y > 0 ? y - 1 : (torus ? height - 1 : -1);
@@ -70,7 +66,7 @@ function step(cells, out, height, width, table, torus, seed, generation) {
 }
 
 // Cells of colour 1 and of colour 2.
-function population(cells) {
+export function population(cells) {
   let p1 = 0, p2 = 0;
   for (let i = 0; i < cells.length; i++) {
     if (cells[i] === 1) p1++; else if (cells[i] === 2) p2++;
@@ -79,7 +75,7 @@ function population(cells) {
 }
 
 // `generations` steps from generation `generation`; returns the last grid (a new array).
-function evolve(cells, height, width, table, torus, seed, generation, generations) {
+export function evolve(cells, height, width, table, torus, seed, generation, generations) {
   let a = Uint8Array.from(cells), b = new Uint8Array(cells.length);
   for (let g = 0; g < generations; g++) {
     step(a, b, height, width, table, torus, seed, generation + g);
@@ -88,8 +84,3 @@ function evolve(cells, height, width, table, torus, seed, generation, generation
   return a;
 }
 
-const api = { COIN, step, evolve, population, coinStart, coinColour };
-if (typeof module !== "undefined" && module.exports) module.exports = api;
-else root.LifeStep = api;
-
-})(typeof window !== "undefined" ? window : globalThis);

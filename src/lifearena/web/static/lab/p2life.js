@@ -1,13 +1,10 @@
 // The p2life study page: mean-field curves and a results file's asymptotic densities, drawn
 // as SVG from the server's JSON, with the paper's figures as reference lines.
-"use strict";
-
-(() => {
+import * as labChart from "./chart.js";
+import { requestJson as getJson, showError } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const S = { rule: "p2life", colours: 2 };
-
-const { requestJson: getJson, showError } = window.labCommon;
 
 async function drawMeanField() {
   const data = await getJson(`/api/lab/p2life/meanfield?rule=${encodeURIComponent(S.rule)}&colours=${S.colours}`);
@@ -138,4 +135,3 @@ $("colours").addEventListener("change", guarded(async () => { S.colours = Number
 $("file").addEventListener("change", guarded(async () => { remember(); await drawDensity($("file").value); }));
 start().catch(showError);
 
-})();

@@ -1,9 +1,7 @@
 // The palace explorer: a pannable, zoomable map of palace numbers n(x, y) drawn from tiles
 // the server computes on demand. Level L: a screen pixel is 2^L squares (L < 0: a square is
 // 2^-L pixels, drawn from exact level-0 tiles).
-"use strict";
-
-(() => {
+import { request } from "/static/js/request.js";
 
 const $ = (id) => document.getElementById(id);
 const MIN_LEVEL = -5;
@@ -38,9 +36,9 @@ async function fetchTile(k, level, tx, ty) {
   const entry = { state: "loading" };
   tiles.set(id, entry);
   try {
-    const response = await fetch(`/api/lab/palace/tile?k=${k}&level=${level}&tx=${tx}&ty=${ty}`);
-    const data = await response.json();
-    if (!response.ok) throw new Error(data.error || response.statusText);
+    const answer = await request(`/api/lab/palace/tile?k=${k}&level=${level}&tx=${tx}&ty=${ty}`);
+    if (!answer.ok) throw new Error(answer.error || "");
+    const data = answer.data;
     const bytes = Uint8Array.from(atob(data.values), (c) => c.charCodeAt(0));
     entry.data = data.exact ? bytes : new Int8Array(bytes.buffer);
     entry.meta = data;
@@ -164,13 +162,10 @@ function zoomAt(px, py, levels) {
 async function play(x, y) {
   showError("");
   if (!playable(x, y)) { showError(`(${x}, ${y}):${playNote(x, y).slice(2)}`); return; }
-  const response = await fetch("/api/games", {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ game: "blocking_queen", opponent: "agent", level: "hard", side: 0,
-      params: { k: V.k, start: "square", x, y } }) });
-  const data = await response.json();
-  if (!response.ok) { showError(`cannot open the game from (${x}, ${y}): ${data.error}`); return; }
-  location.href = data.links.you;
+  const answer = await request("/api/games", { body: { game: "blocking_queen", opponent: "agent",
+    level: "hard", side: 0, params: { k: V.k, start: "square", x, y } } });
+  if (!answer.ok) { showError(`cannot open the game from (${x}, ${y}): ${answer.error}`); return; }
+  location.href = answer.data.links.you;
 }
 
 let drag = null;
@@ -240,7 +235,9 @@ $("go").addEventListener("click", () => goTo(Number($("k").value), Number($("x")
 $("origin").addEventListener("click", () => goTo(Number($("k").value), 0, 0));
 
 async function start() {
-  const limits = await (await fetch("/api/lab/palace/limits")).json();
+  const answer = await request("/api/lab/palace/limits");
+  if (!answer.ok) throw new Error(answer.error || "");
+  const limits = answer.data;
   V.tile = limits.tile; V.maxLevel = limits.max_level; V.maxK = limits.max_k;
   V.playMax = limits.play_max_square;
   $("k").max = V.maxK;
@@ -258,7 +255,7 @@ function goToHash() {
 window.addEventListener("hashchange", goToHash);
 window.addEventListener("scroll", hover, { passive: true });   // the map moved under the mouse
 
-window.palace = { view: V, valueAt, tiles };
+// for tests and the curious (import it): the view, the value at a square, the tiles held
+export { V as view, valueAt, tiles };
 start().catch((error) => showError(error.message));
 
-})();

@@ -4,6 +4,7 @@
 // opens a given move.
 import { mount, picture } from "/static/js/draw.js";
 import { outcomeText, sideNames } from "/static/js/outcome.js";
+import { requestJson as send, showError } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 // each game's look (board colours, sides' names), from the catalog, by the record's game
@@ -14,7 +15,6 @@ const looks = fetch("/api/catalog").then((r) => r.json()).then((data) =>
 // that an answer that comes after a later load started is dropped.
 const R = { data: null, at: 0, source: "", file: "", ticket: 0, look: null };
 
-const { requestJson: send, showError } = window.labCommon;
 
 function show(at) {
   if (!R.data) return;
@@ -169,5 +169,6 @@ $("file").addEventListener("change", () => {
   if (file) openFile(file);
 });
 window.addEventListener("hashchange", () => openHash());
-window.replayPage = { state: R, show };
+// for tests and the curious (import it): the replay shown and the step to a move
+export const replayPage = { state: R, show };
 openHash();

@@ -1,9 +1,8 @@
 // The automaton sandbox: draw, run and share two-colour Life runs. The page steps the grid
 // itself with LifeStep (lifestep.js, the engine's rule-table step and coin); the server gives
 // it the rule tables, the engine's random soups and Golly RLE in and out.
-"use strict";
-
-(() => {
+import { requestJson as api, showError } from "./common.js";
+import * as LifeStep from "./lifestep.js";
 
 const COLOURS = [[251, 250, 247], [47, 109, 179], [196, 69, 60]];
 const VIEW = 720;            // the canvas's longer side, in pixels (its column is about 760)
@@ -23,7 +22,6 @@ const S = {
 
 // -- the server ------------------------------------------------------------------------------
 
-const { requestJson: api, showError } = window.labCommon;
 
 function toDigits(cells) {
   let text = "";
@@ -372,8 +370,8 @@ async function start() {
   document.body.dataset.ready = "1";
 }
 
-// For tests and the curious: the state, and a timing of n generations without drawing.
-window.sandbox = {
+// For tests and the curious (import it): the state, and a timing of n generations without drawing.
+export const sandbox = {
   state: S,
   cellsText: () => toDigits(S.cells),
   population: () => LifeStep.population(S.cells),
@@ -388,4 +386,3 @@ window.sandbox = {
 
 start().catch(showError);
 
-})();

@@ -5,14 +5,13 @@
 // (`lifearena serve --lab-admin`, /lab/tournaments#admin=TOKEN) gives this tab the token,
 // sent as the X-Admin-Token header. Without it the page is read only and says why.
 import { endingText } from "/static/js/outcome.js";
-
-(() => {
+import * as labChart from "./chart.js";
+import { requestJson as getJson, showError } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const V = { file: null, run: null, timer: null, seen: [], games: null, state: null, admin: "",
   canLaunch: false, asked: 0 };
 
-const { requestJson: getJson, showError } = window.labCommon;
 
 const ADMIN_KEY = "lifearena-lab-admin";
 
@@ -378,4 +377,3 @@ $("games-next").addEventListener("click", () => pageGames(1));
 $("games-close").addEventListener("click", () => { $("games-card").hidden = true; V.games = null; });
 start().catch(showError);
 
-})();
