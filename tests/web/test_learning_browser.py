@@ -3,24 +3,16 @@
 move (its births and deaths marked before the move is played), the two generations of the
 last turn after the computer's reply, and the analysis board's link once the game is over.
 
-The rules and preview routes are built apart from this page, and game.html declares which of
-them the server serves (its lifearena-learning meta: a page never asks a route that is not
-there); the first test keeps that declaration equal to the server's routes. Where a route has
-not landed in this branch, the rules card's test is skipped (saying so), and the preview's
-test stubs the route and the declaration, in the test only. Every wait is a condition with a
-deadline (playwright's waits)."""
+Every wait is a condition with a deadline (playwright's waits)."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from lifearena.web.app import STATIC, Settings, create_app
 
 from . import test_browser
 from .conftest import live_server
@@ -60,24 +52,6 @@ def page(browser: Any, size: str) -> Iterator[Any]:
     assert errors == []
 
 
-LEARNING_META = re.compile(r'<meta name="lifearena-learning" content="([^"]*)">')
-ROUTES = {"rules": re.compile(r"^/api/games/\{[^}]+\}/rules$"),
-          "preview": re.compile(r"^/api/games/\{[^}]+\}/preview$")}
-
-
-def test_the_game_page_declares_exactly_the_learning_routes_the_server_serves(
-        tmp_path: Path) -> None:
-    app = create_app(Settings(tmp_path / "games.sqlite", agent_workers="thread"))
-    paths = list(app.openapi()["paths"])  # included routers' routes too
-    served = {name for name, pattern in ROUTES.items() if any(pattern.match(p) for p in paths)}
-    found = LEARNING_META.search((STATIC / "game.html").read_text())
-    assert found, "game.html lost its lifearena-learning meta"
-    declared = set(found.group(1).split())
-    assert declared == served, (
-        f'game.html declares {sorted(declared)} but the server serves {sorted(served)}: set '
-        f'<meta name="lifearena-learning" content="{" ".join(sorted(served))}">')
-
-
 def _new_game(page: Any, base_url: str) -> tuple[str, str]:
     """A War of Life game against the easy computer, this page to play Blue (first).
     Answers the game's id and seat token."""
@@ -100,16 +74,6 @@ def _against_the_computer(page: Any, base_url: str) -> tuple[str, str]:
     return game, token
 
 
-def _declare(page: Any, names: str) -> None:
-    """Make the game page declare the learning routes ``names`` (for a route stubbed in the
-    test): its meta is rewritten as the parser adds it, before the page's modules run."""
-    script = """new MutationObserver((_, watch) => {
-        const meta = document.querySelector("meta[name=lifearena-learning]");
-        if (meta) { meta.content = NAMES; watch.disconnect(); }
-    }).observe(document, {childList: true, subtree: true});"""
-    page.add_init_script(script.replace("NAMES", json.dumps(names)))
-
-
 def _view(page: Any, base_url: str, game: str, token: str) -> dict:
     response = page.request.get(f"{base_url}/api/games/{game}", headers={"X-Seat-Token": token})
     assert response.ok, response.text()
@@ -121,21 +85,9 @@ def _fits(page: Any, size: str) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
 
 
-def _route_missing(page: Any, base_url: str, method: str, path: str) -> bool:
-    """Whether the server has no such route (its bare "Not Found", not a route's own 404)."""
-    response = page.request.fetch(base_url + path, method=method, headers={"Origin": base_url},
-                                  data={} if method == "POST" else None)
-    return response.status in (404, 405) and response.json().get("error") in (
-        "Not Found", "Method Not Allowed")
-
-
 def test_the_rules_card_shows_the_rules_and_an_example_and_stays_closed_once_closed(
         page: Any, base_url: str, size: str, shots: Path) -> None:
     game, token = _new_game(page, base_url)
-    if _route_missing(page, base_url, "GET", f"/api/games/{game}/rules"):
-        pytest.skip("GET /api/games/{id}/rules has not landed in this branch; the card is "
-                    "tested with a stubbed answer in tests/js/game-ctrl.test.mjs and "
-                    "tests/js/game-views.test.mjs")
     rules = page.request.get(f"{base_url}/api/games/{game}/rules").json()
     _open(page, base_url, game, token)
     card = page.wait_for_selector("#rules:not([hidden])")
@@ -166,15 +118,9 @@ def test_a_composed_war_of_life_move_is_previewed_before_it_is_played(
         page: Any, base_url: str, size: str, shots: Path) -> None:
     game, token = _new_game(page, base_url)
     asked: list[dict] = []
-    if _route_missing(page, base_url, "POST", f"/api/games/{game}/preview"):
-        _declare(page, "preview")
-        # the route is built apart: until it lands, an answer of its documented shape
-        def answer(route: Any) -> None:
-            asked.append({"body": route.request.post_data_json,
-                          "token": route.request.headers.get("x-seat-token")})
-            route.fulfill(status=200, content_type="application/json", body=json.dumps(
-                {"display": {"births": [[3, 3], [3, 4]], "deaths": [[0, 0]]}}))
-        page.route(re.compile(r".*/api/games/[^/]+/preview$"), answer)
+    page.on("request", lambda r: asked.append({"body": r.post_data_json,
+                                               "token": r.headers.get("x-seat-token")})
+            if r.url.endswith("/preview") else None)
     _open(page, base_url, game, token)
     legal = _view(page, base_url, game, token)["legal"]["0"]
     move = legal["moves"][0]
@@ -198,8 +144,7 @@ def test_a_composed_war_of_life_move_is_previewed_before_it_is_played(
     assert page.locator("svg.board circle.born").count() == int(found.group(1))
     assert page.locator("svg.board circle.died").count() == int(found.group(2))
     assert page.is_visible("#legend")
-    if asked:
-        assert asked[0] == {"body": {"move": move["move"]}, "token": token}
+    assert asked and asked[0] == {"body": {"move": move["move"]}, "token": token}
     assert _view(page, base_url, game, token)["ply"] == 0, "a preview plays nothing"
     _fits(page, size)
     page.screenshot(path=str(shots / f"preview-{size}.png"), full_page=True)

@@ -266,14 +266,6 @@ function listen(ctrl, redrawBoard) {
   });
 }
 
-/** The learning routes the server serves, as game.html declares them.
- * @returns {{rules: boolean, preview: boolean}} */
-function learningRoutes() {
-  const meta = /** @type {HTMLMetaElement | null} */ (document.querySelector("meta[name=lifearena-learning]"));
-  const named = (meta ? meta.content : "").split(/\s+/);
-  return { rules: named.includes("rules"), preview: named.includes("preview") };
-}
-
 /** Start the game page. */
 export function boot() {
   const gameId = decodeURIComponent(location.pathname.split("/").pop() || "");
@@ -284,7 +276,7 @@ export function boot() {
     assign: (url) => location.assign(url),
     request, openSocket, socketUrl: socketUrl(gameId, location),
     now: () => Date.now(), tone: () => playTone(660, 0.08, 0.12),
-    schedule: (run, ms) => { setTimeout(run, ms); }, learning: learningRoutes(),
+    schedule: (run, ms) => { setTimeout(run, ms); }, learning: { rules: true, preview: true },
   });
   const drawing = renderer(ctrl);
   ctrl.store.subscribe(drawing.render);

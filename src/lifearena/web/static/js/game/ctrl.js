@@ -30,8 +30,8 @@ import { actingSeat, cellName, cellWords, names, whyNot } from "./read.js";
  * }} Env
  * path: the page's path (/play/<id>); fragment: the link's #fragment; replaceUrl: the
  * address bar's URL, history unchanged; assign: go to another page; tone: the move's beep;
- * schedule: run later (setTimeout); learning: which learning routes the server serves (the
- * rules card's, the preview's).
+ * schedule: run later (setTimeout); learning: which learning aids the page asks the server
+ * for (the rules card, the move preview; the game page asks for both).
  */
 
 const ANIMATION_MS = 900;
