@@ -22,6 +22,16 @@ function fakeServer() {
       if (record.moves.includes("bad")) return { ok: false, status: 400, data: null, error: "illegal move bad" };
       return { ok: true, status: 200, data: position(record.moves) };
     }
+    if (path === "/api/puzzles/id/p1") return { ok: true, status: 200, data: { source: { ply: 1 } } };
+    if (path === "/api/puzzles/id/p1/record") {
+      return { ok: true, status: 200, data: { game: "demo", params: {}, setup: "s", players: ["A", "B"], moves: ["a", "b"] } };
+    }
+    if (path === "/api/analysis") {
+      const record = JSON.parse(options.body.record);
+      return { ok: true, status: 200, data: { game: "demo", players: ["A", "B"], method: "m", final: 1, record,
+        plies: [{ eval_first: 0, sides: [{ mark: null }] }, { eval_first: 0, sides: [{ mark: null }] }],
+        summary: [] } };
+    }
     if (path === "/api/games/g1/analysis") {
       return { ok: true, status: 200, data: { game: "demo", players: ["A", "B"], method: "m", final: 1,
         record: { game: "demo", params: {}, setup: "s", players: ["A", "B"], moves: ["a", "b"] },
@@ -86,4 +96,15 @@ test("a simultaneous turn shades the choosing side's mixed strategy only", async
   assert.deepEqual(view.shaded.map((s) => s.player), [1]);
   assert.deepEqual(view.boardMarks, { "1,1": "target" });
   assert.equal(view.best.length, 2, "both sides' strategies are still listed");
+});
+
+test("a puzzle's source game opens on the board at the puzzle's position", async () => {
+  const { ask, asked } = fakeServer();
+  const controller = createController({ ask });
+  await controller.openPuzzleSource("p1");
+  assert.deepEqual(controller.store.get().tree.main, ["a", "b"]);
+  assert.deepEqual(controller.store.get().tree.cursor, { line: -1, at: 1 });
+  assert.ok(asked.includes("/api/analysis"), "the record is analysed as any record");
+  await controller.openPuzzleSource("nope");
+  assert.equal(controller.store.get().message, "no");
 });

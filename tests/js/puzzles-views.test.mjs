@@ -47,9 +47,9 @@ test("the theme and the winning moves are told only once the attempt is over", (
   assert.equal(views.stepText({ ...failed, step: 1, solution: [{ move: "a" }, { move: "b" }] }), "Solution 2/2: b");
 });
 
-test("the source links to the game played here, else to its record", () => {
-  assert.deepEqual(views.sourceLink(PUZZLE), { href: "/api/puzzles/id/p1/record",
-    text: "From this game: its record (position after move 7)", download: true });
+test("the source links to the game played here, else to its game on the analysis board", () => {
+  assert.deepEqual(views.sourceLink(PUZZLE), { href: "/analysis?puzzle=p1",
+    text: "From this game: analyse it (position after move 7)", download: false });
   const here = { ...PUZZLE, source: { ...PUZZLE.source, game_id: "abc123", link: "/game/abc123" } };
   assert.deepEqual(views.sourceLink(here), { href: "/game/abc123", text: "From this game (position after move 7)", download: false });
 });

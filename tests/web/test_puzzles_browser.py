@@ -71,7 +71,7 @@ def test_a_puzzle_solved_and_one_failed_then_retried(browser: Any, base_url: str
     page = _page(browser, size, errors)
     page.goto(base_url + "/puzzles/blocking_queen?id=bq-4-6")
     _banner(page, "to move — find the win")
-    assert page.locator("#source").get_attribute("href") == "/api/puzzles/id/bq-4-6/record"
+    assert page.locator("#source").get_attribute("href") == "/analysis?puzzle=bq-4-6"
     _fits(page, size[0])
     page.screenshot(path=str(shots / f"puzzle_start_{size[0]}.png"))
     _square(page, 3, 5)
@@ -90,6 +90,10 @@ def test_a_puzzle_solved_and_one_failed_then_retried(browser: Any, base_url: str
     assert page.locator("#theme").inner_text() == "Theme: wythoff in 3"
     _fits(page, size[0])
     page.screenshot(path=str(shots / f"puzzle_solved_{size[0]}.png"))
+    if size[0] > 400:  # the game it came from, on the analysis board at the puzzle's position
+        page.click("#source")
+        page.wait_for_selector("svg.graph .graph-point", state="attached", timeout=60_000)
+        page.go_back()
 
     page.goto(base_url + "/puzzles/blocking_queen?id=bq-2-3")
     _banner(page, "find the win")

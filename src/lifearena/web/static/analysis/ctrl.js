@@ -74,6 +74,17 @@ export function createController(options = {}) {
       store.set({ busy: false, message: answer.ok ? "" : answer.error || "" });
       if (answer.ok) await load(answer.data);
     },
+    /** The analysis of the game puzzle `id` came from, at the puzzle's position. */
+    async openPuzzleSource(/** @type {string} */ id) {
+      const path = `/api/puzzles/id/${encodeURIComponent(id)}`;
+      const [puzzle, record] = [await ask(path), await ask(`${path}/record`)];
+      if (!puzzle.ok || !record.ok) {
+        store.set({ message: (puzzle.ok ? record.error : puzzle.error) || "" });
+        return;
+      }
+      await this.openRecord(JSON.stringify(record.data));
+      if (store.get().analysis) await this.goMain(Number(puzzle.data.source.ply) || 0);
+    },
     /** Go to the main line after `ply` moves. */
     async goMain(/** @type {number} */ ply) {
       store.set((s) => ({ tree: toMain(s.tree, ply), picked: [], pending: [] }));
@@ -266,5 +277,7 @@ export function start() {
   });
   render();
   const match = location.pathname.match(/^\/analysis\/([^/]+)$/);
+  const puzzle = new URLSearchParams(location.search).get("puzzle");
   if (match) controller.openGame(decodeURIComponent(match[1]));
+  else if (puzzle) controller.openPuzzleSource(puzzle);
 }

@@ -87,14 +87,15 @@ export function stepText(state) {
 
 /**
  * The link to the game the puzzle came from: the game's page when it was played here,
- * else its record to download.
+ * else the game on the analysis board at the puzzle's position.
  * @param {import("./round.js").Puzzle} puzzle
  * @returns {{href: string, text: string, download: boolean}}
  */
 export function sourceLink(puzzle) {
   const at = `position after move ${puzzle.source.ply}`;
   if (puzzle.source.game_id) return { href: puzzle.source.link, text: `From this game (${at})`, download: false };
-  return { href: puzzle.source.record, text: `From this game: its record (${at})`, download: true };
+  return { href: `/analysis?puzzle=${encodeURIComponent(puzzle.id)}`,
+    text: `From this game: analyse it (${at})`, download: false };
 }
 
 /**
