@@ -40,7 +40,7 @@ from lifearena.games.losat import new_game as new_losat_game
 from lifearena.games.losat.notation import ADD_BLACK, CAPTURE
 from lifearena.puzzles.generate import puzzle_id, rate
 from lifearena.puzzles.model import Puzzle
-from lifearena.puzzles.search import ExhaustiveSearch
+from lifearena.puzzles.search import ExhaustiveSearch, main_line
 
 THEMES: dict[str, str] = {
     "goal-line-in-1": "One move puts a stone of yours on your goal line.",
@@ -210,30 +210,6 @@ def _decoys(state: LosatState, solver: int, solutions: set[Action]) -> int:
     return count
 
 
-def _line(state: LosatState, first: str, depth: int) -> tuple[tuple[str, ...], State]:
-    """The main line (``first``, the longest defence, the quickest win, ...) and the position
-    it ends in."""
-    line = [first]
-    after = state.clone()
-    after.apply_move_text(first)
-    solver = state.current_player()
-    remaining = depth - 1
-    while not after.is_terminal() and remaining > 0:
-        reply = SEARCHER.defence(after, solver, remaining)
-        line.append(reply)
-        after.apply_move_text(reply)
-        if after.is_terminal():
-            break
-        for d in range(1, remaining + 1):
-            moves = SEARCHER.winning_moves(after, solver, d)
-            if moves:
-                line.append(moves[0])
-                after.apply_move_text(moves[0])
-                remaining = d - 1
-                break
-    return tuple(line), after
-
-
 def mine(record: Record) -> Iterator[Puzzle]:
     """Every position of ``record`` where the side to move wins in 1 or 2 with exactly one
     move (and not sooner), as puzzles, in ply order; a position whose solution an earlier
@@ -250,7 +226,7 @@ def mine(record: Record) -> Iterator[Puzzle]:
                 continue
             if len(found) == 1 and (solver, found[0]) not in ideas:
                 ideas.add((solver, found[0]))
-                line, end = _line(state, found[0], depth)
+                line, end = main_line(SEARCHER, state, found[0], depth)
                 outcome = end.outcome()
                 assert outcome is not None and outcome.winner == solver
                 kind = "goal-line" if outcome.termination == Termination.GOAL else \

@@ -107,6 +107,39 @@ class ExhaustiveSearch:
         return state.action_to_string(best, other)
 
 
+def main_line(search: Searcher, state: State, first: str,
+              depth: int) -> tuple[tuple[str, ...], State]:
+    """A puzzle's main line from ``state`` (a game of turns): ``first``, then the defence that
+    resists longest, the solver's quickest win, and so on within ``depth`` of the solver's
+    moves; with the position it ends in.
+
+    >>> from lifearena.core import Record, replay
+    >>> start = replay(Record("blocking_queen", {"k": 1}, "1,1", ["", ""], []))
+    >>> line, end = main_line(ExhaustiveSearch(), start, "0,0", 1)
+    >>> line, end.is_terminal()
+    (('0,0',), True)
+    """
+    line = [first]
+    after = state.clone()
+    after.apply_move_text(first)
+    solver = state.current_player()
+    remaining = depth - 1
+    while not after.is_terminal() and remaining > 0:
+        reply = search.defence(after, solver, remaining)
+        line.append(reply)
+        after.apply_move_text(reply)
+        if after.is_terminal():
+            break
+        for d in range(1, remaining + 1):
+            moves = search.winning_moves(after, solver, d)
+            if moves:
+                line.append(moves[0])
+                after.apply_move_text(moves[0])
+                remaining = d - 1
+                break
+    return tuple(line), after
+
+
 MINERS = ("war_of_life", "losat", "blocking_queen", "life_for_two", "p2life")
 """The games with a miner module ``lifearena.puzzles.<game>``."""
 

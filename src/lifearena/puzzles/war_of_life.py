@@ -40,7 +40,7 @@ from lifearena.games.war_of_life import ACTION_TEXT, MAX_MOVES, WarOfLifeState, 
 from lifearena.games.war_of_life.fast import TARGET_OF, crank_bits, has_move
 from lifearena.puzzles.generate import puzzle_id, rate
 from lifearena.puzzles.model import Puzzle
-from lifearena.puzzles.search import ExhaustiveSearch
+from lifearena.puzzles.search import ExhaustiveSearch, main_line
 
 THEMES: dict[str, str] = {
     "wipe-out-in-1": "One move, and the crank after it, leaves the other side no pieces.",
@@ -251,29 +251,6 @@ def _decoys(own: np.uint64, other: np.uint64, played: int, solutions: set[int]) 
     return sum(1 for count in left if count <= fewest + 1)
 
 
-def _line(state: WarOfLifeState, first: str, depth: int) -> tuple[str, ...]:
-    """The main line: ``first``, the longest defence, the solver's quickest win, ..."""
-    line = [first]
-    after = state.clone()
-    after.apply_move_text(first)
-    solver = state.current_player()
-    remaining = depth - 1
-    while not after.is_terminal() and remaining > 0:
-        reply = SEARCHER.defence(after, solver, remaining)
-        line.append(reply)
-        after.apply_move_text(reply)
-        if after.is_terminal():
-            break
-        for d in range(1, remaining + 1):
-            moves = SEARCHER.winning_moves(after, solver, d)
-            if moves:
-                line.append(moves[0])
-                after.apply_move_text(moves[0])
-                remaining = d - 1
-                break
-    return tuple(line)
-
-
 def mine(record: Record) -> Iterator[Puzzle]:
     """Every position of ``record`` where the side to move wipes the other out in 1 or 2
     with exactly one move (and not sooner), as puzzles, in ply order; a position whose
@@ -299,7 +276,7 @@ def mine(record: Record) -> Iterator[Puzzle]:
                 decoys = _decoys(own, other, played, {int(out[0])})
                 yield Puzzle(puzzle_id(record, ply), "war_of_life", record, ply,
                              state.current_player(), (solution,),
-                             _line(state, solution, depth), DEPTHS[depth], depth,
+                             main_line(SEARCHER, state, solution, depth)[0], DEPTHS[depth], depth,
                              rate(depth, legal, decoys))
             break  # a win in 1 makes every deeper win a longer way round
 
