@@ -72,6 +72,7 @@ def test_a_puzzle_solved_and_one_failed_then_retried(browser: Any, base_url: str
     page.goto(base_url + "/puzzles/blocking_queen?id=bq-4-6")
     _banner(page, "to move — find the win")
     assert page.locator("#source").get_attribute("href") == "/analysis?puzzle=bq-4-6"
+    assert page.is_hidden("#source"), "the game it came from goes on past the puzzle"
     _fits(page, size[0])
     page.screenshot(path=str(shots / f"puzzle_start_{size[0]}.png"))
     _square(page, 3, 5)

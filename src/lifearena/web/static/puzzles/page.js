@@ -120,6 +120,8 @@ function render(page) {
   link.href = source.href;
   link.textContent = source.text;
   if (source.download) link.setAttribute("download", ""); else link.removeAttribute("download");
+  // the game goes on past the puzzle's position: shown once the attempt is over, never as a hint
+  link.hidden = state.phase === "solving";
   renderEnd(state);
 }
 
