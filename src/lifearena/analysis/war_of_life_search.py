@@ -30,14 +30,11 @@ from lifearena.core import State
 from lifearena.games.war_of_life import WarOfLifeState
 from lifearena.games.war_of_life.fast import (
     BLUE_WINS,
-    DIRECTION_OF,
     GOES_ON,
-    NEIGHBOURS,
     RED_WINS,
     _ending_compiled,
-    _lowest,
     board_to_bits,
-    crank_bits,
+    children,
     has_move,
     popcount,
 )
@@ -65,30 +62,6 @@ def _end_value(own: np.uint64, other: np.uint64, player: int, played: int, ply: 
     if code == RED_WINS:
         return (WIN - ply) if player == 1 else -(WIN - ply)
     return 0.0
-
-
-@njit(cache=True)
-def _children(own: np.uint64, other: np.uint64, actions: np.ndarray, owns: np.ndarray,
-              others: np.ndarray) -> int:
-    """Fill the arrays with every move of the side to move (tie order) and the position
-    after it and its crank (the mover's pieces, the other's); return how many."""
-    empty = ~(own | other)
-    count = 0
-    rest = own
-    while rest:
-        cell = _lowest(rest)
-        rest &= rest - _ONE
-        from_bit = _ONE << np.uint64(cell)
-        targets = NEIGHBOURS[cell] & empty
-        while targets:
-            target = _lowest(targets)
-            targets &= targets - _ONE
-            mine, theirs = crank_bits((own ^ from_bit) | (_ONE << np.uint64(target)), other)
-            actions[count] = cell * 8 + DIRECTION_OF[target - cell + 9]
-            owns[count] = mine
-            others[count] = theirs
-            count += 1
-    return count
 
 
 @njit(cache=True)
@@ -137,7 +110,7 @@ def _negamax(own: np.uint64, other: np.uint64, player: int, played: int, depth: 
             elif level >= depth:
                 value = (popcount(pos_own[level]) - popcount(pos_other[level])) / 64.0
             else:
-                n = _children(pos_own[level], pos_other[level], actions, owns[level],
+                n = children(pos_own[level], pos_other[level], actions, owns[level],
                               others[level])
                 order[level, :n] = _order(owns[level], others[level], n, depth - level < 2)
                 count[level] = n
@@ -179,7 +152,7 @@ def _root(own: np.uint64, other: np.uint64, player: int, played: int,
     actions = np.empty(MAX_CHILDREN, dtype=np.int64)
     owns = np.empty(MAX_CHILDREN, dtype=np.uint64)
     others = np.empty(MAX_CHILDREN, dtype=np.uint64)
-    n = _children(own, other, actions, owns, others)
+    n = children(own, other, actions, owns, others)
     order = _order(owns, others, n, False)
     alpha = -_INF
     best_action = -1

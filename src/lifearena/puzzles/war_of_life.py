@@ -57,11 +57,6 @@ WIN, LOSS, DRAW, GOES_ON = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def _lowest(x: np.uint64) -> int:
-    return fast.popcount((x & (~x + _ONE)) - _ONE)
-
-
-@njit(cache=True)
 def _moves(own: np.uint64, other: np.uint64, out: np.ndarray) -> int:
     """Writes the legal actions of the side with ``own`` pieces to ``out`` in ascending
     order (the protocol's order); returns how many."""
@@ -69,7 +64,7 @@ def _moves(own: np.uint64, other: np.uint64, out: np.ndarray) -> int:
     n = 0
     rest = own
     while rest:
-        cell = _lowest(rest)
+        cell = fast.lowest(rest)
         rest &= rest - _ONE
         for direction in range(8):
             target = TARGET_OF[cell * 8 + direction]

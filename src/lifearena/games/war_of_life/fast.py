@@ -159,9 +159,12 @@ def popcount(x: np.uint64) -> int:
 
 
 @njit(cache=True)
-def _lowest(x: np.uint64) -> int:
-    # index of the lowest set bit (x != 0)
+def lowest(x: np.uint64) -> int:
+    """The index of the lowest set bit of ``x`` (``x`` not 0)."""
     return popcount((x & (~x + _ONE)) - _ONE)
+
+
+_lowest = lowest
 
 
 @njit(cache=True)
@@ -246,6 +249,30 @@ def nth_move(own: np.uint64, other: np.uint64, index: int) -> int:
             return cell * 8 + DIRECTION_OF[_lowest(targets) - cell + 9]  # type: ignore[no-any-return]
         index -= count
     return -1
+
+
+@njit(cache=True)
+def children(own: np.uint64, other: np.uint64, actions: np.ndarray, owns: np.ndarray,
+              others: np.ndarray) -> int:
+    """Fill the arrays with every move of the side to move (tie order) and the position
+    after it and its crank (the mover's pieces, the other's); return how many."""
+    empty = ~(own | other)
+    count = 0
+    rest = own
+    while rest:
+        cell = _lowest(rest)
+        rest &= rest - _ONE
+        from_bit = _ONE << np.uint64(cell)
+        targets = NEIGHBOURS[cell] & empty
+        while targets:
+            target = _lowest(targets)
+            targets &= targets - _ONE
+            mine, theirs = crank_bits((own ^ from_bit) | (_ONE << np.uint64(target)), other)
+            actions[count] = cell * 8 + DIRECTION_OF[target - cell + 9]
+            owns[count] = mine
+            others[count] = theirs
+            count += 1
+    return count
 
 
 @njit(cache=True)
