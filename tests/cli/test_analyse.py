@@ -77,7 +77,7 @@ def test_a_missing_file_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and err.count("\n") == 1
 
 
-def test_the_graph_rises_for_the_first_side_and_falls_for_the_second() -> None:
+def test_the_graph_draws_each_sides_advantage_on_its_own_line() -> None:
     top, bottom = eval_graph([1.0, 0.0, -1.0])
-    assert top[0] == "█" and top[2] == " " and bottom[2] == "▁"
+    assert (top, bottom) == ("█▁ ", " ▁█")
     assert len(eval_graph([0.5] * 500, width=40)[0]) == 40

@@ -44,22 +44,21 @@ def read_record(source: str) -> Record:
 
 
 def eval_graph(values: list[float], width: int = 60) -> list[str]:
-    """Two text lines drawing ``values`` (in [-1, 1]): the first side's advantage rises
-    above the middle line, the second side's falls below it; a long game is sampled to
-    ``width`` columns.
+    """Two text lines drawing ``values`` (in [-1, 1], the first side's view): the first
+    line's bars grow with the first side's advantage, the second line's with the second
+    side's (an even position is a low bar on both); a long game is sampled to ``width``
+    columns.
 
     >>> eval_graph([1.0, 0.0, -1.0])
-    ['█▁ ', '██▁']
+    ['█▁ ', ' ▁█']
     """
     if len(values) > width:
         values = [values[int(i * len(values) / width)] for i in range(width)]
-    top, bottom = [], []
-    for value in values:
-        level = round(max(0.0, value) * (len(BARS) - 1))
-        low = round(max(0.0, -value) * (len(BARS) - 1))
-        top.append(BARS[level] if value > 0 else (BARS[0] if value == 0 else " "))
-        bottom.append(BARS[len(BARS) - 1 - low] if value < 0 else BARS[-1])
-    return ["".join(top), "".join(bottom)]
+
+    def bars(ahead: list[float]) -> str:
+        return "".join(" " if v < 0 else BARS[round(v * (len(BARS) - 1))] for v in ahead)
+
+    return [bars(values), bars([-v for v in values])]
 
 
 def print_analysis(result: Analysis, console: Console) -> None:
@@ -84,7 +83,7 @@ def print_analysis(result: Analysis, console: Console) -> None:
     console.print(table)
     top, bottom = eval_graph([p.eval_first for p in result.plies] + [result.final],
                              width=max(10, min(80, console.width - 10)))
-    console.print(f"first side  {top}\nsecond side {bottom}")
+    console.print(f"first side ahead  {top}\nsecond side ahead {bottom}")
     for summary in result.summary():
         average = summary.average_loss
         console.print(
