@@ -94,7 +94,7 @@ def test_the_analysis_board_of_a_finished_game(browser: Any, base_url: str,  # n
     page.wait_for_function("() => !document.querySelector('#moves .move.current')")
 
     page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(50)  # a layout pass after the resize, not a wait for the server
+    page.wait_for_function("() => document.documentElement.clientWidth <= 390")  # laid out
     page.screenshot(path=str(shots / "analysis_phone.png"), full_page=True)
     assert no_overflow(page)
     box = page.locator("svg.board").bounding_box()
