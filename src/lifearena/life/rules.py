@@ -54,6 +54,7 @@ from pathlib import Path
 import numpy as np
 
 from lifearena.errors import RuleError
+from lifearena.life.rule_notations import parse_one_colour
 
 COIN = 3
 """Table value meaning "a fair coin decides between colour 1 and colour 2"."""
@@ -110,7 +111,9 @@ class Rule:
 
     @classmethod
     def named(cls, name: str) -> Rule:
-        """The rule called ``name`` (case-insensitive), or a Life-like ``B.../S...`` string.
+        """The rule called ``name`` (case-insensitive), or a Life-like rule in any notation
+        Golly reads (``B3/S23``, ``S23/B3``, ``23/3``, ``B3_S23``, or Hensel letters that
+        happen to cover whole counts); see :mod:`lifearena.life.rule_notations`.
 
         Rules are immutable, so the same object is returned for the same name.
         """
@@ -123,10 +126,17 @@ class Rule:
         if key in _NAMED:
             description, function = _NAMED[key]
             return cls(key, _table_from(function), description)
-        if _LIFE_LIKE.fullmatch(name.strip()):
-            return cls.life_like(name)
+        one_colour = parse_one_colour(name)
+        if one_colour is not None:
+            if not one_colour.totalistic:
+                raise RuleError(
+                    f"rule {one_colour.name} is isotropic non-totalistic: its next state is not "
+                    "a function of neighbour counts, so it is no Rule; expected a count-based "
+                    "rule here (lifearena.life.as_any_rule reads it as a LookupRule)")
+            return cls.life_like(one_colour.life_like_name())
         known = ", ".join(sorted(_NAMED))
-        raise RuleError(f"unknown rule {name!r}; expected one of {known}, or B.../S... ")
+        raise RuleError(f"unknown rule {name!r}; expected one of {known}, or a Life-like rule "
+                        "such as B3/S23, S23/B3 or 23/3")
 
     @classmethod
     def life_like(cls, text: str) -> Rule:

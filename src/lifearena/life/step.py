@@ -6,7 +6,9 @@ machine word, numba-compiled (:mod:`lifearena.life.kernels.bitwise` for one grid
 call. ``"reference"`` (plain Python) and ``"numpy"`` are the slow, simple ones the fast
 kernels are tested and measured against.
 Every kernel gives the same result for the same ``seed`` and ``generation``, coins included
-(see :mod:`lifearena.life.coin`).
+(see :mod:`lifearena.life.coin`). A :class:`~lifearena.life.lookup_rule.LookupRule` (an
+isotropic non-totalistic or Golly ``@TABLE`` rule, also given as its string) runs on the
+compiled kernel of :mod:`lifearena.life.kernels.lookup`.
 
 >>> import numpy as np
 >>> blinker = np.zeros((5, 5), dtype=np.int8); blinker[2, 1:4] = 1
@@ -26,9 +28,11 @@ from lifearena.errors import BadParameterError
 from lifearena.life.grid import as_grid
 from lifearena.life.kernels.batch import batch_evolve
 from lifearena.life.kernels.bitwise import bitwise_evolve
+from lifearena.life.kernels.lookup import lookup_evolve, lookup_step_numpy
 from lifearena.life.kernels.numpy_step import numpy_step
 from lifearena.life.kernels.reference import reference_step
-from lifearena.life.rules import Rule, as_rule
+from lifearena.life.lookup_rule import LookupRule, as_any_rule
+from lifearena.life.rules import Rule
 
 Kernel = Literal["auto", "reference", "numpy", "bitwise"]
 KERNELS = ("auto", "reference", "numpy", "bitwise")
@@ -36,7 +40,7 @@ KERNELS = ("auto", "reference", "numpy", "bitwise")
 
 def step(
     cells: np.ndarray,
-    rule: Rule | str,
+    rule: Rule | LookupRule | str,
     *,
     torus: bool = False,
     seed: int | np.ndarray = 0,
@@ -53,7 +57,7 @@ def step(
 
 def evolve(
     cells: np.ndarray,
-    rule: Rule | str,
+    rule: Rule | LookupRule | str,
     generations: int,
     *,
     torus: bool = False,
@@ -63,7 +67,7 @@ def evolve(
 ) -> np.ndarray:
     """``cells`` after ``generations`` steps; the first step is number ``generation``."""
     grid = as_grid(cells)
-    rule = as_rule(rule)
+    rule = as_any_rule(rule)
     if generations < 0:
         raise BadParameterError(f"generations {generations} is negative; expected >= 0")
     if kernel not in KERNELS:
@@ -74,6 +78,8 @@ def evolve(
         raise BadParameterError(
             f"{np.shape(seed)[0]} seeds for {grid.shape[0]} boards; expected one seed per board"
         )
+    if isinstance(rule, LookupRule):
+        return _evolve_lookup(grid, rule, generations, torus=torus, kernel=kernel)
     if kernel in ("auto", "bitwise"):
         if grid.ndim == 2:
             return bitwise_evolve(grid, rule, generations, torus=torus, seed=int(seed),
@@ -95,3 +101,20 @@ def evolve(
         else:
             out = numpy_step(out, rule, torus=torus, seed=seed, generation=g)
     return out
+
+
+def _evolve_lookup(grid: np.ndarray, rule: LookupRule, generations: int, *, torus: bool,
+                   kernel: Kernel) -> np.ndarray:
+    """A lookup rule: the compiled kernel, or nine shifted copies for ``"reference"`` and
+    ``"numpy"`` (the cell-by-cell reference step reads count tables only)."""
+    table = rule.transition_table()
+    boards = grid if grid.ndim == 3 else grid[None]
+    out = []
+    for board in boards:
+        if kernel in ("auto", "bitwise"):
+            out.append(lookup_evolve(board, table, generations, torus=torus))
+            continue
+        for _ in range(generations):
+            board = lookup_step_numpy(board, table, torus=torus)
+        out.append(board.copy())
+    return np.stack(out) if grid.ndim == 3 else out[0]

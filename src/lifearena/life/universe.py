@@ -97,14 +97,28 @@ def neighbourhood_index(centre: int, neighbours: Sequence[int]) -> int:
     return int(centre) * 3 ** 8 + index
 
 
-def transition_table(rule: Rule) -> np.ndarray:
+class TabulatedRule(Protocol):
+    """A rule given directly as its ``(3**9,)`` lookup, such as
+    :class:`lifearena.life.lookup_rule.LookupRule`."""
+
+    name: str
+
+    def transition_table(self) -> np.ndarray:
+        """The next state for each :func:`neighbourhood_index`."""
+        ...
+
+
+def transition_table(rule: Rule | TabulatedRule) -> np.ndarray:
     """``rule`` as a ``(3**9,)`` int8 lookup: the next state of a cell from its state and its
-    eight neighbours' (:func:`neighbourhood_index`); coin entries stay ``COIN`` (3).
+    eight neighbours' (:func:`neighbourhood_index`); coin entries stay ``COIN`` (3). A rule
+    that is already a lookup (:class:`TabulatedRule`) gives its own table.
 
     >>> table = transition_table(Rule.named("immigration"))
     >>> int(table[neighbourhood_index(0, [2, 2, 1, 0, 0, 0, 0, 0])])  # majority colour
     2
     """
+    if not isinstance(rule, Rule):
+        return np.asarray(rule.transition_table(), dtype=np.int8)
     powers = 3 ** np.arange(8)
     codes = np.arange(3 ** 8)
     digits = (codes[:, None] // powers[None, :]) % 3
