@@ -84,7 +84,7 @@ def test_save_and_load_by_suffix(tmp_path):
     for name in ("a.rle", "a.cells"):
         save_pattern(tmp_path / name, cells, rule="immigration", comments=["hello"])
         assert np.array_equal(load_pattern(tmp_path / name).cells, cells)
-    assert load_pattern(tmp_path / "a.rle").rule == "immigration"
+    assert load_pattern(tmp_path / "a.rle").rule == "Immigration"  # the name Golly knows
     assert not list(tmp_path.glob("*.partial"))
     (tmp_path / "bad.rle").write_text("x = 1, y = 1\nq!")
     with pytest.raises(ParseError, match="bad.rle: unknown RLE cell state"):

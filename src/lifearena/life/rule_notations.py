@@ -144,8 +144,8 @@ def _parse_part(part: str, text: str, which: str) -> frozenset[int]:
     for digit, minus, letters in _TOKEN.findall(part):
         count = int(digit)
         if count > 8:
-            raise RuleError(f"bad rule {text!r}: {which}{digit} counts 9 neighbours; "
-                            "expected counts 0 to 8")
+            raise RuleError(f"bad rule {text!r}: {which}{digit} is not a neighbour count; "
+                            "neighbour counts go from 0 to 8")
         unknown = sorted(set(letters) - set(HENSEL_LETTERS[count]))
         if unknown:
             allowed = HENSEL_LETTERS[count] or "none"
