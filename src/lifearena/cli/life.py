@@ -610,8 +610,31 @@ def step_command(
 @app.command()
 def rules(
     name: Annotated[str | None, typer.Argument(help="Print this rule's full table.")] = None,
+    golly: Annotated[str | None, typer.Option(
+        "--golly", help="Write this rule (any deterministic rule: a name, B.../S..., Hensel "
+                        "letters, a table) as a Golly .rule file named after it.")] = None,
+    output: Annotated[Path | None, typer.Option(
+        "-o", "--output", help="With --golly: the file to write (default: stdout).")] = None,
 ) -> None:
-    """List the named rules, or print one rule as a table you can edit and load back."""
+    """List the named rules, print one rule as a table you can edit and load back, or write
+    one as a Golly @RULE/@TABLE file (``--golly immigration -o Immigration.rule``)."""
+    if golly is not None:
+        from lifearena.life.golly_rules import to_golly_rule
+        from lifearena.life.lookup_rule import as_any_rule
+        from lifearena.life.patterns import golly_rule_name
+
+        check_output(output, "--output", (".rule",))
+        rule = as_any_rule(golly)
+        title = golly_rule_name(rule.name).replace("/", "_")
+        text = to_golly_rule(rule, title)
+        if output is None:
+            typer.echo(text, nl=False)
+        else:
+            partial = output.with_name(output.name + ".partial")
+            partial.write_text(text, encoding="utf-8")
+            partial.replace(output)
+            console.print(f"wrote {output}: Golly rule {title}")
+        return
     if name is not None:
         typer.echo(as_rule(name).to_table_text(), nl=False)
         return

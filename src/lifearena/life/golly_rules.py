@@ -94,9 +94,10 @@ def read_golly_rule(text: str, *, source: str = "rule file") -> AnyRule:
 
 
 def to_golly_rule(rule: AnyRule, name: str | None = None) -> str:
-    """``rule`` as a Golly ``.rule`` text named ``name`` (default: the rule's name)."""
+    """``rule`` as a Golly ``.rule`` text named ``name`` (default: the rule's name, ``/``
+    written ``_`` as file names need)."""
     check_deterministic(rule, "a Golly rule table")
-    title = name or rule.name
+    title = name or rule.name.replace("/", "_")
     if not re.fullmatch(r"[A-Za-z0-9_.+-]+", title):
         raise RuleError(f"Golly rule name {title!r} has characters Golly's rule files do not "
                         "allow; expected letters, digits and _ . + -")

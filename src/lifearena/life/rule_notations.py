@@ -60,7 +60,7 @@ _REPRESENTATIVE: dict[tuple[int, str], int] = {
 the complement of the class of ``8 - k`` with the same letter. Checked against Golly in
 ``tests/life/test_rule_notations.py``."""
 
-_PART = r"(?:\d-?[cekainyqjrtwz]*)*"
+_PART = r"(?:\d-?[a-z]*)*"
 _FORMS = (
     (re.compile(rf"[Bb](?P<b>{_PART})[/_][Ss](?P<s>{_PART})"), "B/S"),
     (re.compile(rf"[Ss](?P<s>{_PART})[/_][Bb](?P<b>{_PART})"), "S/B"),

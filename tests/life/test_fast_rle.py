@@ -1,0 +1,80 @@
+"""The compiled RLE reader and writer equal the plain ones they replace."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from lifearena.errors import ParseError
+from lifearena.life.patterns import read_rle, read_rle_reference, write_rle, write_rle_reference
+
+grids = arrays(np.int8, st.tuples(st.integers(1, 9), st.integers(1, 150)),
+               elements=st.sampled_from([0, 0, 0, 1, 2]))
+
+
+@settings(deadline=None)
+@given(grids, st.booleans())
+def test_fast_writer_equals_the_plain_writer(cells: np.ndarray, one_colour: bool) -> None:
+    if one_colour:
+        cells = (cells != 0).astype(np.int8)
+    assert write_rle(cells, rule="life") == write_rle_reference(cells, rule="life")
+
+
+@st.composite
+def spellings(draw: st.DrawFn) -> tuple[np.ndarray, str]:
+    """A grid and one of the many RLE texts that mean it: runs split or merged, explicit
+    empty runs, blank space and line breaks anywhere between tokens, comment lines in the
+    body, text after the '!'."""
+    cells = draw(grids)
+    letters = ("b.", "oA", "B") if np.any(cells == 2) else ("b", "o", "")
+    tokens: list[str] = []
+    for y, row in enumerate(cells):
+        if y:
+            tokens.append("$")
+        x = 0
+        while x < row.size:
+            end = x + 1
+            while end < row.size and row[end] == row[x] and draw(st.booleans()):
+                end += 1
+            symbol = draw(st.sampled_from(letters[row[x]]))
+            run = end - x
+            if row[x] or end < row.size or draw(st.booleans()):
+                tokens.append(("" if run == 1 and draw(st.booleans()) else str(run)) + symbol)
+            x = end
+    tokens.append("!")
+    body = ""
+    for token in tokens:
+        body += token + draw(st.sampled_from(["", "", "", " ", "\n", "\r\n", "\n#C note\n"]))
+    body += draw(st.sampled_from(["", "\n", "trailing words\n"]))
+    header = f"#N soup\nx = {cells.shape[1]}, y = {cells.shape[0]}, rule = B3/S23\n"
+    return cells, header + body
+
+
+@settings(max_examples=200, deadline=None)
+@given(spellings())
+def test_fast_reader_equals_the_plain_reader(spelled: tuple[np.ndarray, str]) -> None:
+    cells, text = spelled
+    fast, plain = read_rle(text), read_rle_reference(text)
+    assert np.array_equal(fast.cells, cells)
+    assert np.array_equal(plain.cells, cells)
+    assert (fast.rule, fast.comments) == (plain.rule, plain.comments) == ("B3/S23", ["#N soup"])
+
+
+@pytest.mark.parametrize("text", [
+    "x = 3, y = 1\nozo!", "x = 2, y = 1\n3o!", "x = 2, y = 1\no$o!", "x = 2, y = 2\noo$o",
+    "x = 2, y = 1\n99999999999999999999999o!", "x = 2, y = 1\noé!",
+])
+def test_bad_bodies_get_the_plain_readers_message(text: str) -> None:
+    with pytest.raises(ParseError) as plain:
+        read_rle_reference(text)
+    with pytest.raises(ParseError, match=None) as fast:
+        read_rle(text)
+    assert str(fast.value) == str(plain.value)
+
+
+def test_a_large_soup_round_trips() -> None:
+    cells = np.random.default_rng(5).integers(0, 3, (300, 700)).astype(np.int8)
+    assert np.array_equal(read_rle(write_rle(cells)).cells, cells)
