@@ -207,6 +207,15 @@ def _build(header: _Table, variables: dict[str, list[int]],
     for items, number in transitions:
         at = f"at line {number} of {source}"
         for allowed, following in _bindings(items, variables, states, at):
+            if all(len(values) == 1 for values in allowed) and header.symmetry != "permute":
+                # one neighbourhood and its images: index them directly
+                for order in _group(header.symmetry):
+                    index = sum(values[0] * 3 ** int(GOLLY_ORDER[column])
+                                for values, column in zip(allowed, order, strict=True))
+                    if not decided[index]:
+                        table[index] = following
+                        decided[index] = True
+                continue
             if header.symmetry == "permute":
                 matches = (np.isin(digits[:, 0], allowed[0])
                            & np.isin(counts, _permute_counts(allowed[1:])))

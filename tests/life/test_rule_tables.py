@@ -1,0 +1,147 @@
+"""Golly @RULE/@TABLE files both ways, held to Golly's own RuleLoader."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from lifearena.errors import RuleError
+from lifearena.life.golly_rules import read_golly_rule, to_golly_rule
+from lifearena.life.lookup_rule import LookupRule, as_any_rule
+from lifearena.life.rules import Rule
+from lifearena.life.step import evolve
+
+from .conftest import PATTERNS, bgolly_run, crop, needs_bgolly
+
+LIFE_BY_VARIABLES = """@RULE LifeTable
+@TABLE
+n_states:2
+neighborhood:Moore
+symmetries:{symmetry}
+var a={{0,1}}
+var b={{a}}
+var c={{0,1}}
+var d={{0,1}}
+var e={{0,1}}
+var f={{0,1}}
+var g={{0,1}}
+var h={{0,1}}
+var i={{0,1}}
+0,1,1,1,0,0,0,0,0,1
+1,1,1,0,0,0,0,0,0,1
+1,1,1,1,0,0,0,0,0,1
+1,b,c,d,e,f,g,h,i,0
+"""
+
+
+@pytest.mark.parametrize("symmetry", ["permute"])
+def test_a_count_based_table_is_a_plain_rule(symmetry: str) -> None:
+    rule = read_golly_rule(LIFE_BY_VARIABLES.format(symmetry=symmetry))
+    assert isinstance(rule, Rule) and rule == Rule.named("life") and rule.name == "LifeTable"
+
+
+def test_rotations_and_reflections_give_the_orbit_of_a_transition() -> None:
+    base = "@RULE T\n@TABLE\nn_states:2\nneighborhood:Moore\nsymmetries:{}\n0,1,1,0,0,0,0,0,0,1\n"
+    births = {}
+    for symmetry in ("none", "rotate4", "rotate8", "reflect_horizontal", "rotate4reflect",
+                     "rotate8reflect"):
+        rule = read_golly_rule(base.format(symmetry))
+        assert isinstance(rule, LookupRule)
+        cells = np.zeros((3, 3), dtype=np.int8)
+        born = 0
+        for a, b in [((0, 1), (0, 2)), ((1, 2), (2, 2)), ((0, 1), (0, 0)), ((0, 0), (1, 0))]:
+            cells[:] = 0
+            cells[a] = cells[b] = 1
+            born = born * 2 + int(evolve(cells, rule, 1)[1, 1])
+        births[symmetry] = born
+    # N+NE itself, E+SE (a quarter turn), N+NW (its mirror image, or an eighth turn back),
+    # NW+W (three quarter turns)
+    assert births == {"none": 0b1000, "rotate4": 0b1101, "rotate8": 0b1111,
+                      "reflect_horizontal": 0b1010, "rotate4reflect": 0b1111,
+                      "rotate8reflect": 0b1111}
+
+
+@pytest.mark.parametrize("rule", ["immigration", "life", "B36/S23", "p2life-no-coin",
+                                  "B2-a/S12"])
+def test_written_tables_read_back_as_the_same_rule(rule: str) -> None:
+    original = as_any_rule(rule)
+    again = read_golly_rule(to_golly_rule(original))
+    assert type(again) is type(original)
+    assert again == original
+
+
+def test_random_lookup_rules_round_trip() -> None:
+    table = np.random.default_rng(3).integers(0, 3, 3 ** 9).astype(np.int8)
+    rule = LookupRule("random", table)
+    assert read_golly_rule(to_golly_rule(rule)) == rule
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("@RULE A\n@TABLE\nn_states:3\nneighborhood:vonNeumann\nsymmetries:none\n",
+     "neighborhood:vonNeumann at line 4 of rule file is not supported; expected Moore"),
+    ("@RULE A\n@TABLE\nn_states:4\nneighborhood:Moore\nsymmetries:none\n",
+     "n_states:4 at line 3 of rule file is not supported; expected 2 or 3 states"),
+    ("@RULE A\n@TABLE\nn_states:2\nneighborhood:hexagonal\n", "neighborhood:hexagonal"),
+    ("@RULE A\n@TREE\nnum_states=2\n", "holds a @TREE"),
+    ("@RULE A\n@TABLE\nn_states:2\nneighborhood:Moore\nsymmetries:rotate6\n",
+     "symmetries:rotate6 at line 5 of rule file is unknown"),
+    ("@RULE A\n@TABLE\nn_states:2\nneighborhood:Moore\nsymmetries:none\n0,1,1\n",
+     "bad transition '0,1,1' at line 6"),
+    ("@RULE A\n@TABLE\nn_states:2\nneighborhood:Moore\nsymmetries:none\n0,1,1,1,0,0,0,0,0,z\n",
+     "unknown variable 'z'"),
+    ("@TABLE\nn_states:2\n", "no '@RULE NAME' line"),
+])
+def test_unsupported_tables_are_named_in_one_line(text: str, message: str) -> None:
+    with pytest.raises(RuleError, match=message) as error:
+        read_golly_rule(text)
+    assert "\n" not in str(error.value)
+
+
+def test_coin_rules_are_refused_by_the_cli_in_one_line(tmp_path) -> None:
+    run = subprocess.run([sys.executable, "-m", "lifearena", "life", "rules", "--golly",
+                          "p2life"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2
+    assert run.stderr.strip().count("\n") == 0 and "a coin is not a rule table" in run.stderr
+    out = tmp_path / "Immigration.rule"
+    run = subprocess.run([sys.executable, "-m", "lifearena", "life", "rules", "--golly",
+                          "immigration", "-o", str(out)], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert read_golly_rule(out.read_text()) == Rule.named("immigration")
+
+
+@needs_bgolly
+@pytest.mark.parametrize("rule", ["immigration", "B2-a/S12", "p2life-no-coin"])
+def test_golly_runs_the_written_table_as_the_engine_does(rule: str, tmp_path) -> None:
+    the_rule = as_any_rule(rule)
+    text = to_golly_rule(the_rule)
+    name = text.split("\n", 1)[0].removeprefix("@RULE ")
+    (tmp_path / f"{name}.rule").write_text(text)
+    cells = np.random.default_rng(7).integers(0, 3, (24, 24)).astype(np.int8)
+    cells[np.random.default_rng(8).random(cells.shape) < 0.5] = 0
+    from lifearena.life.patterns import write_rle
+
+    path = tmp_path / "soup.rle"
+    path.write_text(f"x = 24, y = 24, rule = {name}\n" + write_rle(cells).split("\n", 1)[1])
+    generations = 12
+    ours = evolve(np.pad(cells, generations + 1), the_rule, generations)
+    assert np.array_equal(crop(ours), crop(bgolly_run(path, generations, tmp_path,
+                                                      rule_dir=tmp_path)))
+
+
+@needs_bgolly
+def test_a_golly_moore_table_runs_as_golly_runs_it(tmp_path) -> None:
+    source = PATTERNS.parent / "Rules" / "Banks-III.rule"
+    rule = as_any_rule(str(source))
+    assert isinstance(rule, LookupRule) and rule.name == "Banks-III"
+    cells = (np.random.default_rng(1).random((20, 20)) < 0.5).astype(np.int8)
+    from lifearena.life.patterns import write_rle
+
+    path = tmp_path / "soup.rle"
+    path.write_text(write_rle(cells, rule="Banks-III"))
+    ours = evolve(np.pad(cells, 12), rule, 10)
+    assert np.array_equal(crop(ours), crop(bgolly_run(path, 10, tmp_path,
+                                                      rule_dir=source.parent)))
