@@ -3,7 +3,7 @@ Life programs that Golly still reads.
 
 **Life 1.05**: a ``#Life 1.05`` line, ``#D`` description lines, ``#N`` (Conway's rule) or
 ``#R S/B`` (the rule in S/B notation, ``#R 23/3``), then blocks: ``#P x y`` gives the
-top-left cell of the block's picture, rows of ``.`` (empty) and ``*`` (live).
+top-left cell (a bare ``#P``: 0 0) of the block's picture, rows of ``.`` (empty) and ``*`` (live).
 
 **Life 1.06**: a ``#Life 1.06`` line, then one live cell per line, ``x y``.
 
@@ -36,7 +36,7 @@ from lifearena.life.rule_notations import parse_one_colour
 if TYPE_CHECKING:
     from lifearena.life.patterns import Pattern
 
-_P_LINE = re.compile(r"#P\s+(-?\d+)\s+(-?\d+)\s*")
+_P_LINE = re.compile(r"#P(?:\s+(-?\d+)\s+(-?\d+))?\s*")
 _CELL = re.compile(r"\s*(-?\d+)\s+(-?\d+)\s*")
 
 
@@ -59,7 +59,7 @@ def read_life_105(text: str, *, max_cells: int = MAX_CELLS) -> Pattern:
                 if not match:
                     raise ParseError(f"bad block line {line!r} at line {number}; "
                                      "expected '#P <x> <y>'")
-                x0, y0, row, block = int(match[1]), int(match[2]), 0, True
+                x0, y0, row, block = int(match[1] or 0), int(match[2] or 0), 0, True
             elif tag == "#N":
                 rule = "B3/S23"
             elif tag == "#R":
@@ -126,6 +126,8 @@ def write_life_106(cells: np.ndarray, *, origin: tuple[int, int] = (0, 0)) -> st
 
 
 def _rule_of(text: str, number: int) -> str:
+    if re.fullmatch(r"[Bb]\d*", text):  # births only, as in '#R B234'
+        text += "/S"
     try:
         rule = parse_one_colour(text)
     except RuleError as error:
