@@ -31,7 +31,7 @@ def test_run_writes_pattern_png_and_gif(tmp_path, capsys):
     assert code == 0
     assert "Run summary" in out and "colour 2" in out
     pattern = load_pattern(tmp_path / "end.rle")
-    assert pattern.cells.shape == (20, 30) and pattern.rule == "immigration"
+    assert pattern.cells.shape == (20, 30) and pattern.rule == "Immigration"  # as Golly names it
     gif = Image.open(tmp_path / "run.gif")
     assert 3 <= gif.n_frames <= 5  # Pillow merges identical consecutive frames
     assert Image.open(tmp_path / "end.png").size[0] >= 30

@@ -83,13 +83,15 @@ def test_other_files_are_refused_by_name(name: str, content: bytes, message: str
                                          tmp_path) -> None:
     path = tmp_path / name
     path.write_bytes(content)
-    try:
+    if name == "a.mc":  # read by lifearena.life.macrocell where that module exists
+        try:
+            load_pattern(path)
+        except ParseError as error:
+            assert "macrocell" in str(error)
+        return
+    with pytest.raises(ParseError, match=message) as error:
         load_pattern(path)
-    except ParseError as error:
-        assert "\n" not in str(error) and str(path) in str(error)
-        assert pytest.raises(ParseError, load_pattern, path).match(message)
-    else:
-        assert name == "a.mc"  # read by lifearena.life.macrocell where it exists
+    assert "\n" not in str(error.value) and str(path) in str(error.value)
 
 
 def _golly_files() -> list:

@@ -117,7 +117,7 @@ class Rule:
 
         Rules are immutable, so the same object is returned for the same name.
         """
-        return _named_rule(cls, name)
+        return _named_rule(name) if cls is Rule else cls._build_named(name)
 
     @classmethod
     def _build_named(cls, name: str) -> Rule:
@@ -255,8 +255,8 @@ class Rule:
 
 
 @functools.lru_cache(maxsize=256)
-def _named_rule(cls: type[Rule], name: str) -> Rule:
-    return cls._build_named(name)
+def _named_rule(name: str) -> Rule:
+    return Rule._build_named(name)
 
 
 def available_rules() -> dict[str, str]:
