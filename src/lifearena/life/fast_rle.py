@@ -40,13 +40,13 @@ def decode_body(body: bytes, width: int, height: int) -> np.ndarray | None:
     is anything but valid (unknown character, too many rows or columns, no ``!``)."""
     cells = np.zeros((max(height, 1), max(width, 1)), dtype=np.int8)
     data = np.frombuffer(body, dtype=np.uint8)
-    if not _decode(data, cells, width, height, _STATE, _SPACE):
+    if not _decode(data, cells.reshape(-1), cells.shape[1], width, height, _STATE, _SPACE):
         return None
     return cells[:height, :width] if width and height else cells
 
 
 @njit(cache=True)
-def _decode(data: np.ndarray, cells: np.ndarray, width: int, height: int,
+def _decode(data: np.ndarray, cells: np.ndarray, stride: int, width: int, height: int,
             states: np.ndarray, space: np.ndarray) -> bool:  # pragma: no cover - compiled
     x = 0
     y = 0
@@ -90,7 +90,9 @@ def _decode(data: np.ndarray, cells: np.ndarray, width: int, height: int,
         if state < 0 or y >= height or x + run > width:
             return False
         if state:
-            cells[y, x:x + run] = state
+            start = y * stride + x
+            for k in range(start, start + run):
+                cells[k] = state
         x += run
     return False
 
@@ -105,7 +107,7 @@ def encode_body(grid: np.ndarray) -> str:
     return out[:used].tobytes().decode("ascii")
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _put(out: np.ndarray, at: int, line: int, length: int, symbol: int, limit: int
          ) -> tuple[int, int]:  # pragma: no cover - compiled
     """Write one token (``length`` times ``symbol``), breaking the line first when it would
