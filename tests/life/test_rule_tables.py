@@ -145,3 +145,15 @@ def test_a_golly_moore_table_runs_as_golly_runs_it(tmp_path) -> None:
     ours = evolve(np.pad(cells, 12), rule, 10)
     assert np.array_equal(crop(ours), crop(bgolly_run(path, 10, tmp_path,
                                                       rule_dir=source.parent)))
+
+
+def test_a_golly_rule_file_is_a_rule_where_rules_are_read(tmp_path) -> None:
+    path = tmp_path / "Immigration.rule"
+    path.write_text(to_golly_rule(Rule.named("immigration"), "Immigration"))
+    assert Rule.from_string(f"@{path}") == Rule.named("immigration")
+    assert as_any_rule(str(path)) == Rule.named("immigration")
+    lookup = tmp_path / "Hensel.rule"
+    lookup.write_text(to_golly_rule(as_any_rule("B2-a/S12"), "Hensel"))
+    with pytest.raises(RuleError, match="Golly rule Hensel in .* is not a function of "
+                                        "neighbour counts"):
+        Rule.from_string(f"@{lookup}")

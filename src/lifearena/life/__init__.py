@@ -15,7 +15,13 @@ What is where:
   bit-parallel ``bitwise`` (one grid) and ``batch`` (many small boards) kernels with their
   support modules ``bitplanes`` (packing) and ``bitlogic`` (adders, rule plans). Its
   docstring has the table of which kernel serves which call.
-* :mod:`~lifearena.life.patterns` — Golly RLE and text grids in and out;
+* :mod:`~lifearena.life.rule_notations` — one-colour rule strings in Golly's notations
+  (S/B, Hensel letters); :mod:`~lifearena.life.lookup_rule` — :class:`LookupRule`, rules
+  that are one lookup over a cell and its neighbours, and :func:`as_any_rule`;
+  :mod:`~lifearena.life.golly_rules` — Golly ``@RULE``/``@TABLE`` files both ways.
+* :mod:`~lifearena.life.patterns` — Golly's pattern files (RLE with :mod:`.topology` and
+  ``#CXRLE``, ``.rle.gz``, Life 1.05/1.06 in :mod:`.lif_format`, ``.cells``) and text grids
+  in and out, the RLE body compiled in :mod:`.fast_rle`;
   :mod:`~lifearena.life.picture` — PNG and GIF pictures of grids.
 
 >>> import numpy as np
@@ -30,6 +36,7 @@ What is where:
 from lifearena.life.coin import coin_colour, coin_colours
 from lifearena.life.grid import as_grid, density, population, random_grid
 from lifearena.life.growing import GrowingRun, GrowthLimitError, run_growing
+from lifearena.life.lookup_rule import LookupRule, as_any_rule
 from lifearena.life.patterns import (
     Pattern,
     load_pattern,
@@ -42,14 +49,18 @@ from lifearena.life.patterns import (
 from lifearena.life.rules import COIN, Rule, as_rule, available_rules
 from lifearena.life.run import RunResult, run_until_stable
 from lifearena.life.step import evolve, step
+from lifearena.life.topology import Topology
 
 __all__ = [
     "COIN",
     "GrowingRun",
     "GrowthLimitError",
+    "LookupRule",
     "Pattern",
     "Rule",
     "RunResult",
+    "Topology",
+    "as_any_rule",
     "as_grid",
     "as_rule",
     "available_rules",

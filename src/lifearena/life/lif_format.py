@@ -25,7 +25,7 @@ top-left of the cells' bounding box, as ``#CXRLE Pos=`` is for RLE.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 import numpy as np
 
@@ -33,14 +33,21 @@ from lifearena.errors import ParseError, RuleError
 from lifearena.life.grid import MAX_CELLS, as_grid
 from lifearena.life.rule_notations import parse_one_colour
 
-if TYPE_CHECKING:
-    from lifearena.life.patterns import Pattern
+
+class LifeFile(NamedTuple):
+    """What a Life 1.05/1.06 file holds (:func:`lifearena.life.patterns.load_pattern` makes
+    a ``Pattern`` of it)."""
+
+    cells: np.ndarray
+    rule: str | None
+    comments: list[str]
+    origin: tuple[int, int]
 
 _P_LINE = re.compile(r"#P(?:\s+(-?\d+)\s+(-?\d+))?\s*")
 _CELL = re.compile(r"\s*(-?\d+)\s+(-?\d+)\s*")
 
 
-def read_life_105(text: str, *, max_cells: int = MAX_CELLS) -> Pattern:
+def read_life_105(text: str, *, max_cells: int = MAX_CELLS) -> LifeFile:
     """Parse Life 1.05 (see the module docstring)."""
     live: list[tuple[int, int]] = []
     comments: list[str] = []
@@ -80,7 +87,7 @@ def read_life_105(text: str, *, max_cells: int = MAX_CELLS) -> Pattern:
     return _pattern(live, rule, comments, max_cells)
 
 
-def read_life_106(text: str, *, max_cells: int = MAX_CELLS) -> Pattern:
+def read_life_106(text: str, *, max_cells: int = MAX_CELLS) -> LifeFile:
     """Parse Life 1.06: one ``x y`` live cell per line after the ``#Life 1.06`` line."""
     live: list[tuple[int, int]] = []
     comments: list[str] = []
@@ -158,11 +165,9 @@ def _one_colour(cells: np.ndarray, format_name: str) -> np.ndarray:
 
 
 def _pattern(live: list[tuple[int, int]], rule: str | None, comments: list[str],
-             max_cells: int) -> Pattern:
-    from lifearena.life.patterns import Pattern
-
+             max_cells: int) -> LifeFile:
     if not live:
-        return Pattern(np.zeros((1, 1), dtype=np.int8), rule, comments)
+        return LifeFile(np.zeros((1, 1), dtype=np.int8), rule, comments, (0, 0))
     xy = np.array(live, dtype=np.int64)
     left, top = xy.min(axis=0)
     width, height = xy.max(axis=0) - (left, top) + 1
@@ -170,4 +175,4 @@ def _pattern(live: list[tuple[int, int]], rule: str | None, comments: list[str],
         raise ParseError(f"pattern spans {width} x {height} cells; at most {max_cells:,}")
     cells = np.zeros((int(height), int(width)), dtype=np.int8)
     cells[xy[:, 1] - top, xy[:, 0] - left] = 1
-    return Pattern(cells, rule, comments, origin=(int(left), int(top)))
+    return LifeFile(cells, rule, comments, (int(left), int(top)))

@@ -33,21 +33,10 @@ from pathlib import Path
 import numpy as np
 
 from lifearena.errors import RuleError
+from lifearena.life.golly_tables import configuration_digits, count_table, parse_golly_table
 from lifearena.life.rule_notations import OneColourRule, parse_one_colour
 from lifearena.life.rules import COIN, Rule, as_rule
 from lifearena.life.universe import CONFIGURATIONS
-
-NEIGHBOURS = 3 ** 8
-"""Neighbourhoods of one centre state: the index of :func:`neighbourhood_index` less the
-centre's part."""
-
-
-def configuration_digits() -> np.ndarray:
-    """``(3**9, 9)`` int8: for each table index, the eight neighbours' states in
-    ``NEIGHBOUR_ORDER`` and then the centre's."""
-    codes = np.arange(CONFIGURATIONS)
-    powers = 3 ** np.arange(9)
-    return ((codes[:, None] // powers[None, :]) % 3).astype(np.int8)
 
 
 class LookupRule:
@@ -100,15 +89,8 @@ class LookupRule:
     def count_based(self) -> Rule | None:
         """The same rule as a plain :class:`Rule` when every neighbourhood with the same
         counts of each colour has the same next state, else ``None``."""
-        digits = configuration_digits()
-        n1 = (digits[:, :8] == 1).sum(axis=1)
-        n2 = (digits[:, :8] == 2).sum(axis=1)
-        centre = digits[:, 8]
-        table = np.zeros((3, 9, 9), dtype=np.int8)
-        table[centre, n1, n2] = self.table
-        if not np.array_equal(table[centre, n1, n2], self.table):
-            return None
-        return Rule(self.name, table, self.description)
+        table = count_table(self.table)
+        return None if table is None else Rule(self.name, table, self.description)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, LookupRule) and self._key == other._key
@@ -140,8 +122,7 @@ def as_any_rule(spec: AnyRule | str) -> AnyRule:
     if one_colour is not None and not one_colour.totalistic:
         return LookupRule.from_one_colour(one_colour)
     if text.lstrip().startswith("@RULE"):
-        from lifearena.life.golly_rules import read_golly_rule
-        return read_golly_rule(text)
+        return _golly_rule(text, "rule text")
     path = Path(text.removeprefix("@"))
     if (text.startswith("@") or text.endswith(".rule")) and path.is_file():
         try:
@@ -149,9 +130,15 @@ def as_any_rule(spec: AnyRule | str) -> AnyRule:
         except (OSError, UnicodeDecodeError) as error:
             raise RuleError(f"cannot read rule file {str(path)!r}: {error}") from None
         if body.lstrip().startswith("@RULE"):
-            from lifearena.life.golly_rules import read_golly_rule
-            return read_golly_rule(body, source=str(path))
+            return _golly_rule(body, str(path))
     return as_rule(text)
+
+
+def _golly_rule(text: str, source: str) -> AnyRule:
+    """A Golly ``@RULE``/``@TABLE`` text: a :class:`Rule` when count-based."""
+    name, table = parse_golly_table(text, source)
+    rule = LookupRule(name, table, f"Golly rule table {name} ({source})")
+    return rule.count_based() or rule
 
 
 def check_deterministic(rule: AnyRule, purpose: str) -> None:

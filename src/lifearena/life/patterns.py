@@ -50,6 +50,7 @@ Topology(kind='torus', width=72, height=48)
 from __future__ import annotations
 
 import gzip
+import importlib
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -403,10 +404,10 @@ def _load(path: Path, max_cells: int) -> Pattern:
         return _load_macrocell(data, max_cells)
     text = _as_text(data, path)
     first = text.lstrip()[:10].lower()
-    if first.startswith("#life 1.05"):
-        return read_life_105(text, max_cells=max_cells)
-    if first.startswith("#life 1.06"):
-        return read_life_106(text, max_cells=max_cells)
+    if first.startswith(("#life 1.05", "#life 1.06")):
+        read = read_life_105 if first.startswith("#life 1.05") else read_life_106
+        life = read(text, max_cells=max_cells)
+        return Pattern(life.cells, life.rule, life.comments, origin=life.origin)
     body = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     if suffix == ".rle" or (body and _HEADER.fullmatch(body[0].strip())):
         return read_rle(text, max_cells=max_cells)
@@ -451,8 +452,8 @@ def _as_text(data: bytes, path: Path) -> str:
 def _load_macrocell(data: bytes, max_cells: int) -> Pattern:
     """A macrocell file through :mod:`lifearena.life.macrocell`, its universe cut to the
     bounding box of its cells."""
-    try:
-        from lifearena.life import macrocell  # type: ignore[attr-defined,unused-ignore]
+    try:  # HashLife's module, loaded only for macrocell files
+        macrocell = importlib.import_module("lifearena.life.macrocell")
     except ImportError:
         raise ParseError("macrocell support missing: this lifearena cannot read .mc files; "
                          "expected .rle, .lif or .cells") from None

@@ -54,6 +54,7 @@ from pathlib import Path
 import numpy as np
 
 from lifearena.errors import RuleError
+from lifearena.life.golly_tables import count_table, parse_golly_table
 from lifearena.life.rule_notations import parse_one_colour
 
 COIN = 3
@@ -134,6 +135,10 @@ class Rule:
                     "a function of neighbour counts, so it is no Rule; expected a count-based "
                     "rule here (lifearena.life.as_any_rule reads it as a LookupRule)")
             return cls.life_like(one_colour.life_like_name())
+        if key in ("lifehistory", "lifesuper"):
+            raise RuleError(f"rule {name.strip()} is Golly's Life with extra states that mark "
+                            "history (more than three states), which lifearena does not run; "
+                            "expected B3/S23 for the same live cells")
         known = ", ".join(sorted(_NAMED))
         raise RuleError(f"unknown rule {name!r}; expected one of {known}, or a Life-like rule "
                         "such as B3/S23, S23/B3 or 23/3")
@@ -182,7 +187,8 @@ class Rule:
 
     @classmethod
     def from_string(cls, spec: str) -> Rule:
-        """A rule name, a ``B.../S...`` string, a table text (with ``->``) or a table file.
+        """A rule name, a ``B.../S...`` string, a table text (with ``->``) or a table file
+        (the clause format, or a count-based Golly ``@RULE``/``@TABLE`` file).
 
         >>> Rule.from_string("Immigration").name
         'immigration'
@@ -199,6 +205,8 @@ class Rule:
             except UnicodeDecodeError:
                 raise RuleError(f"rule file {str(path)!r} is not text; expected a rule table "
                                 "as 'lifearena life rules NAME' prints it") from None
+            if body.lstrip().startswith("@RULE"):
+                return _count_based_golly_rule(body, str(path))
             return cls.from_table_text(body, name=path.stem)
         return cls.named(text)
 
@@ -252,6 +260,17 @@ class Rule:
 
     def __str__(self) -> str:
         return self.name
+
+
+def _count_based_golly_rule(text: str, source: str) -> Rule:
+    """A Golly ``@RULE``/``@TABLE`` file whose table is count-based."""
+    name, lookup = parse_golly_table(text, source)
+    table = count_table(lookup)
+    if table is None:
+        raise RuleError(f"Golly rule {name} in {source} is not a function of neighbour "
+                        "counts, so it is no Rule; expected a count-based table here "
+                        "(lifearena.life.as_any_rule reads it as a LookupRule)")
+    return Rule(name, table, f"Golly rule table {name} ({source})")
 
 
 @functools.lru_cache(maxsize=256)
