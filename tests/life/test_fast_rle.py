@@ -26,14 +26,15 @@ def test_fast_writer_equals_the_plain_writer(cells: np.ndarray, one_colour: bool
 @st.composite
 def spellings(draw: st.DrawFn) -> tuple[np.ndarray, str]:
     """A grid and one of the many RLE texts that mean it: runs split or merged, explicit
-    empty runs, blank space and line breaks anywhere between tokens, comment lines in the
+    empty runs, several row ends as one run, blank space and line breaks anywhere between tokens, comment lines in the
     body, text after the '!'."""
     cells = draw(grids)
     letters = ("b.", "oA", "B") if np.any(cells == 2) else ("b", "o", "")
     tokens: list[str] = []
+    rows_ended = 0
     for y, row in enumerate(cells):
-        if y:
-            tokens.append("$")
+        rows_ended += 1 if y else 0
+        row_tokens: list[str] = []
         x = 0
         while x < row.size:
             end = x + 1
@@ -42,8 +43,14 @@ def spellings(draw: st.DrawFn) -> tuple[np.ndarray, str]:
             symbol = draw(st.sampled_from(letters[row[x]]))
             run = end - x
             if row[x] or end < row.size or draw(st.booleans()):
-                tokens.append(("" if run == 1 and draw(st.booleans()) else str(run)) + symbol)
+                row_tokens.append(("" if run == 1 and draw(st.booleans()) else str(run))
+                                  + symbol)
             x = end
+        if row_tokens:  # empty rows between may be one run: '3$'
+            if rows_ended:
+                tokens.append(draw(st.sampled_from([f"{rows_ended}$", "$" * rows_ended])))
+            rows_ended = 0
+            tokens.extend(row_tokens)
     tokens.append("!")
     body = ""
     for token in tokens:
