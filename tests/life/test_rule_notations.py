@@ -12,7 +12,13 @@ from hypothesis.extra.numpy import arrays
 from lifearena.errors import RuleError
 from lifearena.life.kernels.lookup import lookup_evolve, lookup_step_numpy
 from lifearena.life.lookup_rule import LookupRule, as_any_rule
-from lifearena.life.rule_notations import HENSEL_LETTERS, hensel_classes, masks_of
+from lifearena.life.rule_notations import (
+    HENSEL_LETTERS,
+    format_rule,
+    hensel_classes,
+    masks_of,
+    parse_one_colour,
+)
 from lifearena.life.rules import Rule
 from lifearena.life.step import evolve
 from lifearena.life.universe import transition_table
@@ -48,6 +54,34 @@ def test_hensel_letters_partition_the_neighbourhoods() -> None:
         assert letter in HENSEL_LETTERS[count]
     assert sum(len(masks_of(k, letter)) for k in range(1, 8) for letter in HENSEL_LETTERS[k]) \
         == 254
+
+
+@st.composite
+def hensel_rules(draw: st.DrawFn) -> tuple[frozenset[int], frozenset[int]]:
+    """Random birth and survival sets, each a union of Hensel classes."""
+    def part() -> frozenset[int]:
+        chosen: set[int] = set()
+        for count in range(9):
+            letters = HENSEL_LETTERS[count] or " "
+            for letter in letters:
+                if draw(st.booleans()):
+                    chosen |= masks_of(count, letter.strip())
+        return frozenset(chosen)
+
+    return part(), part()
+
+
+@settings(deadline=None, max_examples=150)
+@given(hensel_rules(), st.sampled_from(["B{b}/S{s}", "S{s}/B{b}", "b{b}_s{s}"]))
+def test_hensel_names_read_back_as_the_same_rule(rule: tuple[frozenset[int], frozenset[int]],
+                                                 form: str) -> None:
+    birth, survival = rule
+    written = format_rule(birth, survival)
+    born, survive = written[1:].split("/S")
+    again = parse_one_colour(form.format(b=born, s=survive))
+    assert again is not None
+    assert (again.birth, again.survival) == (birth, survival)
+    assert again.name == written
 
 
 def test_non_totalistic_rules_are_lookup_rules_not_rules() -> None:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
@@ -100,17 +97,28 @@ def test_unsupported_tables_are_named_in_one_line(text: str, message: str) -> No
     assert "\n" not in str(error.value)
 
 
-def test_coin_rules_are_refused_by_the_cli_in_one_line(tmp_path) -> None:
-    run = subprocess.run([sys.executable, "-m", "lifearena", "life", "rules", "--golly",
-                          "p2life"], capture_output=True, text=True, timeout=60)
-    assert run.returncode == 2
-    assert run.stderr.strip().count("\n") == 0 and "a coin is not a rule table" in run.stderr
+def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from lifearena.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(list(argv))
+        raise SystemExit(0)
+    out, err = capsys.readouterr()
+    return int(stop.value.code or 0), out, err
+
+
+def test_life_rules_golly_writes_a_rule_file_and_refuses_coins(tmp_path, capsys) -> None:
+    code, _, err = _cli(capsys, "life", "rules", "--golly", "p2life")
+    assert code == 2
+    assert err.strip().count("\n") == 0 and "a coin is not a rule table" in err
     out = tmp_path / "Immigration.rule"
-    run = subprocess.run([sys.executable, "-m", "lifearena", "life", "rules", "--golly",
-                          "immigration", "-o", str(out)], capture_output=True, text=True,
-                         timeout=60)
-    assert run.returncode == 0, run.stderr
+    code, _, err = _cli(capsys, "life", "rules", "--golly", "immigration", "-o", str(out))
+    assert code == 0, err
+    assert out.read_text().startswith("@RULE Immigration\n")
     assert read_golly_rule(out.read_text()) == Rule.named("immigration")
+    code, _, err = _cli(capsys, "life", "rules", "--golly", "immigration", "-o",
+                        str(tmp_path / "x.txt"))
+    assert code == 2 and "expected a name ending in .rule" in err
 
 
 @needs_bgolly

@@ -105,6 +105,7 @@ def hensel_classes() -> dict[int, tuple[int, str]]:
     return classes
 
 
+@functools.lru_cache(maxsize=512)
 def masks_of(count: int, letters: str = "") -> frozenset[int]:
     """The masks of ``count`` live neighbours in the classes ``letters`` (all when empty)."""
     return frozenset(mask for mask, (k, letter) in hensel_classes().items()
@@ -134,9 +135,18 @@ expected a Moore-neighbourhood rule (eight neighbours) such as B3/S23
         if match:
             birth = _parse_part(match["b"], text, "B")
             survival = _parse_part(match["s"], text, "S")
-            name = "B" + _format_part(birth) + "/S" + _format_part(survival)
-            return OneColourRule(name, birth, survival)
+            return OneColourRule(format_rule(birth, survival), birth, survival)
     return None
+
+
+def format_rule(birth: frozenset[int], survival: frozenset[int]) -> str:
+    """The ``B.../S...`` name of birth and survival mask sets, Hensel letters where a count
+    is not whole (the shorter of the letters present and ``-`` with the letters absent).
+
+    >>> format_rule(masks_of(3), masks_of(2) | masks_of(3) - masks_of(3, "a"))
+    'B3/S23-a'
+    """
+    return "B" + _format_part(birth) + "/S" + _format_part(survival)
 
 
 def _parse_part(part: str, text: str, which: str) -> frozenset[int]:
