@@ -138,3 +138,17 @@ def test_what_we_write_golly_runs_to_the_same_cells(name: str, tmp_path) -> None
     generations = 40
     expected = evolve(np.pad(pattern.cells, generations + 1), rule, generations)
     assert np.array_equal(crop(expected), crop(bgolly_run(ours, generations, tmp_path)))
+
+
+@needs_bgolly
+@pytest.mark.parametrize("suffix", [".lif", ".life", ".rle.gz"])
+def test_golly_reads_every_format_we_write(suffix: str, tmp_path) -> None:
+    rule = "B36/S23"
+    cells = (np.random.default_rng(4).random((12, 16)) < 0.4).astype(np.int8)
+    ours = tmp_path / f"ours{suffix}"
+    save_pattern(ours, cells, rule=rule, origin=(-3, 2))
+    generations = 20
+    expected = evolve(np.pad(cells, generations + 1), rule, generations)
+    golly_rule = None if suffix != ".life" else rule  # Life 1.06 holds no rule
+    assert np.array_equal(crop(expected),
+                          crop(bgolly_run(ours, generations, tmp_path, rule=golly_rule)))
