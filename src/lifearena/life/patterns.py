@@ -11,7 +11,8 @@ macrocell) and a plain text grid for small boards.
 
 The rule may end with Golly's topology suffix (``:T72,48`` a torus, ``:P40,30`` a bounded
 plane; see :mod:`lifearena.life.topology`), kept as :attr:`Pattern.topology`.
-``#CXRLE Pos=x,y`` puts the top-left cell at ``(x, y)`` and ``Gen=g`` gives the generation
+``#CXRLE Pos=x,y`` puts the top-left cell at ``(x, y)`` (``(0, 0)`` without one) and ``Gen=g``
+gives the generation
 (:attr:`Pattern.origin`, :attr:`Pattern.generation`). Rules are written under the names
 Golly knows (:func:`golly_rule_name`: ``B3/S23`` for ``life``, ``Immigration``); rules Golly
 has no name for (p2life) keep their lifearena name. The body is read and written by the
