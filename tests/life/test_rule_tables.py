@@ -165,3 +165,32 @@ def test_a_golly_rule_file_is_a_rule_where_rules_are_read(tmp_path) -> None:
     with pytest.raises(RuleError, match="Golly rule Hensel in .* is not a function of "
                                         "neighbour counts"):
         Rule.from_string(f"@{lookup}")
+
+
+@needs_bgolly
+@pytest.mark.parametrize("symmetry", ["none", "rotate4", "rotate8", "reflect_horizontal",
+                                      "rotate4reflect", "rotate8reflect", "permute"])
+def test_symmetries_match_golly_s(symmetry: str, tmp_path) -> None:
+    """A three-state table with a variable and a lopsided transition, run by Golly's
+    RuleLoader and by the engine on every two-neighbour configuration of both colours."""
+    name = f"Sym{symmetry.replace('_', '')}"
+    (tmp_path / f"{name}.rule").write_text(
+        f"@RULE {name}\n@TABLE\nn_states:3\nneighborhood:Moore\nsymmetries:{symmetry}\n"
+        "var a={1,2}\n0,1,2,0,0,0,0,0,0,1\n0,a,0,a,0,0,0,0,0,2\n")
+    rule = as_any_rule(str(tmp_path / f"{name}.rule"))
+    spacing = 5
+    pairs = [(i, j, ci, cj) for i in range(8) for j in range(8) if i != j
+             for ci in (1, 2) for cj in (1, 2)]
+    cells = np.zeros((spacing * 16, spacing * ((len(pairs) + 15) // 16)), dtype=np.int8)
+    offsets = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+    for k, (i, j, ci, cj) in enumerate(pairs):
+        cy, cx = (k % 16) * spacing + 2, (k // 16) * spacing + 2
+        cells[cy + offsets[i][0], cx + offsets[i][1]] = ci
+        cells[cy + offsets[j][0], cx + offsets[j][1]] = cj
+    from lifearena.life.patterns import write_rle
+
+    path = tmp_path / "pairs.rle"
+    path.write_text(f"x = {cells.shape[1]}, y = {cells.shape[0]}, rule = {name}\n"
+                    + write_rle(cells).split("\n", 1)[1])
+    ours = evolve(np.pad(cells, 2), rule, 1)
+    assert np.array_equal(crop(ours), crop(bgolly_run(path, 1, tmp_path, rule_dir=tmp_path)))
