@@ -260,12 +260,17 @@ class Bench:
         if missing:
             raise Unavailable(f"not available: this lifearena has no {', '.join(missing)}")
 
+    def result(self, pattern: Path, generations: int, side: str) -> Path:
+        """Where one side writes ``pattern`` after ``generations`` (apart from the
+        one-generation runs, which would overwrite the result otherwise)."""
+        return self.work / f"{side}-{pattern.stem}-{generations}.rle"
+
     def ours(self, pattern: Path, generations: int, extra: Sequence[str] = (),
              output: bool = True) -> list[str]:
         command = [*self.lifearena, "life", "run", "--input", str(pattern),
                    "--generations", str(generations), *extra]
         if output:
-            command += ["--output", str(self.work / f"out-{pattern.stem}.rle")]
+            command += ["--output", str(self.result(pattern, generations, "out"))]
         return command
 
     def golly(self, pattern: Path, generations: int, algorithm: str,
@@ -274,7 +279,7 @@ class Bench:
             raise Unavailable("bgolly not installed")
         command = [self.bgolly, "-a", algorithm, "-m", str(generations), *extra]
         if output:
-            command += ["-o", str(self.work / f"golly-{pattern.stem}.rle")]
+            command += ["-o", str(self.result(pattern, generations, "golly"))]
         return [*command, str(pattern)]
 
     def engine(self, command: Callable[[int], list[str]],
@@ -284,16 +289,17 @@ class Bench:
         one = self.runner.median(command(1), self.args.repeats)
         return whole.seconds, max(0.0, whole.seconds - one.seconds), whole.stdout
 
-    def ours_population(self, stdout: str, pattern: Path | None) -> int | None:
+    def ours_population(self, stdout: str, pattern: Path | None,
+                        generations: int = 0) -> int | None:
         if pattern is not None:
-            out = self.work / f"out-{pattern.stem}.rle"
+            out = self.result(pattern, generations, "out")
             if out.exists():
                 return rle_population(out.read_text())
         found = re.findall(r"colour [12][^\n\d]*?[│|]\s*([\d,]+)", stdout)
         return sum(int(v.replace(",", "")) for v in found) if found else None
 
-    def golly_population(self, pattern: Path, stdout: str) -> int | None:
-        out = self.work / f"golly-{pattern.stem}.rle"
+    def golly_population(self, pattern: Path, generations: int, stdout: str) -> int | None:
+        out = self.result(pattern, generations, "golly")
         if out.exists():
             return rle_population(out.read_text())
         last = re.findall(r"^[\d,]+: ([\d,]+)$", stdout, flags=re.M)
@@ -335,7 +341,7 @@ class Bench:
         pattern = self.file("acorn.rle", ACORN)
         try:
             whole, engine, out = self.engine(lambda n: self.ours(pattern, n), 5206)
-            population = self.ours_population(out, pattern)
+            population = self.ours_population(out, pattern, 5206)
         except Unavailable as why:
             return [Row("acorn to 5,206", str(why), "", "", target, "no")]
         try:
@@ -404,7 +410,7 @@ class Bench:
         ours_pop = golly_pop = None
         try:
             whole, engine, out = self.engine(lambda n: self.ours(pattern, n), generations)
-            ours_pop = self.ours_population(out, pattern)
+            ours_pop = self.ours_population(out, pattern, generations)
             ours_figure = whole if whole_process else engine
             ours_text = (f"{seconds(whole)} whole" if whole_process
                          else f"{seconds(engine)} engine ({seconds(whole)} whole)")
@@ -413,7 +419,7 @@ class Bench:
         try:
             g_whole, g_engine, g_out = self.engine(
                 lambda n: self.golly(pattern, n, algorithm, golly_extra), generations)
-            golly_pop = self.golly_population(pattern, g_out)
+            golly_pop = self.golly_population(pattern, generations, g_out)
             golly_figure = g_whole if whole_process else g_engine
             golly_text = (f"{seconds(g_whole)} whole" if whole_process
                           else f"{seconds(g_engine)} engine ({seconds(g_whole)} whole)")
