@@ -56,6 +56,9 @@ LIDKA = "x = 9, y = 15, rule = B3/S23\nbo$obo$bo8$8bo$6bobo$5b2obo2$4b3o!\n"
 GUN_GENERATIONS = 2**30
 GUN_POPULATION = 178_957_021
 ACORN_POPULATION = 633
+# Engine times under this many seconds are within the noise of the whole-process times they
+# are the difference of; a ratio to one is quoted as a bound.
+RESOLUTION = 0.05
 CASES = ("gun", "acorn", "lidka", "soup2048", "soup4096", "immigration", "startup")
 
 
@@ -122,7 +125,7 @@ class Runner:
         if done.returncode != 0:
             lines = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()
             name = Path(command[0]).name
-            raise Unavailable(f"not available: {name} exit {done.returncode}: {lines[-1][:200]}")
+            raise Unavailable(f"not available: {name} exit {done.returncode}: {lines[-1][:140]}")
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         return Timing(elapsed if self.wall else cpu, done.stdout)
 
@@ -428,17 +431,26 @@ class Bench:
         if ours_figure is None or golly_figure is None:
             return Row(case, ours_text, golly_text, "", target, "no" if ours_figure is None
                        else "?")
-        ratio = golly_figure / ours_figure if ours_figure > 0 else float("inf")
         note = ("" if ours_pop == golly_pop
                 else f"populations differ: lifearena {ours_pop}, Golly {golly_pop}")
-        return Row(case, ours_text, golly_text, f"{ratio:.2f}x as fast as Golly", target,
+        if ours_figure < RESOLUTION:
+            # Under the run-to-run noise of the processes it is subtracted from: a bound only.
+            ratio = golly_figure / RESOLUTION
+            ratio_text = f"over {ratio:.0f}x as fast as Golly (lifearena under {RESOLUTION} s)"
+        else:
+            ratio = golly_figure / ours_figure
+            ratio_text = (f"{ratio:.2f}x as fast as Golly" if ratio >= 1
+                          else f"{1 / ratio:.0f}x Golly's time" if ratio > 0
+                          else "Golly's time rounds to 0")
+        return Row(case, ours_text, golly_text, ratio_text, target,
                    "yes" if ratio >= floor and not note else "no", note)
 
 
 def table(rows: list[Row], markdown: bool) -> str:
     heads = ("case", "lifearena", "Golly", "ratio", "target", "met?")
-    cells = [(r.case, r.ours, r.golly, r.ratio, r.target,
-              r.met + (f" ({r.note})" if r.note else "")) for r in rows]
+    cells: list[tuple[str, ...]] = [
+        (r.case, r.ours, r.golly, r.ratio, r.target, r.met + (f" ({r.note})" if r.note else ""))
+        for r in rows]
     if markdown:
         lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
         lines += ["| " + " | ".join(c) + " |" for c in cells]
@@ -479,6 +491,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         for case in CASES:
             if case in chosen:
                 new = runs[case]()
+                for row in new:  # messages name files by their own names, not the work folder
+                    row.ours = row.ours.replace(f"{work}/", "")
+                    row.golly = row.golly.replace(f"{work}/", "")
                 for row in new:
                     print(f"{row.case}: {row.ours} | {row.golly} | {row.ratio} | {row.met}"
                           + (f" ({row.note})" if row.note else ""), flush=True)

@@ -49,6 +49,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -109,12 +110,12 @@ def cpu_name() -> str:
 
 def versions() -> str:
     """numba, llvmlite (and its LLVM), numpy, and the CPU LLVM compiles for."""
-    import llvmlite
-    import llvmlite.binding as llvm
+    import llvmlite  # type: ignore[import-untyped]
+    import llvmlite.binding as llvm  # type: ignore[import-untyped]
     import numba
 
-    target = numba.config.CPU_NAME or llvm.get_host_cpu_name()
-    features = numba.config.CPU_FEATURES
+    target = getattr(numba.config, "CPU_NAME", None) or llvm.get_host_cpu_name()
+    features = getattr(numba.config, "CPU_FEATURES", None)
     if features is None:
         features = llvm.get_host_cpu_features().flatten()
     avx512 = "+avx512f" in features.split(",")
@@ -148,7 +149,7 @@ def golly_quicklife(cells: np.ndarray, generations: int) -> float | None:
 
         whole = statistics.median(run(generations) for _ in range(3))
         one = statistics.median(run(1) for _ in range(3))
-    return height * width * (generations - 1) / max(whole - one, 1e-9)
+    return float(height * width * (generations - 1) / max(whole - one, 1e-9))
 
 
 def main() -> None:
@@ -206,12 +207,10 @@ def main() -> None:
             fast_times.append(time.process_time() - start)
         fast_rate = n * n * gens / statistics.median(fast_times)
         plain_rate = n * n / median_time(
-            lambda rule=rule: plain_step(cells, rule.table, torus, seed_word(0), 0),
-            args.repeats)
+            partial(plain_step, cells, rule.table, torus, seed_word(0), 0), args.repeats)
         numpy_rate = n * n / median_time(
-            lambda rule=rule: numpy_step(cells, rule, torus=torus), max(1, args.repeats // 2))
-        ref_rate = small.size / median_time(
-            lambda rule=rule: reference_step(small, rule, torus=torus), 5)
+            partial(numpy_step, cells, rule, torus=torus), max(1, args.repeats // 2))
+        ref_rate = small.size / median_time(partial(reference_step, small, rule, torus=torus), 5)
         ratio = fast_rate / plain_rate
         floor = FLOORS.get(plan.name)
         if floor is not None and ratio < floor:

@@ -48,7 +48,7 @@ def plain_step(cells: np.ndarray, table: np.ndarray, torus: bool, seed: np.uint6
     height, width = cells.shape
     padded = _padded(cells, torus)
     out = np.empty_like(cells)
-    start = coin_start(seed, generation)
+    start = coin_start(seed, np.int64(generation))
     for y in range(height):
         for x in range(width):
             n1 = 0
