@@ -186,7 +186,7 @@ def main() -> None:
               f"{'x plain':>9}{'floor':>7}{'numpy cu/s':>12}{'x numpy':>9}"
               f"{'reference cu/s':>16}{'x reference':>13}")
     print(header)
-    failures = []
+    failures: list[str] = []
     for name in args.rules.split(","):
         rule = Rule.from_string(name.strip())
         plan = plan_for(rule)
@@ -282,6 +282,11 @@ def main() -> None:
               f"(mean {generations / args.runs:.0f} generations per run, stopped: "
               f"{sorted({r.stopped for r in results})}); numpy path {numpy_gps:.3e} "
               f"generations/s, x numpy {generations / elapsed / numpy_gps:.0f}")
+
+    if failures:
+        print("\n".join(["", "under the floor:", *failures]))
+        if args.check:
+            sys.exit(1)
 
 
 if __name__ == "__main__":
