@@ -81,7 +81,8 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when a rule's ratio to the plain loop is under its floor")
     parser.add_argument("--golly-generations", type=int, default=100,
-                        help="generations of Golly's QuickLife on the soup (0: skip)")
+                        help="generations of Golly's QuickLife on the soup (0: skip); its "
+                             "rate falls as the soup settles, so say how many")
     return parser.parse_args()
 
 
@@ -225,7 +226,8 @@ def main() -> None:
                           if torus else None)
             if golly_rate is not None:
                 print(f"{'  Golly':<14}{'QuickLife':<13}{golly_rate:>14.3e}   bitwise is "
-                      f"{fast_rate / golly_rate:.0f}x Golly QuickLife (whole process less a "
+                      f"{fast_rate / golly_rate:.0f}x Golly QuickLife over "
+                      f"{args.golly_generations} generations (whole process less a "
                       "one-generation run)", flush=True)
 
     if args.batch:
