@@ -26,6 +26,9 @@ does not have, or whose file it refuses, prints "not available" and the reason i
 failing; a run past ``--timeout`` seconds reads "timed out". The population of each side's
 result is checked against the other's (and the gun's and acorn's against the known values).
 
+A full run took 14 minutes on the shared Zen 4 machine, most of it Golly's rule-table
+algorithm (about 41 s a run) and Lidka reaching the time limit.
+
     python benchmarks/bench_golly.py
     python benchmarks/bench_golly.py --repeats 5 --markdown golly.md
     python benchmarks/bench_golly.py --cases acorn,startup --repeats 1
