@@ -22,13 +22,22 @@ from lifearena.caps import check_cells
 from lifearena.cli.checks import check_output
 from lifearena.cli.compiling import announces_compiling
 from lifearena.errors import BadParameterError
+from lifearena.extras import require
 from lifearena.life import picture
+from lifearena.life.drive import Driven, drive, frame_every
+from lifearena.life.frames import FrameRecorder, fitted_box
 from lifearena.life.grid import population, random_grid
-from lifearena.life.growing import GrowingRun, GrowthLimitError, Snapshot, run_growing
-from lifearena.life.patterns import load_pattern, save_pattern, write_text
+from lifearena.life.growing import GrowingRun, GrowthLimitError, run_growing
+from lifearena.life.packed import PackedGrid
+from lifearena.life.pattern_library import load_library_pattern
+from lifearena.life.patterns import Pattern, load_pattern, save_pattern, write_text
 from lifearena.life.rules import COIN, Rule, as_rule, available_rules
 from lifearena.life.run import run_until_stable
+from lifearena.life.series import write_atomically, write_csv, write_plot
+from lifearena.life.settle import CHECK_EVERY, Repeat, Settle, Settled, life_like_ships
 from lifearena.life.step import KERNELS, Kernel, evolve
+from lifearena.life.universe import Box, Universe
+from lifearena.life.universes import MAX_STEP_EXPONENT, Algorithm, GrowingPlane, KernelGrid, choose_universe
 
 app = typer.Typer(
     help="The two-colour Life engine: run, step and inspect patterns.",
@@ -122,11 +131,12 @@ def _show(cells: np.ndarray, title: str) -> None:
         console.print(" ".join(glyphs[int(v)] for v in row), highlight=False)
 
 
-def _summary(rule: Rule, cells: np.ndarray, grid: str, generations: int, seconds: float,
-             stop: str, period: int | None, updates: int | None = None) -> Table:
-    """The run's summary table; ``updates`` is the number of cells stepped (default: the
-    grid's size times the generations, as on a grid that never moved)."""
-    one, two = population(cells)
+def _summary(rule: Rule, populations: tuple[int, int], grid: str, generations: int,
+             seconds: float, stop: str, period: int | None, updates: int | None = None, *,
+             cells: int, settled: str | None = None) -> Table:
+    """The run's summary table; ``cells`` is the grid's size (the live box's on the plane),
+    ``updates`` the number of cells stepped (default: ``cells`` times the generations)."""
+    one, two = populations
     table = Table(title="Run summary", show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column()
@@ -134,11 +144,13 @@ def _summary(rule: Rule, cells: np.ndarray, grid: str, generations: int, seconds
     table.add_row("grid", grid)
     table.add_row("generations", str(generations))
     table.add_row("stopped", stop + (f" (period {period})" if period else ""))
+    if settled is not None:
+        table.add_row("settled", settled)
     table.add_row("colour 1 (blue, O)", f"{one:,}")
     table.add_row("colour 2 (red, X)", f"{two:,}")
-    table.add_row("density", f"{(one + two) / cells.size:.4f}")
+    table.add_row("density", f"{(one + two) / cells:.4f}")
     if updates is None:
-        updates = cells.size * generations
+        updates = cells * generations
     rate = updates / seconds if seconds > 0 else float("inf")
     table.add_row("time", f"{seconds:.3f} s ({rate:,.0f} cell-updates/s)")
     return table
@@ -160,23 +172,49 @@ def _rule_option(rule: str | None, default: str | None) -> Rule:
     return as_rule(rule if rule is not None else default or "p2life")
 
 
-def _check_pictures(shape: tuple[int, int], png: Path | None, gif: Path | None,
-                    frames: int, scale: int | None) -> None:
-    """Refuse, before the run, pictures that would not fit in memory: a PNG over
-    ``caps.MAX_PICTURE_PIXELS`` pixels, or a GIF whose frames (grids and images) would."""
-    if png is None and gif is None:
-        return
-    height, width = shape
+def _picture_scale(shape: tuple[int, int], scale: int | None) -> int:
+    """Pixels per cell for a picture of ``shape`` blocks: ``--scale`` (or the automatic one)
+    lowered until the picture fits :data:`lifearena.caps.MAX_PICTURE_PIXELS`."""
     side = scale or picture.auto_scale(shape)
-    pixels = math.prod(picture.image_size(shape, scale))
-    if pixels > caps.MAX_PICTURE_PIXELS:
-        raise BadParameterError(f"--scale {side} draws a {width}x{height} grid as {pixels:,} "
-                                f"pixels; expected at most {caps.MAX_PICTURE_PIXELS:,} (a "
-                                "smaller --scale)")
-    if gif is not None and frames * (height * width + 4 * pixels) > caps.MAX_GIF_BYTES:
-        raise BadParameterError(f"--gif with --frames {frames} of a {width}x{height} grid at "
-                                f"scale {side} needs more than {caps.MAX_GIF_BYTES >> 20} MiB; "
-                                "expected fewer --frames, a smaller --scale or grid")
+    while side > 1 and math.prod(picture.image_size(shape, side)) > caps.MAX_PICTURE_PIXELS:
+        side -= 1
+    return side
+
+
+def _load_start(input_file: Path | None, pattern_name: str | None) -> Pattern | None:
+    """The pattern of ``--input`` or ``--pattern`` (``None`` for a soup)."""
+    if input_file is not None and pattern_name is not None:
+        raise BadParameterError("give either --input FILE or --pattern NAME, not both")
+    if pattern_name is not None:
+        return load_library_pattern(pattern_name)
+    if input_file is not None:
+        return load_pattern(input_file, max_cells=caps.MAX_GRID_CELLS)
+    return None
+
+
+def _check_every(every: int | None, step: int, populations: Path | None,
+                 plot: Path | None) -> int | None:
+    """The generations between two rows of the population series (``None``: no series)."""
+    if every is not None and populations is None and plot is None:
+        raise BadParameterError(f"--every {every} thins the --populations or --plot series; "
+                                "expected one of them with it")
+    if populations is None and plot is None:
+        return None
+    every = every or step
+    if every % step:
+        raise BadParameterError(f"--every {every} is not a multiple of the step 2**K = {step} "
+                                "of --step-exponent; expected a multiple of it")
+    return every
+
+
+def _stop_text(settled: Settled | None, until_stable: bool, empty: bool
+               ) -> tuple[str, int | None, str | None]:
+    """The summary's "stopped" line, period and "settled" line."""
+    if settled is None:
+        return ("generation cap reached" if until_stable else "generation limit"), None, None
+    if empty:
+        return "extinct", settled.period, f"empty from generation {settled.generation}"
+    return ("stable" if settled.period == 1 else "periodic"), settled.period, settled.describe()
 
 
 @app.command()
@@ -184,19 +222,16 @@ def _check_pictures(shape: tuple[int, int], png: Path | None, gif: Path | None,
 def run(
     rule: Annotated[str | None, typer.Option("--rule", "-r", help="Rule name (see 'lifearena "
                                              "life rules'), a B.../S... string, a table text, "
-                                             "or @FILE (default: the --input pattern's rule, "
-                                             "else p2life).")] = None,
+                                             "or @FILE (default: the pattern's rule, else "
+                                             "p2life).")] = None,
     size: Annotated[str | None, typer.Option(help="Grid size WIDTHxHEIGHT (default: 128x128 "
-                                             "for a soup; with --input, a fixed grid the "
+                                             "for a soup; with a pattern, a fixed grid the "
                                              "pattern is centred on); at most "
                                              f"{caps.MAX_GRID_CELLS:,} cells.")] = None,
-    pad: Annotated[int | None, typer.Option(help="With --input: a fixed grid of the pattern "
+    pad: Annotated[int | None, typer.Option(help="With a pattern: a fixed grid of the pattern "
                                             "with this many empty cells added on each side. "
                                             "Without --pad or --size a pattern runs on the "
-                                            "unbounded plane: its grid (padded by the number "
-                                            f"of generations up to {DEFAULT_PAD}) moves to a "
-                                            "new one, with room round the live cells, when a "
-                                            "live cell reaches the edge, up to "
+                                            "unbounded plane (see --algorithm), up to "
                                             f"{caps.MAX_GRID_CELLS:,} cells, past which the "
                                             "run stops with an error.",
                                             min=0, max=caps.MAX_PAD)] = None,
@@ -215,39 +250,75 @@ def run(
                                              "(the cap with --until-stable).", min=0,
                                              max=caps.MAX_GENERATIONS)] = 200,
     until_stable: Annotated[bool, typer.Option("--until-stable", help="Stop as soon as the "
-                                               "configuration is stable or periodic.")] = False,
+                                               "pattern is stable or periodic; on the plane "
+                                               "and a torus, once what is left after its "
+                                               "escaping gliders and spaceships (Life-like "
+                                               "rules) repeats, saying what escaped.")] = False,
     input_file: Annotated[Path | None, typer.Option("--input", "-i", help="Start from this RLE "
                                                     "or text pattern instead of a soup.")] = None,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the final grid "
-                                                "(.rle for RLE, else text).")] = None,
-    png: Annotated[Path | None, typer.Option(help="Write a PNG of the final grid.")] = None,
-    gif: Annotated[Path | None, typer.Option(help="Write an animated GIF of the run.")] = None,
+    pattern_name: Annotated[str | None, typer.Option(
+        "--pattern", "-p", help="Start from this pattern of the library (see 'lifearena life "
+        "patterns').")] = None,
+    algorithm: Annotated[Algorithm, typer.Option(
+        help="How the unbounded plane runs: tiles (a grid growing with the pattern, every "
+        "rule), hashlife (deterministic rules), auto (tiles).")] = Algorithm.auto,
+    step_exponent: Annotated[int | None, typer.Option(
+        "--step-exponent", help="Advance 2**K generations at a time (Golly's step exponent): "
+        "--generations must be a multiple of it; --populations rows and progress fall on its "
+        "multiples.", min=0, max=MAX_STEP_EXPONENT)] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the final "
+                                                "pattern (.rle for RLE, else text): the whole "
+                                                "grid, or on the plane the live cells' box."
+                                                )] = None,
+    png: Annotated[Path | None, typer.Option(help="Write a PNG of the final pattern, fitted "
+                                             "to its live cells' box.")] = None,
+    gif: Annotated[Path | None, typer.Option(help="Write an animated GIF of the run, frames "
+                                             "taken during the run in one box that holds "
+                                             "them all, shrunk to fit.")] = None,
     frames: Annotated[int, typer.Option(help="At most this many GIF frames (the start "
                                          "included).", min=1, max=caps.MAX_FRAMES)] = 120,
     scale: Annotated[int | None, typer.Option(help="Pixels per cell in pictures (default: fit "
-                                              "about 512 pixels); a picture has at most "
+                                              "about 512 pixels); lowered where a picture "
+                                              "would pass "
                                               f"{caps.MAX_PICTURE_PIXELS:,} pixels.", min=1,
                                               max=caps.MAX_SCALE)] = None,
+    populations: Annotated[Path | None, typer.Option(
+        help="Write the population series as CSV: generation, colour 1, colour 2 and the "
+        "live cells' box x, y, width, height.")] = None,
+    plot: Annotated[Path | None, typer.Option(help="Plot each colour's population against "
+                                              "the generation as a PNG (needs the studies "
+                                              "extra).")] = None,
+    every: Annotated[int | None, typer.Option(help="Rows of --populations and --plot every "
+                                              "this many generations (default: every one).",
+                                              min=1, max=caps.MAX_GENERATIONS)] = None,
     kernel: Annotated[str, typer.Option(help=f"Step kernel: {', '.join(KERNELS)}.")] = "auto",
     show: Annotated[bool | None, typer.Option(help="Print the start and final grids in the "
                                               "terminal (default: when a row fits the "
                                               "terminal's width and at most "
                                               f"{SHOW_LIMIT} rows).")] = None,
 ) -> None:
-    """Run a rule on a random soup or a pattern; print populations, save RLE, PNG, GIF."""
+    """Run a rule on a random soup or a pattern; print populations, save RLE, PNG, GIF, the
+    population series and its plot."""
     # the pattern is read first: its RLE header's rule is the default, as in 'life step'
-    pattern = (load_pattern(input_file, max_cells=caps.MAX_GRID_CELLS)
-               if input_file is not None else None)
+    pattern = _load_start(input_file, pattern_name)
     the_rule = _rule_option(rule, pattern.rule if pattern is not None else None)
     chosen = _kernel(kernel)
-    check_output(png, "--png", (".png",))
-    check_output(gif, "--gif", (".gif",))
-    check_output(output, "--output", ())
+    for path, option, suffixes in ((png, "--png", (".png",)), (gif, "--gif", (".gif",)),
+                                   (output, "--output", ()), (plot, "--plot", (".png",)),
+                                   (populations, "--populations", (".csv",))):
+        check_output(path, option, suffixes)
+    if plot is not None:
+        require("studies", "--plot")
+    step = 1 << (step_exponent or 0)
+    if generations % step:
+        raise BadParameterError(f"--generations {generations} is not a multiple of the step "
+                                f"2**{step_exponent} = {step}; expected a multiple of it")
+    series_every = _check_every(every, step, populations, plot)
     if pad is not None and size is not None:
         raise BadParameterError("give either --pad or --size, not both")
     if pad is not None and pattern is None:
-        raise BadParameterError(f"--pad {pad} pads an --input pattern; expected --input FILE, "
-                                "or --size for a soup")
+        raise BadParameterError(f"--pad {pad} pads a pattern; expected --input FILE or "
+                                "--pattern NAME, or --size for a soup")
     # a pattern on a grid the user did not size runs on the unbounded plane
     plane = pattern is not None and size is None and pad is None
     torus = _torus(topology, Topology.torus, plane, the_rule)
@@ -255,115 +326,186 @@ def run(
         raise BadParameterError(f"--kernel {kernel} steps a fixed grid, and a pattern without "
                                 "--size or --pad runs on the unbounded plane (bitwise kernel); "
                                 "expected --size WxH or --pad N with it")
+    if not plane and algorithm is not Algorithm.auto:
+        raise BadParameterError(f"--algorithm {algorithm.value} runs the unbounded plane, and "
+                                "a grid given by --size or --pad (or a soup) has edges; "
+                                "expected a pattern without --size and --pad")
     if pattern is not None:
         if size is None:
             pad = min(generations, DEFAULT_PAD) if pad is None else pad
             height, width = pattern.cells.shape
             check_cells(height + 2 * pad, width + 2 * pad, f"--pad {pad} round a "
                         f"{width}x{height} pattern")
-            shape = (height + 2 * pad, width + 2 * pad)
+            cells = _pad(pattern.cells, pad)
         else:
-            shape = parse_size(size)
+            cells = _embed(pattern.cells, parse_size(size))
     else:
         shape = parse_size(size if size is not None else "128x128")
-    _check_pictures(shape, png, gif, frames, scale)
-    if pattern is not None:
-        cells = _pad(pattern.cells, pad or 0) if size is None else _embed(pattern.cells, shape)
-    else:
         if colours is None:
             colours = 1 if _is_one_colour(the_rule) else 2
         cells = random_grid(*shape, density=density, seed=seed, colours=colours)
     show = fits_terminal(cells) if show is None else show
     if show:
         _show(cells, "start")
-
-    # load (or compile) the kernel on a tiny grid first, so the timing is the run's alone
-    tiny = cells[:3, :3]
+    # load (or compile) the kernels on a tiny grid first, so the timing is the run's alone
+    tiny = PackedGrid(cells[:3, :3], the_rule, torus=torus, seed=seed)
+    tiny.record(1)
+    tiny.step(1)
+    universe: Universe
     if plane:
-        _on_plane(run_growing, tiny, the_rule, 2, cycle_window=2 if until_stable else 0)
-    elif until_stable:
-        run_until_stable(tiny, the_rule, torus=torus, seed=seed, max_generations=2,
-                         kernel=chosen)
+        universe = choose_universe(the_rule, generations, algorithm, seed=seed,
+                                   step_exponent=step_exponent)
+        universe.add(cells, -(pad or 0), -(pad or 0))
+    elif chosen in ("reference", "numpy"):
+        universe = KernelGrid(cells, the_rule, torus=torus, seed=seed, kernel=chosen)
     else:
-        evolve(tiny, the_rule, 1, torus=torus, seed=seed, kernel=chosen)
+        universe = PackedGrid(cells, the_rule, torus=torus, seed=seed)
+    del cells
+    recorder = FrameRecorder(frames) if gif is not None else None
+    watcher: Settle | Repeat | None = None
+    if until_stable:
+        ships = plane or (torus and life_like_ships(the_rule))
+        watcher = (Settle(the_rule, None if plane else universe_shape(universe)) if ships
+                   else Repeat())
     start = time.perf_counter()
-    stop, period = "generation limit", None
-    grid = f"{cells.shape[1]} x {cells.shape[0]}, {'torus' if torus else 'bounded'}"
-    shots: list[np.ndarray] | None = None
-    updates = None
-    if plane:
-        every = max(1, math.ceil(generations / max(1, frames - 1))) if gif is not None else 0
+    with _progress() as bar:
+        task = bar.add_task("running until stable" if until_stable else "running",
+                            total=generations)
 
-        def pictures_fit(new_shape: tuple[int, int], at: int) -> None:
-            try:
-                _check_pictures(new_shape, png, gif, frames, scale)
-            except BadParameterError as error:
-                raise BadParameterError(f"at generation {at} the pattern outgrew its grid "
-                                        f"(the next would be {new_shape[1]}x{new_shape[0]}): "
-                                        f"{error}") from None
+        def advance(g: int) -> None:
+            bar.update(task, completed=g)
 
-        with _progress() as bar:
-            task = bar.add_task("running until stable" if until_stable else "running",
-                                total=generations)
-            plane_run = _on_plane(run_growing, cells, the_rule, generations, seed=seed,
-                                  cycle_window=generations if until_stable else 0,
-                                  snapshot_every=every, check_growth=pictures_fit,
-                                  progress=lambda g: bar.update(task, completed=g))
-        final, done = plane_run.cells, plane_run.generation
-        if plane_run.period is not None:
-            period = plane_run.period
-            stop = ("extinct" if not final.any() else
-                    "stable" if period == 1 else "periodic")
-        elif until_stable:
-            stop = "generation cap reached"
-        grid = _plane_text(plane_run, cells.shape)
-        updates = plane_run.cell_updates
-        if gif is not None:
-            shots = _frames(plane_run.snapshots, gif, frames, scale)
-    elif until_stable:
-        with _progress() as bar:
-            task = bar.add_task("running until stable", total=generations)
-            result = run_until_stable(cells, the_rule, torus=torus, seed=seed,
-                                      max_generations=generations, kernel=chosen,
-                                      progress=_every(PROGRESS_EVERY,
-                                                      lambda g: bar.update(task, completed=g)))
-        final, done = result.cells, result.generation
-        stop = {"cap": "generation cap reached"}.get(result.stopped, result.stopped)
-        period = result.period
-    else:
-        final, done = cells, 0
-        chunk = _chunk(generations, cells.size)
-        with _progress() as bar:
-            task = bar.add_task("running", total=generations)
-            while done < generations:
-                n = min(chunk, generations - done)
-                final = evolve(final, the_rule, n, torus=torus, seed=seed, generation=done,
-                               kernel=chosen)
-                done += n
-                bar.update(task, completed=done)
+        if (isinstance(watcher, Repeat) and isinstance(universe, PackedGrid)
+                and recorder is None and series_every is None):
+            # the whole grid repeating, found in compiled code
+            first, period = universe.run_until_repeat(generations, progress=advance)
+            if first >= 0:
+                watcher.result = Settled(first, period, {})
+            driven = drive(universe, 0)
+        else:
+            watch = 1
+            if isinstance(watcher, Settle):
+                watch = max(step, CHECK_EVERY - CHECK_EVERY % step)
+            driven = _within_cap(lambda: drive(
+                universe, generations, every=series_every, recorder=recorder,
+                frame_step=step * max(1, frame_every(generations, frames) // step),
+                stop=watcher.check if watcher is not None else None, stop_every=watch,
+                progress=advance))
     seconds = time.perf_counter() - start
-
-    if gif is not None:
-        if shots is None:  # a fixed grid: step again from the start for the frames
-            every = max(1, math.ceil(done / max(1, frames - 1)))
-            shots, current = [cells], cells
-            for g in range(0, done, every):
-                n = min(every, done - g)
-                current = evolve(current, the_rule, n, torus=torus, seed=seed, generation=g,
-                                 kernel=chosen)
-                shots.append(current)
-        picture.save_gif(gif, shots, scale=scale)
-    if png is not None:
-        picture.save_png(png, final, scale=scale)
-    if output is not None:
-        save_pattern(output, final, rule=the_rule.name,
-                     comments=[f"{the_rule.name} after {done} generations (lifearena)"])
+    done = universe.generation
+    one, two = universe.population()
+    settled = watcher.result if watcher is not None else None
+    stop, period, settled_text = _stop_text(settled, until_stable, one + two == 0)
+    _write_outputs(universe, the_rule, pattern_name or (input_file.name if input_file else
+                                                         "random soup"),
+                   driven, recorder, output=output, png=png, gif=gif, scale=scale,
+                   populations=populations, plot=plot)
     if show:
-        _show(final, f"after {done} generations")
-    console.print(_summary(the_rule, final, grid, done, seconds, stop, period, updates))
-    for label, path in (("GIF", gif), ("PNG", png), ("pattern", output)):
+        final = universe.cells(_grid_box(universe))
+        if final.size:
+            _show(final, f"after {done} generations")
+    grid, updates = _grid_text(universe, cells_shape=(universe_shape(universe)))
+    console.print(_summary(the_rule, (one, two), grid, done, seconds, stop, period, updates,
+                           cells=_cell_count(universe), settled=settled_text))
+    for label, path in (("GIF", gif), ("PNG", png), ("pattern", output),
+                        ("populations", populations), ("plot", plot)):
         if path is not None:
             console.print(f"wrote {label} {path}")
+
+
+def universe_shape(universe: Universe) -> tuple[int, int]:
+    """``(height, width)`` of a grid with edges, or of the plane's live cells' box."""
+    if isinstance(universe, PackedGrid | KernelGrid):
+        return universe.height, universe.width
+    box = universe.bounding_box()
+    return (0, 0) if box is None else (box.height, box.width)
+
+
+def _grid_box(universe: Universe) -> Box | None:
+    """The whole grid of a grid with edges; the live cells' box on the plane."""
+    if isinstance(universe, PackedGrid | KernelGrid):
+        return Box(0, 0, universe.width, universe.height)
+    return universe.bounding_box()
+
+
+def _cell_count(universe: Universe) -> int:
+    height, width = universe_shape(universe)
+    return max(1, height * width)
+
+
+def _grid_text(universe: Universe, cells_shape: tuple[int, int]) -> tuple[str, int | None]:
+    """The summary's "grid" line and the cell-updates done (``None``: the grid's size
+    times the generations)."""
+    if isinstance(universe, PackedGrid | KernelGrid):
+        return (f"{universe.width} x {universe.height}, "
+                f"{'torus' if universe.torus else 'bounded'}"), None
+    height, width = cells_shape
+    if isinstance(universe, GrowingPlane):
+        moved = universe.moves
+        how = ("the pattern never reached the edge" if not moved else
+               f"moved to a new grid {'once' if moved == 1 else f'{moved} times'} as the "
+               "pattern reached the edge")
+        return (f"{width} x {height} live box, unbounded plane ({how})",
+                universe.cell_updates)
+    return f"{width} x {height} live box, unbounded plane", None
+
+
+def _write_outputs(universe: Universe, rule: Rule, name: str, driven: Driven,
+                   recorder: FrameRecorder | None, *, output: Path | None, png: Path | None,
+                   gif: Path | None, scale: int | None, populations: Path | None,
+                   plot: Path | None) -> None:
+    """Every file the run was asked for, each written whole or not at all."""
+    if populations is not None:
+        write_csv(populations, driven.rows)
+    if plot is not None:
+        write_plot(plot, driven.rows, rule=rule.name, pattern=name)
+    if recorder is not None and gif is not None:
+        shots = recorder.grids()
+        side = _picture_scale(shots[0].shape, scale)
+        write_atomically(gif, lambda stream: picture.save_gif(stream, shots, scale=side))
+    if png is not None:
+        box = fitted_box(universe)
+        if isinstance(universe, PackedGrid | KernelGrid) and box is not None:
+            box = _clip(box, universe)
+        cells = (np.zeros((1, 1), dtype=np.int8) if box is None
+                 else _shrunk(universe, box))
+        side = _picture_scale(cells.shape, scale)
+        write_atomically(png, lambda stream: picture.save_png(stream, cells, scale=side))
+    if output is not None:
+        box = _grid_box(universe)
+        cells = np.zeros((1, 1), dtype=np.int8) if box is None else universe.cells(box)
+        save_pattern(output, cells, rule=rule.name,
+                     comments=[f"{rule.name} after {universe.generation} generations "
+                               "(lifearena)"])
+
+
+def _clip(box: Box, grid: PackedGrid | KernelGrid) -> Box:
+    """``box`` cut to the grid (a grid's margin lies inside it)."""
+    x, y = max(box.x, 0), max(box.y, 0)
+    return Box(x, y, min(box.right, grid.width) - x, min(box.bottom, grid.height) - y)
+
+
+def _shrunk(universe: Universe, box: Box) -> np.ndarray:
+    """The cells of ``box`` for a picture, shrunk by blocks where larger than
+    :data:`lifearena.life.picture.MAX_SIDE` a side (never unpacked whole)."""
+    recorder = FrameRecorder(1, margin=0)
+    factor = recorder._factor_for(box)
+    if factor == 1:
+        return universe.cells(box)
+    recorder.factor = factor
+    recorder.capture(universe)
+    return recorder.grids()[0]
+
+
+def _within_cap(run: Callable[[], Driven]) -> Driven:
+    """``run()``, with a pattern that outgrew the largest grid of the plane turned into one
+    line that says what to give instead."""
+    try:
+        return run()
+    except GrowthLimitError as error:
+        raise BadParameterError(
+            f"{error}; expected fewer --generations, or --size WxH for a fixed "
+            "grid (bounded clips the pattern at its edges, torus wraps it)") from None
 
 
 def _on_plane(run: Callable[..., GrowingRun], *args: object, **kwargs: object) -> GrowingRun:
@@ -376,40 +518,6 @@ def _on_plane(run: Callable[..., GrowingRun], *args: object, **kwargs: object) -
         raise BadParameterError(
             f"{error}; expected fewer --generations, or --size WxH for a fixed "
             "grid (bounded clips the pattern at its edges, torus wraps it)") from None
-
-
-def _plane_text(grown: GrowingRun, start: tuple[int, int]) -> str:
-    """The summary's "grid" line for a run on the unbounded plane."""
-    height, width = grown.cells.shape
-    if not grown.moves:
-        return f"{width} x {height}, unbounded plane (the pattern never reached the edge)"
-    times = "once" if grown.moves == 1 else f"{grown.moves} times"
-    return (f"{width} x {height}, unbounded plane (moved to a new grid {times} as the "
-            f"pattern reached the edge; started on {start[1]} x {start[0]})")
-
-
-def _frames(snapshots: list[Snapshot], gif: Path, frames: int, scale: int | None
-            ) -> list[np.ndarray]:
-    """The snapshots of a run on the plane, each placed where it lies on a canvas that holds
-    them all (the grids they were taken on moved with the pattern), so that the animation
-    shows the pattern moving; refused, as ``--gif`` is before a run, when too large."""
-    tops = [-shot.origin[0] for shot in snapshots]
-    lefts = [-shot.origin[1] for shot in snapshots]
-    top, left = min(tops), min(lefts)
-    height = max(t + shot.cells.shape[0] for t, shot in zip(tops, snapshots, strict=True)) - top
-    width = max(x + shot.cells.shape[1] for x, shot in zip(lefts, snapshots, strict=True)) - left
-    try:
-        _check_pictures((height, width), None, gif, frames, scale)
-    except BadParameterError as error:
-        raise BadParameterError(f"the pattern travelled across {width}x{height} cells: "
-                                f"{error}") from None
-    canvas = []
-    for t, x, shot in zip(tops, lefts, snapshots, strict=True):
-        frame = np.zeros((height, width), dtype=np.int8)
-        frame[t - top : t - top + shot.cells.shape[0],
-              x - left : x - left + shot.cells.shape[1]] = shot.cells
-        canvas.append(frame)
-    return canvas
 
 
 PROGRESS_EVERY = 256  # generations between two redraws of a progress bar

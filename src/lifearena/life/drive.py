@@ -101,8 +101,8 @@ def drive(universe: Universe, generations: int, *, every: int | None = None,
         rows.append(np.array([series_row(universe)], dtype=np.int64))
     if recorder is not None:
         recorder.capture(universe)
-    stopped = False
-    while universe.generation < end:
+    stopped = stop is not None and stop(universe)
+    while universe.generation < end and not stopped:
         g = universe.generation
         target = end
         if recorder is not None:

@@ -32,7 +32,7 @@ from lifearena.errors import BadParameterError
 from lifearena.life.grid import as_grid
 from lifearena.life.kernels.bitlogic import plan_for, seed_word
 from lifearena.life.kernels.bitplanes import ALL, ONE, ZERO, pack, plane_population, planes_digest
-from lifearena.life.kernels.bitwise import step_planes
+from lifearena.life.kernels.bitwise import new_seen, run_planes, step_planes
 from lifearena.life.rules import Rule
 from lifearena.life.universe import Box
 
@@ -252,7 +252,8 @@ class PackedGrid:
         :data:`SERIES_COLUMNS` for each generation reached that is a multiple of ``every``."""
         if every < 1:
             raise BadParameterError(f"every {every} is not allowed; expected at least 1")
-        out = np.zeros(((self.generation + generations) // every - self.generation // every, len(SERIES_COLUMNS)), dtype=np.int64)
+        rows_due = (self.generation + generations) // every - self.generation // every
+        out = np.zeros((rows_due, len(SERIES_COLUMNS)), dtype=np.int64)
         plan = self._plan
         rows, swapped = _record(plan.family, plan.flags, plan.terms, self._a, self._b,
                                 self._oa, self._ob, self._scratch, self.height, self.width,
@@ -266,6 +267,24 @@ class PackedGrid:
     def _swap(self) -> None:
         self._a, self._oa = self._oa, self._a
         self._b, self._ob = self._ob, self._b
+
+    def run_until_repeat(self, generations: int,
+                         progress: Callable[[int], None] | None = None) -> tuple[int, int]:
+        """Step until a configuration repeats, at most ``generations`` generations, in
+        compiled code; ``(first, period)`` of the repeat found, ``(-1, 0)`` if none."""
+        plan = self._plan
+        seen = new_seen()
+        end = self.generation + int(generations)
+        first = -1
+        while self.generation < end and first < 0:
+            stop = min(end, self.generation + self.chunk())
+            self._a, self._b, reached, first = run_planes(
+                plan.family, plan.flags, plan.terms, self._a, self._b, self.height,
+                self.width, self.torus, seed_word(self.seed), self.generation, stop, seen)
+            self.generation = int(reached)
+            if progress is not None:
+                progress(self.generation)
+        return (int(first), self.generation - int(first)) if first >= 0 else (-1, 0)
 
     def population(self) -> tuple[int, int]:
         """Live cells of colour 1 and of colour 2."""

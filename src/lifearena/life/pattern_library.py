@@ -8,7 +8,7 @@
 >>> library_entry("glidr")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-lifearena.errors.BadParameterError: --pattern 'glidr' is not in the pattern library; expected one of acorn, beacon, ... (see 'lifearena life patterns')
+lifearena.errors.BadParameterError: --pattern 'glidr' is not in the pattern library; ...
 """
 
 from __future__ import annotations

@@ -351,7 +351,8 @@ class Settle:
 
     def _replay(self, rest_box: Box | None, now: int) -> tuple[int, int] | None:
         """Step a copy of the oldest checkpoint one generation at a time up to a check past
-        ``now`` (so periods up to about ``CHECKPOINTS * CHECK_EVERY`` are found), remembering the rest inside ``rest_box`` (grown by the margin) and the population;
+        ``now`` (so periods up to about ``CHECKPOINTS * CHECK_EVERY`` are found),
+        remembering the rest inside ``rest_box`` (grown by the margin) and the population;
         the first repeat gives ``(generation, period)``."""
         if rest_box is None:
             region = None
@@ -376,3 +377,25 @@ class Settle:
             seen[key] = replay.generation
             replay.step(1)
         return None
+
+
+class Repeat:
+    """Watches a grid with edges for its whole configuration repeating (a digest per
+    generation; call :meth:`check` every generation): the exact test on a bounded grid,
+    where gliders end as blocks at the walls."""
+
+    def __init__(self) -> None:
+        self.result: Settled | None = None
+        self._seen: dict[object, int] = {}
+
+    def check(self, universe: Universe) -> bool:
+        """Remember the configuration now; True once it was seen before."""
+        digest = getattr(universe, "digest", None)
+        key: object = (digest() if digest is not None
+                       else _digest(universe.cells(), universe.bounding_box() or Box(0, 0, 0, 0)))
+        first = self._seen.get(key)
+        if first is not None:
+            self.result = Settled(first, universe.generation - first, {})
+            return True
+        self._seen[key] = universe.generation
+        return False

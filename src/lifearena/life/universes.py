@@ -29,6 +29,7 @@ from lifearena.errors import BadParameterError
 from lifearena.life.grid import as_grid, population
 from lifearena.life.growing import run_growing
 from lifearena.life.rules import Rule
+from lifearena.life.step import Kernel, evolve
 from lifearena.life.universe import Box, Universe
 
 
@@ -53,11 +54,12 @@ class GrowingPlane:
     """
 
     def __init__(self, rule: Rule, *, seed: int = 0, generation: int = 0,
-                 max_cells: int = caps.MAX_GRID_CELLS) -> None:
+                 max_cells: int | None = None) -> None:
         self.rule = rule
         self.generation = int(generation)
         self.seed = int(seed)
-        self.max_cells = max_cells
+        # read when made, not when imported: the cap may be lowered (tests)
+        self.max_cells = caps.MAX_GRID_CELLS if max_cells is None else max_cells
         self.grid = np.zeros((1, 1), dtype=np.int8)
         self.origin = (0, 0)
         self.cell_updates = 0
@@ -154,3 +156,60 @@ def choose_universe(rule: Rule, generations: int, algorithm: Algorithm | str = "
         made: Universe = module.HashLife(rule)
         return made
     return GrowingPlane(rule, seed=seed)
+
+
+class KernelGrid:
+    """A bounded or toroidal grid stepped unpacked by one of the simple kernels of
+    :func:`lifearena.life.step.evolve` (``reference`` or ``numpy``: slow, kept to check the
+    fast ones; :class:`~lifearena.life.packed.PackedGrid` is the fast grid)."""
+
+    def __init__(self, cells: np.ndarray, rule: Rule, *, torus: bool, seed: int = 0,
+                 kernel: Kernel = "numpy") -> None:
+        self.rule = rule
+        self.grid = as_grid(cells, allow_batch=False).copy()
+        self.torus = bool(torus)
+        self.seed = int(seed)
+        self.kernel = kernel
+        self.generation = 0
+        self.height, self.width = self.grid.shape
+
+    def add(self, cells: np.ndarray, x: int = 0, y: int = 0) -> None:
+        """Put the live cells of ``cells`` on the grid with its top-left cell at ``(x, y)``."""
+        patch = as_grid(cells, allow_batch=False)
+        view = self.grid[y : y + patch.shape[0], x : x + patch.shape[1]]
+        view[patch != 0] = patch[patch != 0]
+
+    def step(self, generations: int, progress: Callable[[int], None] | None = None) -> None:
+        """Advance ``generations`` generations, one at a time."""
+        for _ in range(generations):
+            self.grid = evolve(self.grid, self.rule, 1, torus=self.torus, seed=self.seed,
+                               generation=self.generation, kernel=self.kernel)
+            self.generation += 1
+            if progress is not None:
+                progress(self.generation)
+
+    def population(self) -> tuple[int, int]:
+        """Live cells of colour 1 and of colour 2."""
+        return population(self.grid)
+
+    def bounding_box(self) -> Box | None:
+        """The smallest box holding every live cell, ``None`` when the grid is empty."""
+        rows = np.flatnonzero(self.grid.any(axis=1))
+        if rows.size == 0:
+            return None
+        columns = np.flatnonzero(self.grid.any(axis=0))
+        return Box(int(columns[0]), int(rows[0]), int(columns[-1] - columns[0]) + 1,
+                   int(rows[-1] - rows[0]) + 1)
+
+    def cells(self, box: Box | None = None) -> np.ndarray:
+        """The cells of ``box`` (default: the bounding box); outside the grid reads empty."""
+        if box is None:
+            box = self.bounding_box()
+            if box is None:
+                return np.zeros((0, 0), dtype=np.int8)
+        out = np.zeros((box.height, box.width), dtype=np.int8)
+        x0, y0 = max(box.x, 0), max(box.y, 0)
+        x1, y1 = min(box.right, self.width), min(box.bottom, self.height)
+        if x0 < x1 and y0 < y1:
+            out[y0 - box.y : y1 - box.y, x0 - box.x : x1 - box.x] = self.grid[y0:y1, x0:x1]
+        return out
