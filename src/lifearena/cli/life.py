@@ -29,7 +29,7 @@ from lifearena.life.frames import FrameRecorder, fitted_box
 from lifearena.life.grid import population, random_grid
 from lifearena.life.growing import GrowingRun, GrowthLimitError, run_growing
 from lifearena.life.packed import PackedGrid
-from lifearena.life.pattern_library import load_library_pattern
+from lifearena.life.pattern_library import library, load_library_pattern
 from lifearena.life.patterns import Pattern, load_pattern, save_pattern, write_text
 from lifearena.life.rules import COIN, Rule, as_rule, available_rules
 from lifearena.life.run import run_until_stable
@@ -37,7 +37,13 @@ from lifearena.life.series import write_atomically, write_csv, write_plot
 from lifearena.life.settle import CHECK_EVERY, Repeat, Settle, Settled, life_like_ships
 from lifearena.life.step import KERNELS, Kernel, evolve
 from lifearena.life.universe import Box, Universe
-from lifearena.life.universes import MAX_STEP_EXPONENT, Algorithm, GrowingPlane, KernelGrid, choose_universe
+from lifearena.life.universes import (
+    MAX_STEP_EXPONENT,
+    Algorithm,
+    GrowingPlane,
+    KernelGrid,
+    choose_universe,
+)
 
 app = typer.Typer(
     help="The two-colour Life engine: run, step and inspect patterns.",
@@ -184,7 +190,8 @@ def _picture_scale(shape: tuple[int, int], scale: int | None) -> int:
 def _load_start(input_file: Path | None, pattern_name: str | None) -> Pattern | None:
     """The pattern of ``--input`` or ``--pattern`` (``None`` for a soup)."""
     if input_file is not None and pattern_name is not None:
-        raise BadParameterError("give either --input FILE or --pattern NAME, not both")
+        raise BadParameterError(f"{str(input_file)!r} and --pattern {pattern_name}: two "
+                                "patterns; expected a pattern file or --pattern NAME, not both")
     if pattern_name is not None:
         return load_library_pattern(pattern_name)
     if input_file is not None:
@@ -378,24 +385,24 @@ def run(
         if (isinstance(watcher, Repeat) and isinstance(universe, PackedGrid)
                 and recorder is None and series_every is None):
             # the whole grid repeating, found in compiled code
-            first, period = universe.run_until_repeat(generations, progress=advance)
+            first, cycle = universe.run_until_repeat(generations, progress=advance)
             if first >= 0:
-                watcher.result = Settled(first, period, {})
+                watcher.result = Settled(first, cycle, {})
             driven = drive(universe, 0)
         else:
             watch = 1
             if isinstance(watcher, Settle):
                 watch = max(step, CHECK_EVERY - CHECK_EVERY % step)
+            stop = watcher.check if watcher is not None else None
             driven = _within_cap(lambda: drive(
                 universe, generations, every=series_every, recorder=recorder,
                 frame_step=step * max(1, frame_every(generations, frames) // step),
-                stop=watcher.check if watcher is not None else None, stop_every=watch,
-                progress=advance))
+                stop=stop, stop_every=watch, progress=advance))
     seconds = time.perf_counter() - start
     done = universe.generation
     one, two = universe.population()
     settled = watcher.result if watcher is not None else None
-    stop, period, settled_text = _stop_text(settled, until_stable, one + two == 0)
+    stopped, period, settled_text = _stop_text(settled, until_stable, one + two == 0)
     _write_outputs(universe, the_rule, pattern_name or (input_file.name if input_file else
                                                          "random soup"),
                    driven, recorder, output=output, png=png, gif=gif, scale=scale,
@@ -405,7 +412,7 @@ def run(
         if final.size:
             _show(final, f"after {done} generations")
     grid, updates = _grid_text(universe, cells_shape=(universe_shape(universe)))
-    console.print(_summary(the_rule, (one, two), grid, done, seconds, stop, period, updates,
+    console.print(_summary(the_rule, (one, two), grid, done, seconds, stopped, period, updates,
                            cells=_cell_count(universe), settled=settled_text))
     for label, path in (("GIF", gif), ("PNG", png), ("pattern", output),
                         ("populations", populations), ("plot", plot)):
@@ -647,7 +654,8 @@ def _cut(cells: np.ndarray, pad: int) -> np.ndarray:
 @app.command("step")
 @announces_compiling
 def step_command(
-    pattern_file: Annotated[Path, typer.Argument(help="RLE (.rle) or text pattern file.")],
+    pattern_file: Annotated[Path | None, typer.Argument(
+        help="RLE (.rle) or text pattern file (or --pattern NAME).")] = None,
     generations: Annotated[int, typer.Option("--generations", "-n", help="Steps to take; a "
                                              "repeating pattern is noticed and the rest read "
                                              "off its cycle.", min=0,
@@ -678,13 +686,19 @@ def step_command(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the result here "
                                                 "(.rle for RLE, else text); default: print.")
                       ] = None,
+    pattern_name: Annotated[str | None, typer.Option(
+        "--pattern", "-p", help="Step this pattern of the library (see 'lifearena life "
+        "patterns') instead of a file.")] = None,
 ) -> None:
     """Step a pattern file one or N generations (on the unbounded plane, or a grid given by
     --pad or --size); print it or write it."""
     check_output(output, "--output", ())
     if pad is not None and size is not None:
         raise BadParameterError("give either --pad or --size, not both")
-    pattern = load_pattern(pattern_file, max_cells=caps.MAX_GRID_CELLS)
+    pattern = _load_start(pattern_file, pattern_name)
+    if pattern is None:
+        raise BadParameterError("no pattern to step; expected a pattern file or --pattern NAME "
+                                "(see 'lifearena life patterns')")
     the_rule = _rule_option(rule, pattern.rule or "life")
     plane = size is None and pad is None
     torus = _torus(topology, Topology.bounded, plane, the_rule)
@@ -728,4 +742,18 @@ def rules(
     table.add_column("rule")
     for rule_name, description in available_rules().items():
         table.add_row(rule_name, description)
+    console.print(table)
+
+
+@app.command()
+def patterns() -> None:
+    """List the patterns shipped with lifearena (for --pattern NAME): rule, discoverer,
+    year and source."""
+    table = Table(title="Pattern library (lifearena life run --pattern NAME)")
+    for column in ("name", "rule", "discoverer", "year", "about", "source"):
+        table.add_column(column, style="bold" if column == "name" else None,
+                         overflow="fold")
+    for entry in library().values():
+        table.add_row(entry.name, entry.rule, entry.discoverer,
+                      str(entry.year) if entry.year else "", entry.note, entry.source)
     console.print(table)

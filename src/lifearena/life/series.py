@@ -22,7 +22,7 @@ import os
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 
@@ -39,11 +39,15 @@ def series_row(universe: Universe) -> list[int]:
 
 
 @contextlib.contextmanager
-def atomic_file(path: Path, mode: str = "w") -> Iterator[IO[str]] | Iterator[IO[bytes]]:
+def atomic_file(path: Path, mode: str = "w") -> Iterator[IO[Any]]:
     """A file to write ``path`` through: written beside it under a temporary name and
     renamed over it only when the block ends without an error."""
     folder = path.parent if str(path.parent) else Path(".")
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+    # mkstemp makes the file private; the result gets the permissions a new file gets
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(temporary, 0o666 & ~mask)
     try:
         with os.fdopen(handle, mode) as stream:
             yield stream
@@ -57,7 +61,7 @@ def atomic_file(path: Path, mode: str = "w") -> Iterator[IO[str]] | Iterator[IO[
 def write_atomically(path: Path, write: Callable[[IO[bytes]], None]) -> None:
     """Call ``write`` with a binary stream whose bytes become ``path`` atomically."""
     with atomic_file(path, "wb") as stream:
-        write(stream)  # type: ignore[arg-type]
+        write(stream)
 
 
 def write_csv(path: Path, rows: np.ndarray) -> None:
@@ -67,7 +71,7 @@ def write_csv(path: Path, rows: np.ndarray) -> None:
     np.savetxt(text, np.asarray(rows, dtype=np.int64).reshape(-1, len(SERIES_COLUMNS)),
                fmt="%d", delimiter=",")
     with atomic_file(path) as stream:
-        stream.write(text.getvalue())  # type: ignore[arg-type]
+        stream.write(text.getvalue())
 
 
 def write_plot(path: Path, rows: np.ndarray, *, rule: str, pattern: str) -> None:

@@ -86,9 +86,10 @@ def _rows(rows: list[str]) -> np.ndarray:
 def _life_step(cells: np.ndarray) -> np.ndarray:
     """One B3/S23 generation of a boolean array on a plane (the array is grown by one)."""
     grid = np.pad(cells, 1)
-    count = ndimage.convolve(grid.astype(np.int8), np.ones((3, 3), np.int8),
-                             mode="constant") - grid
-    return ((count == 3) | (grid & (count == 2)))
+    count: np.ndarray = ndimage.convolve(grid.astype(np.int8), np.ones((3, 3), np.int8),
+                                         mode="constant") - grid
+    born: np.ndarray = (count == 3) | (grid & (count == 2))
+    return born
 
 
 def _crop(cells: np.ndarray) -> tuple[np.ndarray, int, int]:
