@@ -666,7 +666,8 @@ def test_an_interrupt_inside_a_compiled_kernel_is_one_line(monkeypatch) -> None:
             raise SystemError("<numba> returned a result with an exception set") from cause
 
     monkeypatch.setattr(PackedGrid, "step", interrupted)
-    result = invoke(["life", "run", "--size", "8x8", "--no-show"])
+    # large enough to run packed (a small run steps with numpy, no compiled code)
+    result = invoke(["life", "run", "--size", "256x256", "-n", "100", "--no-show"])
     assert result.code == 130 and result.err == "interrupted\n"
 
 
@@ -696,5 +697,6 @@ def test_ctrl_c_in_any_command_says_interrupted(monkeypatch) -> None:  # type: i
         raise KeyboardInterrupt
 
     monkeypatch.setattr(PackedGrid, "step", interrupted)
-    result = invoke(["life", "run", "--size", "8x8", "--no-show"])
+    # large enough to run packed (a small run steps with numpy, no compiled code)
+    result = invoke(["life", "run", "--size", "256x256", "-n", "100", "--no-show"])
     assert result.code == 130 and result.err == "interrupted\n"

@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 import re
 import shutil
+import sys
 import time
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, cast
+from typing import TYPE_CHECKING, Annotated, Literal, Protocol, cast
 
 import numpy as np
 import typer
@@ -19,23 +20,17 @@ from rich.table import Table
 
 from lifearena import caps
 from lifearena.caps import check_cells
-from lifearena.cli.checks import check_output
 from lifearena.cli.compiling import announces_compiling
 from lifearena.errors import BadParameterError
 from lifearena.extras import require
-from lifearena.life import picture
 from lifearena.life.drive import Driven, drive, frame_every
 from lifearena.life.frames import FrameRecorder, fitted_box
 from lifearena.life.grid import population, random_grid
-from lifearena.life.growing import GrowingRun, GrowthLimitError, run_growing
-from lifearena.life.packed import PackedGrid
 from lifearena.life.pattern_library import library, load_library_pattern
 from lifearena.life.patterns import Pattern, load_pattern, save_pattern, write_text
 from lifearena.life.rules import COIN, Rule, as_rule, available_rules
-from lifearena.life.run import run_until_stable
 from lifearena.life.series import write_atomically, write_csv, write_plot
 from lifearena.life.settle import CHECK_EVERY, Repeat, Settle, Settled, life_like_ships
-from lifearena.life.step import KERNELS, Kernel, evolve
 from lifearena.life.universe import Box, Universe
 from lifearena.life.universes import (
     MAX_STEP_EXPONENT,
@@ -44,6 +39,38 @@ from lifearena.life.universes import (
     KernelGrid,
     choose_universe,
 )
+
+if TYPE_CHECKING:
+    from lifearena.life.growing import GrowingRun
+
+# The engine's compiled kernels (numba) are imported inside the commands that step, and
+# only when they do: 'lifearena --help' and a small run never load numba
+# (tests/cli/test_cli_startup.py).
+
+Kernel = Literal["auto", "reference", "numpy", "bitwise"]
+KERNELS = ("auto", "reference", "numpy", "bitwise")
+"""The kernels of :data:`lifearena.life.step.KERNELS` (a test holds the two equal)."""
+
+SMALL_WORK = 2**20
+"""Cell-updates at most for a run stepped by the numpy kernel (no compiled code to load):
+a small pattern for a few generations costs less than loading numba would."""
+
+
+class EdgedGrid(Protocol):
+    """A grid with edges (:class:`~lifearena.life.packed.PackedGrid`,
+    :class:`~lifearena.life.universes.KernelGrid`)."""
+
+    height: int
+    width: int
+    torus: bool
+
+
+def _edged(universe: object) -> EdgedGrid | None:
+    """``universe`` when it is a grid with edges, else ``None`` (the plane)."""
+    if not hasattr(universe, "torus") or getattr(universe, "on_plane", False):
+        return None
+    return cast(EdgedGrid, universe)
+
 
 app = typer.Typer(
     help="The two-colour Life engine: run, step and inspect patterns.",
@@ -181,6 +208,8 @@ def _rule_option(rule: str | None, default: str | None) -> Rule:
 def _picture_scale(shape: tuple[int, int], scale: int | None) -> int:
     """Pixels per cell for a picture of ``shape`` blocks: ``--scale`` (or the automatic one)
     lowered until the picture fits :data:`lifearena.caps.MAX_PICTURE_PIXELS`."""
+    from lifearena.life import picture
+
     side = scale or picture.auto_scale(shape)
     while side > 1 and math.prod(picture.image_size(shape, side)) > caps.MAX_PICTURE_PIXELS:
         side -= 1
@@ -307,6 +336,8 @@ def run(
     """Run a rule on a random soup or a pattern; print populations, save RLE, PNG, GIF, the
     population series and its plot."""
     # the pattern is read first: its RLE header's rule is the default, as in 'life step'
+    from lifearena.cli.checks import check_output
+
     pattern = _load_start(input_file, pattern_name)
     the_rule = _rule_option(rule, pattern.rule if pattern is not None else None)
     chosen = _kernel(kernel)
@@ -354,19 +385,31 @@ def run(
     show = fits_terminal(cells) if show is None else show
     if show:
         _show(cells, "start")
-    # load (or compile) the kernels on a tiny grid first, so the timing is the run's alone
-    tiny = PackedGrid(cells[:3, :3], the_rule, torus=torus, seed=seed)
-    tiny.record(1)
-    tiny.step(1)
     universe: Universe
-    if plane:
-        universe = choose_universe(the_rule, generations, algorithm, seed=seed,
-                                   step_exponent=step_exponent)
-        universe.add(cells, -(pad or 0), -(pad or 0))
-    elif chosen in ("reference", "numpy"):
-        universe = KernelGrid(cells, the_rule, torus=torus, seed=seed, kernel=chosen)
+    # a small run (a pattern for a few generations) steps unpacked with numpy: exactly the
+    # plane's answer while nothing can reach the padding (generations <= the padding)
+    small = (chosen == "auto" and not until_stable and step_exponent is None
+             and algorithm is Algorithm.auto and cells.size * generations <= SMALL_WORK
+             and (not plane or generations <= (pad or 0)))
+    if small or chosen in ("reference", "numpy"):
+        universe = KernelGrid(cells, the_rule, torus=torus and not plane, seed=seed,
+                              kernel="numpy" if small else chosen, on_plane=plane)
     else:
-        universe = PackedGrid(cells, the_rule, torus=torus, seed=seed)
+        from lifearena.cli.compiling import listen
+        from lifearena.life.packed import PackedGrid
+
+        listen()
+        # load (or compile) the kernels on a tiny grid first: the timing is the run's alone
+        tiny = PackedGrid(cells[:3, :3], the_rule, torus=torus, seed=seed)
+        tiny.step(1)
+        if series_every is not None:
+            tiny.record(1)
+        if plane:
+            universe = choose_universe(the_rule, generations, algorithm, seed=seed,
+                                       step_exponent=step_exponent)
+            universe.add(cells, -(pad or 0), -(pad or 0))
+        else:
+            universe = PackedGrid(cells, the_rule, torus=torus, seed=seed)
     del cells
     recorder = FrameRecorder(frames) if gif is not None else None
     watcher: Settle | Repeat | None = None
@@ -382,10 +425,11 @@ def run(
         def advance(g: int) -> None:
             bar.update(task, completed=g)
 
-        if (isinstance(watcher, Repeat) and isinstance(universe, PackedGrid)
-                and recorder is None and series_every is None):
+        repeat = getattr(universe, "run_until_repeat", None)
+        if (isinstance(watcher, Repeat) and repeat is not None and recorder is None
+                and series_every is None):
             # the whole grid repeating, found in compiled code
-            first, cycle = universe.run_until_repeat(generations, progress=advance)
+            first, cycle = repeat(generations, progress=advance)
             if first >= 0:
                 watcher.result = Settled(first, cycle, {})
             driven = drive(universe, 0)
@@ -422,16 +466,18 @@ def run(
 
 def universe_shape(universe: Universe) -> tuple[int, int]:
     """``(height, width)`` of a grid with edges, or of the plane's live cells' box."""
-    if isinstance(universe, PackedGrid | KernelGrid):
-        return universe.height, universe.width
+    grid = _edged(universe)
+    if grid is not None:
+        return grid.height, grid.width
     box = universe.bounding_box()
     return (0, 0) if box is None else (box.height, box.width)
 
 
 def _grid_box(universe: Universe) -> Box | None:
     """The whole grid of a grid with edges; the live cells' box on the plane."""
-    if isinstance(universe, PackedGrid | KernelGrid):
-        return Box(0, 0, universe.width, universe.height)
+    grid = _edged(universe)
+    if grid is not None:
+        return Box(0, 0, grid.width, grid.height)
     return universe.bounding_box()
 
 
@@ -443,17 +489,17 @@ def _cell_count(universe: Universe) -> int:
 def _grid_text(universe: Universe, cells_shape: tuple[int, int]) -> tuple[str, int | None]:
     """The summary's "grid" line and the cell-updates done (``None``: the grid's size
     times the generations)."""
-    if isinstance(universe, PackedGrid | KernelGrid):
-        return (f"{universe.width} x {universe.height}, "
-                f"{'torus' if universe.torus else 'bounded'}"), None
+    grid = _edged(universe)
+    if grid is not None:
+        return (f"{grid.width} x {grid.height}, {'torus' if grid.torus else 'bounded'}"), None
     height, width = cells_shape
-    if isinstance(universe, GrowingPlane):
-        moved = universe.moves
+    if isinstance(universe, GrowingPlane) or getattr(universe, "on_plane", False):
+        moved = getattr(universe, "moves", 0)
         how = ("the pattern never reached the edge" if not moved else
                f"moved to a new grid {'once' if moved == 1 else f'{moved} times'} as the "
                "pattern reached the edge")
         return (f"{width} x {height} live box, unbounded plane ({how})",
-                universe.cell_updates)
+                getattr(universe, "cell_updates", None))
     return f"{width} x {height} live box, unbounded plane", None
 
 
@@ -462,6 +508,9 @@ def _write_outputs(universe: Universe, rule: Rule, name: str, driven: Driven,
                    gif: Path | None, scale: int | None, populations: Path | None,
                    plot: Path | None) -> None:
     """Every file the run was asked for, each written whole or not at all."""
+    if png is not None or gif is not None:
+        from lifearena.life import picture
+
     if populations is not None:
         write_csv(populations, driven.rows)
     if plot is not None:
@@ -472,8 +521,9 @@ def _write_outputs(universe: Universe, rule: Rule, name: str, driven: Driven,
         write_atomically(gif, lambda stream: picture.save_gif(stream, shots, scale=side))
     if png is not None:
         box = fitted_box(universe)
-        if isinstance(universe, PackedGrid | KernelGrid) and box is not None:
-            box = _clip(box, universe)
+        grid = _edged(universe)
+        if grid is not None and box is not None:
+            box = _clip(box, grid)
         cells = (np.zeros((1, 1), dtype=np.int8) if box is None
                  else _shrunk(universe, box))
         side = _picture_scale(cells.shape, scale)
@@ -486,7 +536,7 @@ def _write_outputs(universe: Universe, rule: Rule, name: str, driven: Driven,
                                "(lifearena)"])
 
 
-def _clip(box: Box, grid: PackedGrid | KernelGrid) -> Box:
+def _clip(box: Box, grid: EdgedGrid) -> Box:
     """``box`` cut to the grid (a grid's margin lies inside it)."""
     x, y = max(box.x, 0), max(box.y, 0)
     return Box(x, y, min(box.right, grid.width) - x, min(box.bottom, grid.height) - y)
@@ -509,7 +559,11 @@ def _within_cap(run: Callable[[], Driven]) -> Driven:
     line that says what to give instead."""
     try:
         return run()
-    except GrowthLimitError as error:
+    except BadParameterError as error:
+        # the plane's growth limit (its module is loaded by then, if it ran at all)
+        growing = sys.modules.get("lifearena.life.growing")
+        if growing is None or not isinstance(error, growing.GrowthLimitError):
+            raise
         raise BadParameterError(
             f"{error}; expected fewer --generations, or --size WxH for a fixed "
             "grid (bounded clips the pattern at its edges, torus wraps it)") from None
@@ -519,6 +573,8 @@ def _on_plane(run: Callable[..., GrowingRun], *args: object, **kwargs: object) -
     """``run(*args, **kwargs)`` (:func:`run_growing`), with a pattern that outgrew the
     largest grid turned into one line that says what to give instead. The grid may grow up
     to :data:`lifearena.caps.MAX_GRID_CELLS` cells, the cap ``--size`` has."""
+    from lifearena.life.growing import GrowthLimitError
+
     try:
         return run(*args, max_cells=caps.MAX_GRID_CELLS, **kwargs)
     except GrowthLimitError as error:
@@ -571,6 +627,11 @@ def _step_far(cells: np.ndarray, rule: Rule, generations: int, *, torus: bool, s
     the first :data:`CYCLE_WINDOW` generations (their digests are kept in memory); after
     that the steps go on without the check.
     """
+    from lifearena.cli.compiling import listen
+    from lifearena.life.run import run_until_stable
+    from lifearena.life.step import evolve
+
+    listen()
     coin = rule.uses_coin
     checked = 0
     if not coin or generation == 0:
@@ -611,6 +672,10 @@ def _step_on_plane(cells: np.ndarray, rule: Rule, generations: int, *, seed: int
     """:func:`_step_far` on the unbounded plane (:func:`run_growing`): the cells, the number
     of the generation they are at, and a note when the pattern repeated. A grid that moved
     comes back cut to its live cells with ``pad`` empty cells round them."""
+    from lifearena.cli.compiling import listen
+    from lifearena.life.growing import GrowingRun, run_growing
+
+    listen()
     coin = rule.uses_coin
     window = min(generations, CYCLE_WINDOW) if not coin or generation == 0 else 0
     with _progress() as bar:
@@ -692,6 +757,8 @@ def step_command(
 ) -> None:
     """Step a pattern file one or N generations (on the unbounded plane, or a grid given by
     --pad or --size); print it or write it."""
+    from lifearena.cli.checks import check_output
+
     check_output(output, "--output", ())
     if pad is not None and size is not None:
         raise BadParameterError("give either --pad or --size, not both")

@@ -24,8 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lifearena.life.frames import FrameRecorder
-from lifearena.life.packed import SERIES_COLUMNS
-from lifearena.life.series import series_row
+from lifearena.life.series import SERIES_COLUMNS, series_row
 from lifearena.life.universe import Universe
 
 PROGRESS_GENERATIONS = 4096
@@ -88,7 +87,7 @@ def drive(universe: Universe, generations: int, *, every: int | None = None,
           progress: Callable[[int], None] | None = None) -> Driven:
     """Step ``universe`` ``generations`` generations.
 
-    ``every``: keep a row of :data:`~lifearena.life.packed.SERIES_COLUMNS` for the start and
+    ``every``: keep a row of :data:`~lifearena.life.series.SERIES_COLUMNS` for the start and
     each generation that is a multiple of it. ``recorder``: capture a frame at the start,
     every ``frame_step`` generations and at the end. ``stop(universe)``, asked every
     ``stop_every`` generations, ends the run early when it returns True. ``progress`` is

@@ -30,8 +30,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from lifearena import caps
-from lifearena.life.picture import MAX_SIDE
 from lifearena.life.universe import Box, Universe
+
+MAX_SIDE = 2048
+"""Blocks along a side at most (:data:`lifearena.life.picture.MAX_SIDE`, which a test
+holds this to; not imported from there, so that a run without pictures never loads
+Pillow)."""
 
 BYTES_PER_PIXEL = 5
 """Memory a GIF frame costs per pixel while it is drawn (the block grid and its image)."""
@@ -84,7 +88,7 @@ def _blocks(universe: Universe, box: Box, factor: int) -> tuple[np.ndarray, np.n
 class FrameRecorder:
     """Frames of one run, at most ``frames`` of them, each at most ``pixels`` blocks (default:
     what :data:`lifearena.caps.MAX_GIF_BYTES` allows for that many frames, at most
-    :data:`lifearena.caps.MAX_PICTURE_PIXELS` and :data:`~lifearena.life.picture.MAX_SIDE`
+    :data:`lifearena.caps.MAX_PICTURE_PIXELS` and :data:`MAX_SIDE`
     a side)."""
 
     def __init__(self, frames: int, *, pixels: int | None = None, margin: int = MARGIN) -> None:

@@ -34,14 +34,13 @@ from lifearena.life.kernels.bitlogic import plan_for, seed_word
 from lifearena.life.kernels.bitplanes import ALL, ONE, ZERO, pack, plane_population, planes_digest
 from lifearena.life.kernels.bitwise import new_seen, run_planes, step_planes
 from lifearena.life.rules import Rule
+from lifearena.life.series import SERIES_COLUMNS
 from lifearena.life.universe import Box
 
 CALL_UPDATES = 2**31
 """Cell-updates in one compiled call: about 0.05 s, so that Ctrl-C (which numba code does
 not see until it returns) stays prompt and a progress bar is redrawn."""
 
-SERIES_COLUMNS = ("generation", "colour1", "colour2", "x", "y", "width", "height")
-"""The columns of :meth:`PackedGrid.record`'s rows (an empty grid's box is all zeros)."""
 
 
 @njit(cache=True)

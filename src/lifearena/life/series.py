@@ -26,12 +26,14 @@ from typing import IO, Any
 
 import numpy as np
 
-from lifearena.life.packed import SERIES_COLUMNS
 from lifearena.life.universe import Universe
+
+SERIES_COLUMNS = ("generation", "colour1", "colour2", "x", "y", "width", "height")
+"""The columns of a series row (an empty pattern's box is all zeros)."""
 
 
 def series_row(universe: Universe) -> list[int]:
-    """The universe's row of :data:`~lifearena.life.packed.SERIES_COLUMNS` now."""
+    """The universe's row of :data:`SERIES_COLUMNS` now."""
     one, two = universe.population()
     box = universe.bounding_box()
     where = (0, 0, 0, 0) if box is None else (box.x, box.y, box.width, box.height)

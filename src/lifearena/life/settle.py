@@ -37,7 +37,6 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-from scipy import ndimage
 
 from lifearena.life.rules import COIN, Rule
 from lifearena.life.universe import Box, Universe
@@ -85,6 +84,8 @@ def _rows(rows: list[str]) -> np.ndarray:
 
 def _life_step(cells: np.ndarray) -> np.ndarray:
     """One B3/S23 generation of a boolean array on a plane (the array is grown by one)."""
+    from scipy import ndimage
+
     grid = np.pad(cells, 1)
     count: np.ndarray = ndimage.convolve(grid.astype(np.int8), np.ones((3, 3), np.int8),
                                          mode="constant") - grid
@@ -241,6 +242,8 @@ def escapes(ships: list[Ship], rest: Box | None, torus: tuple[int, int] | None =
     (on the plane); on a torus (``torus`` is ``(height, width)``, ``rest_cells`` the rest's
     live cells of the whole grid) whether each wrapped path keeps clear of the rest."""
     if torus is not None:
+        from scipy import ndimage
+
         assert rest_cells is not None
         blocked = ndimage.maximum_filter(rest_cells, size=2 * MARGIN + 1, mode="wrap")
         return not any(_torus_hits(ship, blocked) for ship in ships)
@@ -261,6 +264,8 @@ def split(cells: np.ndarray, x0: int, y0: int,
     rest = cells.copy()
     if not ships_known or not cells.any():
         return [], rest
+    from scipy import ndimage
+
     live = cells != 0
     # live cells within two of each other are one cluster: their grown squares touch
     grown, _ = ndimage.label(ndimage.binary_dilation(live, _EIGHT), structure=_EIGHT)

@@ -27,9 +27,7 @@ import numpy as np
 from lifearena import caps
 from lifearena.errors import BadParameterError
 from lifearena.life.grid import as_grid, population
-from lifearena.life.growing import run_growing
 from lifearena.life.rules import Rule
-from lifearena.life.step import Kernel, evolve
 from lifearena.life.universe import Box, Universe
 
 
@@ -82,6 +80,8 @@ class GrowingPlane:
     def step(self, generations: int, progress: Callable[[int], None] | None = None) -> None:
         """Advance ``generations`` generations (a :class:`~lifearena.life.growing.
         GrowthLimitError` when the pattern outgrows ``max_cells``)."""
+        from lifearena.life.growing import run_growing
+
         start = self.generation
         done = run_growing(self.grid, self.rule, generations, seed=self.seed,
                            generation=self.generation, max_cells=self.max_cells,
@@ -161,15 +161,20 @@ def choose_universe(rule: Rule, generations: int, algorithm: Algorithm | str = "
 class KernelGrid:
     """A bounded or toroidal grid stepped unpacked by one of the simple kernels of
     :func:`lifearena.life.step.evolve` (``reference`` or ``numpy``: slow, kept to check the
-    fast ones; :class:`~lifearena.life.packed.PackedGrid` is the fast grid)."""
+    fast ones; :class:`~lifearena.life.packed.PackedGrid` is the fast grid). ``on_plane``
+    marks a bounded grid standing for the plane: one with room round the pattern for every
+    generation it will run (a small run, which costs less than loading the fast kernels)."""
 
     def __init__(self, cells: np.ndarray, rule: Rule, *, torus: bool, seed: int = 0,
-                 kernel: Kernel = "numpy") -> None:
+                 kernel: str = "numpy", on_plane: bool = False) -> None:
+        if kernel not in ("numpy", "reference"):
+            raise BadParameterError(f"kernel {kernel!r}; expected numpy or reference")
         self.rule = rule
         self.grid = as_grid(cells, allow_batch=False).copy()
         self.torus = bool(torus)
         self.seed = int(seed)
         self.kernel = kernel
+        self.on_plane = on_plane
         self.generation = 0
         self.height, self.width = self.grid.shape
 
@@ -181,9 +186,15 @@ class KernelGrid:
 
     def step(self, generations: int, progress: Callable[[int], None] | None = None) -> None:
         """Advance ``generations`` generations, one at a time."""
+        # the simple kernels themselves, not lifearena.life.step: a small run then never
+        # loads numba (see lifearena.cli.life's small runs)
+        if self.kernel == "numpy":
+            from lifearena.life.kernels.numpy_step import numpy_step as one_step
+        else:
+            from lifearena.life.kernels.reference import reference_step as one_step
         for _ in range(generations):
-            self.grid = evolve(self.grid, self.rule, 1, torus=self.torus, seed=self.seed,
-                               generation=self.generation, kernel=self.kernel)
+            self.grid = one_step(self.grid, self.rule, torus=self.torus, seed=self.seed,
+                                 generation=self.generation)
             self.generation += 1
             if progress is not None:
                 progress(self.generation)
