@@ -116,7 +116,7 @@ def _listener() -> Any:
     one of lifearena's kernels (made on first use: numba is imported only by then)."""
     from numba.core import event
 
-    class CompileListener(event.Listener):  # type: ignore[misc]
+    class CompileListener(event.Listener):
         def on_start(self, happening: Any) -> None:
             data = happening.data if isinstance(happening.data, dict) else {}
             if _ours(data.get("dispatcher")):

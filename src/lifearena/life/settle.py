@@ -15,16 +15,18 @@ Spaceships are recognised for rules whose live cells follow Life's B3/S23 whatev
 colours (Life, Immigration, colour-blind variants); for other rules only a repeat of the
 whole pattern is found.
 
+>>> import numpy as np
 >>> from lifearena.life.universes import GrowingPlane
 >>> from lifearena.life.rules import Rule
 >>> from lifearena.life.pattern_library import load_library_pattern
 >>> plane = GrowingPlane(Rule.named("life"))
->>> plane.add(load_library_pattern("r-pentomino").cells)
+>>> plane.add(load_library_pattern("blinker").cells, x=0, y=0)
+>>> plane.add(np.rot90(load_library_pattern("glider").cells, 2), x=-8, y=-8)  # flies NW
 >>> settle = Settle(plane.rule)
->>> while plane.generation < 1500 and not settle.check(plane):
+>>> while not settle.check(plane):
 ...     plane.step(CHECK_EVERY)
 >>> settle.result.describe()
-'stable/periodic with period 2 after generation 1103; escaped: 6 gliders'
+'stable/periodic with period 2 after generation 0; escaped: 1 glider'
 """
 
 from __future__ import annotations

@@ -188,11 +188,11 @@ class KernelGrid:
         """Advance ``generations`` generations, one at a time."""
         # the simple kernels themselves, not lifearena.life.step: a small run then never
         # loads numba (see lifearena.cli.life's small runs)
-        if self.kernel == "numpy":
-            from lifearena.life.kernels.numpy_step import numpy_step as one_step
-        else:
-            from lifearena.life.kernels.reference import reference_step as one_step
+        from lifearena.life.kernels.numpy_step import numpy_step
+        from lifearena.life.kernels.reference import reference_step
+
         for _ in range(generations):
+            one_step = numpy_step if self.kernel == "numpy" else reference_step
             self.grid = one_step(self.grid, self.rule, torus=self.torus, seed=self.seed,
                                  generation=self.generation)
             self.generation += 1
