@@ -418,6 +418,7 @@ def run(
         watcher = (Settle(the_rule, None if plane else universe_shape(universe)) if ships
                    else Repeat())
     start = time.perf_counter()
+    start_generation = universe.generation
     with _progress() as bar:
         task = bar.add_task("running until stable" if until_stable else "running",
                             total=generations)
@@ -442,10 +443,18 @@ def run(
                 universe, generations, every=series_every, recorder=recorder,
                 frame_step=step * max(1, frame_every(generations, frames) // step),
                 stop=stop, stop_every=watch, progress=advance))
+        settled = watcher.result if watcher is not None else None
+        if settled is not None:
+            # the settle check may see the repeat ahead of the run: step on to it, within
+            # the cap (past it the run did not settle in the generations it was given)
+            repeat_at = settled.generation + settled.period
+            if repeat_at > start_generation + generations:
+                settled = None
+            elif universe.generation < repeat_at:
+                universe.step(repeat_at - universe.generation, advance)
     seconds = time.perf_counter() - start
     done = universe.generation
     one, two = universe.population()
-    settled = watcher.result if watcher is not None else None
     stopped, period, settled_text = _stop_text(settled, until_stable, one + two == 0)
     _write_outputs(universe, the_rule, pattern_name or (input_file.name if input_file else
                                                          "random soup"),

@@ -150,6 +150,51 @@ def planes_blocks(a: np.ndarray, b: np.ndarray, height: int, width: int, x0: int
 
 
 @njit(cache=True)
+def planes_live(a: np.ndarray, b: np.ndarray, height: int, width: int, x0: int, y0: int,
+                box_width: int, box_height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The live cells of a box of the grid as arrays of rows, columns and colours (only
+    set bits are visited: a sparse pattern in a large box costs little)."""
+    ones, twos = ZERO, ZERO
+    count = 0
+    x1 = x0 + box_width
+    for y in range(y0, y0 + box_height):
+        for w in range(x0 // 64, (x1 - 1) // 64 + 1):
+            lo = max(x0, w * 64) - w * 64
+            hi = min(x1, w * 64 + 64) - w * 64
+            mask = ALL << np.uint64(lo)
+            if hi < 64:
+                mask &= (ONE << np.uint64(hi)) - ONE
+            ones = a[y + 1, w + 1] & mask
+            twos = b[y + 1, w + 1] & mask
+            while ones:
+                ones &= ones - ONE
+                count += 1
+            while twos:
+                twos &= twos - ONE
+                count += 1
+    rows = np.empty(count, dtype=np.int64)
+    cols = np.empty(count, dtype=np.int64)
+    colours = np.empty(count, dtype=np.int8)
+    i = 0
+    for y in range(y0, y0 + box_height):
+        for w in range(x0 // 64, (x1 - 1) // 64 + 1):
+            lo = max(x0, w * 64) - w * 64
+            hi = min(x1, w * 64 + 64) - w * 64
+            mask = ALL << np.uint64(lo)
+            if hi < 64:
+                mask &= (ONE << np.uint64(hi)) - ONE
+            for colour in range(1, 3):
+                v = (a[y + 1, w + 1] if colour == 1 else b[y + 1, w + 1]) & mask
+                while v:
+                    rows[i] = y
+                    cols[i] = w * 64 + _lowest_bit(v)
+                    colours[i] = colour
+                    v &= v - ONE
+                    i += 1
+    return rows, cols, colours
+
+
+@njit(cache=True)
 def _record(family: int, flags: np.ndarray, terms: np.ndarray, a: np.ndarray, b: np.ndarray,
             oa: np.ndarray, ob: np.ndarray, scratch: np.ndarray, height: int, width: int,
             torus: bool, seed: np.uint64, generation: int, generations: int, every: int,
@@ -316,6 +361,12 @@ class PackedGrid:
             ones, twos = self.blocks(Box(x0, y0, x1 - x0, y1 - y0), 1)
             out[y0 - box.y : y1 - box.y, x0 - box.x : x1 - box.x] = ones + 2 * twos
         return out
+
+    def live_cells(self, box: Box | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rows, columns and colours of the live cells of ``box`` (default: all)."""
+        box = self._inside(box or Box(0, 0, self.width, self.height))
+        return planes_live(self._a, self._b, self.height, self.width, box.x, box.y,
+                           box.width, box.height)
 
     def digest(self) -> tuple[int, int]:
         """A 128-bit digest of the configuration (for finding a repeat)."""

@@ -2,7 +2,7 @@
 
 A methuselah such as the R-pentomino never repeats as a whole on the plane: the gliders it
 sent out keep travelling. :class:`Settle` watches a universe every :data:`CHECK_EVERY`
-generations, splits its live cells into clusters (cells within two of each other), and
+generations, splits its live cells into clusters (8-connected), and
 recognises the clusters that are known spaceships (glider, LWSS, MWSS, HWSS in every phase
 and orientation, found by running the engine from one phase of each, never typed by hand)
 whose path never comes near the rest again (:func:`escapes`; on a torus, the path that
@@ -51,6 +51,12 @@ CHECKPOINTS = 16
 
 MARGIN = 4
 """Cells a spaceship's path must keep from the rest's box to count as escaping."""
+
+QUICK_PERIOD = 48
+"""Periods of the rest looked for at every steady check (longer ones less often)."""
+
+LONG_EVERY = 8
+"""Every this many steady checks, periods up to ``CHECKPOINTS * CHECK_EVERY`` too."""
 
 STEADY_CHECKS = 3
 """Checks in a row that must find the rest's box and the number of spaceships unchanged
@@ -268,10 +274,9 @@ def split(cells: np.ndarray, x0: int, y0: int,
         return [], rest
     from scipy import ndimage
 
-    live = cells != 0
-    # live cells within two of each other are one cluster: their grown squares touch
-    grown, _ = ndimage.label(ndimage.binary_dilation(live, _EIGHT), structure=_EIGHT)
-    labels = np.where(live, grown, 0)
+    # clusters of touching cells (every phase of every ship is one); a ship still near
+    # the rest is kept apart by escapes(), whose margin keeps its path clear of the rest
+    labels, _ = ndimage.label(cells != 0, structure=_EIGHT)
     table = spaceships()
     found = []
     for index, where in enumerate(ndimage.find_objects(labels), start=1):
@@ -290,6 +295,51 @@ def split(cells: np.ndarray, x0: int, y0: int,
                           dx, dy))
         rest[where][mask] = 0
     return found, rest
+
+
+def split_points(rows: np.ndarray, cols: np.ndarray,
+                 ships_known: bool) -> tuple[list[Ship], np.ndarray]:
+    """:func:`split` for live cells given as coordinates (a sparse pattern in a large box):
+    the spaceships, and which cells are not part of one."""
+    keep = np.ones(rows.size, dtype=bool)
+    if not ships_known or rows.size == 0:
+        return [], keep
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    stride = int(cols.max() - cols.min()) + 3
+    keys = (rows - rows.min() + 1) * stride + (cols - cols.min() + 1)
+    order = np.argsort(keys)
+    ordered = keys[order]
+    pairs_from, pairs_to = [], []
+    for dy, dx in ((0, 1), (1, -1), (1, 0), (1, 1)):  # each touching pair once
+        wanted = keys + dy * stride + dx
+        at = np.minimum(np.searchsorted(ordered, wanted), ordered.size - 1)
+        hit = ordered[at] == wanted
+        pairs_from.append(np.flatnonzero(hit))
+        pairs_to.append(order[at[hit]])
+    i, j = np.concatenate(pairs_from), np.concatenate(pairs_to)
+    graph = coo_matrix((np.ones(i.size, dtype=np.int8), (i, j)), shape=(rows.size,) * 2)
+    _, labels = connected_components(graph, directed=False)
+    sizes = np.bincount(labels)
+    table = spaceships()
+    found = []
+    for label in np.flatnonzero((sizes >= 5) & (sizes <= 13)):
+        members = np.flatnonzero(labels == label)
+        ys, xs = rows[members], cols[members]
+        top, left = int(ys.min()), int(xs.min())
+        height, width = int(ys.max()) - top + 1, int(xs.max()) - left + 1
+        if height > 7 or width > 7:
+            continue
+        mask = np.zeros((height, width), dtype=bool)
+        mask[ys - top, xs - left] = True
+        known = table.get(_key(mask))
+        if known is None:
+            continue
+        name, dx, dy = known
+        found.append(Ship(name, Box(left, top, width, height), dx, dy))
+        keep[members] = False
+    return found, keep
 
 
 def _box_of(cells: np.ndarray, x0: int, y0: int) -> Box | None:
@@ -317,33 +367,55 @@ class Settle:
         self.result: Settled | None = None
         self._copies: list[Universe] = []
         self._looks: list[tuple[Box | None, int]] = []
+        self._steady = 0
 
-    def _look(self, universe: Universe) -> tuple[list[Ship], np.ndarray, Box | None, Box]:
-        box = universe.bounding_box()
+    def _look(self, universe: Universe) -> tuple[list[Ship], np.ndarray | None, Box | None]:
+        """The ships, the rest's cells (on a torus; ``None`` on the plane) and its box."""
         if self.torus is not None:
             box = Box(0, 0, self.torus[1], self.torus[0])
+            ships, rest = split(universe.cells(box), 0, 0, self.ships_known)
+            return ships, rest, _box_of(rest, 0, 0)
+        box = universe.bounding_box()
         if box is None:
-            return [], np.zeros((0, 0), np.int8), None, Box(0, 0, 0, 0)
-        cells = universe.cells(box)
-        ships, rest = split(cells, box.x, box.y, self.ships_known)
-        return ships, rest, _box_of(rest, box.x, box.y), box
+            return [], None, None
+        live = getattr(universe, "live_cells", None)
+        if live is not None:
+            rows, cols, _ = live(box)
+        else:
+            rows, cols = np.nonzero(universe.cells(box))
+            rows, cols = rows + box.y, cols + box.x
+        ships, keep = split_points(rows, cols, self.ships_known)
+        if not keep.any():
+            return ships, None, None
+        ys, xs = rows[keep], cols[keep]
+        return ships, None, Box(int(xs.min()), int(ys.min()), int(xs.max() - xs.min()) + 1,
+                                int(ys.max() - ys.min()) + 1)
 
     def check(self, universe: Universe) -> bool:
         """Look at ``universe`` now (call it every :data:`CHECK_EVERY` generations); True
         once it has settled (then :attr:`result` says how)."""
         self._copies.append(copy.deepcopy(universe))
         del self._copies[:-CHECKPOINTS]
-        ships, rest, rest_box, _ = self._look(universe)
+        ships, rest, rest_box = self._look(universe)
         if universe.bounding_box() is None:
             self.result = Settled(self._first_empty(), 1, {})
             return True
-        clear = escapes(ships, rest_box, self.torus, rest != 0 if self.torus else None)
+        clear = escapes(ships, rest_box, self.torus, None if rest is None else rest != 0)
         self._looks = [*self._looks[-(STEADY_CHECKS - 1):], (rest_box, len(ships))]
         steady = (clear and len(self._looks) == STEADY_CHECKS
                   and all(look == self._looks[0] for look in self._looks))
         if not steady:
             return False
-        found = self._replay(rest_box, universe.generation)
+        region = self._region(rest_box)
+        self._steady += 1
+        # periods up to QUICK_PERIOD are looked for at every steady check, longer ones (up
+        # to what the checkpoints reach) at every LONG_EVERY-th
+        reach = (CHECKPOINTS * CHECK_EVERY if self._steady % LONG_EVERY == 0
+                 else QUICK_PERIOD)
+        until = self._repeats_soon(universe, region, reach)
+        if until is None:
+            return False
+        found = self._replay(region, until)
         if found is None:
             return False
         generation, period = found
@@ -357,22 +429,39 @@ class Settle:
             replay.step(1)
         return replay.generation
 
-    def _replay(self, rest_box: Box | None, now: int) -> tuple[int, int] | None:
-        """Step a copy of the oldest checkpoint one generation at a time up to a check past
-        ``now`` (so periods up to about ``CHECKPOINTS * CHECK_EVERY`` are found),
-        remembering the rest inside ``rest_box`` (grown by the margin) and the population;
-        the first repeat gives ``(generation, period)``."""
+    def _region(self, rest_box: Box | None) -> Box | None:
+        """Where the rest is watched: its box grown by the margin (the whole torus)."""
         if rest_box is None:
-            region = None
-        elif self.torus is not None:
-            region = Box(0, 0, self.torus[1], self.torus[0])
-        else:
-            region = Box(rest_box.x - MARGIN, rest_box.y - MARGIN,
-                         rest_box.width + 2 * MARGIN, rest_box.height + 2 * MARGIN)
+            return None
+        if self.torus is not None:
+            return Box(0, 0, self.torus[1], self.torus[0])
+        return Box(rest_box.x - MARGIN, rest_box.y - MARGIN, rest_box.width + 2 * MARGIN,
+                   rest_box.height + 2 * MARGIN)
+
+    def _repeats_soon(self, universe: Universe, region: Box | None,
+                      reach: int) -> int | None:
+        """The generation by which the cells of ``region`` (which the escaping ships have
+        left) and the population repeat, looking ``reach`` generations ahead on a copy
+        (``None`` if they do not): a cheap test before the exact replay."""
+        if region is None or self.torus is not None:
+            return universe.generation + reach
+        ahead = copy.deepcopy(universe)
+        seen: set[tuple[bytes, int]] = set()
+        for _ in range(reach + 1):
+            key = (_digest(ahead.cells(region), region), sum(ahead.population()))
+            if key in seen:
+                return ahead.generation
+            seen.add(key)
+            ahead.step(1)
+        return None
+
+    def _replay(self, region: Box | None, until: int) -> tuple[int, int] | None:
+        """Step a copy of the oldest checkpoint one generation at a time up to ``until``,
+        remembering the rest inside ``region`` and the population;
+        the first repeat gives ``(generation, period)``."""
         replay = copy.deepcopy(self._copies[0])
         seen: dict[tuple[bytes, int], int] = {}
-        stop = now + CHECK_EVERY
-        while replay.generation <= stop:
+        while replay.generation <= until:
             if region is None:
                 key = (b"", sum(replay.population()))
             else:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,6 +30,9 @@ from lifearena.errors import BadParameterError
 from lifearena.life.grid import as_grid, population
 from lifearena.life.rules import Rule
 from lifearena.life.universe import Box, Universe
+
+if TYPE_CHECKING:
+    from lifearena.life.packed import PackedGrid
 
 
 class Algorithm(StrEnum):
@@ -44,67 +48,116 @@ MAX_STEP_EXPONENT = 40
 
 
 class GrowingPlane:
-    """The unbounded plane as a grid that follows the pattern (:func:`run_growing`),
-    with Golly's absolute coordinates: ``origin`` is the plane cell of ``grid[0, 0]``.
+    """The unbounded plane as a bounded grid that follows the pattern, kept packed
+    (:class:`~lifearena.life.packed.PackedGrid`), with Golly's absolute coordinates:
+    ``origin`` is the plane cell of the grid's top-left cell.
 
-    Coin births are hashed from a cell's index in the current grid, as in
-    :func:`run_growing`: stepping in several calls gives the cells one call gives.
+    It steps as :func:`lifearena.life.growing.run_growing` does, and gives its cells: a
+    bounded step is the plane's while no live cell lies on the grid's outer ring, so it
+    steps as many generations at once as the live cells' distance from the edge allows,
+    and when they reach the ring moves them to a new grid with room round them
+    (:func:`~lifearena.life.growing.margin_for`), up to ``max_cells`` cells. Coin births
+    are hashed from a cell's index in the current grid, as there: stepping in several
+    calls gives the cells one call gives.
     """
 
     def __init__(self, rule: Rule, *, seed: int = 0, generation: int = 0,
                  max_cells: int | None = None) -> None:
         self.rule = rule
-        self.generation = int(generation)
         self.seed = int(seed)
         # read when made, not when imported: the cap may be lowered (tests)
         self.max_cells = caps.MAX_GRID_CELLS if max_cells is None else max_cells
-        self.grid = np.zeros((1, 1), dtype=np.int8)
         self.origin = (0, 0)
         self.cell_updates = 0
         self.moves = 0
+        self._grid = self._packed(np.zeros((1, 1), dtype=np.int8), int(generation))
+
+    def _packed(self, cells: np.ndarray, generation: int) -> PackedGrid:
+        from lifearena.life.packed import PackedGrid
+
+        return PackedGrid(cells, self.rule, torus=False, seed=self.seed, generation=generation)
+
+    @property
+    def generation(self) -> int:
+        """The generation the plane is at."""
+        return self._grid.generation
+
+    @property
+    def grid(self) -> np.ndarray:
+        """The whole current grid (unpacked)."""
+        return self._grid.cells(Box(0, 0, self._grid.width, self._grid.height))
 
     def add(self, cells: np.ndarray, x: int = 0, y: int = 0) -> None:
         """Put the live cells of ``cells`` on the plane with its top-left cell at ``(x, y)``."""
         patch = as_grid(cells, allow_batch=False)
+        grid = self.grid
         ox, oy = self.origin
         left, top = min(ox, x), min(oy, y)
-        right = max(ox + self.grid.shape[1], x + patch.shape[1])
-        bottom = max(oy + self.grid.shape[0], y + patch.shape[0])
+        right = max(ox + grid.shape[1], x + patch.shape[1])
+        bottom = max(oy + grid.shape[0], y + patch.shape[0])
         merged = np.zeros((bottom - top, right - left), dtype=np.int8)
-        merged[oy - top : oy - top + self.grid.shape[0],
-               ox - left : ox - left + self.grid.shape[1]] = self.grid
+        merged[oy - top : oy - top + grid.shape[0], ox - left : ox - left + grid.shape[1]] = grid
         view = merged[y - top : y - top + patch.shape[0], x - left : x - left + patch.shape[1]]
         view[patch != 0] = patch[patch != 0]
-        self.grid, self.origin = merged, (left, top)
+        self._grid = self._packed(merged, self.generation)
+        self.origin = (left, top)
 
     def step(self, generations: int, progress: Callable[[int], None] | None = None) -> None:
         """Advance ``generations`` generations (a :class:`~lifearena.life.growing.
         GrowthLimitError` when the pattern outgrows ``max_cells``)."""
-        from lifearena.life.growing import run_growing
+        left = int(generations)
+        while left > 0:
+            grid = self._grid
+            box = grid.bounding_box()
+            if box is None:  # an empty plane stays empty (B0 rules never run here)
+                grid.generation += left
+                break
+            room = min(box.x, box.y, grid.width - box.right, grid.height - box.bottom)
+            if room == 0:
+                self._move(box)
+                continue
+            n = min(left, room)
+            grid.step(n, progress)
+            self.cell_updates += n * grid.cell_count
+            left -= n
+        if progress is not None:
+            progress(self.generation)
 
-        start = self.generation
-        done = run_growing(self.grid, self.rule, generations, seed=self.seed,
-                           generation=self.generation, max_cells=self.max_cells,
-                           progress=None if progress is None else
-                           (lambda g: progress(start + g)))
-        self.grid = done.cells
-        self.origin = (self.origin[0] - done.origin[1], self.origin[1] - done.origin[0])
-        self.generation += done.generation
-        self.cell_updates += done.cell_updates
-        self.moves += done.moves
+    def _move(self, box: Box) -> None:
+        """Move the live cells (``box`` of the grid) to a new grid with room round them."""
+        from lifearena.life.growing import EDGES, GrowthLimitError, margin_for
+
+        grid = self._grid
+        margin = margin_for((box.height, box.width), self.max_cells)
+        if margin < 1:
+            touched = (box.y == 0, box.bottom == grid.height, box.x == 0,
+                       box.right == grid.width)
+            edges = tuple(edge for edge, hit in zip(EDGES, touched, strict=True) if hit)
+            named = (edges[0] + " edge" if len(edges) == 1 else
+                     ", ".join(edges[:-1]) + " and " + edges[-1] + " edges")
+            raise GrowthLimitError(
+                f"at generation {grid.generation} a live cell reached the {named} of the "
+                f"{grid.width} x {grid.height} grid, and its live cells span {box.width} x "
+                f"{box.height}: a grid with room round them would pass the cap of "
+                f"{self.max_cells:,} cells", generation=grid.generation, edges=edges,
+                shape=(grid.height, grid.width))
+        self._grid = self._packed(np.pad(grid.cells(box), margin), grid.generation)
+        self.origin = (self.origin[0] + box.x - margin, self.origin[1] + box.y - margin)
+        self.moves += 1
 
     def population(self) -> tuple[int, int]:
         """Live cells of colour 1 and of colour 2."""
-        return population(self.grid)
+        return self._grid.population()
 
     def bounding_box(self) -> Box | None:
         """The smallest box holding every live cell, ``None`` when the plane is empty."""
-        rows = np.flatnonzero(self.grid.any(axis=1))
-        if rows.size == 0:
+        box = self._grid.bounding_box()
+        if box is None:
             return None
-        columns = np.flatnonzero(self.grid.any(axis=0))
-        return Box(self.origin[0] + int(columns[0]), self.origin[1] + int(rows[0]),
-                   int(columns[-1] - columns[0]) + 1, int(rows[-1] - rows[0]) + 1)
+        return Box(box.x + self.origin[0], box.y + self.origin[1], box.width, box.height)
+
+    def _local(self, box: Box) -> Box:
+        return Box(box.x - self.origin[0], box.y - self.origin[1], box.width, box.height)
 
     def cells(self, box: Box | None = None) -> np.ndarray:
         """The cells of ``box`` (default: the bounding box; an empty plane gives ``(0, 0)``)."""
@@ -112,15 +165,27 @@ class GrowingPlane:
             box = self.bounding_box()
             if box is None:
                 return np.zeros((0, 0), dtype=np.int8)
-        out = np.zeros((box.height, box.width), dtype=np.int8)
-        ox, oy = self.origin
-        x0, y0 = max(box.x, ox), max(box.y, oy)
-        x1 = min(box.right, ox + self.grid.shape[1])
-        y1 = min(box.bottom, oy + self.grid.shape[0])
-        if x0 < x1 and y0 < y1:
-            out[y0 - box.y : y1 - box.y, x0 - box.x : x1 - box.x] = \
-                self.grid[y0 - oy : y1 - oy, x0 - ox : x1 - ox]
-        return out
+        return self._grid.cells(self._local(box))
+
+    def live_cells(self, box: Box | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rows (y), columns (x) and colours of the live cells inside ``box`` (default:
+        all), in plane coordinates."""
+        local = None if box is None else self._local(box)
+        rows, cols, colours = self._grid.live_cells(local)
+        return rows + self.origin[1], cols + self.origin[0], colours
+
+    def blocks(self, box: Box, factor: int) -> tuple[np.ndarray, np.ndarray]:
+        """Cells of each colour in each ``factor x factor`` block of ``box`` (a box of live
+        cells), blocks aligned to multiples of ``factor`` in plane coordinates."""
+        local = self._local(box)
+        if self.origin[0] % factor or self.origin[1] % factor:
+            from lifearena.life.frames import _pool
+
+            cells = self._grid.cells(local)
+            ones, _, _ = _pool((cells == 1).astype(np.int32), box.y, box.x, factor)
+            twos, _, _ = _pool((cells == 2).astype(np.int32), box.y, box.x, factor)
+            return ones, twos
+        return self._grid.blocks(local, factor)
 
 
 def check_step_exponent(exponent: int | None) -> None:
