@@ -199,7 +199,7 @@ def _command_for(argv: Sequence[str]) -> Any:
     summaries when none is), every command when the name is unknown (so that the error
     suggests the near ones)."""
     name = next((token for token in argv if not token.startswith("-")), None)
-    if name is None and "--version" not in argv:
+    if name is None:
         command = typer.main.get_command(_summaries())
         _tidy(command)
         return command

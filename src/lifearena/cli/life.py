@@ -827,8 +827,9 @@ def patterns() -> None:
     year and source."""
     table = Table(title="Pattern library (lifearena life run --pattern NAME)")
     for column in ("name", "rule", "discoverer", "year", "about", "source"):
+        # names whole: they are what --pattern takes
         table.add_column(column, style="bold" if column == "name" else None,
-                         overflow="fold")
+                         no_wrap=column in ("name", "rule", "year"), overflow="fold")
     for entry in library().values():
         table.add_row(entry.name, entry.rule, entry.discoverer,
                       str(entry.year) if entry.year else "", entry.note, entry.source)
