@@ -5,7 +5,6 @@ the one run and shrunk to fit."""
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
 import hypothesis.extra.numpy as hnp
 import numpy as np
@@ -130,7 +129,7 @@ def test_the_frames_side_matches_the_pictures() -> None:
 
 def test_populations_csv_holds_every_generation_and_every_n(tmp_path, capsys) -> None:
     path = tmp_path / "pops.csv"
-    code, out, err = run_cli(capsys, "life", "run", "--no-show", "--size", "300x200",
+    code, _out, err = run_cli(capsys, "life", "run", "--no-show", "--size", "300x200",
                              "--rule", "immigration", "-n", "12", "--seed", "4",
                              "--populations", path)
     assert code == 0, err

@@ -64,7 +64,7 @@ def test_ships_fly_in_colour_blind_life_only() -> None:
 
 @pytest.mark.timeout(120)
 def test_the_r_pentomino_settles_at_1103_with_6_gliders() -> None:
-    settle, plane = _settle("r-pentomino", 1500)
+    settle, _plane = _settle("r-pentomino", 1500)
     assert settle.result is not None
     assert (settle.result.generation, settle.result.period) == (1103, 2)
     assert settle.result.escaped == {"glider": 6}
@@ -76,7 +76,7 @@ def test_the_r_pentomino_settles_at_1103_with_6_gliders() -> None:
 
 @pytest.mark.timeout(300)
 def test_acorn_settles_at_5206_with_13_gliders() -> None:
-    settle, plane = _settle("acorn", 6000)
+    settle, _plane = _settle("acorn", 6000)
     assert settle.result is not None
     assert (settle.result.generation, settle.result.escaped) == (5206, {"glider": 13})
 
@@ -119,7 +119,7 @@ def test_on_a_torus_a_glider_that_wraps_past_the_rest_for_ever_escapes(capsys, t
 def test_until_stable_on_the_plane_says_what_escaped(capsys) -> None:
     code, out, err = run_cli(capsys, "life", "run", "-p", "r-pentomino", "--until-stable",
                              "-n", "2000", "--no-show")
-    text = " ".join(out.split())
+
     assert code == 0, err
     words = " ".join(re.sub("[│┌┐└┘─┬┴]", " ", out).split())
     assert ("settled stable/periodic with period 2 after generation 1103; escaped: 6 gliders"
