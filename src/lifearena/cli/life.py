@@ -56,6 +56,10 @@ SMALL_WORK = 2**20
 a small pattern for a few generations costs less than loading numba would."""
 
 
+SETTLE_TORUS_CELLS = 2**18
+"""The largest torus on which ``--until-stable`` looks for escaping spaceships (512x512)."""
+
+
 class EdgedGrid(Protocol):
     """A grid with edges (:class:`~lifearena.life.packed.PackedGrid`,
     :class:`~lifearena.life.universes.KernelGrid`)."""
@@ -414,7 +418,10 @@ def run(
     recorder = FrameRecorder(frames) if gif is not None else None
     watcher: Settle | Repeat | None = None
     if until_stable:
-        ships = plane or (torus and life_like_ships(the_rule))
+        # gliders wrapping round a torus are looked for on tori up to SETTLE_TORUS_CELLS
+        # (each look reads the whole grid); a larger one stops on a whole repeat
+        ships = plane or (torus and life_like_ships(the_rule)
+                          and math.prod(universe_shape(universe)) <= SETTLE_TORUS_CELLS)
         watcher = (Settle(the_rule, None if plane else universe_shape(universe)) if ships
                    else Repeat())
     start = time.perf_counter()

@@ -224,18 +224,24 @@ def paths_meet(one: Box, v1: tuple[int, int], two: Box, v2: tuple[int, int],
     return max(tx[0], ty[0]) < min(tx[1], ty[1])
 
 
-def _torus_hits(ship: Ship, blocked: np.ndarray) -> bool:
-    """Whether the wrapped path of ``ship`` on a torus ever covers a cell of ``blocked``
-    (the rest grown by the margin)."""
+def _summed(blocked: np.ndarray) -> np.ndarray:
+    """The summed-area table of ``blocked`` tiled twice each way (boxes that wrap)."""
     height, width = blocked.shape
+    tiled = np.pad(blocked, ((0, height), (0, width)), mode="wrap").astype(np.int32)
+    area = np.zeros((2 * height + 1, 2 * width + 1), dtype=np.int32)
+    area[1:, 1:] = tiled.cumsum(0).cumsum(1)
+    return area
+
+
+def _torus_hits(ship: Ship, area: np.ndarray) -> bool:
+    """Whether the wrapped path of ``ship`` on a torus ever covers a blocked cell (the
+    rest grown by the margin; ``area`` its :func:`_summed` table)."""
+    height, width = (area.shape[0] - 1) // 2, (area.shape[1] - 1) // 2
     steps = 1
     if ship.dx:
         steps = math.lcm(steps, width // math.gcd(width, abs(ship.dx)))
     if ship.dy:
         steps = math.lcm(steps, height // math.gcd(height, abs(ship.dy)))
-    tiled = np.pad(blocked, ((0, height), (0, width)), mode="wrap").astype(np.int64)
-    area = np.zeros((2 * height + 1, 2 * width + 1), dtype=np.int64)
-    area[1:, 1:] = tiled.cumsum(0).cumsum(1)
     t = np.arange(steps)
     x = (ship.box.x + ship.dx * t) % width
     y = (ship.box.y + ship.dy * t) % height
@@ -253,8 +259,10 @@ def escapes(ships: list[Ship], rest: Box | None, torus: tuple[int, int] | None =
         from scipy import ndimage
 
         assert rest_cells is not None
-        blocked = ndimage.maximum_filter(rest_cells, size=2 * MARGIN + 1, mode="wrap")
-        return not any(_torus_hits(ship, blocked) for ship in ships)
+        if not ships:
+            return True
+        area = _summed(ndimage.maximum_filter(rest_cells, size=2 * MARGIN + 1, mode="wrap"))
+        return not any(_torus_hits(ship, area) for ship in ships)
     for i, ship in enumerate(ships):
         if rest is not None and paths_meet(ship.box, (ship.dx, ship.dy), rest, (0, 0)):
             return False
@@ -324,13 +332,23 @@ def split_points(rows: np.ndarray, cols: np.ndarray,
     sizes = np.bincount(labels)
     table = spaceships()
     found = []
-    for label in np.flatnonzero((sizes >= 5) & (sizes <= 13)):
-        members = np.flatnonzero(labels == label)
+    # the cells of each cluster of a ship's size (5 to 13 cells), grouped in one sort
+    candidates = np.flatnonzero(((sizes >= 5) & (sizes <= 13))[labels])
+    grouped = candidates[np.argsort(labels[candidates], kind="stable")]
+    starts = np.flatnonzero(np.diff(labels[grouped], prepend=-1))
+    if grouped.size == 0:
+        return found, keep
+    # each cluster's box, and only the clusters that fit in 7 x 7 looked at one by one
+    tops = np.minimum.reduceat(rows[grouped], starts)
+    lefts = np.minimum.reduceat(cols[grouped], starts)
+    heights = np.maximum.reduceat(rows[grouped], starts) - tops + 1
+    widths = np.maximum.reduceat(cols[grouped], starts) - lefts + 1
+    ends = np.append(starts[1:], grouped.size)
+    for k in np.flatnonzero((heights <= 7) & (widths <= 7)):
+        members = grouped[starts[k]:ends[k]]
         ys, xs = rows[members], cols[members]
-        top, left = int(ys.min()), int(xs.min())
-        height, width = int(ys.max()) - top + 1, int(xs.max()) - left + 1
-        if height > 7 or width > 7:
-            continue
+        top, left = int(tops[k]), int(lefts[k])
+        height, width = int(heights[k]), int(widths[k])
         mask = np.zeros((height, width), dtype=bool)
         mask[ys - top, xs - left] = True
         known = table.get(_key(mask))
@@ -371,10 +389,6 @@ class Settle:
 
     def _look(self, universe: Universe) -> tuple[list[Ship], np.ndarray | None, Box | None]:
         """The ships, the rest's cells (on a torus; ``None`` on the plane) and its box."""
-        if self.torus is not None:
-            box = Box(0, 0, self.torus[1], self.torus[0])
-            ships, rest = split(universe.cells(box), 0, 0, self.ships_known)
-            return ships, rest, _box_of(rest, 0, 0)
         box = universe.bounding_box()
         if box is None:
             return [], None, None
@@ -385,10 +399,15 @@ class Settle:
             rows, cols = np.nonzero(universe.cells(box))
             rows, cols = rows + box.y, cols + box.x
         ships, keep = split_points(rows, cols, self.ships_known)
+        rest = None
+        if self.torus is not None:
+            # (a ship across the seam is two clusters now, and recognised at a later look)
+            rest = np.zeros(self.torus, dtype=np.int8)
+            rest[rows[keep], cols[keep]] = 1
         if not keep.any():
-            return ships, None, None
+            return ships, rest, None
         ys, xs = rows[keep], cols[keep]
-        return ships, None, Box(int(xs.min()), int(ys.min()), int(xs.max() - xs.min()) + 1,
+        return ships, rest, Box(int(xs.min()), int(ys.min()), int(xs.max() - xs.min()) + 1,
                                 int(ys.max() - ys.min()) + 1)
 
     def check(self, universe: Universe) -> bool:
@@ -400,11 +419,12 @@ class Settle:
         if universe.bounding_box() is None:
             self.result = Settled(self._first_empty(), 1, {})
             return True
-        clear = escapes(ships, rest_box, self.torus, None if rest is None else rest != 0)
         self._looks = [*self._looks[-(STEADY_CHECKS - 1):], (rest_box, len(ships))]
-        steady = (clear and len(self._looks) == STEADY_CHECKS
+        steady = (len(self._looks) == STEADY_CHECKS
                   and all(look == self._looks[0] for look in self._looks))
-        if not steady:
+        # (the paths are followed only when the rest looks steady: it costs more)
+        if not steady or not escapes(ships, rest_box, self.torus,
+                                     None if rest is None else rest != 0):
             return False
         region = self._region(rest_box)
         self._steady += 1
@@ -443,9 +463,21 @@ class Settle:
         """The generation by which the cells of ``region`` (which the escaping ships have
         left) and the population repeat, looking ``reach`` generations ahead on a copy
         (``None`` if they do not): a cheap test before the exact replay."""
-        if region is None or self.torus is not None:
+        if region is None:
             return universe.generation + reach
         ahead = copy.deepcopy(universe)
+        if self.torus is not None:
+            # the whole torus holds the wrapping ships too: the population (which ships
+            # keep) must repeat twice over within the window
+            counts = []
+            for _ in range(reach + 1):
+                counts.append(sum(ahead.population()))
+                ahead.step(1)
+            series = np.array(counts)
+            for period in range(1, (reach + 1) // 2 + 1):
+                if np.array_equal(series[period:], series[:-period]):
+                    return ahead.generation
+            return None
         seen: set[tuple[bytes, int]] = set()
         for _ in range(reach + 1):
             key = (_digest(ahead.cells(region), region), sum(ahead.population()))
