@@ -16,7 +16,18 @@ What is where:
   support modules ``bitplanes`` (packing) and ``bitlogic`` (adders, rule plans). Its
   docstring has the table of which kernel serves which call.
 * :mod:`~lifearena.life.patterns` — Golly RLE and text grids in and out;
-  :mod:`~lifearena.life.picture` — PNG and GIF pictures of grids.
+  :mod:`~lifearena.life.picture` — PNG and GIF pictures of grids;
+  :mod:`~lifearena.life.pattern_library` — the patterns shipped in ``life/library/``.
+* Runs through the :class:`~lifearena.life.universe.Universe` protocol:
+  :mod:`~lifearena.life.packed` (a grid packed once per run),
+  :mod:`~lifearena.life.universes` (the plane, and :func:`choose_universe`),
+  :mod:`~lifearena.life.drive` (one run with its series, frames and stop condition),
+  :mod:`~lifearena.life.frames` (animation frames shrunk to fit),
+  :mod:`~lifearena.life.series` (population series, CSV and plot),
+  :mod:`~lifearena.life.settle` (settled patterns, escaping spaceships set aside).
+
+The names below are resolved on first use, so that importing this package loads no
+compiled code.
 
 >>> import numpy as np
 >>> from lifearena import life
