@@ -331,7 +331,7 @@ def split_points(rows: np.ndarray, cols: np.ndarray,
     _, labels = connected_components(graph, directed=False)
     sizes = np.bincount(labels)
     table = spaceships()
-    found = []
+    found: list[Ship] = []
     # the cells of each cluster of a ship's size (5 to 13 cells), grouped in one sort
     candidates = np.flatnonzero(((sizes >= 5) & (sizes <= 13))[labels])
     grouped = candidates[np.argsort(labels[candidates], kind="stable")]

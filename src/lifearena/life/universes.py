@@ -82,6 +82,10 @@ class GrowingPlane:
         """The generation the plane is at."""
         return self._grid.generation
 
+    @generation.setter
+    def generation(self, value: int) -> None:
+        self._grid.generation = int(value)
+
     @property
     def grid(self) -> np.ndarray:
         """The whole current grid (unpacked)."""
