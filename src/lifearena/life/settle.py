@@ -187,14 +187,14 @@ class Settled:
     escaped: dict[str, int]
 
     def describe(self) -> str:
-        """``stable/periodic with period P after generation G; escaped: 6 gliders``."""
-        if self.escaped:
-            names = ", ".join(f"{n} {name}{'s' if n > 1 else ''}"
-                              for name, n in sorted(self.escaped.items()))
-        else:
-            names = "nothing"
-        return (f"stable/periodic with period {self.period} after generation "
-                f"{self.generation}; escaped: {names}")
+        """``stable/periodic with period P after generation G; escaped: 6 gliders`` (the
+        part after the semicolon only when something escaped)."""
+        text = f"stable/periodic with period {self.period} after generation {self.generation}"
+        if not self.escaped:
+            return text
+        names = ", ".join(f"{n} {name}{'s' if n > 1 else ''}"
+                          for name, n in sorted(self.escaped.items()))
+        return f"{text}; escaped: {names}"
 
 
 def _interval(start: int, end: int, lo: int, hi: int, speed: int) -> tuple[float, float]:
