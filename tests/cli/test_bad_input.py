@@ -657,7 +657,7 @@ def test_the_caps_table_in_the_docs_is_the_code_s() -> None:
 def test_an_interrupt_inside_a_compiled_kernel_is_one_line(monkeypatch) -> None:  # type: ignore
     # numba returns from a kernel interrupted by Ctrl-C with a SystemError caused by the
     # KeyboardInterrupt; that is an interruption, not a crash
-    import lifearena.cli.life as life_cli
+    from lifearena.life.packed import PackedGrid
 
     def interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
         try:
@@ -665,8 +665,9 @@ def test_an_interrupt_inside_a_compiled_kernel_is_one_line(monkeypatch) -> None:
         except KeyboardInterrupt as cause:
             raise SystemError("<numba> returned a result with an exception set") from cause
 
-    monkeypatch.setattr(life_cli, "evolve", interrupted)
-    result = invoke(["life", "run", "--size", "8x8", "--no-show"])
+    monkeypatch.setattr(PackedGrid, "step", interrupted)
+    # large enough to run packed (a small run steps with numpy, no compiled code)
+    result = invoke(["life", "run", "--size", "256x256", "-n", "100", "--no-show"])
     assert result.code == 130 and result.err == "interrupted\n"
 
 
@@ -690,11 +691,12 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line() -> None:
 def test_ctrl_c_in_any_command_says_interrupted(monkeypatch) -> None:  # type: ignore
     # typer ends a command interrupted in plain Python with a silent status 130; every
     # command says "interrupted" instead, once
-    import lifearena.cli.life as life_cli
+    from lifearena.life.packed import PackedGrid
 
     def interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(life_cli, "evolve", interrupted)
-    result = invoke(["life", "run", "--size", "8x8", "--no-show"])
+    monkeypatch.setattr(PackedGrid, "step", interrupted)
+    # large enough to run packed (a small run steps with numpy, no compiled code)
+    result = invoke(["life", "run", "--size", "256x256", "-n", "100", "--no-show"])
     assert result.code == 130 and result.err == "interrupted\n"

@@ -150,10 +150,17 @@ def test_the_gif_of_a_run_on_the_plane_follows_the_pattern(tmp_path,  # type: ig
                            "-n", "240", "--gif", tmp_path / "run.gif", "--frames", "4",
                            "--scale", "1", "-o", tmp_path / "end.rle")
     assert code == 0 and "moved" in out
-    # the glider moved 60 cells down and right: the frames show it on a canvas that holds
-    # its whole path (the start grid, 67 x 67, and the grids it moved to)
+    # the glider moved 60 cells down and right: the frames show it in one box that holds
+    # its whole path (the union of the frames' boxes: 3 + 60 cells, and 2 of margin round)
     gif = Image.open(tmp_path / "run.gif")
-    assert gif.n_frames == 4 and min(gif.size) > 67
+    assert gif.n_frames == 4 and gif.size == (67, 67)
+    first = np.asarray(gif.convert("RGB"))
+    gif.seek(3)
+    last = np.asarray(gif.convert("RGB"))
+    background = first[0, 0]
+    # the glider is at the top-left of the first frame and at the bottom-right of the last
+    assert (first[:10, :10] != background).any() and not (first[-10:, -10:] != background).any()
+    assert (last[-10:, -10:] != background).any() and not (last[:10, :10] != background).any()
 
 
 @pytest.mark.skipif(shutil.which("bgolly") is None,

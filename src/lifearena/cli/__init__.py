@@ -13,9 +13,10 @@ tests can walk every command and option.
 from __future__ import annotations
 
 import functools
+import importlib
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib.metadata import version
 from pathlib import Path
 from typing import Annotated, Any, get_args, get_origin
@@ -23,31 +24,10 @@ from typing import Annotated, Any, get_args, get_origin
 import typer
 from rich.markup import escape
 
-from lifearena.cli import (
-    analyse,
-    bot,
-    ladder,
-    life,
-    life_for_two,
-    losat,
-    p2life,
-    puzzles,
-    queen,
-    serve,
-    war_of_life,
-)
-from lifearena.cli import tournament as tournament_cli
-from lifearena.cli.rules_card import add_rules_command
 from lifearena.cli.usage_errors import param_bounds, usage_line
 from lifearena.errors import LifeArenaError
 
-app = typer.Typer(
-    name="lifearena",
-    help="Competitive cellular-automaton games: play, pit agents against each other, study.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-)
+HELP = "Competitive cellular-automaton games: play, pit agents against each other, study."
 
 
 def _print_version(value: bool) -> None:
@@ -56,7 +36,6 @@ def _print_version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     show_version: Annotated[bool, typer.Option(
         "--version", callback=_print_version, is_eager=True,
@@ -65,22 +44,57 @@ def _root(
     """Competitive cellular-automaton games: play, pit agents against each other, study."""
 
 
-app.add_typer(life.app, name="life")
-app.add_typer(war_of_life.app, name="war-of-life")
-app.add_typer(life_for_two.app, name="life-for-two")
-app.add_typer(losat.app, name="losat")
-app.add_typer(p2life.app, name="p2life")
-app.add_typer(queen.app, name="queen")
-for _group, _game in ((war_of_life.app, "war_of_life"), (life_for_two.app, "life_for_two"),
-                      (losat.app, "losat"), (p2life.app, "p2life"),
-                      (queen.app, "blocking_queen")):
-    add_rules_command(_group, _game)  # 'lifearena <game> rules': the game's rules card
-tournament_cli.register(app)
-ladder.register(app)
-serve.register(app)
-bot.register(app)
-puzzles.register(app)
-analyse.register(app)
+def _group(module: str, name: str, game: str | None = None) -> Callable[[typer.Typer], None]:
+    """A loader adding ``module``'s ``app`` as the group ``name`` (with the game's rules
+    card, ``lifearena <game> rules``, when ``game`` is given)."""
+    def load(root: typer.Typer) -> None:
+        group = importlib.import_module(f"lifearena.cli.{module}").app
+        if game is not None:
+            from lifearena.cli.rules_card import add_rules_command
+
+            add_rules_command(group, game)
+        root.add_typer(group, name=name)
+    return load
+
+
+def _registered(module: str) -> Callable[[typer.Typer], None]:
+    """A loader calling ``module``'s ``register(app)``."""
+    def load(root: typer.Typer) -> None:
+        importlib.import_module(f"lifearena.cli.{module}").register(root)
+    return load
+
+
+COMMANDS: dict[str, tuple[Callable[[typer.Typer], None], str]] = {
+    "tournament": (_registered("tournament"),
+                   "Round robin between a game's agents, stored and resumable."),
+    "ladder": (_registered("ladder"),
+               "Rate a game's agents: Elo ladder with confidence intervals."),
+    "serve": (_registered("serve"),
+              "Serve the games in a browser: hot-seat, online (your own link and an invitation "
+              "for your opponent) or against an agent. Prints the URL and the database file."),
+    "analyse": (_registered("analyse"),
+                "Judge every move of a game record with its game's search (see "
+                "docs/analysis.md)."),
+    "life": (_group("life", "life"),
+             "The two-colour Life engine: run, step and inspect patterns."),
+    "war-of-life": (_group("war_of_life", "war-of-life", "war_of_life"),
+                    "War of Life (8x8): play, replay, test strategies."),
+    "life-for-two": (_group("life_for_two", "life-for-two", "life_for_two"),
+                     "Life for Two (5x5, simultaneous hidden placement)."),
+    "losat": (_group("losat", "losat", "losat"),
+              "Losat, Life One Step at a Time (19x19 Go board)."),
+    "p2life": (_group("p2life", "p2life", "p2life"),
+               "p2life: the Levene-Roussos two-player Life, studied and played."),
+    "queen": (_group("queen", "queen", "blocking_queen"),
+              "The blocking queen game: palace numbers, pictures, play."),
+    "bot": (_registered("bot"), "Play online as a bot account through a server's bot API."),
+    "puzzles": (_registered("puzzles"), "Puzzles mined from games: generate, show, check."),
+}
+"""Every command and group of ``lifearena`` in the order the help lists them: how to load
+it and its one-line summary. A command's module is imported only when that command runs (or
+every one of them, by :func:`build_command`), so that ``lifearena --help`` and a run of one
+command never load the engine, the web server or the plots another needs; the summaries
+are the commands' own (``tests/cli/test_cli_startup.py`` holds them to it)."""
 
 
 def _list_element(annotation: Any) -> Any:
@@ -139,12 +153,59 @@ def _carry_interrupts(command: Any) -> None:
         _carry_interrupts(sub)
 
 
-def build_command() -> Any:
-    """The click command tree of ``lifearena`` (what :func:`main` runs)."""
-    command = typer.main.get_command(app)
+def _loaded(names: Sequence[str] | None) -> typer.Typer:
+    """The root app with the commands ``names`` loaded (``None``: every one)."""
+    root = typer.Typer(name="lifearena", help=HELP, no_args_is_help=True,
+                       pretty_exceptions_enable=False, add_completion=False)
+    root.callback()(_root)
+    for name, (load, _) in COMMANDS.items():
+        if names is None or name in names:
+            load(root)
+    return root
+
+
+def _summaries() -> typer.Typer:
+    """The root app with every command a stub that holds only its summary: what the root's
+    help lists, at no cost."""
+    root = _loaded([])
+    for name, (_, summary) in COMMANDS.items():
+        root.command(name, help=summary, add_help_option=False)(lambda: None)
+    return root
+
+
+@functools.cache
+def _whole() -> typer.Typer:
+    return _loaded(None)
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the Typer app with every command loaded (made on first use)."""
+    if name == "app":
+        return _whole()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def build_command(names: Sequence[str] | None = None) -> Any:
+    """The click command tree of ``lifearena`` (what :func:`main` runs): every command, or
+    only ``names`` (the others left out, never imported)."""
+    command = typer.main.get_command(_loaded(names))
     _tidy(command)
     _carry_interrupts(command)
     return command
+
+
+def _command_for(argv: Sequence[str]) -> Any:
+    """The command tree :func:`main` needs for ``argv``: only the command named (the root's
+    summaries when none is), every command when the name is unknown (so that the error
+    suggests the near ones)."""
+    name = next((token for token in argv if not token.startswith("-")), None)
+    if name is None:
+        command = typer.main.get_command(_summaries())
+        _tidy(command)
+        return command
+    if name in COMMANDS:
+        return build_command([name])
+    return build_command()
 
 
 def _interrupted(error: BaseException) -> bool:
@@ -179,8 +240,9 @@ def _given(argv: Sequence[str], error: Exception) -> tuple[str, str] | None:
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line; exit 2 with one line on stderr for bad input."""
     try:
-        result = build_command().main(args=list(argv) if argv is not None else None,
-                                      standalone_mode=False, prog_name="lifearena")
+        arguments = list(argv) if argv is not None else sys.argv[1:]
+        result = _command_for(arguments).main(args=arguments, standalone_mode=False,
+                                              prog_name="lifearena")
     except LifeArenaError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)

@@ -28,11 +28,9 @@ import functools
 import importlib
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from types import ModuleType
-from typing import ParamSpec, TypeVar
-
-from numba.core import event
+from typing import Any, ParamSpec, TypeVar
 
 MESSAGE = "compiling the engine (once)..."
 
@@ -112,28 +110,59 @@ def _ours(dispatcher: object) -> bool:
     return module == "lifearena" or module.startswith("lifearena.")
 
 
-class _CompileListener(event.Listener):
-    """Says :data:`MESSAGE` when numba begins to compile one of lifearena's kernels."""
+@functools.cache
+def _listener() -> Any:
+    """A numba compile-event listener that says :data:`MESSAGE` when numba begins to compile
+    one of lifearena's kernels (made on first use: numba is imported only by then)."""
+    from numba.core import event
 
-    def on_start(self, happening: event.Event) -> None:
-        data = happening.data if isinstance(happening.data, dict) else {}
-        if _ours(data.get("dispatcher")):
-            _say()
+    class CompileListener(event.Listener):
+        def on_start(self, happening: Any) -> None:
+            data = happening.data if isinstance(happening.data, dict) else {}
+            if _ours(data.get("dispatcher")):
+                _say()
 
-    def on_end(self, happening: event.Event) -> None:
-        pass
+        def on_end(self, happening: Any) -> None:
+            pass
+
+    return CompileListener()
+
+
+_listening: list[tuple[ExitStack, list[bool]]] = []  # per announcing() block: its exit
+# stack and whether it listens yet
+
+
+def listen() -> None:
+    """Inside :func:`announcing`, start listening to numba's compile events now, if not
+    yet: for a command that imports its kernels only once it knows it needs them (numba
+    is not imported before). Outside :func:`announcing`, nothing."""
+    if not _listening or _listening[-1][1]:
+        return
+    from numba.core import event
+
+    stack, started = _listening[-1]
+    stack.enter_context(event.install_listener("numba:compile", _listener()))
+    started.append(True)
 
 
 @contextmanager
 def announcing() -> Iterator[None]:
     """Within the block, say :data:`MESSAGE` on standard error (once) when numba really
-    compiles one of lifearena's kernels; a kernel loaded from numba's cache says nothing."""
+    compiles one of lifearena's kernels; a kernel loaded from numba's cache says nothing.
+
+    When numba is already loaded the listening starts at once; otherwise it starts when the
+    command calls :func:`listen` (after importing its kernels), so that a command that ends
+    up needing no compiled code never loads numba."""
     _said.append(False)
-    try:
-        with event.install_listener("numba:compile", _CompileListener()):
+    with ExitStack() as stack:
+        _listening.append((stack, []))
+        try:
+            if "numba" in sys.modules:
+                listen()
             yield
-    finally:
-        _said.pop()
+        finally:
+            _listening.pop()
+            _said.pop()
 
 
 P = ParamSpec("P")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 import re
 import shutil
+import sys
 import time
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, cast
+from typing import TYPE_CHECKING, Annotated, Literal, Protocol, cast
 
 import numpy as np
 import typer
@@ -19,16 +20,61 @@ from rich.table import Table
 
 from lifearena import caps
 from lifearena.caps import check_cells
-from lifearena.cli.checks import check_output
 from lifearena.cli.compiling import announces_compiling
 from lifearena.errors import BadParameterError
-from lifearena.life import picture
+from lifearena.extras import require
+from lifearena.life.drive import Driven, drive, frame_every
+from lifearena.life.frames import FrameRecorder, fitted_box
 from lifearena.life.grid import population, random_grid
-from lifearena.life.growing import GrowingRun, GrowthLimitError, Snapshot, run_growing
-from lifearena.life.patterns import load_pattern, save_pattern, write_text
+from lifearena.life.pattern_library import library, load_library_pattern
+from lifearena.life.patterns import Pattern, load_pattern, save_pattern, write_text
 from lifearena.life.rules import COIN, Rule, as_rule, available_rules
-from lifearena.life.run import run_until_stable
-from lifearena.life.step import KERNELS, Kernel, evolve
+from lifearena.life.series import write_atomically, write_csv, write_plot
+from lifearena.life.settle import CHECK_EVERY, Repeat, Settle, Settled, life_like_ships
+from lifearena.life.universe import Box, Universe
+from lifearena.life.universes import (
+    MAX_STEP_EXPONENT,
+    Algorithm,
+    GrowingPlane,
+    KernelGrid,
+    choose_universe,
+)
+
+if TYPE_CHECKING:
+    from lifearena.life.growing import GrowingRun
+
+# The engine's compiled kernels (numba) are imported inside the commands that step, and
+# only when they do: 'lifearena --help' and a small run never load numba
+# (tests/cli/test_cli_startup.py).
+
+Kernel = Literal["auto", "reference", "numpy", "bitwise"]
+KERNELS = ("auto", "reference", "numpy", "bitwise")
+"""The kernels of :data:`lifearena.life.step.KERNELS` (a test holds the two equal)."""
+
+SMALL_WORK = 2**20
+"""Cell-updates at most for a run stepped by the numpy kernel (no compiled code to load):
+a small pattern for a few generations costs less than loading numba would."""
+
+
+SETTLE_TORUS_CELLS = 2**18
+"""The largest torus on which ``--until-stable`` looks for escaping spaceships (512x512)."""
+
+
+class EdgedGrid(Protocol):
+    """A grid with edges (:class:`~lifearena.life.packed.PackedGrid`,
+    :class:`~lifearena.life.universes.KernelGrid`)."""
+
+    height: int
+    width: int
+    torus: bool
+
+
+def _edged(universe: object) -> EdgedGrid | None:
+    """``universe`` when it is a grid with edges, else ``None`` (the plane)."""
+    if not hasattr(universe, "torus") or getattr(universe, "on_plane", False):
+        return None
+    return cast(EdgedGrid, universe)
+
 
 app = typer.Typer(
     help="The two-colour Life engine: run, step and inspect patterns.",
@@ -122,11 +168,12 @@ def _show(cells: np.ndarray, title: str) -> None:
         console.print(" ".join(glyphs[int(v)] for v in row), highlight=False)
 
 
-def _summary(rule: Rule, cells: np.ndarray, grid: str, generations: int, seconds: float,
-             stop: str, period: int | None, updates: int | None = None) -> Table:
-    """The run's summary table; ``updates`` is the number of cells stepped (default: the
-    grid's size times the generations, as on a grid that never moved)."""
-    one, two = population(cells)
+def _summary(rule: Rule, populations: tuple[int, int], grid: str, generations: int,
+             seconds: float, stop: str, period: int | None, updates: int | None = None, *,
+             cells: int, settled: str | None = None) -> Table:
+    """The run's summary table; ``cells`` is the grid's size (the live box's on the plane),
+    ``updates`` the number of cells stepped (default: ``cells`` times the generations)."""
+    one, two = populations
     table = Table(title="Run summary", show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column()
@@ -134,11 +181,13 @@ def _summary(rule: Rule, cells: np.ndarray, grid: str, generations: int, seconds
     table.add_row("grid", grid)
     table.add_row("generations", str(generations))
     table.add_row("stopped", stop + (f" (period {period})" if period else ""))
+    if settled is not None:
+        table.add_row("settled", settled)
     table.add_row("colour 1 (blue, O)", f"{one:,}")
     table.add_row("colour 2 (red, X)", f"{two:,}")
-    table.add_row("density", f"{(one + two) / cells.size:.4f}")
+    table.add_row("density", f"{(one + two) / cells:.4f}")
     if updates is None:
-        updates = cells.size * generations
+        updates = cells * generations
     rate = updates / seconds if seconds > 0 else float("inf")
     table.add_row("time", f"{seconds:.3f} s ({rate:,.0f} cell-updates/s)")
     return table
@@ -160,23 +209,52 @@ def _rule_option(rule: str | None, default: str | None) -> Rule:
     return as_rule(rule if rule is not None else default or "p2life")
 
 
-def _check_pictures(shape: tuple[int, int], png: Path | None, gif: Path | None,
-                    frames: int, scale: int | None) -> None:
-    """Refuse, before the run, pictures that would not fit in memory: a PNG over
-    ``caps.MAX_PICTURE_PIXELS`` pixels, or a GIF whose frames (grids and images) would."""
-    if png is None and gif is None:
-        return
-    height, width = shape
+def _picture_scale(shape: tuple[int, int], scale: int | None) -> int:
+    """Pixels per cell for a picture of ``shape`` blocks: ``--scale`` (or the automatic one)
+    lowered until the picture fits :data:`lifearena.caps.MAX_PICTURE_PIXELS`."""
+    from lifearena.life import picture
+
     side = scale or picture.auto_scale(shape)
-    pixels = math.prod(picture.image_size(shape, scale))
-    if pixels > caps.MAX_PICTURE_PIXELS:
-        raise BadParameterError(f"--scale {side} draws a {width}x{height} grid as {pixels:,} "
-                                f"pixels; expected at most {caps.MAX_PICTURE_PIXELS:,} (a "
-                                "smaller --scale)")
-    if gif is not None and frames * (height * width + 4 * pixels) > caps.MAX_GIF_BYTES:
-        raise BadParameterError(f"--gif with --frames {frames} of a {width}x{height} grid at "
-                                f"scale {side} needs more than {caps.MAX_GIF_BYTES >> 20} MiB; "
-                                "expected fewer --frames, a smaller --scale or grid")
+    while side > 1 and math.prod(picture.image_size(shape, side)) > caps.MAX_PICTURE_PIXELS:
+        side -= 1
+    return side
+
+
+def _load_start(input_file: Path | None, pattern_name: str | None) -> Pattern | None:
+    """The pattern of ``--input`` or ``--pattern`` (``None`` for a soup)."""
+    if input_file is not None and pattern_name is not None:
+        raise BadParameterError(f"{str(input_file)!r} and --pattern {pattern_name}: two "
+                                "patterns; expected a pattern file or --pattern NAME, not both")
+    if pattern_name is not None:
+        return load_library_pattern(pattern_name)
+    if input_file is not None:
+        return load_pattern(input_file, max_cells=caps.MAX_GRID_CELLS)
+    return None
+
+
+def _check_every(every: int | None, step: int, populations: Path | None,
+                 plot: Path | None) -> int | None:
+    """The generations between two rows of the population series (``None``: no series)."""
+    if every is not None and populations is None and plot is None:
+        raise BadParameterError(f"--every {every} thins the --populations or --plot series; "
+                                "expected one of them with it")
+    if populations is None and plot is None:
+        return None
+    every = every or step
+    if every % step:
+        raise BadParameterError(f"--every {every} is not a multiple of the step 2**K = {step} "
+                                "of --step-exponent; expected a multiple of it")
+    return every
+
+
+def _stop_text(settled: Settled | None, until_stable: bool, empty: bool
+               ) -> tuple[str, int | None, str | None]:
+    """The summary's "stopped" line, period and "settled" line."""
+    if settled is None:
+        return ("generation cap reached" if until_stable else "generation limit"), None, None
+    if empty:
+        return "extinct", settled.period, f"empty from generation {settled.generation}"
+    return ("stable" if settled.period == 1 else "periodic"), settled.period, settled.describe()
 
 
 @app.command()
@@ -184,19 +262,16 @@ def _check_pictures(shape: tuple[int, int], png: Path | None, gif: Path | None,
 def run(
     rule: Annotated[str | None, typer.Option("--rule", "-r", help="Rule name (see 'lifearena "
                                              "life rules'), a B.../S... string, a table text, "
-                                             "or @FILE (default: the --input pattern's rule, "
-                                             "else p2life).")] = None,
+                                             "or @FILE (default: the pattern's rule, else "
+                                             "p2life).")] = None,
     size: Annotated[str | None, typer.Option(help="Grid size WIDTHxHEIGHT (default: 128x128 "
-                                             "for a soup; with --input, a fixed grid the "
+                                             "for a soup; with a pattern, a fixed grid the "
                                              "pattern is centred on); at most "
                                              f"{caps.MAX_GRID_CELLS:,} cells.")] = None,
-    pad: Annotated[int | None, typer.Option(help="With --input: a fixed grid of the pattern "
+    pad: Annotated[int | None, typer.Option(help="With a pattern: a fixed grid of the pattern "
                                             "with this many empty cells added on each side. "
                                             "Without --pad or --size a pattern runs on the "
-                                            "unbounded plane: its grid (padded by the number "
-                                            f"of generations up to {DEFAULT_PAD}) moves to a "
-                                            "new one, with room round the live cells, when a "
-                                            "live cell reaches the edge, up to "
+                                            "unbounded plane (see --algorithm), up to "
                                             f"{caps.MAX_GRID_CELLS:,} cells, past which the "
                                             "run stops with an error.",
                                             min=0, max=caps.MAX_PAD)] = None,
@@ -215,39 +290,77 @@ def run(
                                              "(the cap with --until-stable).", min=0,
                                              max=caps.MAX_GENERATIONS)] = 200,
     until_stable: Annotated[bool, typer.Option("--until-stable", help="Stop as soon as the "
-                                               "configuration is stable or periodic.")] = False,
+                                               "pattern is stable or periodic; on the plane "
+                                               "and a torus, once what is left after its "
+                                               "escaping gliders and spaceships (Life-like "
+                                               "rules) repeats, saying what escaped.")] = False,
     input_file: Annotated[Path | None, typer.Option("--input", "-i", help="Start from this RLE "
                                                     "or text pattern instead of a soup.")] = None,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the final grid "
-                                                "(.rle for RLE, else text).")] = None,
-    png: Annotated[Path | None, typer.Option(help="Write a PNG of the final grid.")] = None,
-    gif: Annotated[Path | None, typer.Option(help="Write an animated GIF of the run.")] = None,
+    pattern_name: Annotated[str | None, typer.Option(
+        "--pattern", "-p", help="Start from this pattern of the library (see 'lifearena life "
+        "patterns').")] = None,
+    algorithm: Annotated[Algorithm, typer.Option(
+        help="How the unbounded plane runs: tiles (a grid growing with the pattern, every "
+        "rule), hashlife (deterministic rules), auto (tiles).")] = Algorithm.auto,
+    step_exponent: Annotated[int | None, typer.Option(
+        "--step-exponent", help="Advance 2**K generations at a time (Golly's step exponent): "
+        "--generations must be a multiple of it; --populations rows and progress fall on its "
+        "multiples.", min=0, max=MAX_STEP_EXPONENT)] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the final "
+                                                "pattern (.rle for RLE, else text): the whole "
+                                                "grid, or on the plane the live cells' box."
+                                                )] = None,
+    png: Annotated[Path | None, typer.Option(help="Write a PNG of the final pattern, fitted "
+                                             "to its live cells' box.")] = None,
+    gif: Annotated[Path | None, typer.Option(help="Write an animated GIF of the run, frames "
+                                             "taken during the run in one box that holds "
+                                             "them all, shrunk to fit.")] = None,
     frames: Annotated[int, typer.Option(help="At most this many GIF frames (the start "
                                          "included).", min=1, max=caps.MAX_FRAMES)] = 120,
     scale: Annotated[int | None, typer.Option(help="Pixels per cell in pictures (default: fit "
-                                              "about 512 pixels); a picture has at most "
+                                              "about 512 pixels); lowered where a picture "
+                                              "would pass "
                                               f"{caps.MAX_PICTURE_PIXELS:,} pixels.", min=1,
                                               max=caps.MAX_SCALE)] = None,
+    populations: Annotated[Path | None, typer.Option(
+        help="Write the population series as CSV: generation, colour 1, colour 2 and the "
+        "live cells' box x, y, width, height.")] = None,
+    plot: Annotated[Path | None, typer.Option(help="Plot each colour's population against "
+                                              "the generation as a PNG (needs the studies "
+                                              "extra).")] = None,
+    every: Annotated[int | None, typer.Option(help="Rows of --populations and --plot every "
+                                              "this many generations (default: every one).",
+                                              min=1, max=caps.MAX_GENERATIONS)] = None,
     kernel: Annotated[str, typer.Option(help=f"Step kernel: {', '.join(KERNELS)}.")] = "auto",
     show: Annotated[bool | None, typer.Option(help="Print the start and final grids in the "
                                               "terminal (default: when a row fits the "
                                               "terminal's width and at most "
                                               f"{SHOW_LIMIT} rows).")] = None,
 ) -> None:
-    """Run a rule on a random soup or a pattern; print populations, save RLE, PNG, GIF."""
+    """Run a rule on a random soup or a pattern; print populations, save RLE, PNG, GIF, the
+    population series and its plot."""
     # the pattern is read first: its RLE header's rule is the default, as in 'life step'
-    pattern = (load_pattern(input_file, max_cells=caps.MAX_GRID_CELLS)
-               if input_file is not None else None)
+    from lifearena.cli.checks import check_output
+
+    pattern = _load_start(input_file, pattern_name)
     the_rule = _rule_option(rule, pattern.rule if pattern is not None else None)
     chosen = _kernel(kernel)
-    check_output(png, "--png", (".png",))
-    check_output(gif, "--gif", (".gif",))
-    check_output(output, "--output", ())
+    for path, option, suffixes in ((png, "--png", (".png",)), (gif, "--gif", (".gif",)),
+                                   (output, "--output", ()), (plot, "--plot", (".png",)),
+                                   (populations, "--populations", (".csv",))):
+        check_output(path, option, suffixes)
+    if plot is not None:
+        require("studies", "--plot")
+    step = 1 << (step_exponent or 0)
+    if generations % step:
+        raise BadParameterError(f"--generations {generations} is not a multiple of the step "
+                                f"2**{step_exponent} = {step}; expected a multiple of it")
+    series_every = _check_every(every, step, populations, plot)
     if pad is not None and size is not None:
         raise BadParameterError("give either --pad or --size, not both")
     if pad is not None and pattern is None:
-        raise BadParameterError(f"--pad {pad} pads an --input pattern; expected --input FILE, "
-                                "or --size for a soup")
+        raise BadParameterError(f"--pad {pad} pads a pattern; expected --input FILE or "
+                                "--pattern NAME, or --size for a soup")
     # a pattern on a grid the user did not size runs on the unbounded plane
     plane = pattern is not None and size is None and pad is None
     torus = _torus(topology, Topology.torus, plane, the_rule)
@@ -255,161 +368,235 @@ def run(
         raise BadParameterError(f"--kernel {kernel} steps a fixed grid, and a pattern without "
                                 "--size or --pad runs on the unbounded plane (bitwise kernel); "
                                 "expected --size WxH or --pad N with it")
+    if not plane and algorithm is not Algorithm.auto:
+        raise BadParameterError(f"--algorithm {algorithm.value} runs the unbounded plane, and "
+                                "a grid given by --size or --pad (or a soup) has edges; "
+                                "expected a pattern without --size and --pad")
     if pattern is not None:
         if size is None:
             pad = min(generations, DEFAULT_PAD) if pad is None else pad
             height, width = pattern.cells.shape
             check_cells(height + 2 * pad, width + 2 * pad, f"--pad {pad} round a "
                         f"{width}x{height} pattern")
-            shape = (height + 2 * pad, width + 2 * pad)
+            cells = _pad(pattern.cells, pad)
         else:
-            shape = parse_size(size)
+            cells = _embed(pattern.cells, parse_size(size))
     else:
         shape = parse_size(size if size is not None else "128x128")
-    _check_pictures(shape, png, gif, frames, scale)
-    if pattern is not None:
-        cells = _pad(pattern.cells, pad or 0) if size is None else _embed(pattern.cells, shape)
-    else:
         if colours is None:
             colours = 1 if _is_one_colour(the_rule) else 2
         cells = random_grid(*shape, density=density, seed=seed, colours=colours)
     show = fits_terminal(cells) if show is None else show
     if show:
         _show(cells, "start")
-
-    # load (or compile) the kernel on a tiny grid first, so the timing is the run's alone
-    tiny = cells[:3, :3]
-    if plane:
-        _on_plane(run_growing, tiny, the_rule, 2, cycle_window=2 if until_stable else 0)
-    elif until_stable:
-        run_until_stable(tiny, the_rule, torus=torus, seed=seed, max_generations=2,
-                         kernel=chosen)
+    universe: Universe
+    # a small run (a pattern for a few generations) steps unpacked with numpy: exactly the
+    # plane's answer while nothing can reach the padding (generations <= the padding)
+    small = (chosen == "auto" and not until_stable and step_exponent is None
+             and algorithm is Algorithm.auto and cells.size * generations <= SMALL_WORK
+             and (not plane or generations <= (pad or 0)))
+    if small or chosen in ("reference", "numpy"):
+        universe = KernelGrid(cells, the_rule, torus=torus and not plane, seed=seed,
+                              kernel="numpy" if small else chosen, on_plane=plane)
     else:
-        evolve(tiny, the_rule, 1, torus=torus, seed=seed, kernel=chosen)
+        from lifearena.cli.compiling import listen
+        from lifearena.life.packed import PackedGrid
+
+        listen()
+        # load (or compile) the kernels on a tiny grid first: the timing is the run's alone
+        tiny = PackedGrid(cells[:3, :3], the_rule, torus=torus, seed=seed)
+        tiny.step(1)
+        if series_every is not None:
+            tiny.record(1)
+        if plane:
+            universe = choose_universe(the_rule, generations, algorithm, seed=seed,
+                                       step_exponent=step_exponent)
+            universe.add(cells, -(pad or 0), -(pad or 0))
+        else:
+            universe = PackedGrid(cells, the_rule, torus=torus, seed=seed)
+    del cells
+    recorder = FrameRecorder(frames) if gif is not None else None
+    watcher: Settle | Repeat | None = None
+    if until_stable:
+        # gliders wrapping round a torus are looked for on tori up to SETTLE_TORUS_CELLS
+        # (each look reads the whole grid); a larger one stops on a whole repeat
+        ships = plane or (torus and life_like_ships(the_rule)
+                          and math.prod(universe_shape(universe)) <= SETTLE_TORUS_CELLS)
+        watcher = (Settle(the_rule, None if plane else universe_shape(universe)) if ships
+                   else Repeat())
     start = time.perf_counter()
-    stop, period = "generation limit", None
-    grid = f"{cells.shape[1]} x {cells.shape[0]}, {'torus' if torus else 'bounded'}"
-    shots: list[np.ndarray] | None = None
-    updates = None
-    if plane:
-        every = max(1, math.ceil(generations / max(1, frames - 1))) if gif is not None else 0
+    start_generation = universe.generation
+    with _progress() as bar:
+        task = bar.add_task("running until stable" if until_stable else "running",
+                            total=generations)
 
-        def pictures_fit(new_shape: tuple[int, int], at: int) -> None:
-            try:
-                _check_pictures(new_shape, png, gif, frames, scale)
-            except BadParameterError as error:
-                raise BadParameterError(f"at generation {at} the pattern outgrew its grid "
-                                        f"(the next would be {new_shape[1]}x{new_shape[0]}): "
-                                        f"{error}") from None
+        def advance(g: int) -> None:
+            bar.update(task, completed=g)
 
-        with _progress() as bar:
-            task = bar.add_task("running until stable" if until_stable else "running",
-                                total=generations)
-            plane_run = _on_plane(run_growing, cells, the_rule, generations, seed=seed,
-                                  cycle_window=generations if until_stable else 0,
-                                  snapshot_every=every, check_growth=pictures_fit,
-                                  progress=lambda g: bar.update(task, completed=g))
-        final, done = plane_run.cells, plane_run.generation
-        if plane_run.period is not None:
-            period = plane_run.period
-            stop = ("extinct" if not final.any() else
-                    "stable" if period == 1 else "periodic")
-        elif until_stable:
-            stop = "generation cap reached"
-        grid = _plane_text(plane_run, cells.shape)
-        updates = plane_run.cell_updates
-        if gif is not None:
-            shots = _frames(plane_run.snapshots, gif, frames, scale)
-    elif until_stable:
-        with _progress() as bar:
-            task = bar.add_task("running until stable", total=generations)
-            result = run_until_stable(cells, the_rule, torus=torus, seed=seed,
-                                      max_generations=generations, kernel=chosen,
-                                      progress=_every(PROGRESS_EVERY,
-                                                      lambda g: bar.update(task, completed=g)))
-        final, done = result.cells, result.generation
-        stop = {"cap": "generation cap reached"}.get(result.stopped, result.stopped)
-        period = result.period
-    else:
-        final, done = cells, 0
-        chunk = _chunk(generations, cells.size)
-        with _progress() as bar:
-            task = bar.add_task("running", total=generations)
-            while done < generations:
-                n = min(chunk, generations - done)
-                final = evolve(final, the_rule, n, torus=torus, seed=seed, generation=done,
-                               kernel=chosen)
-                done += n
-                bar.update(task, completed=done)
+        repeat = getattr(universe, "run_until_repeat", None)
+        if (isinstance(watcher, Repeat) and repeat is not None and recorder is None
+                and series_every is None):
+            # the whole grid repeating, found in compiled code
+            first, cycle = repeat(generations, progress=advance)
+            if first >= 0:
+                watcher.result = Settled(first, cycle, {})
+            driven = drive(universe, 0)
+        else:
+            watch = 1
+            if isinstance(watcher, Settle):
+                watch = max(step, CHECK_EVERY - CHECK_EVERY % step)
+            stop = watcher.check if watcher is not None else None
+            driven = _within_cap(lambda: drive(
+                universe, generations, every=series_every, recorder=recorder,
+                frame_step=step * max(1, frame_every(generations, frames) // step),
+                stop=stop, stop_every=watch, progress=advance))
+        settled = watcher.result if watcher is not None else None
+        if settled is not None:
+            # the settle check may see the repeat ahead of the run: step on to it, within
+            # the cap (past it the run did not settle in the generations it was given)
+            repeat_at = settled.generation + settled.period
+            if repeat_at > start_generation + generations:
+                settled = None
+            elif universe.generation < repeat_at:
+                universe.step(repeat_at - universe.generation, advance)
     seconds = time.perf_counter() - start
-
-    if gif is not None:
-        if shots is None:  # a fixed grid: step again from the start for the frames
-            every = max(1, math.ceil(done / max(1, frames - 1)))
-            shots, current = [cells], cells
-            for g in range(0, done, every):
-                n = min(every, done - g)
-                current = evolve(current, the_rule, n, torus=torus, seed=seed, generation=g,
-                                 kernel=chosen)
-                shots.append(current)
-        picture.save_gif(gif, shots, scale=scale)
-    if png is not None:
-        picture.save_png(png, final, scale=scale)
-    if output is not None:
-        save_pattern(output, final, rule=the_rule.name,
-                     comments=[f"{the_rule.name} after {done} generations (lifearena)"])
+    done = universe.generation
+    one, two = universe.population()
+    stopped, period, settled_text = _stop_text(settled, until_stable, one + two == 0)
+    _write_outputs(universe, the_rule, pattern_name or (input_file.name if input_file else
+                                                         "random soup"),
+                   driven, recorder, output=output, png=png, gif=gif, scale=scale,
+                   populations=populations, plot=plot)
     if show:
-        _show(final, f"after {done} generations")
-    console.print(_summary(the_rule, final, grid, done, seconds, stop, period, updates))
-    for label, path in (("GIF", gif), ("PNG", png), ("pattern", output)):
+        final = universe.cells(_grid_box(universe))
+        if final.size:
+            _show(final, f"after {done} generations")
+    grid, updates = _grid_text(universe, cells_shape=(universe_shape(universe)))
+    console.print(_summary(the_rule, (one, two), grid, done, seconds, stopped, period, updates,
+                           cells=_cell_count(universe), settled=settled_text))
+    for label, path in (("GIF", gif), ("PNG", png), ("pattern", output),
+                        ("populations", populations), ("plot", plot)):
         if path is not None:
             console.print(f"wrote {label} {path}")
+
+
+def universe_shape(universe: Universe) -> tuple[int, int]:
+    """``(height, width)`` of a grid with edges, or of the plane's live cells' box."""
+    grid = _edged(universe)
+    if grid is not None:
+        return grid.height, grid.width
+    box = universe.bounding_box()
+    return (0, 0) if box is None else (box.height, box.width)
+
+
+def _grid_box(universe: Universe) -> Box | None:
+    """The whole grid of a grid with edges; the live cells' box on the plane."""
+    grid = _edged(universe)
+    if grid is not None:
+        return Box(0, 0, grid.width, grid.height)
+    return universe.bounding_box()
+
+
+def _cell_count(universe: Universe) -> int:
+    height, width = universe_shape(universe)
+    return max(1, height * width)
+
+
+def _grid_text(universe: Universe, cells_shape: tuple[int, int]) -> tuple[str, int | None]:
+    """The summary's "grid" line and the cell-updates done (``None``: the grid's size
+    times the generations)."""
+    grid = _edged(universe)
+    if grid is not None:
+        return (f"{grid.width} x {grid.height}, {'torus' if grid.torus else 'bounded'}"), None
+    height, width = cells_shape
+    if isinstance(universe, GrowingPlane) or getattr(universe, "on_plane", False):
+        moved = getattr(universe, "moves", 0)
+        how = ("the pattern never reached the edge" if not moved else
+               f"moved to a new grid {'once' if moved == 1 else f'{moved} times'} as the "
+               "pattern reached the edge")
+        return (f"{width} x {height} live box, unbounded plane ({how})",
+                getattr(universe, "cell_updates", None))
+    return f"{width} x {height} live box, unbounded plane", None
+
+
+def _write_outputs(universe: Universe, rule: Rule, name: str, driven: Driven,
+                   recorder: FrameRecorder | None, *, output: Path | None, png: Path | None,
+                   gif: Path | None, scale: int | None, populations: Path | None,
+                   plot: Path | None) -> None:
+    """Every file the run was asked for, each written whole or not at all."""
+    if png is not None or gif is not None:
+        from lifearena.life import picture
+
+    if populations is not None:
+        write_csv(populations, driven.rows)
+    if plot is not None:
+        write_plot(plot, driven.rows, rule=rule.name, pattern=name)
+    if recorder is not None and gif is not None:
+        shots = recorder.grids()
+        side = _picture_scale(shots[0].shape, scale)
+        write_atomically(gif, lambda stream: picture.save_gif(stream, shots, scale=side))
+    if png is not None:
+        box = fitted_box(universe)
+        grid = _edged(universe)
+        if grid is not None and box is not None:
+            box = _clip(box, grid)
+        cells = (np.zeros((1, 1), dtype=np.int8) if box is None
+                 else _shrunk(universe, box))
+        side = _picture_scale(cells.shape, scale)
+        write_atomically(png, lambda stream: picture.save_png(stream, cells, scale=side))
+    if output is not None:
+        box = _grid_box(universe)
+        cells = np.zeros((1, 1), dtype=np.int8) if box is None else universe.cells(box)
+        save_pattern(output, cells, rule=rule.name,
+                     comments=[f"{rule.name} after {universe.generation} generations "
+                               "(lifearena)"])
+
+
+def _clip(box: Box, grid: EdgedGrid) -> Box:
+    """``box`` cut to the grid (a grid's margin lies inside it)."""
+    x, y = max(box.x, 0), max(box.y, 0)
+    return Box(x, y, min(box.right, grid.width) - x, min(box.bottom, grid.height) - y)
+
+
+def _shrunk(universe: Universe, box: Box) -> np.ndarray:
+    """The cells of ``box`` for a picture, shrunk by blocks where larger than
+    :data:`lifearena.life.picture.MAX_SIDE` a side (never unpacked whole)."""
+    recorder = FrameRecorder(1, margin=0)
+    factor = recorder._factor_for(box)
+    if factor == 1:
+        return universe.cells(box)
+    recorder.factor = factor
+    recorder.capture(universe)
+    return recorder.grids()[0]
+
+
+def _within_cap(run: Callable[[], Driven]) -> Driven:
+    """``run()``, with a pattern that outgrew the largest grid of the plane turned into one
+    line that says what to give instead."""
+    try:
+        return run()
+    except BadParameterError as error:
+        # the plane's growth limit (its module is loaded by then, if it ran at all)
+        growing = sys.modules.get("lifearena.life.growing")
+        if growing is None or not isinstance(error, growing.GrowthLimitError):
+            raise
+        raise BadParameterError(
+            f"{error}; expected fewer --generations, or --size WxH for a fixed "
+            "grid (bounded clips the pattern at its edges, torus wraps it)") from None
 
 
 def _on_plane(run: Callable[..., GrowingRun], *args: object, **kwargs: object) -> GrowingRun:
     """``run(*args, **kwargs)`` (:func:`run_growing`), with a pattern that outgrew the
     largest grid turned into one line that says what to give instead. The grid may grow up
     to :data:`lifearena.caps.MAX_GRID_CELLS` cells, the cap ``--size`` has."""
+    from lifearena.life.growing import GrowthLimitError
+
     try:
         return run(*args, max_cells=caps.MAX_GRID_CELLS, **kwargs)
     except GrowthLimitError as error:
         raise BadParameterError(
             f"{error}; expected fewer --generations, or --size WxH for a fixed "
             "grid (bounded clips the pattern at its edges, torus wraps it)") from None
-
-
-def _plane_text(grown: GrowingRun, start: tuple[int, int]) -> str:
-    """The summary's "grid" line for a run on the unbounded plane."""
-    height, width = grown.cells.shape
-    if not grown.moves:
-        return f"{width} x {height}, unbounded plane (the pattern never reached the edge)"
-    times = "once" if grown.moves == 1 else f"{grown.moves} times"
-    return (f"{width} x {height}, unbounded plane (moved to a new grid {times} as the "
-            f"pattern reached the edge; started on {start[1]} x {start[0]})")
-
-
-def _frames(snapshots: list[Snapshot], gif: Path, frames: int, scale: int | None
-            ) -> list[np.ndarray]:
-    """The snapshots of a run on the plane, each placed where it lies on a canvas that holds
-    them all (the grids they were taken on moved with the pattern), so that the animation
-    shows the pattern moving; refused, as ``--gif`` is before a run, when too large."""
-    tops = [-shot.origin[0] for shot in snapshots]
-    lefts = [-shot.origin[1] for shot in snapshots]
-    top, left = min(tops), min(lefts)
-    height = max(t + shot.cells.shape[0] for t, shot in zip(tops, snapshots, strict=True)) - top
-    width = max(x + shot.cells.shape[1] for x, shot in zip(lefts, snapshots, strict=True)) - left
-    try:
-        _check_pictures((height, width), None, gif, frames, scale)
-    except BadParameterError as error:
-        raise BadParameterError(f"the pattern travelled across {width}x{height} cells: "
-                                f"{error}") from None
-    canvas = []
-    for t, x, shot in zip(tops, lefts, snapshots, strict=True):
-        frame = np.zeros((height, width), dtype=np.int8)
-        frame[t - top : t - top + shot.cells.shape[0],
-              x - left : x - left + shot.cells.shape[1]] = shot.cells
-        canvas.append(frame)
-    return canvas
 
 
 PROGRESS_EVERY = 256  # generations between two redraws of a progress bar
@@ -456,6 +643,11 @@ def _step_far(cells: np.ndarray, rule: Rule, generations: int, *, torus: bool, s
     the first :data:`CYCLE_WINDOW` generations (their digests are kept in memory); after
     that the steps go on without the check.
     """
+    from lifearena.cli.compiling import listen
+    from lifearena.life.run import run_until_stable
+    from lifearena.life.step import evolve
+
+    listen()
     coin = rule.uses_coin
     checked = 0
     if not coin or generation == 0:
@@ -496,6 +688,10 @@ def _step_on_plane(cells: np.ndarray, rule: Rule, generations: int, *, seed: int
     """:func:`_step_far` on the unbounded plane (:func:`run_growing`): the cells, the number
     of the generation they are at, and a note when the pattern repeated. A grid that moved
     comes back cut to its live cells with ``pad`` empty cells round them."""
+    from lifearena.cli.compiling import listen
+    from lifearena.life.growing import GrowingRun, run_growing
+
+    listen()
     coin = rule.uses_coin
     window = min(generations, CYCLE_WINDOW) if not coin or generation == 0 else 0
     with _progress() as bar:
@@ -539,7 +735,8 @@ def _cut(cells: np.ndarray, pad: int) -> np.ndarray:
 @app.command("step")
 @announces_compiling
 def step_command(
-    pattern_file: Annotated[Path, typer.Argument(help="RLE (.rle) or text pattern file.")],
+    pattern_file: Annotated[Path | None, typer.Argument(
+        help="RLE (.rle) or text pattern file (or --pattern NAME).")] = None,
     generations: Annotated[int, typer.Option("--generations", "-n", help="Steps to take; a "
                                              "repeating pattern is noticed and the rest read "
                                              "off its cycle.", min=0,
@@ -570,13 +767,21 @@ def step_command(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the result here "
                                                 "(.rle for RLE, else text); default: print.")
                       ] = None,
+    pattern_name: Annotated[str | None, typer.Option(
+        "--pattern", "-p", help="Step this pattern of the library (see 'lifearena life "
+        "patterns') instead of a file.")] = None,
 ) -> None:
     """Step a pattern file one or N generations (on the unbounded plane, or a grid given by
     --pad or --size); print it or write it."""
+    from lifearena.cli.checks import check_output
+
     check_output(output, "--output", ())
     if pad is not None and size is not None:
         raise BadParameterError("give either --pad or --size, not both")
-    pattern = load_pattern(pattern_file, max_cells=caps.MAX_GRID_CELLS)
+    pattern = _load_start(pattern_file, pattern_name)
+    if pattern is None:
+        raise BadParameterError("no pattern to step; expected a pattern file or --pattern NAME "
+                                "(see 'lifearena life patterns')")
     the_rule = _rule_option(rule, pattern.rule or "life")
     plane = size is None and pad is None
     torus = _torus(topology, Topology.bounded, plane, the_rule)
@@ -643,4 +848,19 @@ def rules(
     table.add_column("rule")
     for rule_name, description in available_rules().items():
         table.add_row(rule_name, description)
+    console.print(table)
+
+
+@app.command()
+def patterns() -> None:
+    """List the patterns shipped with lifearena (for --pattern NAME): rule, discoverer,
+    year and source."""
+    table = Table(title="Pattern library (lifearena life run --pattern NAME)")
+    for column in ("name", "rule", "discoverer", "year", "about", "source"):
+        # names whole: they are what --pattern takes
+        table.add_column(column, style="bold" if column == "name" else None,
+                         no_wrap=column in ("name", "rule", "year"), overflow="fold")
+    for entry in library().values():
+        table.add_row(entry.name, entry.rule, entry.discoverer,
+                      str(entry.year) if entry.year else "", entry.note, entry.source)
     console.print(table)

@@ -22,7 +22,18 @@ What is where:
 * :mod:`~lifearena.life.patterns` — Golly's pattern files (RLE with :mod:`.topology` and
   ``#CXRLE``, ``.rle.gz``, Life 1.05/1.06 in :mod:`.lif_format`, ``.cells``) and text grids
   in and out, the RLE body compiled in :mod:`.fast_rle`;
-  :mod:`~lifearena.life.picture` — PNG and GIF pictures of grids.
+  :mod:`~lifearena.life.picture` — PNG and GIF pictures of grids;
+  :mod:`~lifearena.life.pattern_library` — the patterns shipped in ``life/library/``.
+* Runs through the :class:`~lifearena.life.universe.Universe` protocol:
+  :mod:`~lifearena.life.packed` (a grid packed once per run),
+  :mod:`~lifearena.life.universes` (the plane, and :func:`choose_universe`),
+  :mod:`~lifearena.life.drive` (one run with its series, frames and stop condition),
+  :mod:`~lifearena.life.frames` (animation frames shrunk to fit),
+  :mod:`~lifearena.life.series` (population series, CSV and plot),
+  :mod:`~lifearena.life.settle` (settled patterns, escaping spaceships set aside).
+
+The names below are resolved on first use, so that importing this package loads no
+compiled code.
 
 >>> import numpy as np
 >>> from lifearena import life
@@ -33,23 +44,57 @@ What is where:
 ['immigration', 'life', 'p2life']
 """
 
-from lifearena.life.coin import coin_colour, coin_colours
-from lifearena.life.grid import as_grid, density, population, random_grid
-from lifearena.life.growing import GrowingRun, GrowthLimitError, run_growing
-from lifearena.life.lookup_rule import LookupRule, as_any_rule
-from lifearena.life.patterns import (
-    Pattern,
-    load_pattern,
-    read_rle,
-    read_text,
-    save_pattern,
-    write_rle,
-    write_text,
-)
-from lifearena.life.rules import COIN, Rule, as_rule, available_rules
-from lifearena.life.run import RunResult, run_until_stable
-from lifearena.life.step import evolve, step
-from lifearena.life.topology import Topology
+import importlib
+import sys
+import types
+from typing import Any
+
+# Each public name and the module it comes from, imported on first use: ``import
+# lifearena.life.rules`` (or ``lifearena --help``) must not load numba, which the kernels
+# behind ``step``, ``run_growing`` and ``run_until_stable`` need.
+_HOMES = {
+    "coin_colour": "coin", "coin_colours": "coin",
+    "as_grid": "grid", "density": "grid", "population": "grid", "random_grid": "grid",
+    "GrowingRun": "growing", "GrowthLimitError": "growing", "run_growing": "growing",
+    "Pattern": "patterns", "load_pattern": "patterns", "read_rle": "patterns",
+    "read_text": "patterns", "save_pattern": "patterns", "write_rle": "patterns",
+    "write_text": "patterns",
+    "COIN": "rules", "Rule": "rules", "as_rule": "rules", "available_rules": "rules",
+    "RunResult": "run", "run_until_stable": "run",
+    "evolve": "step",
+    "LookupRule": "lookup_rule", "as_any_rule": "lookup_rule",
+    "Topology": "topology",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])
+
+
+class _Package(types.ModuleType):
+    """The package's class: ``step`` is the function, even once the submodule of the same
+    name is loaded (importing a submodule sets the package attribute of its name)."""
+
+    @property
+    def step(self) -> Any:
+        return importlib.import_module(f"{__name__}.step").step
+
+    @step.setter
+    def step(self, value: Any) -> None:
+        pass  # the submodule being bound by the import system: the function stays
+
+
+sys.modules[__name__].__class__ = _Package
+
 
 __all__ = [
     "COIN",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 from PIL import Image
@@ -69,14 +70,16 @@ def image_size(shape: tuple[int, int], scale: int | None = None) -> tuple[int, i
     return -(-height // factor) * side, -(-width // factor) * side
 
 
-def save_png(path: str | Path, cells: np.ndarray, *, scale: int | None = None) -> None:
-    """Write a PNG of ``cells``."""
+def save_png(path: str | Path | IO[bytes], cells: np.ndarray, *,
+             scale: int | None = None) -> None:
+    """Write a PNG of ``cells`` (to a file name or a binary stream)."""
     to_image(cells, scale=scale or auto_scale(cells.shape)).save(path, format="PNG")
 
 
-def save_gif(path: str | Path, frames: Sequence[np.ndarray], *, scale: int | None = None,
-             milliseconds: int = 80) -> None:
-    """Write an animated GIF, one frame per grid, looping forever."""
+def save_gif(path: str | Path | IO[bytes], frames: Sequence[np.ndarray], *,
+             scale: int | None = None, milliseconds: int = 80) -> None:
+    """Write an animated GIF, one frame per grid, looping forever (to a file name or a
+    binary stream)."""
     if not frames:
         return
     scale = scale or auto_scale(frames[0].shape)
