@@ -108,7 +108,7 @@ def test_run_and_step_take_a_pattern_by_name(capsys, tmp_path) -> None:
     assert code == 0, err
     from lifearena.life.patterns import load_pattern
 
-    assert load_pattern(end).rule == "immigration"  # the library pattern's own rule
+    assert load_pattern(end).rule == "Immigration"  # the library pattern's own rule, Golly's name
 
 
 @pytest.mark.parametrize("argv", [

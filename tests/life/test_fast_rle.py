@@ -1,6 +1,11 @@
-"""The compiled RLE reader and writer equal the plain ones they replace."""
+"""The compiled RLE reader and writer equal the plain ones they replace.
+
+Small files go to the plain loops (no numba to load for a glider); here every size goes to
+the compiled ones, so that the small random grids test them."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -9,12 +14,21 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from lifearena.errors import ParseError
+from lifearena.life import patterns
 from lifearena.life.patterns import read_rle, read_rle_reference, write_rle, write_rle_reference
 
 grids = arrays(np.int8, st.tuples(st.integers(1, 9), st.integers(1, 150)),
                elements=st.sampled_from([0, 0, 0, 1, 2]))
 small_grids = arrays(np.int8, st.tuples(st.integers(1, 8), st.integers(1, 40)),
                      elements=st.sampled_from([0, 0, 0, 1, 2]))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_for_every_size() -> Iterator[None]:
+    kept = patterns.COMPILED_FROM
+    patterns.COMPILED_FROM = 0
+    yield
+    patterns.COMPILED_FROM = kept
 
 
 @settings(deadline=None)

@@ -824,6 +824,7 @@ def rules(
     """List the named rules, print one rule as a table you can edit and load back, or write
     one as a Golly @RULE/@TABLE file (``--golly immigration -o Immigration.rule``)."""
     if golly is not None:
+        from lifearena.cli.checks import check_output
         from lifearena.life.golly_rules import to_golly_rule
         from lifearena.life.lookup_rule import as_any_rule
         from lifearena.life.patterns import golly_rule_name

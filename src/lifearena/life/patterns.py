@@ -60,7 +60,6 @@ from pathlib import Path
 import numpy as np
 
 from lifearena.errors import BadParameterError, ParseError, binary_kind
-from lifearena.life.fast_rle import decode_body, encode_body
 from lifearena.life.grid import MAX_CELLS, as_grid
 from lifearena.life.lif_format import (
     read_life_105,
@@ -178,6 +177,13 @@ def _cxrle(line: str, index: int) -> tuple[tuple[int, int], int]:
     return origin, generation
 
 
+COMPILED_FROM = 1 << 16
+"""Bodies of at least this many characters (grids of this many cells) are read (written) by
+the compiled loops of :mod:`lifearena.life.fast_rle`; smaller ones by the plain loops, which
+give the same result without loading numba (a one-generation run starts in a fraction of a
+second)."""
+
+
 def read_rle(text: str, *, max_cells: int = MAX_CELLS) -> Pattern:
     """Parse Golly RLE. Raises :class:`ParseError` naming the line and column of a problem,
     or the header when it asks for more than ``max_cells`` cells (checked before allocating).
@@ -190,6 +196,10 @@ def read_rle(text: str, *, max_cells: int = MAX_CELLS) -> Pattern:
     lifearena.errors.ParseError: RLE row 1 is 3 cells long at line 2, column 2; ...
     """
     header, body_start = _read_header(text, max_cells)
+    if len(text) - body_start < COMPILED_FROM:
+        return read_rle_reference(text, max_cells=max_cells)
+    from lifearena.life.fast_rle import decode_body  # loads numba: only for large bodies
+
     try:
         body = text[body_start:].encode("ascii")
     except UnicodeEncodeError:
@@ -255,6 +265,11 @@ def write_rle(cells: np.ndarray, *, rule: str | None = None, comments: list[str]
     under its Golly name with ``topology``'s suffix; a ``#CXRLE`` line when ``origin`` is
     given or ``generation`` is not 0."""
     grid = as_grid(cells, allow_batch=False)
+    if grid.size < COMPILED_FROM:
+        return write_rle_reference(grid, rule=rule, comments=comments, topology=topology,
+                                   origin=origin, generation=generation)
+    from lifearena.life.fast_rle import encode_body  # loads numba: only for large grids
+
     return _rle_head(grid, rule, comments, topology, origin, generation) + encode_body(grid) \
         + "\n"
 
