@@ -1,0 +1,658 @@
+"""HashLife: Gosper's algorithm on the unbounded plane, for every deterministic rule.
+
+A pattern is a quadtree of **hash-consed** nodes: a node of level ``n`` is a square of
+``2**n`` cells made of four nodes of level ``n - 1``, and one table holds every node once,
+so that equal squares anywhere in space or time are the same object. Each node of level
+``n >= 2`` remembers its **result**, the centre square of side ``2**(n - 1)`` advanced
+``2**(n - 2)`` generations, computed once from nine overlapping sub-squares and memoised;
+a smaller step of ``2**k`` generations (``k < n - 2``) is memoised per ``(node, k)``. A
+glider gun then runs to generation 2**30 by building a few thousand nodes.
+
+Representation, chosen for speed in plain Python (no compiled code: the work is hashing
+and pointer chasing, which numba arrays would not make faster, while CPython's dicts and
+``__slots__`` objects are quick at exactly that):
+
+* a **2x2 square** (level 1) is a small ``int``: two bits a cell, ``nw | ne << 2 |
+  sw << 4 | se << 6``, so the bottom of the tree costs no objects at all;
+* a node of level 2 or more is a :class:`_Node` with ``__slots__`` holding its four
+  children, its level, its population of each colour and its memoised result; the table
+  is a ``dict`` from the tuple of children to the node (tuples of objects hash by
+  identity, in C);
+* a 4x4 node's result (one generation of its centre 2x2) is looked up cell by cell in
+  :func:`~lifearena.life.universe.transition_table`, so every rule with a table of
+  next states works: Life-like rules, Immigration, any two-colour table without coin
+  entries, and any rule object offering a ``transition_table()`` method. A rule with a
+  coin entry is refused (HashLife's memo needs a step that depends on the cells alone),
+  and so is one that gives birth with no live neighbours (B0 fills the unbounded plane).
+
+**Memory cap.** The table may hold at most ``max_nodes`` nodes (by default
+:data:`DEFAULT_MEGABYTES` at :data:`NODE_BYTES` a node). When a step needs more, it stops,
+every memoised result and every node the current pattern does not use are dropped
+(**garbage collection**) and the step starts again, split in two halves if it still does
+not fit; when not even one generation fits, :class:`~lifearena.life.growing.GrowthLimitError`
+says so in one line and the universe is left as it was before :meth:`HashLife.step`.
+
+**Coordinates** are Golly's, so that a macrocell file's tree is this tree: the root of
+level ``L`` covers ``x`` in ``[-2**(L-1), 2**(L-1))`` and ``y`` in ``[1 - 2**(L-1),
+1 + 2**(L-1))`` (Golly's HashLife counts ``y`` upwards inside and flips it on the screen).
+
+**Steps.** :meth:`HashLife.step` advances any number of generations as steps of ``2**k``
+whose sum is the count: the binary digits of the count, largest first, or, with
+``step_exponent`` set (Golly's ``-i 2**k``), as many steps of ``2**step_exponent`` as fit
+and the binary digits of the rest. :meth:`HashLife.step_by_exponent` advances one step.
+
+>>> import numpy as np
+>>> glider = np.array([[0, 1, 0], [0, 0, 1], [1, 1, 1]], dtype=np.int8)
+>>> universe = HashLife.from_cells(glider, "B3/S23")
+>>> universe.step(4)
+>>> universe.generation, universe.population(), universe.bounding_box()
+(4, (5, 0), Box(x=1, y=1, width=3, height=3))
+>>> universe.step_exponent = 10
+>>> universe.step_by_exponent()
+>>> universe.generation, universe.bounding_box()
+(1028, Box(x=257, y=257, width=3, height=3))
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol, Union
+
+import numpy as np
+
+from lifearena import caps
+from lifearena.errors import BadParameterError, GridError, RuleError
+from lifearena.life.growing import GrowthLimitError
+from lifearena.life.rules import COIN, Rule, as_rule
+from lifearena.life.universe import CONFIGURATIONS, Box, transition_table
+
+DEFAULT_MEGABYTES = 1024
+"""The memory budget of a universe when ``max_nodes`` is not given."""
+
+NODE_BYTES = 280
+"""Bytes one node costs: the object with its slots, its key tuple and its table entry
+(measured with ``tracemalloc`` on CPython 3.12: about 270)."""
+
+MIN_NODES = 64
+"""The smallest ``max_nodes`` accepted: enough for the empty squares of every level."""
+
+MAX_EXPONENT = 1024
+"""The largest step exponent: 2**1024 generations is far past any plan."""
+
+_MIN_LEVEL = 4
+"""The root is never smaller than 16x16, so that its great-grandchildren are squares."""
+
+
+class RuleLike(Protocol):
+    """Any rule object with a name and a ``(3**9,)`` table of next states."""
+
+    name: str
+
+    def transition_table(self) -> np.ndarray: ...
+
+
+AnyRule = Union[Rule, str, RuleLike]
+
+
+class _Node:
+    """A square of ``2**level`` cells (level >= 2) made of four children."""
+
+    __slots__ = ("level", "ne", "nw", "pop1", "pop2", "result", "se", "sw")
+
+    def __init__(self, nw: Any, ne: Any, sw: Any, se: Any, level: int,
+                 pop1: int, pop2: int) -> None:
+        self.nw = nw
+        self.ne = ne
+        self.sw = sw
+        self.se = se
+        self.level = level
+        self.pop1 = pop1
+        self.pop2 = pop2
+        self.result: Any = None
+
+
+Square = Union[_Node, int]
+"""A node, or a 2x2 square packed in an int."""
+
+
+class _TableFull(Exception):
+    """The node table reached ``max_nodes`` in the middle of a computation."""
+
+
+def _popcounts() -> tuple[list[int], list[int]]:
+    ones, twos = [], []
+    for code in range(256):
+        cells = [(code >> shift) & 3 for shift in (0, 2, 4, 6)]
+        ones.append(cells.count(1))
+        twos.append(cells.count(2))
+    return ones, twos
+
+
+_POP1, _POP2 = _popcounts()
+
+
+def _live_mask(code: int) -> int:
+    """Both bits set for every live cell of a packed 2x2 square."""
+    mask = (code | (code >> 1)) & 0x55
+    return mask | (mask << 1)
+
+
+def nodes_for_megabytes(megabytes: float) -> int:
+    """The ``max_nodes`` that fits a budget of ``megabytes`` (see :data:`NODE_BYTES`).
+
+    >>> nodes_for_megabytes(1024) > 3_000_000
+    True
+    """
+    return max(MIN_NODES, int(megabytes * 2**20 // NODE_BYTES))
+
+
+def rule_table(rule: AnyRule) -> tuple[str, list[int]]:
+    """The name and the ``(3**9,)`` next-state table of ``rule``, checked for HashLife:
+    :class:`RuleError` when it has a coin entry, a state outside 0..2 or a birth with no
+    live neighbours.
+
+    >>> rule_table("B3/S23")[1][1 + 3 + 9]  # an empty cell with three live neighbours
+    1
+    >>> rule_table("p2life")
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.RuleError: rule 'p2life' has coin entries (a fair coin decides some births); HashLife needs a deterministic rule
+    """
+    if isinstance(rule, (Rule, str)):
+        rule = as_rule(rule)
+        name, table = rule.name, transition_table(rule)
+    elif hasattr(rule, "transition_table") and hasattr(rule, "name"):
+        name, table = str(rule.name), np.asarray(rule.transition_table())
+    else:
+        raise RuleError(f"expected a Rule, a rule string or an object with a name and a "
+                        f"transition_table(), got {type(rule).__name__}")
+    if table.shape != (CONFIGURATIONS,):
+        raise RuleError(f"rule {name!r} has a transition table of shape {table.shape}; "
+                        f"expected ({CONFIGURATIONS},)")
+    if np.any(table == COIN):
+        raise RuleError(f"rule {name!r} has coin entries (a fair coin decides some births); "
+                        "HashLife needs a deterministic rule")
+    if table.min() < 0 or table.max() > 2:
+        raise RuleError(f"rule {name!r} has next states outside 0, 1, 2")
+    if table[0] != 0:
+        raise RuleError(f"rule {name!r} gives birth with no live neighbours (B0), which fills "
+                        "the unbounded plane; expected a rule that keeps empty space empty")
+    return name, [int(value) for value in table]
+
+
+class HashLife:
+    """A pattern on the unbounded plane under a deterministic ``rule``, run by HashLife.
+
+    ``rule`` is a :class:`~lifearena.life.rules.Rule`, a rule string, or any object with a
+    ``name`` and a ``transition_table()``. ``max_nodes`` caps the node table (default:
+    :data:`DEFAULT_MEGABYTES`); ``step_exponent`` is Golly's step exponent (``None``: steps
+    follow the binary digits of each count).
+    """
+
+    def __init__(self, rule: AnyRule, *, max_nodes: int | None = None,
+                 step_exponent: int | None = None) -> None:
+        self.rule_name, self._table = rule_table(rule)
+        self.rule: Any = as_rule(rule) if isinstance(rule, str) else rule
+        if max_nodes is None:
+            max_nodes = nodes_for_megabytes(DEFAULT_MEGABYTES)
+        if not isinstance(max_nodes, int) or max_nodes < MIN_NODES:
+            raise BadParameterError(f"max_nodes {max_nodes!r} is too small; expected an "
+                                    f"integer of at least {MIN_NODES}")
+        self.max_nodes = max_nodes
+        self.step_exponent = step_exponent
+        self.generation = 0
+        self.collections = 0
+        """How many times the table was garbage-collected."""
+        self._nodes: dict[tuple[Square, Square, Square, Square], _Node] = {}
+        self._slow: dict[tuple[_Node, int], Square] = {}
+        self._empties: list[Square] = [0, 0]
+        self._root: _Node = self._empty(_MIN_LEVEL)  # type: ignore[assignment]
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def from_cells(cls, cells: np.ndarray, rule: AnyRule, x: int = 0, y: int = 0,
+                   **options: Any) -> HashLife:
+        """A universe holding ``cells`` with its top-left cell at ``(x, y)``."""
+        universe = cls(rule, **options)
+        universe.add(cells, x, y)
+        return universe
+
+    @classmethod
+    def from_root(cls, root: Any, rule: AnyRule, generation: int = 0,
+                  **options: Any) -> HashLife:
+        """A universe whose tree is ``root`` (from :meth:`join` of another universe or a
+        macrocell file), placed by Golly's convention (see the module docstring)."""
+        universe = cls(rule, **options)
+        universe._adopt(root)
+        universe.generation = generation
+        return universe
+
+    @property
+    def step_exponent(self) -> int | None:
+        """Golly's step exponent: :meth:`step` goes in steps of ``2**step_exponent``."""
+        return self._step_exponent
+
+    @step_exponent.setter
+    def step_exponent(self, value: int | None) -> None:
+        if value is not None and (not isinstance(value, int) or not 0 <= value <= MAX_EXPONENT):
+            raise BadParameterError(f"step exponent {value!r} is out of range; expected an "
+                                    f"integer from 0 to {MAX_EXPONENT}")
+        self._step_exponent = value
+
+    @property
+    def root(self) -> _Node:
+        """The quadtree (read-only: nodes are shared and never change)."""
+        return self._root
+
+    @property
+    def node_count(self) -> int:
+        """Nodes in the table now."""
+        return len(self._nodes)
+
+    # -- the node table -----------------------------------------------------------------
+
+    def join(self, nw: Square, ne: Square, sw: Square, se: Square) -> _Node:
+        """The one node with these four children (2x2 squares as packed ints)."""
+        key = (nw, ne, sw, se)
+        node = self._nodes.get(key)
+        if node is not None:
+            return node
+        if len(self._nodes) >= self.max_nodes:
+            raise _TableFull
+        if type(nw) is int:
+            node = _Node(nw, ne, sw, se, 2,
+                         _POP1[nw] + _POP1[ne] + _POP1[sw] + _POP1[se],  # type: ignore[index]
+                         _POP2[nw] + _POP2[ne] + _POP2[sw] + _POP2[se])  # type: ignore[index]
+        else:
+            node = _Node(nw, ne, sw, se, nw.level + 1,  # type: ignore[union-attr]
+                         nw.pop1 + ne.pop1 + sw.pop1 + se.pop1,  # type: ignore[union-attr]
+                         nw.pop2 + ne.pop2 + sw.pop2 + se.pop2)  # type: ignore[union-attr]
+        self._nodes[key] = node
+        return node
+
+    def _empty(self, level: int) -> Square:
+        empties = self._empties
+        while len(empties) <= level:
+            below = empties[-1]
+            empties.append(self.join(below, below, below, below))
+        return empties[level]
+
+    def _collect(self, *roots: _Node) -> None:
+        """Garbage collection: keep the nodes ``roots`` use and the empty squares; forget
+        every memoised result."""
+        kept: dict[tuple[Square, Square, Square, Square], _Node] = {}
+        stack: list[Square] = [*roots, *self._empties[2:]]
+        while stack:
+            node = stack.pop()
+            if type(node) is int:
+                continue
+            key = (node.nw, node.ne, node.sw, node.se)  # type: ignore[union-attr]
+            if key in kept:
+                continue
+            kept[key] = node  # type: ignore[assignment]
+            node.result = None  # type: ignore[union-attr]
+            if node.level > 2:  # type: ignore[union-attr]
+                stack.extend(key)
+        self._nodes = kept
+        self._slow = {}
+        self.collections += 1
+
+    # -- the algorithm ------------------------------------------------------------------
+
+    def _leaf(self, node: _Node) -> int:
+        """One generation of the centre 2x2 of a 4x4 node, from the rule's table."""
+        rows = [[0] * 4 for _ in range(4)]
+        for code, top, left in ((node.nw, 0, 0), (node.ne, 0, 2),
+                                (node.sw, 2, 0), (node.se, 2, 2)):
+            rows[top][left] = code & 3
+            rows[top][left + 1] = (code >> 2) & 3
+            rows[top + 1][left] = (code >> 4) & 3
+            rows[top + 1][left + 1] = code >> 6
+        table = self._table
+        out = 0
+        for shift, y, x in ((0, 1, 1), (2, 1, 2), (4, 2, 1), (6, 2, 2)):
+            above, here, below = rows[y - 1], rows[y], rows[y + 1]
+            index = (above[x - 1] + 3 * above[x] + 9 * above[x + 1]
+                     + 27 * here[x - 1] + 81 * here[x + 1]
+                     + 243 * below[x - 1] + 729 * below[x] + 2187 * below[x + 1]
+                     + 6561 * here[x])
+            out |= table[index] << shift
+        return out
+
+    def _advance(self, node: _Node) -> Square:
+        """The centre of ``node`` after ``2**(level - 2)`` generations (memoised)."""
+        result = node.result
+        if result is not None:
+            return result  # type: ignore[no-any-return]
+        if node.level == 2:
+            result = self._leaf(node)
+        else:
+            join, advance = self.join, self._advance
+            nw, ne, sw, se = node.nw, node.ne, node.sw, node.se
+            n01 = join(nw.ne, ne.nw, nw.se, ne.sw)
+            n10 = join(nw.sw, nw.se, sw.nw, sw.ne)
+            n11 = join(nw.se, ne.sw, sw.ne, se.nw)
+            n12 = join(ne.sw, ne.se, se.nw, se.ne)
+            n21 = join(sw.ne, se.nw, sw.se, se.sw)
+            r00, r01, r02 = advance(nw), advance(n01), advance(ne)
+            r10, r11, r12 = advance(n10), advance(n11), advance(n12)
+            r20, r21, r22 = advance(sw), advance(n21), advance(se)
+            result = join(advance(join(r00, r01, r10, r11)), advance(join(r01, r02, r11, r12)),
+                          advance(join(r10, r11, r20, r21)), advance(join(r11, r12, r21, r22)))
+        node.result = result
+        return result
+
+    def _centre(self, node: _Node) -> Square:
+        """The centre square of ``node``, one level down, with no time passing."""
+        nw, ne, sw, se = node.nw, node.ne, node.sw, node.se
+        if node.level == 2:
+            return (nw >> 6) | ((ne >> 4) & 3) << 2 | ((sw >> 2) & 3) << 4 | (se & 3) << 6
+        return self.join(nw.se, ne.sw, sw.ne, se.nw)
+
+    def _advance_by(self, node: _Node, exponent: int) -> Square:
+        """The centre of ``node`` after ``2**exponent`` generations, ``exponent <= level - 2``."""
+        if exponent == node.level - 2:
+            return self._advance(node)
+        key = (node, exponent)
+        result = self._slow.get(key)
+        if result is not None:
+            return result
+        join, centre, advance = self.join, self._centre, self._advance_by
+        nw, ne, sw, se = node.nw, node.ne, node.sw, node.se
+        c00, c01, c02 = centre(nw), centre(join(nw.ne, ne.nw, nw.se, ne.sw)), centre(ne)
+        c10 = centre(join(nw.sw, nw.se, sw.nw, sw.ne))
+        c11 = centre(join(nw.se, ne.sw, sw.ne, se.nw))
+        c12 = centre(join(ne.sw, ne.se, se.nw, se.ne))
+        c20, c21, c22 = centre(sw), centre(join(sw.ne, se.nw, sw.se, se.sw)), centre(se)
+        result = join(advance(join(c00, c01, c10, c11), exponent),
+                      advance(join(c01, c02, c11, c12), exponent),
+                      advance(join(c10, c11, c20, c21), exponent),
+                      advance(join(c11, c12, c21, c22), exponent))
+        self._slow[key] = result
+        return result
+
+    def _expanded(self, root: _Node) -> _Node:
+        """``root`` one level up, itself at the centre."""
+        empty = self._empty(root.level - 1)
+        return self.join(self.join(empty, empty, empty, root.nw),
+                         self.join(empty, empty, root.ne, empty),
+                         self.join(empty, root.sw, empty, empty),
+                         self.join(root.se, empty, empty, empty))
+
+    @staticmethod
+    def _in_middle(root: _Node) -> bool:
+        """Whether every live cell lies in the middle square of side ``2**(level - 2)``."""
+        nw, ne, sw, se = root.nw, root.ne, root.sw, root.se
+        return (nw.pop1 + nw.pop2 == nw.se.se.pop1 + nw.se.se.pop2
+                and ne.pop1 + ne.pop2 == ne.sw.sw.pop1 + ne.sw.sw.pop2
+                and sw.pop1 + sw.pop2 == sw.ne.ne.pop1 + sw.ne.ne.pop2
+                and se.pop1 + se.pop2 == se.nw.nw.pop1 + se.nw.nw.pop2)
+
+    def _shrunk(self, root: _Node) -> _Node:
+        """``root`` cut down while its live cells all lie in its centre half."""
+        while root.level > _MIN_LEVEL:
+            nw, ne, sw, se = root.nw, root.ne, root.sw, root.se
+            if (nw.pop1 + nw.pop2 != nw.se.pop1 + nw.se.pop2          # type: ignore[union-attr]
+                    or ne.pop1 + ne.pop2 != ne.sw.pop1 + ne.sw.pop2    # type: ignore[union-attr]
+                    or sw.pop1 + sw.pop2 != sw.ne.pop1 + sw.ne.pop2    # type: ignore[union-attr]
+                    or se.pop1 + se.pop2 != se.nw.pop1 + se.nw.pop2):  # type: ignore[union-attr]
+                break
+            root = self._centre(root)  # type: ignore[assignment]
+        return root
+
+    def _try_step(self, exponent: int) -> None:
+        root = self._root
+        while root.level < exponent + 3 or not self._in_middle(root):
+            root = self._expanded(root)
+        result = self._advance_by(root, exponent)
+        self._root = self._shrunk(result)  # type: ignore[arg-type]
+        self.generation += 1 << exponent
+
+    def _step_power(self, exponent: int, tried_collecting: bool = False) -> None:
+        """Advance ``2**exponent`` generations, collecting garbage and halving the step as
+        the memory cap asks."""
+        try:
+            self._try_step(exponent)
+            return
+        except _TableFull:
+            pass
+        self._collect(self._root)
+        try:
+            self._try_step(exponent)
+            return
+        except _TableFull:
+            pass
+        if exponent == 0:
+            raise GrowthLimitError(
+                f"the pattern at generation {self.generation} needs more than max_nodes="
+                f"{self.max_nodes} HashLife nodes even after garbage collection; expected a "
+                "larger memory cap or a smaller pattern",
+                generation=self.generation, edges=(), shape=(1 << self._root.level,) * 2)
+        self._collect(self._root)
+        self._step_power(exponent - 1)
+        self._step_power(exponent - 1)
+
+    def _exponents(self, generations: int) -> Iterator[int]:
+        exponent = self._step_exponent
+        if exponent is not None:
+            for _ in range(generations >> exponent):
+                yield exponent
+            generations &= (1 << exponent) - 1
+        for bit in range(generations.bit_length() - 1, -1, -1):
+            if generations >> bit & 1:
+                yield bit
+
+    # -- the Universe protocol ----------------------------------------------------------
+
+    def step(self, generations: int, progress: Callable[[int], None] | None = None) -> None:
+        """Advance ``generations`` generations as steps of ``2**k`` (see the module
+        docstring); ``progress(generation)`` after each. On :class:`GrowthLimitError` the
+        universe is as it was before the call."""
+        if not isinstance(generations, (int, np.integer)) or generations < 0:
+            raise BadParameterError(f"generations {generations!r} is not a count; expected "
+                                    "an integer of at least 0")
+        self._run(self._exponents(int(generations)), progress)
+
+    def step_by_exponent(self, exponent: int | None = None) -> None:
+        """Advance ``2**exponent`` generations at once (default :attr:`step_exponent`, or
+        one generation when that is ``None``)."""
+        if exponent is None:
+            exponent = self._step_exponent or 0
+        if not isinstance(exponent, int) or not 0 <= exponent <= MAX_EXPONENT:
+            raise BadParameterError(f"step exponent {exponent!r} is out of range; expected "
+                                    f"an integer from 0 to {MAX_EXPONENT}")
+        self._run(iter((exponent,)), None)
+
+    def _run(self, exponents: Iterator[int], progress: Callable[[int], None] | None) -> None:
+        start_root, start_generation = self._root, self.generation
+        limit = sys.getrecursionlimit()
+        # the recursion goes one frame or two a level, and levels pass the step exponent
+        sys.setrecursionlimit(max(limit, 4 * MAX_EXPONENT + 400))
+        try:
+            for exponent in exponents:
+                self._step_power(exponent)
+                if progress is not None:
+                    progress(self.generation)
+        except GrowthLimitError:
+            self._root, self.generation = start_root, start_generation
+            self._collect(start_root)
+            raise
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def population(self) -> tuple[int, int]:
+        """Live cells of colour 1 and of colour 2."""
+        return self._root.pop1, self._root.pop2
+
+    def origin(self) -> tuple[int, int]:
+        """The top-left cell ``(x, y)`` of the root square."""
+        half = 1 << (self._root.level - 1)
+        return -half, 1 - half
+
+    def bounding_box(self) -> Box | None:
+        """The smallest box holding every live cell, ``None`` when the plane is empty."""
+        root = self._root
+        if root.pop1 + root.pop2 == 0:
+            return None
+        extents: dict[int, tuple[int, int, int, int]] = {}
+        left, top, right, bottom = _extent(root, extents)
+        x0, y0 = self.origin()
+        return Box(x0 + left, y0 + top, right - left, bottom - top)
+
+    def cells(self, box: Box | None = None) -> np.ndarray:
+        """The cells of ``box`` (default: the bounding box; an empty plane gives
+        ``(0, 0)``), as an int8 array of shape ``(height, width)``."""
+        if box is None:
+            box = self.bounding_box()
+            if box is None:
+                return np.zeros((0, 0), dtype=np.int8)
+        if box.width < 0 or box.height < 0:
+            raise BadParameterError(f"box {box} has a negative side; expected width and "
+                                    "height of at least 0")
+        caps.check_cells(box.width, box.height, f"the box {box.width}x{box.height}")
+        out = np.zeros((box.height, box.width), dtype=np.int8)
+        x0, y0 = self.origin()
+        _paint(self._root, x0 - box.x, y0 - box.y, out, {})
+        return out
+
+    def add(self, cells: np.ndarray, x: int = 0, y: int = 0) -> None:
+        """Put the live cells of ``cells`` (values 0, 1, 2) on the plane with its top-left
+        cell at ``(x, y)``; a cell already there is replaced, dead cells leave it alone."""
+        cells = np.asarray(cells)
+        if cells.ndim != 2 or cells.dtype.kind not in "iub":
+            raise GridError(f"cells of shape {cells.shape} and type {cells.dtype}; expected "
+                            "a 2-D integer array")
+        if cells.size and (cells.min() < 0 or cells.max() > 2):
+            raise GridError("cells hold values outside 0, 1, 2")
+        ys, xs = np.nonzero(cells)
+        if len(xs) == 0:
+            return
+        states = cells[ys, xs].astype(np.int64)
+        left, right = int(x) + int(xs.min()), int(x) + int(xs.max())
+        top, bottom = int(y) + int(ys.min()), int(y) + int(ys.max())
+        root = self._root
+        while True:
+            half = 1 << (root.level - 1)
+            if -half <= left and right < half and 1 - half <= top and bottom < 1 + half:
+                break
+            root = self._expanded(root)
+        half = 1 << (root.level - 1)
+        # cell coordinates inside the root square, as Python ints (levels pass 64 bits)
+        columns = [int(x) + int(c) + half for c in xs.tolist()]
+        rows = [int(y) + int(r) + half - 1 for r in ys.tolist()]
+        squares: dict[tuple[int, int], Any] = {}
+        for column, row, state in zip(columns, rows, states.tolist()):
+            key = (column >> 1, row >> 1)
+            squares[key] = squares.get(key, 0) | state << ((column & 1) * 2 + (row & 1) * 4)
+        for level in range(2, root.level + 1):
+            empty = self._empty(level - 1)
+            grouped: dict[tuple[int, int], list[Any]] = {}
+            for (column, row), node in squares.items():
+                quarter = grouped.setdefault((column >> 1, row >> 1), [empty] * 4)
+                quarter[(column & 1) + 2 * (row & 1)] = node
+            squares = {key: self.join(*quarter) for key, quarter in grouped.items()}
+        self._root = self._overlay(root, squares[(0, 0)])
+
+    def _overlay(self, old: Square, new: Square) -> Square:
+        """``old`` with the live cells of ``new`` put over it."""
+        if type(new) is int:
+            return (old & ~_live_mask(new)) | new  # type: ignore[operator]
+        if new.pop1 + new.pop2 == 0:  # type: ignore[union-attr]
+            return old
+        if old.pop1 + old.pop2 == 0:  # type: ignore[union-attr]
+            return new
+        return self.join(self._overlay(old.nw, new.nw), self._overlay(old.ne, new.ne),  # type: ignore[union-attr]
+                         self._overlay(old.sw, new.sw), self._overlay(old.se, new.se))  # type: ignore[union-attr]
+
+    def _adopt(self, root: _Node) -> None:
+        """Make ``root`` (a tree from another table) this universe's pattern."""
+        memo: dict[int, Square] = {}
+
+        def copy(node: Square) -> Square:
+            if type(node) is int:
+                return node
+            found = memo.get(id(node))
+            if found is None:
+                found = self.join(copy(node.nw), copy(node.ne),  # type: ignore[union-attr]
+                                  copy(node.sw), copy(node.se))  # type: ignore[union-attr]
+                memo[id(node)] = found
+            return found
+
+        root = copy(root)  # type: ignore[assignment]
+        while root.level < _MIN_LEVEL:
+            root = self._expanded(root)
+        self._root = root
+
+    def __repr__(self) -> str:
+        return (f"<HashLife {self.rule_name} generation={self.generation} "
+                f"population={self.population()} nodes={self.node_count}>")
+
+
+def _extent(node: Square, memo: dict[int, tuple[int, int, int, int]]
+            ) -> tuple[int, int, int, int]:
+    """``(left, top, right, bottom)`` of the live cells of a non-empty square, relative to
+    its top-left cell, right and bottom one past the last."""
+    if type(node) is int:
+        xs = [i & 1 for i in range(4) if node >> (2 * i) & 3]
+        ys = [i >> 1 for i in range(4) if node >> (2 * i) & 3]
+        return min(xs), min(ys), max(xs) + 1, max(ys) + 1
+    found = memo.get(id(node))
+    if found is not None:
+        return found
+    half = 1 << (node.level - 1)  # type: ignore[union-attr]
+    left = top = 2 * half
+    right = bottom = -1
+    for child, dx, dy in ((node.nw, 0, 0), (node.ne, half, 0),  # type: ignore[union-attr]
+                          (node.sw, 0, half), (node.se, half, half)):  # type: ignore[union-attr]
+        if (child if type(child) is int else child.pop1 + child.pop2) == 0:
+            continue
+        l, t, r, b = _extent(child, memo)
+        left, top = min(left, l + dx), min(top, t + dy)
+        right, bottom = max(right, r + dx), max(bottom, b + dy)
+    memo[id(node)] = found = (left, top, right, bottom)
+    return found
+
+
+_BLOCK_LEVEL = 4
+"""Squares of this level or below are drawn once as arrays and pasted."""
+
+
+def _block(node: Square, cache: dict[int, np.ndarray]) -> np.ndarray:
+    if type(node) is int:
+        return np.array([[node & 3, (node >> 2) & 3], [(node >> 4) & 3, node >> 6]],
+                        dtype=np.int8)
+    found = cache.get(id(node))
+    if found is None:
+        found = np.block([[_block(node.nw, cache), _block(node.ne, cache)],  # type: ignore[union-attr]
+                          [_block(node.sw, cache), _block(node.se, cache)]])  # type: ignore[union-attr]
+        cache[id(node)] = found
+    return found
+
+
+def _paint(node: Square, x: int, y: int, out: np.ndarray, cache: dict[int, np.ndarray]) -> None:
+    """Draw the live cells of ``node``, whose top-left cell is at ``out[y, x]``."""
+    if type(node) is int:
+        if node == 0:
+            return
+        level = 1
+    else:
+        if node.pop1 + node.pop2 == 0:  # type: ignore[union-attr]
+            return
+        level = node.level  # type: ignore[union-attr]
+    side = 1 << level
+    height, width = out.shape
+    if x >= width or y >= height or x + side <= 0 or y + side <= 0:
+        return
+    if level <= _BLOCK_LEVEL:
+        block = _block(node, cache)
+        x0, y0 = max(x, 0), max(y, 0)
+        x1, y1 = min(x + side, width), min(y + side, height)
+        out[y0:y1, x0:x1] = block[y0 - y:y1 - y, x0 - x:x1 - x]
+        return
+    half = side >> 1
+    _paint(node.nw, x, y, out, cache)  # type: ignore[union-attr]
+    _paint(node.ne, x + half, y, out, cache)  # type: ignore[union-attr]
+    _paint(node.sw, x, y + half, out, cache)  # type: ignore[union-attr]
+    _paint(node.se, x + half, y + half, out, cache)  # type: ignore[union-attr]
