@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol, Union
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -77,6 +77,10 @@ NODE_BYTES = 280
 MIN_NODES = 64
 """The smallest ``max_nodes`` accepted: enough for the empty squares of every level."""
 
+HEADROOM = 0.5
+"""A step starts with a garbage collection when the table is fuller than this share of
+``max_nodes``."""
+
 MAX_EXPONENT = 1024
 """The largest step exponent: 2**1024 generations is far past any plan."""
 
@@ -92,7 +96,7 @@ class RuleLike(Protocol):
     def transition_table(self) -> np.ndarray: ...
 
 
-AnyRule = Union[Rule, str, RuleLike]
+AnyRule = Rule | str | RuleLike
 
 
 class _Node:
@@ -112,7 +116,7 @@ class _Node:
         self.result: Any = None
 
 
-Square = Union[_Node, int]
+Square = _Node | int
 """A node, or a 2x2 square packed in an int."""
 
 
@@ -138,6 +142,13 @@ def _live_mask(code: int) -> int:
     return mask | (mask << 1)
 
 
+def _live(square: Square) -> int:
+    """Live cells of a square."""
+    if type(square) is int:
+        return _POP1[square] + _POP2[square]
+    return square.pop1 + square.pop2  # type: ignore[union-attr]
+
+
 def nodes_for_megabytes(megabytes: float) -> int:
     """The ``max_nodes`` that fits a budget of ``megabytes`` (see :data:`NODE_BYTES`).
 
@@ -154,10 +165,10 @@ def rule_table(rule: AnyRule) -> tuple[str, list[int]]:
 
     >>> rule_table("B3/S23")[1][1 + 3 + 9]  # an empty cell with three live neighbours
     1
-    >>> rule_table("p2life")
+    >>> rule_table("p2life")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    lifearena.errors.RuleError: rule 'p2life' has coin entries (a fair coin decides some births); HashLife needs a deterministic rule
+    lifearena.errors.RuleError: rule 'p2life' has coin entries (a fair coin decides some ...
     """
     if isinstance(rule, (Rule, str)):
         rule = as_rule(rule)
@@ -206,6 +217,7 @@ class HashLife:
         """How many times the table was garbage-collected."""
         self._nodes: dict[tuple[Square, Square, Square, Square], _Node] = {}
         self._slow: dict[tuple[_Node, int], Square] = {}
+        self._fits = MAX_EXPONENT  # the largest step the memory cap let through
         self._empties: list[Square] = [0, 0]
         self._root: _Node = self._empty(_MIN_LEVEL)  # type: ignore[assignment]
 
@@ -225,7 +237,7 @@ class HashLife:
         """A universe whose tree is ``root`` (from :meth:`join` of another universe or a
         macrocell file), placed by Golly's convention (see the module docstring)."""
         universe = cls(rule, **options)
-        universe._adopt(root)
+        universe._with_room(lambda: universe._adopt(root))
         universe.generation = generation
         return universe
 
@@ -323,9 +335,9 @@ class HashLife:
 
     def _advance(self, node: _Node) -> Square:
         """The centre of ``node`` after ``2**(level - 2)`` generations (memoised)."""
-        result = node.result
+        result: Square | None = node.result
         if result is not None:
-            return result  # type: ignore[no-any-return]
+            return result
         if node.level == 2:
             result = self._leaf(node)
         else:
@@ -348,7 +360,7 @@ class HashLife:
         """The centre square of ``node``, one level down, with no time passing."""
         nw, ne, sw, se = node.nw, node.ne, node.sw, node.se
         if node.level == 2:
-            return (nw >> 6) | ((ne >> 4) & 3) << 2 | ((sw >> 2) & 3) << 4 | (se & 3) << 6
+            return int((nw >> 6) | ((ne >> 4) & 3) << 2 | ((sw >> 2) & 3) << 4 | (se & 3) << 6)
         return self.join(nw.se, ne.sw, sw.ne, se.nw)
 
     def _advance_by(self, node: _Node, exponent: int) -> Square:
@@ -385,54 +397,62 @@ class HashLife:
     def _in_middle(root: _Node) -> bool:
         """Whether every live cell lies in the middle square of side ``2**(level - 2)``."""
         nw, ne, sw, se = root.nw, root.ne, root.sw, root.se
-        return (nw.pop1 + nw.pop2 == nw.se.se.pop1 + nw.se.se.pop2
-                and ne.pop1 + ne.pop2 == ne.sw.sw.pop1 + ne.sw.sw.pop2
-                and sw.pop1 + sw.pop2 == sw.ne.ne.pop1 + sw.ne.ne.pop2
-                and se.pop1 + se.pop2 == se.nw.nw.pop1 + se.nw.nw.pop2)
+        return bool(nw.pop1 + nw.pop2 == _live(nw.se.se) and ne.pop1 + ne.pop2 == _live(ne.sw.sw)
+                    and sw.pop1 + sw.pop2 == _live(sw.ne.ne)
+                    and se.pop1 + se.pop2 == _live(se.nw.nw))
 
     def _shrunk(self, root: _Node) -> _Node:
         """``root`` cut down while its live cells all lie in its centre half."""
         while root.level > _MIN_LEVEL:
             nw, ne, sw, se = root.nw, root.ne, root.sw, root.se
-            if (nw.pop1 + nw.pop2 != nw.se.pop1 + nw.se.pop2          # type: ignore[union-attr]
-                    or ne.pop1 + ne.pop2 != ne.sw.pop1 + ne.sw.pop2    # type: ignore[union-attr]
-                    or sw.pop1 + sw.pop2 != sw.ne.pop1 + sw.ne.pop2    # type: ignore[union-attr]
-                    or se.pop1 + se.pop2 != se.nw.pop1 + se.nw.pop2):  # type: ignore[union-attr]
+            if (nw.pop1 + nw.pop2 != nw.se.pop1 + nw.se.pop2
+                    or ne.pop1 + ne.pop2 != ne.sw.pop1 + ne.sw.pop2
+                    or sw.pop1 + sw.pop2 != sw.ne.pop1 + sw.ne.pop2
+                    or se.pop1 + se.pop2 != se.nw.pop1 + se.nw.pop2):
                 break
             root = self._centre(root)  # type: ignore[assignment]
         return root
 
     def _try_step(self, exponent: int) -> None:
         root = self._root
-        while root.level < exponent + 3 or not self._in_middle(root):
+        # the result is one level down, and the root never goes below _MIN_LEVEL
+        while root.level < max(exponent + 3, _MIN_LEVEL + 1) or not self._in_middle(root):
             root = self._expanded(root)
         result = self._advance_by(root, exponent)
         self._root = self._shrunk(result)  # type: ignore[arg-type]
         self.generation += 1 << exponent
 
-    def _step_power(self, exponent: int, tried_collecting: bool = False) -> None:
-        """Advance ``2**exponent`` generations, collecting garbage and halving the step as
-        the memory cap asks."""
-        try:
-            self._try_step(exponent)
-            return
-        except _TableFull:
-            pass
-        self._collect(self._root)
-        try:
-            self._try_step(exponent)
-            return
-        except _TableFull:
-            pass
-        if exponent == 0:
-            raise GrowthLimitError(
-                f"the pattern at generation {self.generation} needs more than max_nodes="
-                f"{self.max_nodes} HashLife nodes even after garbage collection; expected a "
-                "larger memory cap or a smaller pattern",
-                generation=self.generation, edges=(), shape=(1 << self._root.level,) * 2)
-        self._collect(self._root)
-        self._step_power(exponent - 1)
-        self._step_power(exponent - 1)
+    def _step_power(self, exponent: int) -> None:
+        """Advance ``2**exponent`` generations; when the memory cap does not let one step
+        of that size through even after a garbage collection, go in steps half as long
+        (for the rest of this call to :meth:`step`)."""
+        size = min(exponent, self._fits)
+        count = 1 << (exponent - size)
+        while count:
+            if len(self._nodes) > self.max_nodes * HEADROOM:
+                # collect before the table fills: a step that fails part way is work lost
+                self._collect(self._root)
+            try:
+                self._try_step(size)
+                count -= 1
+                continue
+            except _TableFull:
+                self._collect(self._root)
+            try:
+                self._try_step(size)
+                count -= 1
+                continue
+            except _TableFull:
+                pass
+            if size == 0:
+                raise GrowthLimitError(
+                    f"the pattern at generation {self.generation} needs more than max_nodes="
+                    f"{self.max_nodes} HashLife nodes even after garbage collection; expected "
+                    "a larger memory cap or a smaller pattern",
+                    generation=self.generation, edges=(), shape=(1 << self._root.level,) * 2)
+            size -= 1
+            count *= 2
+            self._fits = size
 
     def _exponents(self, generations: int) -> Iterator[int]:
         exponent = self._step_exponent
@@ -467,6 +487,7 @@ class HashLife:
 
     def _run(self, exponents: Iterator[int], progress: Callable[[int], None] | None) -> None:
         start_root, start_generation = self._root, self.generation
+        self._fits = MAX_EXPONENT
         limit = sys.getrecursionlimit()
         # the recursion goes one frame or two a level, and levels pass the step exponent
         sys.setrecursionlimit(max(limit, 4 * MAX_EXPONENT + 400))
@@ -529,6 +550,29 @@ class HashLife:
         ys, xs = np.nonzero(cells)
         if len(xs) == 0:
             return
+        self._with_room(lambda: self._add(cells, ys, xs, int(x), int(y)))
+
+    def _with_room(self, change: Callable[[], None]) -> None:
+        """Run ``change``; when the table fills, collect garbage and run it again, and when
+        it still does not fit, leave the universe as it was and raise GrowthLimitError."""
+        start = self._root
+        try:
+            change()
+            return
+        except _TableFull:
+            self._root = start
+        self._collect(start)
+        try:
+            change()
+        except _TableFull:
+            self._root = start
+            self._collect(start)
+            raise GrowthLimitError(
+                f"the pattern needs more than max_nodes={self.max_nodes} HashLife nodes; "
+                "expected a larger memory cap or a smaller pattern",
+                generation=self.generation, edges=(), shape=(1 << start.level,) * 2) from None
+
+    def _add(self, cells: np.ndarray, ys: np.ndarray, xs: np.ndarray, x: int, y: int) -> None:
         states = cells[ys, xs].astype(np.int64)
         left, right = int(x) + int(xs.min()), int(x) + int(xs.max())
         top, bottom = int(y) + int(ys.min()), int(y) + int(ys.max())
@@ -543,7 +587,7 @@ class HashLife:
         columns = [int(x) + int(c) + half for c in xs.tolist()]
         rows = [int(y) + int(r) + half - 1 for r in ys.tolist()]
         squares: dict[tuple[int, int], Any] = {}
-        for column, row, state in zip(columns, rows, states.tolist()):
+        for column, row, state in zip(columns, rows, states.tolist(), strict=True):
             key = (column >> 1, row >> 1)
             squares[key] = squares.get(key, 0) | state << ((column & 1) * 2 + (row & 1) * 4)
         for level in range(2, root.level + 1):
@@ -553,7 +597,7 @@ class HashLife:
                 quarter = grouped.setdefault((column >> 1, row >> 1), [empty] * 4)
                 quarter[(column & 1) + 2 * (row & 1)] = node
             squares = {key: self.join(*quarter) for key, quarter in grouped.items()}
-        self._root = self._overlay(root, squares[(0, 0)])
+        self._root = self._overlay(root, squares[(0, 0)])  # type: ignore[assignment]
 
     def _overlay(self, old: Square, new: Square) -> Square:
         """``old`` with the live cells of ``new`` put over it."""
@@ -608,9 +652,9 @@ def _extent(node: Square, memo: dict[int, tuple[int, int, int, int]]
                           (node.sw, 0, half), (node.se, half, half)):  # type: ignore[union-attr]
         if (child if type(child) is int else child.pop1 + child.pop2) == 0:
             continue
-        l, t, r, b = _extent(child, memo)
-        left, top = min(left, l + dx), min(top, t + dy)
-        right, bottom = max(right, r + dx), max(bottom, b + dy)
+        child_left, child_top, child_right, child_bottom = _extent(child, memo)
+        left, top = min(left, child_left + dx), min(top, child_top + dy)
+        right, bottom = max(right, child_right + dx), max(bottom, child_bottom + dy)
     memo[id(node)] = found = (left, top, right, bottom)
     return found
 
