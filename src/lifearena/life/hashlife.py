@@ -219,7 +219,7 @@ class HashLife:
         self._slow: dict[tuple[_Node, int], Square] = {}
         self._fits = MAX_EXPONENT  # the largest step the memory cap let through
         self._empties: list[Square] = [0, 0]
-        self._root: _Node = self._empty(_MIN_LEVEL)  # type: ignore[assignment]
+        self._root: _Node = self.empty(_MIN_LEVEL)  # type: ignore[assignment]
 
     # -- construction -------------------------------------------------------------------
 
@@ -232,14 +232,43 @@ class HashLife:
         return universe
 
     @classmethod
-    def from_root(cls, root: Any, rule: AnyRule, generation: int = 0,
-                  **options: Any) -> HashLife:
-        """A universe whose tree is ``root`` (from :meth:`join` of another universe or a
-        macrocell file), placed by Golly's convention (see the module docstring)."""
+    def from_tree(cls, build: Callable[[HashLife], Square], rule: AnyRule, *,
+                  generation: int = 0, **options: Any) -> HashLife:
+        """A universe whose root is ``build(universe)``, a tree made with the new
+        universe's :meth:`join` and :meth:`empty` (a macrocell reader does this), placed by
+        Golly's convention (see the module docstring). :class:`GrowthLimitError` when the
+        tree needs more than ``max_nodes``."""
         universe = cls(rule, **options)
-        universe._with_room(lambda: universe._adopt(root))
+
+        def change() -> None:
+            universe._root = universe._grown(build(universe))
+
+        universe._with_room(change)
         universe.generation = generation
         return universe
+
+    @classmethod
+    def from_root(cls, root: _Node, rule: AnyRule, generation: int = 0,
+                  **options: Any) -> HashLife:
+        """A universe holding the tree ``root`` of another universe (copied into its own
+        table)."""
+
+        def build(universe: HashLife) -> Square:
+            memo: dict[int, Square] = {}
+
+            def copy(node: Square) -> Square:
+                if type(node) is int:
+                    return node
+                found = memo.get(id(node))
+                if found is None:
+                    found = universe.join(copy(node.nw), copy(node.ne),  # type: ignore[union-attr]
+                                          copy(node.sw), copy(node.se))  # type: ignore[union-attr]
+                    memo[id(node)] = found
+                return found
+
+            return copy(root)
+
+        return cls.from_tree(build, rule, generation=generation, **options)
 
     @property
     def step_exponent(self) -> int | None:
@@ -284,7 +313,8 @@ class HashLife:
         self._nodes[key] = node
         return node
 
-    def _empty(self, level: int) -> Square:
+    def empty(self, level: int) -> Square:
+        """The empty square of side ``2**level`` (``0`` for a 2x2 one)."""
         empties = self._empties
         while len(empties) <= level:
             below = empties[-1]
@@ -387,7 +417,7 @@ class HashLife:
 
     def _expanded(self, root: _Node) -> _Node:
         """``root`` one level up, itself at the centre."""
-        empty = self._empty(root.level - 1)
+        empty = self.empty(root.level - 1)
         return self.join(self.join(empty, empty, empty, root.nw),
                          self.join(empty, empty, root.ne, empty),
                          self.join(empty, root.sw, empty, empty),
@@ -591,7 +621,7 @@ class HashLife:
             key = (column >> 1, row >> 1)
             squares[key] = squares.get(key, 0) | state << ((column & 1) * 2 + (row & 1) * 4)
         for level in range(2, root.level + 1):
-            empty = self._empty(level - 1)
+            empty = self.empty(level - 1)
             grouped: dict[tuple[int, int], list[Any]] = {}
             for (column, row), node in squares.items():
                 quarter = grouped.setdefault((column >> 1, row >> 1), [empty] * 4)
@@ -610,24 +640,14 @@ class HashLife:
         return self.join(self._overlay(old.nw, new.nw), self._overlay(old.ne, new.ne),  # type: ignore[union-attr]
                          self._overlay(old.sw, new.sw), self._overlay(old.se, new.se))  # type: ignore[union-attr]
 
-    def _adopt(self, root: _Node) -> None:
-        """Make ``root`` (a tree from another table) this universe's pattern."""
-        memo: dict[int, Square] = {}
-
-        def copy(node: Square) -> Square:
-            if type(node) is int:
-                return node
-            found = memo.get(id(node))
-            if found is None:
-                found = self.join(copy(node.nw), copy(node.ne),  # type: ignore[union-attr]
-                                  copy(node.sw), copy(node.se))  # type: ignore[union-attr]
-                memo[id(node)] = found
-            return found
-
-        root = copy(root)  # type: ignore[assignment]
-        while root.level < _MIN_LEVEL:
-            root = self._expanded(root)
-        self._root = root
+    def _grown(self, root: Square) -> _Node:
+        """``root`` expanded round itself to at least :data:`_MIN_LEVEL`."""
+        if type(root) is int:  # a 2x2 square: its cells go to the inner corners of a 4x4
+            root = self.join((root & 3) << 6, ((root >> 2) & 3) << 4,
+                             ((root >> 4) & 3) << 2, root >> 6)
+        while root.level < _MIN_LEVEL:  # type: ignore[union-attr]
+            root = self._expanded(root)  # type: ignore[arg-type]
+        return root  # type: ignore[return-value]
 
     def __repr__(self) -> str:
         return (f"<HashLife {self.rule_name} generation={self.generation} "
