@@ -70,9 +70,10 @@ from lifearena.life.universe import CONFIGURATIONS, Box, transition_table
 DEFAULT_MEGABYTES = 1024
 """The memory budget of a universe when ``max_nodes`` is not given."""
 
-NODE_BYTES = 280
-"""Bytes one node costs: the object with its slots, its key tuple and its table entry
-(measured with ``tracemalloc`` on CPython 3.12: about 270)."""
+NODE_BYTES = 250
+"""Bytes one node costs: the object with its slots, its key tuple, its table entry and its
+memoised results (``tracemalloc`` on CPython 3.11 gives about 205; the rest leaves room
+for the table growing by doubling)."""
 
 MIN_NODES = 64
 """The smallest ``max_nodes`` accepted: enough for the empty squares of every level."""
