@@ -12,7 +12,9 @@ one step the size of the run, like ``bgolly -m N -i N``) it prints
   one-generation run's, with bgolly's population.
 
 The populations must agree (178,957,021 at 2**30); a mismatch is printed and the script
-exits 1. Both programs are single-threaded; times are wall-clock medians. Without
+exits 1. Both programs are single-threaded; times are medians of CPU time (user and system,
+of this process or of the child process), which other work on a shared machine does not
+inflate as it does wall-clock time. Without
 ``bgolly`` (Debian's ``golly`` package) only lifearena's columns are printed.
 
     .venv/bin/python benchmarks/bench_hashlife.py
@@ -24,14 +26,17 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 GUN_RLE = """#N Gosper glider gun
 x = 36, y = 9, rule = B3/S23
@@ -66,12 +71,21 @@ def count(text: str) -> int:
     return int(base) ** int(exponent) if exponent else int(base)
 
 
-def median_time(function: Callable[[], object], repeats: int) -> tuple[float, object]:
-    times, result = [], None
+def cpu_seconds() -> float:
+    """CPU time (user and system) of this process and of its finished children: other
+    people's work on a shared machine does not count, as it does in wall-clock time."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def median_time(function: Callable[..., T], repeats: int, *arguments: Any) -> tuple[float, T]:
+    """The median CPU time of ``function(*arguments)`` and its last result."""
+    times = []
     for _ in range(repeats):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
+        start = cpu_seconds()
+        result = function(*arguments)
+        times.append(cpu_seconds() - start)
     return statistics.median(times), result
 
 
@@ -81,13 +95,13 @@ def run(command: list[str], env: dict[str, str] | None = None) -> str:
 
 
 def ours_engine(rle: str, generations: int) -> int:
-    from lifearena.life.hashlife import HashLife
+    from lifearena.life.hashlife import HashLife  # type: ignore[import-not-found]
     from lifearena.life.patterns import read_rle
 
     pattern = read_rle(rle)
     universe = HashLife.from_cells(pattern.cells, pattern.rule or "B3/S23")
     universe.step(generations)
-    return universe.population()[0]
+    return int(universe.population()[0])
 
 
 def bgolly_population(output: str) -> int:
@@ -107,10 +121,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "pattern.rle"
         path.write_text(rle)
-        ours_one, _ = median_time(
-            lambda: run([sys.executable, "-c", OURS, str(path), "1"], env), args.repeats)
-        golly_one = median_time(lambda: run([bgolly, "-a", "HashLife", "-m", "1", str(path)]),
-                                args.repeats)[0] if bgolly else None
+        ours_one = median_time(run, args.repeats, [sys.executable, "-c", OURS, str(path), "1"],
+                               env)[0]
+        golly_one = median_time(run, args.repeats, [bgolly, "-a", "HashLife", "-m", "1",
+                                                    str(path)])[0] if bgolly else 0.0
         print(f"pattern: {args.pattern or 'Gosper glider gun'}; one generation, whole process: "
               f"lifearena {ours_one:.3f} s" + (f", bgolly {golly_one:.3f} s" if bgolly else ""))
         header = (f"{'generations':>14} {'population':>12} {'engine':>8} {'process':>8} "
@@ -119,20 +133,18 @@ def main() -> int:
             header += f" | {'bgolly pop':>12} {'process':>8} {'proc-1gen':>9}"
         print(header)
         for generations in (count(text) for text in args.generations.split(",")):
-            engine, population = median_time(lambda n=generations: ours_engine(rle, n),
-                                             args.repeats)
-            process, _ = median_time(
-                lambda n=generations: run([sys.executable, "-c", OURS, str(path), str(n)], env),
-                args.repeats)
+            engine, population = median_time(ours_engine, args.repeats, rle, generations)
+            process = median_time(run, args.repeats,
+                                  [sys.executable, "-c", OURS, str(path), str(generations)],
+                                  env)[0]
             line = (f"{generations:>14,} {population:>12,} {engine:>7.3f}s {process:>7.3f}s "
                     f"{process - ours_one:>8.3f}s")
             if bgolly:
                 n = str(generations)
                 golly, output = median_time(
-                    lambda n=n: run([bgolly, "-a", "HashLife", "-m", n, "-i", n, str(path)]),
-                    args.repeats)
-                theirs = bgolly_population(str(output))
-                line += f" | {theirs:>12,} {golly:>7.3f}s {golly - golly_one:>8.3f}s"  # type: ignore[operator]
+                    run, args.repeats, [bgolly, "-a", "HashLife", "-m", n, "-i", n, str(path)])
+                theirs = bgolly_population(output)
+                line += f" | {theirs:>12,} {golly:>7.3f}s {golly - golly_one:>8.3f}s"
                 if theirs != population:
                     line += "  POPULATIONS DIFFER"
                     failed = True

@@ -179,6 +179,16 @@ def test_universe_protocol_and_add_overlays() -> None:
     assert universe.bounding_box() == Box(-3, -(10**12), 10**12 + 4, 10**12 + 9)
 
 
+def test_steps_far_past_64_bits() -> None:
+    glider = np.array([[0, 1, 0], [0, 0, 1], [1, 1, 1]], dtype=np.int8)
+    universe = HashLife.from_cells(glider, "B3/S23")
+    universe.step_by_exponent(300)
+    # a glider moves one cell down and right every 4 generations
+    assert universe.bounding_box() == Box(2**298, 2**298, 3, 3)
+    np.testing.assert_array_equal(universe.cells(), glider)
+    assert universe.generation == 2**300
+
+
 class TableRule:
     """A rule known only by its transition table (as rules from Golly files are)."""
 

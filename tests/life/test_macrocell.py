@@ -93,6 +93,18 @@ def test_written_files_read_back_the_same(universe: HashLife, multistate: bool |
         multistate or two_colour) or universe.population() == (0, 0)
 
 
+@pytest.mark.parametrize(("text", "box"), [
+    # written by bgolly -a HashLife -o: a glider at #CXRLE Pos=5,-3 after one generation,
+    # and a block at Pos=-8,-7 (the root's top-left cell)
+    ("#G 1\n$$$$$.....*.*$......**$......*$\n4 0 1 0 0", Box(5, -2, 3, 3)),
+    ("**$**$\n4 1 0 0 0", Box(-8, -7, 2, 2)),
+])
+def test_golly_coordinates_are_kept(text: str, box: Box) -> None:
+    universe = read_macrocell(f"[M2] (golly 3.3)\n#R B3/S23\n{text}\n").universe
+    assert universe.bounding_box() == box
+    assert write_macrocell(universe).splitlines()[2:] == text.splitlines()
+
+
 def test_two_colour_files_use_golly_multistate_lines() -> None:
     universe = HashLife.from_cells(np.array([[1, 2], [2, 1]], dtype=np.int8), "immigration")
     lines = write_macrocell(universe).splitlines()

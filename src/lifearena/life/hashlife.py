@@ -55,6 +55,7 @@ and the binary digits of the rest. :meth:`HashLife.step_by_exponent` advances on
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
@@ -141,6 +142,18 @@ def _live_mask(code: int) -> int:
     """Both bits set for every live cell of a packed 2x2 square."""
     mask = (code | (code >> 1)) & 0x55
     return mask | (mask << 1)
+
+
+@contextlib.contextmanager
+def _deep_recursion() -> Iterator[None]:
+    """Room for recursion through every level of the tree: one frame or two a level, and a
+    root may pass level :data:`MAX_EXPONENT`."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * MAX_EXPONENT + 400))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _live(square: Square) -> int:
@@ -244,7 +257,8 @@ class HashLife:
         def change() -> None:
             universe._root = universe._grown(build(universe))
 
-        universe._with_room(change)
+        with _deep_recursion():
+            universe._with_room(change)
         universe.generation = generation
         return universe
 
@@ -519,20 +533,16 @@ class HashLife:
     def _run(self, exponents: Iterator[int], progress: Callable[[int], None] | None) -> None:
         start_root, start_generation = self._root, self.generation
         self._fits = MAX_EXPONENT
-        limit = sys.getrecursionlimit()
-        # the recursion goes one frame or two a level, and levels pass the step exponent
-        sys.setrecursionlimit(max(limit, 4 * MAX_EXPONENT + 400))
         try:
-            for exponent in exponents:
-                self._step_power(exponent)
-                if progress is not None:
-                    progress(self.generation)
+            with _deep_recursion():
+                for exponent in exponents:
+                    self._step_power(exponent)
+                    if progress is not None:
+                        progress(self.generation)
         except GrowthLimitError:
             self._root, self.generation = start_root, start_generation
             self._collect(start_root)
             raise
-        finally:
-            sys.setrecursionlimit(limit)
 
     def population(self) -> tuple[int, int]:
         """Live cells of colour 1 and of colour 2."""
@@ -549,7 +559,8 @@ class HashLife:
         if root.pop1 + root.pop2 == 0:
             return None
         extents: dict[int, tuple[int, int, int, int]] = {}
-        left, top, right, bottom = _extent(root, extents)
+        with _deep_recursion():
+            left, top, right, bottom = _extent(root, extents)
         x0, y0 = self.origin()
         return Box(x0 + left, y0 + top, right - left, bottom - top)
 
@@ -566,7 +577,8 @@ class HashLife:
         caps.check_cells(box.width, box.height, f"the box {box.width}x{box.height}")
         out = np.zeros((box.height, box.width), dtype=np.int8)
         x0, y0 = self.origin()
-        _paint(self._root, x0 - box.x, y0 - box.y, out, {})
+        with _deep_recursion():
+            _paint(self._root, x0 - box.x, y0 - box.y, out, {})
         return out
 
     def add(self, cells: np.ndarray, x: int = 0, y: int = 0) -> None:
@@ -581,7 +593,8 @@ class HashLife:
         ys, xs = np.nonzero(cells)
         if len(xs) == 0:
             return
-        self._with_room(lambda: self._add(cells, ys, xs, int(x), int(y)))
+        with _deep_recursion():
+            self._with_room(lambda: self._add(cells, ys, xs, int(x), int(y)))
 
     def _with_room(self, change: Callable[[], None]) -> None:
         """Run ``change``; when the table fills, collect garbage and run it again, and when
