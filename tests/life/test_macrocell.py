@@ -89,8 +89,9 @@ def test_written_files_read_back_the_same(universe: HashLife, multistate: bool |
     assert pattern.universe.bounding_box() == universe.bounding_box()
     np.testing.assert_array_equal(pattern.universe.cells(), universe.cells())
     two_colour = universe.population()[1] > 0 or universe.rule_name == "immigration"
-    assert any(line.startswith("1 ") for line in text.splitlines()) == bool(
-        multistate or two_colour) or universe.population() == (0, 0)
+    if universe.population() != (0, 0):
+        assert any(line.startswith("1 ") for line in text.splitlines()) == bool(
+            multistate or two_colour)
 
 
 @pytest.mark.parametrize(("text", "box"), [
@@ -114,7 +115,7 @@ def test_two_colour_files_use_golly_multistate_lines() -> None:
                          "1 2 1 0 0", "2 4 0 0 0", "3 5 0 0 0", "4 0 3 0 6"]
     assert read_macrocell("\n".join(lines), rule="immigration").universe.cells().tolist() \
         == [[1, 2], [2, 1]]
-    with pytest.raises(BadParameterError, match="cannot be written as a two-state"):
+    with pytest.raises(BadParameterError, match="colour 2 cannot be written as a two-state"):
         write_macrocell(universe, multistate=False)
 
 

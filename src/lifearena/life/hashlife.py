@@ -138,6 +138,32 @@ def _popcounts() -> tuple[list[int], list[int]]:
 _POP1, _POP2 = _popcounts()
 
 
+def _shares() -> tuple[list[int], ...]:
+    """For each quarter of a 4x4 square (nw, ne, sw, se) and each packed 2x2 square, what
+    its cells add to the transition-table indices of the four centre cells, one index in
+    each 16 bits (indices stay below 3**9 < 2**16, so the sum of four never carries)."""
+    weights = {(-1, -1): 1, (0, -1): 3, (1, -1): 9, (-1, 0): 27, (1, 0): 81,
+               (-1, 1): 243, (0, 1): 729, (1, 1): 2187, (0, 0): 6561}  # (dx, dy), see universe
+    centres = ((1, 1), (2, 1), (1, 2), (2, 2))
+    tables: list[list[int]] = []
+    for left, top in ((0, 0), (2, 0), (0, 2), (2, 2)):
+        table = []
+        for code in range(256):
+            total = 0
+            for shift, (dx, dy) in zip((0, 2, 4, 6), ((0, 0), (1, 0), (0, 1), (1, 1)),
+                                       strict=True):
+                state = code >> shift & 3
+                for field, (cx, cy) in enumerate(centres):
+                    weight = weights.get((left + dx - cx, top + dy - cy), 0)
+                    total += state * weight << (16 * field)
+            table.append(total)
+        tables.append(table)
+    return tuple(tables)
+
+
+_SHARES = _shares()
+
+
 def _live_mask(code: int) -> int:
     """Both bits set for every live cell of a packed 2x2 square."""
     mask = (code | (code >> 1)) & 0x55
@@ -359,24 +385,13 @@ class HashLife:
     # -- the algorithm ------------------------------------------------------------------
 
     def _leaf(self, node: _Node) -> int:
-        """One generation of the centre 2x2 of a 4x4 node, from the rule's table."""
-        rows = [[0] * 4 for _ in range(4)]
-        for code, top, left in ((node.nw, 0, 0), (node.ne, 0, 2),
-                                (node.sw, 2, 0), (node.se, 2, 2)):
-            rows[top][left] = code & 3
-            rows[top][left + 1] = (code >> 2) & 3
-            rows[top + 1][left] = (code >> 4) & 3
-            rows[top + 1][left + 1] = code >> 6
+        """One generation of the centre 2x2 of a 4x4 node, from the rule's table: the
+        four table indices are summed, all at once, from each quarter's share."""
+        shares: int = (_SHARES[0][node.nw] + _SHARES[1][node.ne]
+                  + _SHARES[2][node.sw] + _SHARES[3][node.se])
         table = self._table
-        out = 0
-        for shift, y, x in ((0, 1, 1), (2, 1, 2), (4, 2, 1), (6, 2, 2)):
-            above, here, below = rows[y - 1], rows[y], rows[y + 1]
-            index = (above[x - 1] + 3 * above[x] + 9 * above[x + 1]
-                     + 27 * here[x - 1] + 81 * here[x + 1]
-                     + 243 * below[x - 1] + 729 * below[x] + 2187 * below[x + 1]
-                     + 6561 * here[x])
-            out |= table[index] << shift
-        return out
+        return (table[shares & 0xFFFF] | table[shares >> 16 & 0xFFFF] << 2
+                | table[shares >> 32 & 0xFFFF] << 4 | table[shares >> 48] << 6)
 
     def _advance(self, node: _Node) -> Square:
         """The centre of ``node`` after ``2**(level - 2)`` generations (memoised)."""
@@ -386,18 +401,33 @@ class HashLife:
         if node.level == 2:
             result = self._leaf(node)
         else:
-            join, advance = self.join, self._advance
+            # the table's own lookup first: most squares exist already, and a call to
+            # join() for each would cost more than the lookup
+            get, join, advance = self._nodes.get, self.join, self._advance
             nw, ne, sw, se = node.nw, node.ne, node.sw, node.se
-            n01 = join(nw.ne, ne.nw, nw.se, ne.sw)
-            n10 = join(nw.sw, nw.se, sw.nw, sw.ne)
-            n11 = join(nw.se, ne.sw, sw.ne, se.nw)
-            n12 = join(ne.sw, ne.se, se.nw, se.ne)
-            n21 = join(sw.ne, se.nw, sw.se, se.sw)
+            key = (nw.ne, ne.nw, nw.se, ne.sw)
+            n01 = get(key) or join(*key)
+            key = (nw.sw, nw.se, sw.nw, sw.ne)
+            n10 = get(key) or join(*key)
+            key = (nw.se, ne.sw, sw.ne, se.nw)
+            n11 = get(key) or join(*key)
+            key = (ne.sw, ne.se, se.nw, se.ne)
+            n12 = get(key) or join(*key)
+            key = (sw.ne, se.nw, sw.se, se.sw)
+            n21 = get(key) or join(*key)
             r00, r01, r02 = advance(nw), advance(n01), advance(ne)
             r10, r11, r12 = advance(n10), advance(n11), advance(n12)
             r20, r21, r22 = advance(sw), advance(n21), advance(se)
-            result = join(advance(join(r00, r01, r10, r11)), advance(join(r01, r02, r11, r12)),
-                          advance(join(r10, r11, r20, r21)), advance(join(r11, r12, r21, r22)))
+            key = (r00, r01, r10, r11)
+            q00 = advance(get(key) or join(*key))
+            key = (r01, r02, r11, r12)
+            q01 = advance(get(key) or join(*key))
+            key = (r10, r11, r20, r21)
+            q10 = advance(get(key) or join(*key))
+            key = (r11, r12, r21, r22)
+            q11 = advance(get(key) or join(*key))
+            key = (q00, q01, q10, q11)
+            result = get(key) or join(*key)
         node.result = result
         return result
 

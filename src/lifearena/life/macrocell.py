@@ -24,10 +24,11 @@ The two functions the pattern loader calls:
   the comments. ``data`` may be gzip-compressed bytes. ``rule`` overrides ``#R``.
   Malformed input raises :class:`~lifearena.errors.ParseError` naming the line and what
   was expected; an unknown rule :class:`~lifearena.errors.RuleError`.
-* ``write_macrocell(universe: HashLife, *, rule=None, comments=()) -> str``: the file's
-  text; two-state leaf lines when the rule only ever makes colour 1 and no cell has colour
-  2, multi-state lines otherwise. ``rule`` is the ``#R`` text (default: ``B.../S...`` for a
-  Life-like rule, ``Immigration`` for Immigration, the rule's name otherwise).
+* ``write_macrocell(universe: HashLife, *, rule=None, comments=(), multistate=None) -> str``:
+  the file's text; two-state leaf lines for a Life-like rule with no cell of colour 2
+  (Golly runs those by HashLife, which reads only that form), multi-state lines otherwise
+  (``multistate`` forces either). ``rule`` is the ``#R`` text (default: ``B.../S...`` for
+  a Life-like rule, ``Immigration`` for Immigration, the rule's name otherwise).
 
 :func:`load_macrocell` and :func:`save_macrocell` do the same with files (gzip by the
 ``.gz`` extension; a file is written whole or not at all).
@@ -218,29 +219,40 @@ def golly_rule_name(universe: HashLife) -> str:
     >>> golly_rule_name(HashLife("life")), golly_rule_name(HashLife("immigration"))
     ('B3/S23', 'Immigration')
     """
-    table = rule_table(universe.rule)[1]
-    if isinstance(universe.rule, Rule):
-        rule_values = universe.rule.table
-        births = "".join(str(n) for n in range(9) if rule_values[0, n, 0] == 1)
-        survivals = "".join(str(n) for n in range(9) if rule_values[1, n, 0] == 1)
-        life_like = Rule.life_like(f"B{births}/S{survivals}")
-        if transition_table(life_like).tolist() == table:
-            return f"B{births}/S{survivals}"
-        if universe.rule == Rule.named("immigration"):
-            return "Immigration"
+    life_like = _life_like_name(universe)
+    if life_like is not None:
+        return life_like
+    if isinstance(universe.rule, Rule) and universe.rule == Rule.named("immigration"):
+        return "Immigration"
     return universe.rule_name
+
+
+def _life_like_name(universe: HashLife) -> str | None:
+    """``B.../S...`` when the universe's rule is a Life-like rule, else ``None``."""
+    table = rule_table(universe.rule)[1]
+    births = "".join(str(n) for n in range(9) if table[_ONE_COLOUR_INDEX[0][n]] == 1)
+    survivals = "".join(str(n) for n in range(9) if table[_ONE_COLOUR_INDEX[1][n]] == 1)
+    name = f"B{births}/S{survivals}"
+    if transition_table(Rule.life_like(name)).tolist() != table:
+        return None
+    return name
+
+
+_ONE_COLOUR_INDEX = [[state * 3**8 + sum(3**i for i in range(n)) for n in range(9)]
+                     for state in range(2)]
+"""The transition-table index of a cell in state 0 and 1 with ``n`` neighbours of colour 1."""
 
 
 def write_macrocell(universe: HashLife, *, rule: str | None = None,
                     comments: Iterable[str] = (), multistate: bool | None = None) -> str:
     """The macrocell text of ``universe`` (see the module docstring); ``multistate`` forces
     the form (``None``: two-state when that is exact)."""
-    two_state = universe.population()[1] == 0 and not _makes_colour_two(universe)
+    # Golly runs Life-like rules by HashLife, which reads only the two-state form
+    two_state = universe.population()[1] == 0 and _life_like_name(universe) is not None
     if multistate is not None:
-        if not multistate and not two_state:
-            raise BadParameterError("a universe with colour 2 (or whose rule makes it) "
-                                    "cannot be written as a two-state macrocell; expected "
-                                    "multistate=True or None")
+        if not multistate and universe.population()[1]:
+            raise BadParameterError("a universe with cells of colour 2 cannot be written as "
+                                    "a two-state macrocell; expected multistate=True or None")
         two_state = not multistate
     version = getattr(lifearena, "__version__", "")
     out = [f"[M2] (golly-compatible; lifearena {version})".replace(" )", ")"),
@@ -271,17 +283,6 @@ def write_macrocell(universe: HashLife, *, rule: str | None = None,
         out.append(f"{node.level} {numbers}")
         index[node] = len(index) + 1
     return "\n".join(out) + "\n"
-
-
-def _makes_colour_two(universe: HashLife) -> bool:
-    """Whether the rule turns some neighbourhood of colour 1 alone into colour 2 (then a
-    pattern of colour 1 does not stay two-state)."""
-    table = rule_table(universe.rule)[1]
-    return any(table[index] == 2 for index in _ONE_COLOUR_INDICES)
-
-
-_ONE_COLOUR_INDICES = [sum(3**i for i in range(9) if bits >> i & 1) for bits in range(512)]
-"""The transition-table indices of the neighbourhoods with no cell of colour 2."""
 
 
 def _empty(node: Any) -> bool:
