@@ -91,7 +91,7 @@ def test_hashlife_equals_the_reference_step(cells: np.ndarray, rule: Rule, gener
 
 
 @settings(max_examples=15, deadline=None)
-@given(patterns(), rules, st.lists(st.integers(0, 5), min_size=1, max_size=3))
+@given(patterns(), rules, st.lists(st.integers(0, 4), min_size=1, max_size=3))
 def test_steps_of_two_to_the_k_add_up(cells: np.ndarray, rule: Rule,
                                       exponents: list[int]) -> None:
     total = sum(1 << k for k in exponents)
@@ -187,6 +187,27 @@ def test_steps_far_past_64_bits() -> None:
     assert universe.bounding_box() == Box(2**298, 2**298, 3, 3)
     np.testing.assert_array_equal(universe.cells(), glider)
     assert universe.generation == 2**300
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(patterns(), st.integers(-9, 9), st.integers(-9, 9)), min_size=1,
+                max_size=3))
+def test_add_puts_live_cells_over_the_plane(additions: list[tuple[np.ndarray, int, int]]) -> None:
+    canvas = np.zeros((40, 40), dtype=np.int8)  # cell (x, y) at [y + 15, x + 15]
+    universe = HashLife("immigration")
+    for cells, x, y in additions:
+        universe.add(cells, x, y)
+        window = canvas[y + 15:y + 15 + cells.shape[0], x + 15:x + 15 + cells.shape[1]]
+        window[cells != 0] = cells[cells != 0]
+    ys, xs = np.nonzero(canvas)
+    if len(xs) == 0:
+        assert universe.bounding_box() is None
+        return
+    assert universe.bounding_box() == Box(int(xs.min()) - 15, int(ys.min()) - 15,
+                                          int(xs.max() - xs.min()) + 1,
+                                          int(ys.max() - ys.min()) + 1)
+    np.testing.assert_array_equal(universe.cells(Box(-15, -15, 40, 40)), canvas)
+    assert universe.population() == (int((canvas == 1).sum()), int((canvas == 2).sum()))
 
 
 class TableRule:

@@ -588,9 +588,9 @@ class HashLife:
         root = self._root
         if root.pop1 + root.pop2 == 0:
             return None
-        extents: dict[int, tuple[int, int, int, int]] = {}
         with _deep_recursion():
-            left, top, right, bottom = _extent(root, extents)
+            left, top, right, bottom = (_edge(root, side, {})
+                                        for side in ("left", "top", "right", "bottom"))
         x0, y0 = self.origin()
         return Box(x0 + left, y0 + top, right - left, bottom - top)
 
@@ -607,8 +607,7 @@ class HashLife:
         caps.check_cells(box.width, box.height, f"the box {box.width}x{box.height}")
         out = np.zeros((box.height, box.width), dtype=np.int8)
         x0, y0 = self.origin()
-        with _deep_recursion():
-            _paint(self._root, x0 - box.x, y0 - box.y, out, {})
+        _paint(self._root, x0 - box.x, y0 - box.y, out)
         return out
 
     def add(self, cells: np.ndarray, x: int = 0, y: int = 0) -> None:
@@ -647,7 +646,6 @@ class HashLife:
                 generation=self.generation, edges=(), shape=(1 << start.level,) * 2) from None
 
     def _add(self, cells: np.ndarray, ys: np.ndarray, xs: np.ndarray, x: int, y: int) -> None:
-        states = cells[ys, xs].astype(np.int64)
         left, right = int(x) + int(xs.min()), int(x) + int(xs.max())
         top, bottom = int(y) + int(ys.min()), int(y) + int(ys.max())
         root = self._root
@@ -657,19 +655,33 @@ class HashLife:
                 break
             root = self._expanded(root)
         half = 1 << (root.level - 1)
-        # cell coordinates inside the root square, as Python ints (levels pass 64 bits)
-        columns = [int(x) + int(c) + half for c in xs.tolist()]
-        rows = [int(y) + int(r) + half - 1 for r in ys.tolist()]
-        squares: dict[tuple[int, int], Any] = {}
-        for column, row, state in zip(columns, rows, states.tolist(), strict=True):
-            key = (column >> 1, row >> 1)
-            squares[key] = squares.get(key, 0) | state << ((column & 1) * 2 + (row & 1) * 4)
-        for level in range(2, root.level + 1):
+        # the live part of ``cells`` padded to whole 4x4 squares of the root's grid, then
+        # its 4x4 squares packed by numpy: one join() per distinct 4x4 square
+        column, row = left + half, top + half - 1  # of the first live cell, in the root
+        pad_left, pad_top = column & 3, row & 3
+        live = cells[int(ys.min()):int(ys.max()) + 1, int(xs.min()):int(xs.max()) + 1]
+        height, width = live.shape
+        grid = np.zeros((-(-(height + pad_top) // 4) * 4, -(-(width + pad_left) // 4) * 4),
+                        dtype=np.int64)
+        grid[pad_top:pad_top + height, pad_left:pad_left + width] = live
+        pairs = grid[0::2, 0::2] | grid[0::2, 1::2] << 2 | grid[1::2, 0::2] << 4 \
+            | grid[1::2, 1::2] << 6
+        keys = pairs[0::2, 0::2] | pairs[0::2, 1::2] << 8 | pairs[1::2, 0::2] << 16 \
+            | pairs[1::2, 1::2] << 24
+        by, bx = np.nonzero(keys)
+        distinct, which = np.unique(keys[by, bx], return_inverse=True)
+        nodes = [self.join(key & 255, key >> 8 & 255, key >> 16 & 255, key >> 24)
+                 for key in distinct.tolist()]
+        first_x, first_y = (column - pad_left) >> 2, (row - pad_top) >> 2
+        squares: dict[tuple[int, int], Any] = {
+            (first_x + i, first_y + j): nodes[k]
+            for i, j, k in zip(bx.tolist(), by.tolist(), which.ravel().tolist(), strict=True)}
+        for level in range(3, root.level + 1):
             empty = self.empty(level - 1)
             grouped: dict[tuple[int, int], list[Any]] = {}
-            for (column, row), node in squares.items():
-                quarter = grouped.setdefault((column >> 1, row >> 1), [empty] * 4)
-                quarter[(column & 1) + 2 * (row & 1)] = node
+            for (across, down), node in squares.items():
+                quarter = grouped.setdefault((across >> 1, down >> 1), [empty] * 4)
+                quarter[(across & 1) + 2 * (down & 1)] = node
             squares = {key: self.join(*quarter) for key, quarter in grouped.items()}
         self._root = self._overlay(root, squares[(0, 0)])  # type: ignore[assignment]
 
@@ -698,69 +710,66 @@ class HashLife:
                 f"population={self.population()} nodes={self.node_count}>")
 
 
-def _extent(node: Square, memo: dict[int, tuple[int, int, int, int]]
-            ) -> tuple[int, int, int, int]:
-    """``(left, top, right, bottom)`` of the live cells of a non-empty square, relative to
-    its top-left cell, right and bottom one past the last."""
+def _edge(node: Square, side: str, memo: dict[int, int]) -> int:
+    """How far the live cells of a non-empty square reach towards ``side`` ("left",
+    "top": the first live column or row; "right", "bottom": one past the last), relative
+    to its top-left cell. Only the half nearer ``side`` is searched when it holds a live
+    cell, so a search visits the squares along one edge, not the whole pattern."""
     if type(node) is int:
-        xs = [i & 1 for i in range(4) if node >> (2 * i) & 3]
-        ys = [i >> 1 for i in range(4) if node >> (2 * i) & 3]
-        return min(xs), min(ys), max(xs) + 1, max(ys) + 1
+        cells = [(i & 1, i >> 1) for i in range(4) if node >> (2 * i) & 3]
+        if side == "left":
+            return min(x for x, _ in cells)
+        if side == "top":
+            return min(y for _, y in cells)
+        return max(x if side == "right" else y for x, y in cells) + 1
     found = memo.get(id(node))
     if found is not None:
         return found
     half = 1 << (node.level - 1)  # type: ignore[union-attr]
-    left = top = 2 * half
-    right = bottom = -1
-    for child, dx, dy in ((node.nw, 0, 0), (node.ne, half, 0),  # type: ignore[union-attr]
-                          (node.sw, 0, half), (node.se, half, half)):  # type: ignore[union-attr]
-        if (child if type(child) is int else child.pop1 + child.pop2) == 0:
-            continue
-        child_left, child_top, child_right, child_bottom = _extent(child, memo)
-        left, top = min(left, child_left + dx), min(top, child_top + dy)
-        right, bottom = max(right, child_right + dx), max(bottom, child_bottom + dy)
-    memo[id(node)] = found = (left, top, right, bottom)
+    quarters = {"left": ((node.nw, node.sw), (node.ne, node.se)),  # type: ignore[union-attr]
+                "right": ((node.ne, node.se), (node.nw, node.sw)),  # type: ignore[union-attr]
+                "top": ((node.nw, node.ne), (node.sw, node.se)),  # type: ignore[union-attr]
+                "bottom": ((node.sw, node.se), (node.nw, node.ne))}[side]  # type: ignore[union-attr]
+    near = [child for child in quarters[0] if _live(child)]
+    # the near half sits at offset 0 for left and top, at half for right and bottom
+    offset = 0 if side in ("left", "top") else half
+    if not near:
+        near = [child for child in quarters[1] if _live(child)]
+        offset = half - offset
+    reaches = [_edge(child, side, memo) + offset for child in near]
+    found = min(reaches) if side in ("left", "top") else max(reaches)
+    memo[id(node)] = found
     return found
 
 
-_BLOCK_LEVEL = 4
-"""Squares of this level or below are drawn once as arrays and pasted."""
-
-
-def _block(node: Square, cache: dict[int, np.ndarray]) -> np.ndarray:
-    if type(node) is int:
-        return np.array([[node & 3, (node >> 2) & 3], [(node >> 4) & 3, node >> 6]],
-                        dtype=np.int8)
-    found = cache.get(id(node))
-    if found is None:
-        found = np.block([[_block(node.nw, cache), _block(node.ne, cache)],  # type: ignore[union-attr]
-                          [_block(node.sw, cache), _block(node.se, cache)]])  # type: ignore[union-attr]
-        cache[id(node)] = found
-    return found
-
-
-def _paint(node: Square, x: int, y: int, out: np.ndarray, cache: dict[int, np.ndarray]) -> None:
-    """Draw the live cells of ``node``, whose top-left cell is at ``out[y, x]``."""
-    if type(node) is int:
-        if node == 0:
-            return
-        level = 1
-    else:
-        if node.pop1 + node.pop2 == 0:  # type: ignore[union-attr]
-            return
-        level = node.level  # type: ignore[union-attr]
-    side = 1 << level
+def _paint(root: Square, x: int, y: int, out: np.ndarray) -> None:
+    """Draw the live cells of ``root``, whose top-left cell is at ``out[y, x]``: the 2x2
+    squares inside ``out`` are gathered by walking the tree, then drawn by numpy."""
     height, width = out.shape
-    if x >= width or y >= height or x + side <= 0 or y + side <= 0:
+    xs: list[int] = []
+    ys: list[int] = []
+    codes: list[int] = []
+    stack = [(root, x, y)]
+    while stack:
+        node, left, top = stack.pop()
+        if type(node) is int:
+            if node and left < width and top < height and left > -2 and top > -2:
+                xs.append(left)
+                ys.append(top)
+                codes.append(node)
+            continue
+        side = 1 << node.level  # type: ignore[union-attr]
+        if (left >= width or top >= height or left + side <= 0 or top + side <= 0
+                or not _live(node)):
+            continue
+        half = side >> 1
+        stack.extend(((node.nw, left, top), (node.ne, left + half, top),  # type: ignore[union-attr]
+                      (node.sw, left, top + half), (node.se, left + half, top + half)))  # type: ignore[union-attr]
+    if not codes:
         return
-    if level <= _BLOCK_LEVEL:
-        block = _block(node, cache)
-        x0, y0 = max(x, 0), max(y, 0)
-        x1, y1 = min(x + side, width), min(y + side, height)
-        out[y0:y1, x0:x1] = block[y0 - y:y1 - y, x0 - x:x1 - x]
-        return
-    half = side >> 1
-    _paint(node.nw, x, y, out, cache)  # type: ignore[union-attr]
-    _paint(node.ne, x + half, y, out, cache)  # type: ignore[union-attr]
-    _paint(node.sw, x, y + half, out, cache)  # type: ignore[union-attr]
-    _paint(node.se, x + half, y + half, out, cache)  # type: ignore[union-attr]
+    column, row, code = np.array(xs), np.array(ys), np.array(codes)
+    for shift, dx, dy in ((0, 0, 0), (2, 1, 0), (4, 0, 1), (6, 1, 1)):
+        states = (code >> shift) & 3
+        cx, cy = column + dx, row + dy
+        inside = (states != 0) & (cx >= 0) & (cx < width) & (cy >= 0) & (cy < height)
+        out[cy[inside], cx[inside]] = states[inside]
