@@ -17,6 +17,8 @@ What is where:
   docstring has the table of which kernel serves which call.
 * :mod:`~lifearena.life.patterns` — Golly RLE and text grids in and out;
   :mod:`~lifearena.life.picture` — PNG and GIF pictures of grids.
+* :mod:`~lifearena.life.hashlife` — HashLife on the unbounded plane for deterministic rules
+  (``docs/hashlife.md``); :mod:`~lifearena.life.macrocell` — Golly's ``.mc`` files.
 
 >>> import numpy as np
 >>> from lifearena import life
