@@ -210,6 +210,18 @@ def test_add_puts_live_cells_over_the_plane(additions: list[tuple[np.ndarray, in
     assert universe.population() == (int((canvas == 1).sum()), int((canvas == 2).sum()))
 
 
+def test_from_root_copies_a_tree_into_a_new_table() -> None:
+    universe = HashLife.from_cells(gun(), "B3/S23")
+    universe.step(500)
+    copy = HashLife.from_root(universe.root, "B3/S23", universe.generation, max_nodes=5000)
+    assert copy.node_count < universe.node_count and copy.generation == 500
+    np.testing.assert_array_equal(copy.cells(), universe.cells())
+    assert copy.bounding_box() == universe.bounding_box()
+    copy.step(100)
+    universe.step(100)
+    assert copy.population() == universe.population()
+
+
 class TableRule:
     """A rule known only by its transition table (as rules from Golly files are)."""
 

@@ -77,7 +77,7 @@ memoised results (``tracemalloc`` on CPython 3.11 gives about 205; the rest leav
 for the table growing by doubling)."""
 
 MIN_NODES = 64
-"""The smallest ``max_nodes`` accepted: enough for the empty squares of every level."""
+"""The smallest ``max_nodes`` accepted: below it not even a glider's tree and its step fit."""
 
 HEADROOM = 0.5
 """A step starts with a garbage collection when the table is fuller than this share of
