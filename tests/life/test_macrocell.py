@@ -22,6 +22,7 @@ from lifearena.life.macrocell import (
     write_macrocell,
 )
 from lifearena.life.patterns import read_rle
+from lifearena.life.rules import Rule
 from lifearena.life.universe import Box
 
 GOLLY_HASHLIFE = Path("/usr/share/golly/Patterns/HashLife")
@@ -189,6 +190,36 @@ def test_golly_reads_our_files(tmp_path: Path, multistate: bool) -> None:
     output = bgolly("-a", algorithm, "-s", f"{GOLLY_RULES}/", "-m", "101", str(path))
     universe.step(1)
     assert last_population(output) == (101, universe.population()[0])
+
+
+def immigration_rule_table() -> str:
+    """Immigration as a Golly @TABLE: every centre state and every count of neighbours of
+    each colour (permute symmetry: the neighbours' order does not matter)."""
+    rule = Rule.named("immigration")
+    lines = ["@RULE Immigration", "@TABLE", "n_states:3", "neighborhood:Moore",
+             "symmetries:permute"]
+    for state in range(3):
+        for ones in range(9):
+            for twos in range(9 - ones):
+                neighbours = [1] * ones + [2] * twos + [0] * (8 - ones - twos)
+                after = rule.next_state(state, ones, twos)
+                lines.append(",".join(map(str, [state, *neighbours, after])))
+    return "\n".join(lines) + "\n"
+
+
+@needs_bgolly
+def test_golly_runs_our_two_colour_files_the_same(tmp_path: Path) -> None:
+    soup = np.random.default_rng(7).integers(0, 3, (16, 16)).astype(np.int8)
+    universe = HashLife.from_cells(soup, "immigration", -3, 4)
+    universe.step(20)
+    (tmp_path / "Immigration.rule").write_text(immigration_rule_table())
+    (tmp_path / "ours.mc").write_text(write_macrocell(universe))
+    bgolly("-a", "RuleLoader", "-s", f"{tmp_path}/", "-m", "60", "-o",
+           str(tmp_path / "golly.rle"), str(tmp_path / "ours.mc"))
+    universe.step(40)
+    assert universe.population()[1] > 0
+    np.testing.assert_array_equal(read_rle((tmp_path / "golly.rle").read_text()).cells,
+                                  universe.cells())
 
 
 @needs_bgolly
