@@ -341,7 +341,8 @@ class HashLife:
         node = self._nodes.get(key)
         if node is not None:
             return node
-        if len(self._nodes) >= self.max_nodes:
+        # the memo of shorter steps is held by the same budget
+        if len(self._nodes) + len(self._slow) >= self.max_nodes:
             raise _TableFull
         if type(nw) is int:
             node = _Node(nw, ne, sw, se, 2,
@@ -504,7 +505,7 @@ class HashLife:
         size = min(exponent, self._fits)
         count = 1 << (exponent - size)
         while count:
-            if len(self._nodes) > self.max_nodes * HEADROOM:
+            if len(self._nodes) + len(self._slow) > self.max_nodes * HEADROOM:
                 # collect before the table fills: a step that fails part way is work lost
                 self._collect(self._root)
             try:
