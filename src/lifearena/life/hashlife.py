@@ -248,7 +248,7 @@ class HashLife:
         if max_nodes is None:
             max_nodes = nodes_for_megabytes(DEFAULT_MEGABYTES)
         if not isinstance(max_nodes, int) or max_nodes < MIN_NODES:
-            raise BadParameterError(f"max_nodes {max_nodes!r} is too small; expected an "
+            raise BadParameterError(f"max_nodes {max_nodes!r} is out of range; expected an "
                                     f"integer of at least {MIN_NODES}")
         self.max_nodes = max_nodes
         self.step_exponent = step_exponent
