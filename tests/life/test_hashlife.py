@@ -296,7 +296,8 @@ def test_bad_input_is_refused_in_one_line() -> None:
         universe.step(-1)
     with pytest.raises(BadParameterError, match="step exponent"):
         universe.step_exponent = -2
-    with pytest.raises(BadParameterError, match="max_nodes 3 is out of range; expected an integer of at least 64"):
+    with pytest.raises(BadParameterError,
+                       match="max_nodes 3 is out of range; expected an integer of at least 64"):
         HashLife("B3/S23", max_nodes=3)
     with pytest.raises(GridError, match="outside 0, 1, 2"):
         universe.add(np.array([[3]]))
