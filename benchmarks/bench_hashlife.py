@@ -95,7 +95,7 @@ def run(command: list[str], env: dict[str, str] | None = None) -> str:
 
 
 def ours_engine(rle: str, generations: int) -> int:
-    from lifearena.life.hashlife import HashLife  # type: ignore[import-not-found]
+    from lifearena.life.hashlife import HashLife  # type: ignore[import-not-found, unused-ignore]
     from lifearena.life.patterns import read_rle
 
     pattern = read_rle(rle)
