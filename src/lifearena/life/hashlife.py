@@ -81,7 +81,7 @@ MIN_NODES = 64
 
 HEADROOM = 0.5
 """A step starts with a garbage collection when the table is fuller than this share of
-``max_nodes``."""
+``max_nodes`` (and twice as full as the last collection left it)."""
 
 MAX_EXPONENT = 1024
 """The largest step exponent: 2**1024 generations is far past any plan."""
@@ -258,6 +258,7 @@ class HashLife:
         self._nodes: dict[tuple[Square, Square, Square, Square], _Node] = {}
         self._slow: dict[tuple[_Node, int], Square] = {}
         self._fits = MAX_EXPONENT  # the largest step the memory cap let through
+        self._kept = 0  # nodes left by the last garbage collection
         self._empties: list[Square] = [0, 0]
         self._root: _Node = self.empty(_MIN_LEVEL)  # type: ignore[assignment]
 
@@ -382,6 +383,7 @@ class HashLife:
         self._nodes = kept
         self._slow = {}
         self.collections += 1
+        self._kept = len(kept)
 
     # -- the algorithm ------------------------------------------------------------------
 
@@ -505,8 +507,11 @@ class HashLife:
         size = min(exponent, self._fits)
         count = 1 << (exponent - size)
         while count:
-            if len(self._nodes) + len(self._slow) > self.max_nodes * HEADROOM:
-                # collect before the table fills: a step that fails part way is work lost
+            used = len(self._nodes) + len(self._slow)
+            if used > self.max_nodes * HEADROOM and used > 2 * self._kept:
+                # collect before the table fills (a step that fails part way is work lost),
+                # but not again before the table has doubled since the last collection:
+                # a pattern that needs half the table would otherwise lose its memo each step
                 self._collect(self._root)
             try:
                 self._try_step(size)
