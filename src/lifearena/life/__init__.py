@@ -32,6 +32,9 @@ What is where:
   :mod:`~lifearena.life.series` (population series, CSV and plot),
   :mod:`~lifearena.life.settle` (settled patterns, escaping spaceships set aside).
 
+* :mod:`~lifearena.life.hashlife` — HashLife on the unbounded plane for deterministic rules
+  (``docs/hashlife.md``); :mod:`~lifearena.life.macrocell` — Golly's ``.mc`` files.
+
 The names below are resolved on first use, so that importing this package loads no
 compiled code.
 
