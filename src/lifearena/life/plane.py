@@ -1,0 +1,312 @@
+"""The unbounded plane as sparse tiles on the engine's bit-parallel kernels.
+
+:class:`TilePlane` holds a pattern as 64 x 64-cell tiles (one ``uint64`` word per row and
+colour) that exist only where the pattern is: a tile is added when a live cell reaches the
+side or corner of its neighbour, and dropped when it is empty and no live cell faces it. The
+universe grows and shrinks with the pattern: gliders flying apart cost one to four tiles
+each, never the area of their bounding box. Tiles that did not change in the last step,
+among neighbours that did not either, are not computed (they cannot change), so still lifes
+cost nothing after they settle.
+
+Why 64 x 64: one word per row means the west and east neighbours of a row are whole words
+of the tiles beside it (no shifting across words inside a tile), a tile's 64 rows are one
+short loop that LLVM unrolls and vectorises, and 4,096 cells are small enough that a glider
+wakes few cells and large enough that the per-tile work (finding neighbours, flags) is a
+small part of a step. The kernels are in :mod:`lifearena.life.kernels.tiles`.
+
+Every rule the engine runs works here except rules with birth on zero neighbours (B0),
+which would fill the plane at once (:class:`~lifearena.errors.RuleError` at construction).
+Coin births (p2life's 3-vs-3) take the *plane coin* of :mod:`lifearena.life.coin`, a
+function of ``(seed, generation, x, y)`` in absolute coordinates, so a pattern's future does
+not depend on where its tiles fall. Memory is capped: a step that would need more than
+``max_cells`` cells of tiles raises :class:`~lifearena.life.growing.GrowthLimitError`,
+leaving the plane whole at the generation the message names.
+
+Coordinates are Golly's (:mod:`lifearena.life.universe`): ``x`` to the right, ``y`` down.
+
+>>> glider = np.array([[0, 1, 0], [0, 0, 1], [1, 1, 1]], dtype=np.int8)
+>>> plane = TilePlane.from_cells(glider, "life", x=62, y=62)  # on a corner of four tiles
+>>> plane.tiles
+4
+>>> plane.step(4 * 100)
+>>> plane.generation, plane.population(), plane.bounding_box(), plane.tiles
+(400, (5, 0), Box(x=162, y=162, width=3, height=3), 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from lifearena import caps
+from lifearena.errors import BadParameterError, RuleError
+from lifearena.life.grid import as_grid
+from lifearena.life.growing import GrowthLimitError
+from lifearena.life.kernels.bitlogic import plan_for, seed_word
+from lifearena.life.kernels.bitplanes import pack
+from lifearena.life.kernels.tiles import (
+    DONE,
+    NEED_ROOM,
+    OVER_CAP,
+    SIDE,
+    advance,
+    create_tile,
+    mark_changed,
+    new_index,
+)
+from lifearena.life.rules import Rule, as_rule
+from lifearena.life.universe import Box
+
+TILE_CELLS = SIDE * SIDE
+"""Cells in one tile (4,096)."""
+
+CALL_TILE_STEPS = 2**31 // TILE_CELLS
+"""Tile-steps of one compiled call, about 0.05 s: Ctrl-C (which compiled code does not
+see until it returns) stays prompt and ``progress`` is called often enough."""
+
+_FIRST_CAPACITY = 64
+
+
+class TilePlane:
+    """A pattern on the unbounded plane under ``rule``, as sparse tiles (module docstring).
+
+    ``seed`` chooses the coins of coin rules. ``max_cells`` (default
+    :data:`lifearena.caps.MAX_GRID_CELLS`) caps the cells held in tiles, that is
+    ``max_cells // 4096`` tiles (:attr:`max_tiles`). Implements
+    :class:`~lifearena.life.universe.Universe`.
+    """
+
+    def __init__(self, rule: Rule | str, *, seed: int = 0,
+                 max_cells: int = caps.MAX_GRID_CELLS) -> None:
+        self.rule = as_rule(rule)
+        if self.rule.table[0, 0, 0] != 0:
+            raise RuleError(
+                f"rule {self.rule.name} gives birth with no neighbours (B0), so a pattern "
+                "would fill the unbounded plane at once; expected a rule without B0 (run B0 "
+                "rules on a bounded or torus grid)")
+        if max_cells < TILE_CELLS:
+            raise BadParameterError(f"max_cells {max_cells} is below one tile; expected at "
+                                    f"least {TILE_CELLS} (64 x 64)")
+        self.seed = int(seed)
+        self.generation = 0
+        self.max_cells = int(max_cells)
+        self.tile_steps = 0
+        """Tile-steps computed so far (each 4,096 cell-updates), for rates."""
+        self._plan = plan_for(self.rule)
+        self._index = new_index()
+        self._count = np.zeros(1, dtype=np.int64)
+        self._allocate(_FIRST_CAPACITY)
+
+    @classmethod
+    def from_cells(cls, cells: np.ndarray, rule: Rule | str, x: int = 0, y: int = 0,
+                   seed: int = 0, max_cells: int = caps.MAX_GRID_CELLS) -> TilePlane:
+        """A plane holding the live cells of ``cells`` with its top-left cell at ``(x, y)``."""
+        plane = cls(rule, seed=seed, max_cells=max_cells)
+        plane.add(cells, x, y)
+        return plane
+
+    # -- state ------------------------------------------------------------------------------
+
+    @property
+    def max_tiles(self) -> int:
+        """The most tiles the plane may hold: ``max_cells // 4096``."""
+        return self.max_cells // TILE_CELLS
+
+    @property
+    def tiles(self) -> int:
+        """How many tiles are held now (each 4,096 cells, 1 KiB of cells)."""
+        return int(self._count[0])
+
+    def _allocate(self, capacity: int) -> None:
+        """Make room for ``capacity`` tiles, keeping every slot where it is."""
+        old = 0 if not hasattr(self, "_pa") else self._pa.shape[0]
+
+        def grown(array: np.ndarray | None, shape: tuple[int, ...], dtype: type,
+                  fill: int = 0) -> np.ndarray:
+            new = np.full(shape, fill, dtype=dtype)
+            if array is not None:
+                new[:old] = array
+            return new
+
+        keep = old > 0
+        self._pa = grown(self._pa if keep else None, (capacity, SIDE), np.uint64)
+        self._pb = grown(self._pb if keep else None, (capacity, SIDE), np.uint64)
+        self._coord = grown(self._coord if keep else None, (capacity, 2), np.int64)
+        self._nbr = grown(self._nbr if keep else None, (capacity, 8), np.int64, -1)
+        self._edges = grown(self._edges if keep else None, (capacity,), np.uint8)
+        self._live = grown(self._live if keep else None, (capacity,), np.uint8)
+        self._dirty = grown(self._dirty if keep else None, (capacity,), np.uint8)
+        # Free slots are order[count:]; new slots join them in place.
+        self._order = grown(self._order if keep else None, (capacity,), np.int64)
+        self._where = grown(self._where if keep else None, (capacity,), np.int64)
+        self._order[old:] = np.arange(old, capacity)
+        self._where[old:] = np.arange(old, capacity)
+
+    def _state(self) -> tuple:
+        return (self._pa, self._pb, self._coord, self._nbr, self._edges, self._live,
+                self._dirty, self._order, self._where, self._count, self._index)
+
+    def _used(self) -> np.ndarray:
+        return self._order[:self.tiles]
+
+    # -- the Universe protocol --------------------------------------------------------------
+
+    def add(self, cells: np.ndarray, x: int = 0, y: int = 0) -> None:
+        """Put the live cells of ``cells`` on the plane with its top-left cell at ``(x, y)``
+        (they replace what was there; its empty cells leave the plane as it was).
+
+        Raises :class:`GrowthLimitError` (and changes nothing) when the tiles needed would
+        pass :attr:`max_tiles`.
+        """
+        grid = as_grid(cells, allow_batch=False)
+        if not grid.any():
+            return
+        x, y = int(x), int(y)
+        tx0, ty0 = x // SIDE, y // SIDE
+        ox, oy = x - tx0 * SIDE, y - ty0 * SIDE
+        height, width = grid.shape
+        rows = -(-(oy + height) // SIDE)
+        columns = -(-(ox + width) // SIDE)
+        if (ox, oy) != (0, 0) or (rows * SIDE, columns * SIDE) != grid.shape:
+            grid = np.pad(grid, ((oy, rows * SIDE - oy - height),
+                                 (ox, columns * SIDE - ox - width)))
+        a, b = pack(grid)
+        # (rows * 64, columns) words -> (tile row, tile column, 64 words of the tile)
+        a = a[1:-1, 1:-1].reshape(rows, SIDE, columns).transpose(0, 2, 1)
+        b = b[1:-1, 1:-1].reshape(rows, SIDE, columns).transpose(0, 2, 1)
+        touched = np.argwhere((a | b).any(axis=2))
+        keys = [(tx0 + int(j), ty0 + int(i)) for i, j in touched]
+        new = sum(1 for key in keys if key not in self._index)
+        if self.tiles + new > self.max_tiles:
+            raise GrowthLimitError(
+                f"adding a {width} x {height} pattern at ({x}, {y}) in generation "
+                f"{self.generation} needs {self.tiles + new:,} tiles of 64 x 64 cells, past "
+                f"the cap of {self.max_cells:,} cells", generation=self.generation, edges=(),
+                shape=(height, width))
+        if self.tiles + new > self._pa.shape[0]:
+            self._allocate(max(2 * self._pa.shape[0], self.tiles + new))
+        slots = np.empty(len(keys), dtype=np.int64)
+        for n, ((i, j), (tx, ty)) in enumerate(zip(touched, keys, strict=True)):
+            slot = create_tile(tx, ty, *self._state())
+            na, nb = a[i, j], b[i, j]
+            keep = ~(na | nb)
+            self._pa[slot] = (self._pa[slot] & keep) | na
+            self._pb[slot] = (self._pb[slot] & keep) | nb
+            slots[n] = slot
+        mark_changed(slots, self._pa, self._pb, self._nbr, self._edges, self._live,
+                     self._dirty)
+
+    def step(self, generations: int, progress: Callable[[int], None] | None = None) -> None:
+        """Advance ``generations`` generations; ``progress(generation)`` (the generation
+        reached, counted as :attr:`generation`) after each compiled call (about 0.05 s).
+
+        Raises :class:`GrowthLimitError` when the pattern would need more than
+        :attr:`max_tiles` tiles; the plane is then whole at the generation it names.
+        """
+        if isinstance(generations, bool) or not isinstance(generations, (int, np.integer)):
+            raise BadParameterError(f"generations {generations!r} is not a whole number")
+        generations = int(generations)
+        if not 0 <= generations <= caps.MAX_GENERATIONS:
+            raise BadParameterError(f"generations {generations} is out of range; expected 0 "
+                                    f"to {caps.MAX_GENERATIONS:,}")
+        plan = self._plan
+        target = self.generation + generations
+        while self.generation < target:
+            per_call = max(1, CALL_TILE_STEPS // max(1, self.tiles))
+            stop = min(target, self.generation + per_call)
+            reached, why, computed, wanted = advance(
+                plan.family, plan.flags, plan.terms, seed_word(self.seed), self.generation,
+                stop, self.max_tiles, *self._state())
+            self.generation = int(reached)
+            self.tile_steps += int(computed)
+            if why == NEED_ROOM:
+                # Double, but not past the cap unless the (over)count of new tiles needs it.
+                capacity = self._pa.shape[0]
+                self._allocate(max(min(2 * capacity, self.max_tiles), self.tiles + wanted))
+                continue
+            if why == OVER_CAP:
+                box = self.bounding_box()
+                raise GrowthLimitError(
+                    f"at generation {self.generation} the pattern needs {self.tiles:,} tiles "
+                    f"of 64 x 64 cells, past the cap of {self.max_cells:,} cells"
+                    + (f" (it spans {box.width:,} x {box.height:,})" if box else ""),
+                    generation=self.generation, edges=(),
+                    shape=(box.height, box.width) if box else (0, 0))
+            assert why == DONE
+            if progress is not None:
+                progress(self.generation)
+
+    def population(self) -> tuple[int, int]:
+        """Live cells of colour 1 and of colour 2."""
+        used = self._used()
+        return (int(np.bitwise_count(self._pa[used]).sum()),
+                int(np.bitwise_count(self._pb[used]).sum()))
+
+    def bounding_box(self) -> Box | None:
+        """The smallest box holding every live cell, ``None`` when the plane is empty."""
+        used = self._used()
+        words = self._pa[used] | self._pb[used]
+        nonempty = words.any(axis=1)
+        if not nonempty.any():
+            return None
+        words = words[nonempty]
+        coord = self._coord[used][nonempty]
+        filled = words != 0
+        top = coord[:, 1] * SIDE + filled.argmax(axis=1)
+        bottom = coord[:, 1] * SIDE + (SIDE - 1 - filled[:, ::-1].argmax(axis=1))
+        columns = np.bitwise_or.reduce(words, axis=1)
+        lowest = np.bitwise_count((columns & (~columns + np.uint64(1))) - np.uint64(1))
+        smeared = columns.copy()
+        for shift in (1, 2, 4, 8, 16, 32):
+            smeared |= smeared >> np.uint64(shift)
+        highest = np.bitwise_count(smeared).astype(np.int64) - 1
+        left = coord[:, 0] * SIDE + lowest
+        right = coord[:, 0] * SIDE + highest
+        x, y = int(left.min()), int(top.min())
+        return Box(x, y, int(right.max()) - x + 1, int(bottom.max()) - y + 1)
+
+    def cells(self, box: Box | None = None) -> np.ndarray:
+        """The cells of ``box`` as an int8 ``(height, width)`` array, cell ``(x, y)`` at
+        ``[y - box.y, x - box.x]`` (default: the bounding box; an empty plane gives a
+        ``(0, 0)`` array). A box over :data:`lifearena.caps.MAX_GRID_CELLS` cells is
+        refused."""
+        if box is None:
+            box = self.bounding_box()
+            if box is None:
+                return np.zeros((0, 0), dtype=np.int8)
+        if box.width < 0 or box.height < 0:
+            raise BadParameterError(f"box {box} has a negative side; expected width, height "
+                                    ">= 0")
+        caps.check_cells(max(box.height, 1), max(box.width, 1), f"box {box}")
+        out = np.zeros((box.height, box.width), dtype=np.int8)
+        used = self._used()
+        coord = self._coord[used]
+        x0, y0 = coord[:, 0] * SIDE, coord[:, 1] * SIDE
+        inside = ((x0 < box.right) & (x0 + SIDE > box.x) & (y0 < box.bottom)
+                  & (y0 + SIDE > box.y))
+        slots = used[inside]
+        if not len(slots):
+            return out
+        tiles = (_unpack_tiles(self._pa[slots])
+                 + 2 * _unpack_tiles(self._pb[slots]).astype(np.int8))
+        for tile, tx, ty in zip(tiles, x0[inside], y0[inside], strict=True):
+            left, top = max(int(tx), box.x), max(int(ty), box.y)
+            right, bottom = min(int(tx) + SIDE, box.right), min(int(ty) + SIDE, box.bottom)
+            out[top - box.y:bottom - box.y, left - box.x:right - box.x] = \
+                tile[top - ty:bottom - ty, left - tx:right - tx]
+        return out
+
+    def __repr__(self) -> str:
+        return (f"<TilePlane rule={self.rule.name!r} generation={self.generation} "
+                f"population={self.population()} tiles={self.tiles}>")
+
+
+def _unpack_tiles(words: np.ndarray) -> np.ndarray:
+    """``(n, 64)`` words as ``(n, 64, 64)`` int8 cells (bit ``i`` of a word is column
+    ``i``)."""
+    as_bytes = words.astype("<u8").view(np.uint8).reshape(len(words), SIDE, 8)
+    return np.unpackbits(as_bytes, axis=2, bitorder="little").astype(np.int8)
+
+
+__all__ = ["TILE_CELLS", "TilePlane"]
