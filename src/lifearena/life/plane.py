@@ -91,8 +91,8 @@ class TilePlane:
         self.seed = int(seed)
         self.generation = 0
         self.max_cells = int(max_cells)
-        self.tile_steps = 0
-        """Tile-steps computed so far (each 4,096 cell-updates), for rates."""
+        self.row_steps = 0
+        """Tile rows computed so far (each 64 cell-updates), for rates."""
         self._plan = plan_for(self.rule)
         self._index = new_index()
         self._count = np.zeros(1, dtype=np.int64)
@@ -136,7 +136,7 @@ class TilePlane:
         self._nbr = grown(self._nbr if keep else None, (capacity, 8), np.int64, -1)
         self._edges = grown(self._edges if keep else None, (capacity,), np.uint8)
         self._live = grown(self._live if keep else None, (capacity,), np.uint8)
-        self._dirty = grown(self._dirty if keep else None, (capacity,), np.uint8)
+        self._span = grown(self._span if keep else None, (capacity, 2), np.int64)
         # Free slots are order[count:]; new slots join them in place.
         self._order = grown(self._order if keep else None, (capacity,), np.int64)
         self._where = grown(self._where if keep else None, (capacity,), np.int64)
@@ -145,7 +145,7 @@ class TilePlane:
 
     def _state(self) -> tuple:
         return (self._pa, self._pb, self._coord, self._nbr, self._edges, self._live,
-                self._dirty, self._order, self._where, self._count, self._index)
+                self._span, self._order, self._where, self._count, self._index)
 
     def _used(self) -> np.ndarray:
         return self._order[:self.tiles]
@@ -195,7 +195,7 @@ class TilePlane:
             self._pb[slot] = (self._pb[slot] & keep) | nb
             slots[n] = slot
         mark_changed(slots, self._pa, self._pb, self._nbr, self._edges, self._live,
-                     self._dirty)
+                     self._span)
 
     def step(self, generations: int, progress: Callable[[int], None] | None = None) -> None:
         """Advance ``generations`` generations; ``progress(generation)`` (the generation
@@ -219,7 +219,7 @@ class TilePlane:
                 plan.family, plan.flags, plan.terms, seed_word(self.seed), self.generation,
                 stop, self.max_tiles, *self._state())
             self.generation = int(reached)
-            self.tile_steps += int(computed)
+            self.row_steps += int(computed)
             if why == NEED_ROOM:
                 # Double, but not past the cap unless the (over)count of new tiles needs it.
                 capacity = self._pa.shape[0]

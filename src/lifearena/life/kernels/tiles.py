@@ -14,7 +14,8 @@ by slot):
 ``edges``               ``(capacity,)`` uint8: bit ``k`` set when a live cell lies on the
                         side or corner facing neighbour ``k`` (a birth may happen there)
 ``live``                ``(capacity,)`` uint8: 1 when the tile holds a live cell
-``dirty``               ``(capacity,)`` uint8: 1 when the tile must be computed next step
+``span``                ``(capacity, 2)`` int64: the rows ``lo..hi`` of the tile to compute
+                        next step (none when ``lo > hi``)
 ``order``, ``where``    inverse permutations of the slots: ``order[:count]`` are in use
 ``count``               ``(1,)`` int64: how many slots are in use
 ``index``               a numba ``Dict`` from ``(tx, ty)`` to slot
@@ -25,17 +26,19 @@ One generation (:func:`advance`):
 1. **grow**: every tile with a live cell on a side or corner gets the neighbour there (an
    empty tile), so that every cell that can be born lies in a tile; cells outside all tiles
    have no live neighbour and stay empty (B0 rules are refused by the plane);
-2. **compute** the dirty tiles: each reads its 64 rows and the facing rows and columns of
-   its eight neighbours, counts neighbours with the bitsliced adders of
+2. **compute** the rows in each tile's span: they read the rows around them in the tile
+   and the facing rows and columns of its eight neighbours, count neighbours with the bitsliced adders of
    :mod:`lifearena.life.kernels.bitlogic` (``hsum3`` per row, ``vsum`` down the column,
    the west/east shifts of :mod:`lifearena.life.kernels.bitwise`) and applies the rule's
    formula (``eval_life``, ``eval_immigration``, ``eval_lifelike``, ``eval_p2life`` or the
    generic ``eval_terms``); coin births are coloured by the plane coin of
    :mod:`lifearena.life.coin` (:func:`coin_split` with the row's start, ``base`` = the
    tile's first column);
-3. **settle**: a tile that changed makes itself and its neighbours dirty for the next
-   step; a tile that did not change, among neighbours that did not, cannot change next
-   step either (for coin rules too: a coin birth changes its tile), so it sleeps;
+3. **settle**: the rows next to a row that changed (in the tile, or on the facing side or
+   corner of a neighbour) make up the next step's span; a row whose cells and neighbour
+   cells did not change cannot change next step either (for coin rules too: a coin birth
+   changes its row), so a settled region costs nothing and a glider costs about seven rows
+   of one to four tiles;
 4. **shrink**: an empty tile that no neighbour's live cells face is dropped.
 
 Each horizontal sum is computed once per row and shared by the three rows that use it,
@@ -55,6 +58,7 @@ from lifearena.life.kernels.bitlogic import (
     LIFE,
     LIFELIKE,
     P2LIFE,
+    ONE,
     S63,
     ZERO,
     coin_split,
@@ -103,10 +107,11 @@ def new_index() -> Dict:
 
 @njit(cache=True)
 def create_tile(tx: int, ty: int, pa: np.ndarray, pb: np.ndarray, coord: np.ndarray,
-                nbr: np.ndarray, edges: np.ndarray, live: np.ndarray, dirty: np.ndarray,
+                nbr: np.ndarray, edges: np.ndarray, live: np.ndarray, span: np.ndarray,
                 order: np.ndarray, where: np.ndarray, count: np.ndarray, index: Dict) -> int:
-    """The slot of tile ``(tx, ty)``, made empty, dirty and linked to its neighbours when
-    it does not exist yet (the caller makes sure a free slot is left)."""
+    """The slot of tile ``(tx, ty)``, made empty, linked to its neighbours and to be
+    computed whole next step when it does not exist yet (the caller makes sure a free slot
+    is left)."""
     key = (tx, ty)
     if key in index:
         return index[key]
@@ -119,7 +124,8 @@ def create_tile(tx: int, ty: int, pa: np.ndarray, pb: np.ndarray, coord: np.ndar
     coord[slot, 1] = ty
     edges[slot] = 0
     live[slot] = 0
-    dirty[slot] = 1
+    span[slot, 0] = 0
+    span[slot, 1] = SIDE - 1
     index[key] = slot
     for k in range(8):
         near = (tx + DX[k], ty + DY[k])
@@ -151,8 +157,8 @@ def _remove_tile(slot: int, coord: np.ndarray, nbr: np.ndarray, order: np.ndarra
     count[0] = last
 
 
-@njit(cache=True)
-def tile_edges(pa: np.ndarray, pb: np.ndarray, slot: int) -> tuple[int, int]:
+@njit(inline="always")
+def _tile_edges(pa: np.ndarray, pb: np.ndarray, slot: int) -> tuple[int, int]:
     """``(live, edges)`` of a tile from its cells (see the module's table)."""
     top = pa[slot, 0] | pb[slot, 0]
     bottom = pa[slot, SIDE - 1] | pb[slot, SIDE - 1]
@@ -188,145 +194,185 @@ def _flags(top: np.uint64, bottom: np.uint64, every: np.uint64) -> tuple[int, in
 
 @njit(cache=True)
 def mark_changed(slots: np.ndarray, pa: np.ndarray, pb: np.ndarray, nbr: np.ndarray,
-                 edges: np.ndarray, live: np.ndarray, dirty: np.ndarray) -> None:
-    """Refresh the flags of tiles whose cells were set from outside and make them and
-    their neighbours dirty."""
+                 edges: np.ndarray, live: np.ndarray, span: np.ndarray) -> None:
+    """Refresh the flags of tiles whose cells were set from outside and compute them and
+    their neighbours whole next step."""
     for slot in slots:
-        live[slot], edges[slot] = tile_edges(pa, pb, slot)
-        dirty[slot] = 1
+        live[slot], edges[slot] = _tile_edges(pa, pb, slot)
+        _widen(span, slot, 0, SIDE - 1)
         for k in range(8):
             m = nbr[slot, k]
             if m >= 0:
-                dirty[m] = 1
+                _widen(span, m, 0, SIDE - 1)
+
+
+@njit(inline="always")
+def _widen(span: np.ndarray, slot: int, lo: int, hi: int) -> None:
+    """Add rows ``lo..hi`` (clipped to the tile) to the span of ``slot``."""
+    lo = max(lo, 0)
+    hi = min(hi, SIDE - 1)
+    if lo < span[slot, 0]:
+        span[slot, 0] = lo
+    if hi > span[slot, 1]:
+        span[slot, 1] = hi
 
 
 # -- one tile ---------------------------------------------------------------------------------
 
+# Rows of the per-tile scratch array (one row per quantity, ROWS words each). The kernels
+# index it as scratch[ROW, j] rather than through row views: a view costs two atomic
+# reference-count updates, which at a few rows per tile would cost more than the rows.
+WA, CA, EA, WB, CB, EB = 0, 1, 2, 3, 4, 5   # west, centre, east words of each colour
+HS, HK, MS, MK = 6, 7, 8, 9                 # row sums of colour 1 (or of both)
+GS, GK, NS, NK = 10, 11, 12, 13             # row sums of colour 2 (or of colour 1 alone)
+WT, CT, ET = 14, 15, 16                     # west, centre, east words of either colour
+COINS = 17                                  # coin births of each row
+SCRATCH_ROWS = 18
+
 
 @njit(inline="always")
-def _gather(p: np.ndarray, slot: int, nbr: np.ndarray, w: np.ndarray, c: np.ndarray,
-            e: np.ndarray) -> None:
-    """Rows -1..64 of the tile's column into ``c`` and of the columns west and east of it
-    into ``w`` and ``e`` (only their facing bit is ever read), zero where no tile is."""
-    n = nbr[slot]
-    c[0] = p[n[1], SIDE - 1] if n[1] >= 0 else ZERO
-    w[0] = p[n[0], SIDE - 1] if n[0] >= 0 else ZERO
-    e[0] = p[n[2], SIDE - 1] if n[2] >= 0 else ZERO
-    c[ROWS - 1] = p[n[6], 0] if n[6] >= 0 else ZERO
-    w[ROWS - 1] = p[n[5], 0] if n[5] >= 0 else ZERO
-    e[ROWS - 1] = p[n[7], 0] if n[7] >= 0 else ZERO
-    for r in range(SIDE):
-        c[r + 1] = p[slot, r]
-    if n[3] >= 0:
-        for r in range(SIDE):
-            w[r + 1] = p[n[3], r]
+def _gather(p: np.ndarray, slot: int, nbr: np.ndarray, s: np.ndarray, w: int, c: int, e: int,
+            lo: int, hi: int) -> None:
+    """Rows ``lo - 1 .. hi + 1`` of the tile's column into ``s[c, lo .. hi + 2]`` (row ``r``
+    at ``r + 1``), and of the columns west and east of it into ``s[w]`` and ``s[e]`` (only
+    their facing bit is read); zero where no tile is."""
+    first, last = lo, hi + 3
+    if lo == 0:
+        k = nbr[slot, 1]
+        s[c, 0] = p[k, SIDE - 1] if k >= 0 else ZERO
+        k = nbr[slot, 0]
+        s[w, 0] = p[k, SIDE - 1] if k >= 0 else ZERO
+        k = nbr[slot, 2]
+        s[e, 0] = p[k, SIDE - 1] if k >= 0 else ZERO
+        first = 1
+    if hi == SIDE - 1:
+        k = nbr[slot, 6]
+        s[c, ROWS - 1] = p[k, 0] if k >= 0 else ZERO
+        k = nbr[slot, 5]
+        s[w, ROWS - 1] = p[k, 0] if k >= 0 else ZERO
+        k = nbr[slot, 7]
+        s[e, ROWS - 1] = p[k, 0] if k >= 0 else ZERO
+        last = ROWS - 1
+    for j in range(first, last):
+        s[c, j] = p[slot, j - 1]
+    west, east = nbr[slot, 3], nbr[slot, 4]
+    if west >= 0:
+        for j in range(first, last):
+            s[w, j] = p[west, j - 1]
     else:
-        for r in range(SIDE):
-            w[r + 1] = ZERO
-    if n[4] >= 0:
-        for r in range(SIDE):
-            e[r + 1] = p[n[4], r]
+        for j in range(first, last):
+            s[w, j] = ZERO
+    if east >= 0:
+        for j in range(first, last):
+            s[e, j] = p[east, j - 1]
     else:
-        for r in range(SIDE):
-            e[r + 1] = ZERO
+        for j in range(first, last):
+            s[e, j] = ZERO
 
 
 @njit(inline="always")
-def _row_sums(w_: np.ndarray, c_: np.ndarray, e_: np.ndarray, hs: np.ndarray, hk: np.ndarray,
-              ms: np.ndarray, mk: np.ndarray) -> None:
-    """Per row: the 2-bit sum (``hs + 2 hk``) of the west, centre and east cells, used by
-    the rows above and below, and of west and east alone (``ms + 2 mk``), used by the row
-    itself."""
-    for j in range(ROWS):
-        c = c_[j]
-        w = _west(w_[j], c)
-        e = _east(c, e_[j])
-        hs[j], hk[j] = hsum3(w, c, e)
-        ms[j] = w ^ e
-        mk[j] = w & e
+def _row_sums(s: np.ndarray, w_: int, c_: int, e_: int, hs: int, hk: int, ms: int, mk: int,
+              lo: int, hi: int) -> None:
+    """Per gathered row ``j`` in ``lo .. hi + 2``: the 2-bit sum (``hs + 2 hk``) of the
+    west, centre and east cells, used by the rows above and below, and of west and east
+    alone (``ms + 2 mk``), used by the row itself."""
+    for j in range(lo, hi + 3):
+        c = s[c_, j]
+        w = _west(s[w_, j], c)
+        e = _east(c, s[e_, j])
+        s[hs, j], s[hk, j] = hsum3(w, c, e)
+        s[ms, j] = w ^ e
+        s[mk, j] = w & e
 
 
 @njit(inline="always")
-def _either(wa: np.ndarray, ca: np.ndarray, ea: np.ndarray, wb: np.ndarray, cb: np.ndarray,
-            eb: np.ndarray, wt: np.ndarray, ct: np.ndarray, et: np.ndarray) -> None:
-    for j in range(ROWS):
-        wt[j] = wa[j] | wb[j]
-        ct[j] = ca[j] | cb[j]
-        et[j] = ea[j] | eb[j]
+def _vsum(s: np.ndarray, hs: int, hk: int, ms: int, mk: int,
+          r: int) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The 4-bit neighbour count of row ``r`` from the row sums."""
+    return vsum(s[hs, r], s[hk, r], s[ms, r + 1], s[mk, r + 1], s[hs, r + 2], s[hk, r + 2])
 
 
-@njit(cache=True)
+@njit(inline="always")
+def _vsum3(s: np.ndarray, hs: int, hk: int, ms: int, mk: int,
+           r: int) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """The neighbour count of row ``r`` modulo 8."""
+    return vsum3(s[hs, r], s[hk, r], s[ms, r + 1], s[mk, r + 1], s[hs, r + 2], s[hk, r + 2])
+
+
+@njit(inline="always")
 def _tile_step(family: int, flags: np.ndarray, terms: np.ndarray, start: np.uint64,
-               slot: int, pa: np.ndarray, pb: np.ndarray, coord: np.ndarray, nbr: np.ndarray,
-               oa: np.ndarray, ob: np.ndarray, s: np.ndarray, c1: np.ndarray, c2: np.ndarray,
-               out: np.ndarray, eq1: np.ndarray, eq2: np.ndarray, tu: np.ndarray,
-               tv: np.ndarray) -> None:
-    """The next cells of tile ``slot`` into ``oa``/``ob`` (64 words each); ``s`` is
-    ``(17, ROWS)`` scratch, the rest the generic family's scratch."""
-    wa, ca, ea, wb, cb, eb = s[0], s[1], s[2], s[3], s[4], s[5]
-    hs, hk, ms, mk = s[6], s[7], s[8], s[9]
-    gs, gk, ns, nk = s[10], s[11], s[12], s[13]
-    coins = s[16]
-    _gather(pa, slot, nbr, wa, ca, ea)
-    _gather(pb, slot, nbr, wb, cb, eb)
+               slot: int, lo: int, hi: int, pa: np.ndarray, pb: np.ndarray, coord: np.ndarray,
+               nbr: np.ndarray, oa: np.ndarray, ob: np.ndarray, i: int, s: np.ndarray,
+               c1: np.ndarray, c2: np.ndarray, out: np.ndarray, eq1: np.ndarray,
+               eq2: np.ndarray, tu: np.ndarray, tv: np.ndarray) -> None:
+    """The next cells of rows ``lo..hi`` of tile ``slot`` into ``oa[i, lo..hi]`` and
+    ``ob[i, lo..hi]``; ``s`` is ``(SCRATCH_ROWS, ROWS)`` scratch, the rest the generic
+    family's."""
+    _gather(pa, slot, nbr, s, WA, CA, EA, lo, hi)
+    _gather(pb, slot, nbr, s, WB, CB, EB, lo, hi)
     any_coin = False
     if family == LIFE or family == IMMIGRATION or family == LIFELIKE:
-        wt, ct, et = s[13], s[14], s[15]
-        _either(wa, ca, ea, wb, cb, eb, wt, ct, et)
-        _row_sums(wt, ct, et, hs, hk, ms, mk)
+        for j in range(lo, hi + 3):
+            s[WT, j] = s[WA, j] | s[WB, j]
+            s[CT, j] = s[CA, j] | s[CB, j]
+            s[ET, j] = s[EA, j] | s[EB, j]
+        _row_sums(s, WT, CT, ET, HS, HK, MS, MK, lo, hi)
         if family == LIFE:
-            for r in range(SIDE):
-                t0, t1, t2 = vsum3(hs[r], hk[r], ms[r + 1], mk[r + 1], hs[r + 2], hk[r + 2])
-                oa[r], ob[r] = eval_life(ca[r + 1], cb[r + 1], t0, t1, t2)
+            for r in range(lo, hi + 1):
+                t0, t1, t2 = _vsum3(s, HS, HK, MS, MK, r)
+                oa[i, r], ob[i, r] = eval_life(s[CA, r + 1], s[CB, r + 1], t0, t1, t2)
         elif family == IMMIGRATION:
             # Of colour 1 alone only the twos bit of its count is needed: the majority of 3.
-            # (nk shares its row with wt, which the totals no longer need)
-            _row_sums(wa, ca, ea, gs, gk, ns, nk)
-            for r in range(SIDE):
-                t0, t1, t2 = vsum3(hs[r], hk[r], ms[r + 1], mk[r + 1], hs[r + 2], hk[r + 2])
-                _, a1, _ = vsum3(gs[r], gk[r], ns[r + 1], nk[r + 1], gs[r + 2], gk[r + 2])
-                oa[r], ob[r] = eval_immigration(ca[r + 1], cb[r + 1], t0, t1, t2, a1)
+            _row_sums(s, WA, CA, EA, GS, GK, NS, NK, lo, hi)
+            for r in range(lo, hi + 1):
+                t0, t1, t2 = _vsum3(s, HS, HK, MS, MK, r)
+                _, a1, _ = _vsum3(s, GS, GK, NS, NK, r)
+                oa[i, r], ob[i, r] = eval_immigration(s[CA, r + 1], s[CB, r + 1], t0, t1, t2,
+                                                      a1)
         else:
             bm = (flags[0], flags[1], flags[2], flags[3], flags[4], flags[5], flags[6],
                   flags[7], flags[8])
             sm = (flags[9], flags[10], flags[11], flags[12], flags[13], flags[14], flags[15],
                   flags[16], flags[17])
-            for r in range(SIDE):
-                t0, t1, t2, t3 = vsum(hs[r], hk[r], ms[r + 1], mk[r + 1], hs[r + 2], hk[r + 2])
-                oa[r], ob[r] = eval_lifelike(ca[r + 1], cb[r + 1], t0, t1, t2, t3, bm, sm)
+            for r in range(lo, hi + 1):
+                t0, t1, t2, t3 = _vsum(s, HS, HK, MS, MK, r)
+                oa[i, r], ob[i, r] = eval_lifelike(s[CA, r + 1], s[CB, r + 1], t0, t1, t2, t3,
+                                                   bm, sm)
     else:
-        _row_sums(wa, ca, ea, hs, hk, ms, mk)
-        _row_sums(wb, cb, eb, gs, gk, ns, nk)
+        _row_sums(s, WA, CA, EA, HS, HK, MS, MK, lo, hi)
+        _row_sums(s, WB, CB, EB, GS, GK, NS, NK, lo, hi)
         if family == P2LIFE:
             f_coin, f_v1, f_c2, f_loose, f_unb = flags[0], flags[1], flags[2], flags[3], flags[4]
-            for r in range(SIDE):
-                w0, w1, w2, w3 = vsum(hs[r], hk[r], ms[r + 1], mk[r + 1], hs[r + 2], hk[r + 2])
-                v0, v1, v2, v3 = vsum(gs[r], gk[r], ns[r + 1], nk[r + 1], gs[r + 2], gk[r + 2])
-                oa[r], ob[r], coins[r] = eval_p2life(ca[r + 1], cb[r + 1], w0, w1, w2, w3,
-                                                     v0, v1, v2, v3, f_coin, f_v1, f_c2,
-                                                     f_loose, f_unb)
+            for r in range(lo, hi + 1):
+                w0, w1, w2, w3 = _vsum(s, HS, HK, MS, MK, r)
+                v0, v1, v2, v3 = _vsum(s, GS, GK, NS, NK, r)
+                oa[i, r], ob[i, r], s[COINS, r] = eval_p2life(
+                    s[CA, r + 1], s[CB, r + 1], w0, w1, w2, w3, v0, v1, v2, v3, f_coin, f_v1,
+                    f_c2, f_loose, f_unb)
             any_coin = f_coin != ZERO
         else:
-            for r in range(SIDE):
-                c1[0, r], c1[1, r], c1[2, r], c1[3, r] = vsum(
-                    hs[r], hk[r], ms[r + 1], mk[r + 1], hs[r + 2], hk[r + 2])
-                c2[0, r], c2[1, r], c2[2, r], c2[3, r] = vsum(
-                    gs[r], gk[r], ns[r + 1], nk[r + 1], gs[r + 2], gk[r + 2])
-            eval_terms(c1, c2, ca[1:SIDE + 1], cb[1:SIDE + 1], terms, out, eq1, eq2, tu, tv)
-            for r in range(SIDE):
-                oa[r] = out[0, r]
-                ob[r] = out[1, r]
-                coins[r] = out[2, r]
+            # eval_terms takes whole columns of words: the rows outside lo..hi are evaluated
+            # from stale counts and never read.
+            for r in range(lo, hi + 1):
+                c1[0, r], c1[1, r], c1[2, r], c1[3, r] = _vsum(s, HS, HK, MS, MK, r)
+                c2[0, r], c2[1, r], c2[2, r], c2[3, r] = _vsum(s, GS, GK, NS, NK, r)
+            eval_terms(c1, c2, s[CA, 1:SIDE + 1], s[CB, 1:SIDE + 1], terms, out, eq1, eq2, tu,
+                       tv)
+            for r in range(lo, hi + 1):
+                oa[i, r] = out[0, r]
+                ob[i, r] = out[1, r]
+                s[COINS, r] = out[2, r]
             any_coin = True
     if any_coin:
         x0 = coord[slot, 0] * SIDE
         y0 = coord[slot, 1] * SIDE
-        for r in range(SIDE):
-            if coins[r]:
+        for r in range(lo, hi + 1):
+            coins = s[COINS, r]
+            if coins:
                 row_start = mix64(start ^ (np.uint64(y0 + r) * _ROW_MUL))
-                to_a, to_b = coin_split(coins[r], row_start, x0, 1)
-                oa[r] |= to_a
-                ob[r] |= to_b
+                to_a, to_b = coin_split(coins, row_start, x0, 1)
+                oa[i, r] |= to_a
+                ob[i, r] |= to_b
 
 
 # -- generations ------------------------------------------------------------------------------
@@ -336,24 +382,23 @@ def _tile_step(family: int, flags: np.ndarray, terms: np.ndarray, start: np.uint
 def advance(family: int, flags: np.ndarray, terms: np.ndarray, seed: np.uint64,
             generation: int, stop: int, max_tiles: int, pa: np.ndarray, pb: np.ndarray,
             coord: np.ndarray, nbr: np.ndarray, edges: np.ndarray, live: np.ndarray,
-            dirty: np.ndarray, order: np.ndarray, where: np.ndarray, count: np.ndarray,
+            span: np.ndarray, order: np.ndarray, where: np.ndarray, count: np.ndarray,
             index: Dict) -> tuple[int, int, int, int]:
     """Step the plane from ``generation`` towards ``stop``.
 
-    Returns ``(generation reached, why it stopped, tile-steps computed, slots wanted)``,
-    the reason being :data:`DONE`, :data:`NEED_ROOM` (grow the pool to at least the tiles
-    held plus the slots wanted, and call again) or :data:`OVER_CAP`
-    (growing would pass ``max_tiles`` tiles). Either way the plane is whole at the
-    generation reached: a stop comes before a generation's step begins, when at most some
-    empty tiles were added.
+    Returns ``(generation reached, why it stopped, rows computed, slots wanted)``, the
+    reason being :data:`DONE`, :data:`NEED_ROOM` (grow the pool to at least the tiles held
+    plus the slots wanted, and call again) or :data:`OVER_CAP` (growing would pass
+    ``max_tiles`` tiles). Either way the plane is whole at the generation reached: a stop
+    comes before a generation's step begins, when at most some empty tiles were added.
     """
     capacity = pa.shape[0]
     oa = np.empty((capacity, SIDE), dtype=np.uint64)
     ob = np.empty((capacity, SIDE), dtype=np.uint64)
-    todo = np.empty(capacity, dtype=np.int64)
-    s = np.zeros((17, ROWS), dtype=np.uint64)
-    c1 = np.empty((4, SIDE), dtype=np.uint64)
-    c2 = np.empty((4, SIDE), dtype=np.uint64)
+    todo = np.empty((capacity, 3), dtype=np.int64)
+    s = np.zeros((SCRATCH_ROWS, ROWS), dtype=np.uint64)
+    c1 = np.zeros((4, SIDE), dtype=np.uint64)
+    c2 = np.zeros((4, SIDE), dtype=np.uint64)
     out = np.empty((3, SIDE), dtype=np.uint64)
     eq1 = np.empty((9, SIDE), dtype=np.uint64)
     eq2 = np.empty((9, SIDE), dtype=np.uint64)
@@ -381,44 +426,75 @@ def advance(family: int, flags: np.ndarray, terms: np.ndarray, seed: np.uint64,
                 for k in range(8):
                     if (e >> k) & 1 and nbr[slot, k] < 0:
                         create_tile(coord[slot, 0] + DX[k], coord[slot, 1] + DY[k], pa, pb,
-                                    coord, nbr, edges, live, dirty, order, where, count,
+                                    coord, nbr, edges, live, span, order, where, count,
                                     index)
         if count[0] > max_tiles:
             return g, OVER_CAP, computed, 0
-        # 2. compute the dirty tiles from the cells of generation g.
+        # 2. compute the spans from the cells of generation g (into oa, ob).
         start = coin_start(seed, g)
         m = 0
         for p in range(count[0]):
             slot = order[p]
-            if dirty[slot]:
-                _tile_step(family, flags, terms, start, slot, pa, pb, coord, nbr, oa[m],
-                           ob[m], s, c1, c2, out, eq1, eq2, tu, tv)
-                todo[m] = slot
+            lo, hi = span[slot, 0], span[slot, 1]
+            if lo <= hi:
+                _tile_step(family, flags, terms, start, slot, lo, hi, pa, pb, coord, nbr,
+                           oa, ob, m, s, c1, c2, out, eq1, eq2, tu, tv)
+                todo[m, 0] = slot
+                todo[m, 1] = lo
+                todo[m, 2] = hi
                 m += 1
-        computed += m
-        # 3. settle: write back; who changed wakes its neighbours for the next step.
-        for p in range(count[0]):
-            dirty[order[p]] = 0
+                computed += hi - lo + 1
+            span[slot, 0] = SIDE
+            span[slot, 1] = -1
+        # 3. settle: write back; the rows next to a change make the next step's spans.
         for i in range(m):
-            slot = todo[i]
-            changed = ZERO
-            top = oa[i, 0] | ob[i, 0]
-            bottom = oa[i, SIDE - 1] | ob[i, SIDE - 1]
-            every = ZERO
-            for r in range(SIDE):
-                na = oa[i, r]
-                nb = ob[i, r]
-                changed |= (na ^ pa[slot, r]) | (nb ^ pb[slot, r])
-                every |= na | nb
-                pa[slot, r] = na
-                pb[slot, r] = nb
-            live[slot], edges[slot] = _flags(top, bottom, every)
-            if changed:
-                dirty[slot] = 1
-                for k in range(8):
-                    j = nbr[slot, k]
-                    if j >= 0:
-                        dirty[j] = 1
+            slot, lo, hi = todo[i, 0], todo[i, 1], todo[i, 2]
+            first, last = SIDE, -1              # rows that changed
+            west_first, west_last = SIDE, -1    # rows whose first cell changed
+            east_first, east_last = SIDE, -1    # rows whose last cell changed
+            top = ZERO
+            bottom = ZERO
+            for r in range(lo, hi + 1):
+                diff = (oa[i, r] ^ pa[slot, r]) | (ob[i, r] ^ pb[slot, r])
+                if diff:
+                    if first == SIDE:
+                        first = r
+                    last = r
+                    if diff & ONE:
+                        if west_first == SIDE:
+                            west_first = r
+                        west_last = r
+                    if diff & _TOP:
+                        if east_first == SIDE:
+                            east_first = r
+                        east_last = r
+                    if r == 0:
+                        top = diff
+                    if r == SIDE - 1:
+                        bottom = diff
+                    pa[slot, r] = oa[i, r]
+                    pb[slot, r] = ob[i, r]
+            if last < 0:
+                continue
+            live[slot], edges[slot] = _tile_edges(pa, pb, slot)
+            _widen(span, slot, first - 1, last + 1)
+            # A neighbour reads only the side or corner of this tile that faces it.
+            if top:
+                _wake(span, nbr[slot, 1], SIDE - 1, SIDE - 1)
+                if top & ONE:
+                    _wake(span, nbr[slot, 0], SIDE - 1, SIDE - 1)
+                if top & _TOP:
+                    _wake(span, nbr[slot, 2], SIDE - 1, SIDE - 1)
+            if bottom:
+                _wake(span, nbr[slot, 6], 0, 0)
+                if bottom & ONE:
+                    _wake(span, nbr[slot, 5], 0, 0)
+                if bottom & _TOP:
+                    _wake(span, nbr[slot, 7], 0, 0)
+            if west_last >= 0:
+                _wake(span, nbr[slot, 3], west_first - 1, west_last + 1)
+            if east_last >= 0:
+                _wake(span, nbr[slot, 4], east_first - 1, east_last + 1)
         # 4. shrink: drop empty tiles that no live cell faces.
         p = 0
         while p < count[0]:
@@ -429,6 +505,13 @@ def advance(family: int, flags: np.ndarray, terms: np.ndarray, seed: np.uint64,
                 p += 1
         g += 1
     return g, DONE, computed, 0
+
+
+@njit(inline="always")
+def _wake(span: np.ndarray, slot: int, lo: int, hi: int) -> None:
+    """:func:`_widen` for a neighbour's slot that may be -1 (no tile: nothing to wake)."""
+    if slot >= 0:
+        _widen(span, slot, lo, hi)
 
 
 @njit(inline="always")
@@ -451,5 +534,4 @@ __all__ = [
     "create_tile",
     "mark_changed",
     "new_index",
-    "tile_edges",
 ]
