@@ -51,9 +51,11 @@ from lifearena.life.kernels.tiles import (
     OVER_CAP,
     SIDE,
     advance,
+    build_index,
     create_tile,
+    find_tile,
+    index_size,
     mark_changed,
-    new_index,
 )
 from lifearena.life.rules import Rule, as_rule
 from lifearena.life.universe import Box
@@ -94,8 +96,18 @@ class TilePlane:
         self.row_steps = 0
         """Tile rows computed so far (each 64 cell-updates), for rates."""
         self._plan = plan_for(self.rule)
-        self._index = new_index()
+        # The state of the kernels (see lifearena.life.kernels.tiles), grown by _allocate.
         self._count = np.zeros(1, dtype=np.int64)
+        self._pa = np.zeros((0, SIDE), dtype=np.uint64)
+        self._pb = np.zeros((0, SIDE), dtype=np.uint64)
+        self._coord = np.zeros((0, 2), dtype=np.int64)
+        self._nbr = np.zeros((0, 8), dtype=np.int64)
+        self._edges = np.zeros(0, dtype=np.uint8)
+        self._live = np.zeros(0, dtype=np.uint8)
+        self._span = np.zeros((0, 2), dtype=np.int64)
+        self._order = np.zeros(0, dtype=np.int64)
+        self._where = np.zeros(0, dtype=np.int64)
+        self._index = np.zeros(0, dtype=np.int64)
         self._allocate(_FIRST_CAPACITY)
 
     @classmethod
@@ -120,30 +132,25 @@ class TilePlane:
 
     def _allocate(self, capacity: int) -> None:
         """Make room for ``capacity`` tiles, keeping every slot where it is."""
-        old = 0 if not hasattr(self, "_pa") else self._pa.shape[0]
+        old = self._pa.shape[0]
 
-        def grown(array: np.ndarray | None, shape: tuple[int, ...], dtype: type,
-                  fill: int = 0) -> np.ndarray:
-            new = np.full(shape, fill, dtype=dtype)
-            if array is not None:
-                new[:old] = array
+        def grown(array: np.ndarray, fill: int = 0) -> np.ndarray:
+            new = np.full((capacity, *array.shape[1:]), fill, dtype=array.dtype)
+            new[:old] = array
             return new
 
-        keep = old > 0
-        self._pa = grown(self._pa if keep else None, (capacity, SIDE), np.uint64)
-        self._pb = grown(self._pb if keep else None, (capacity, SIDE), np.uint64)
-        self._coord = grown(self._coord if keep else None, (capacity, 2), np.int64)
-        self._nbr = grown(self._nbr if keep else None, (capacity, 8), np.int64, -1)
-        self._edges = grown(self._edges if keep else None, (capacity,), np.uint8)
-        self._live = grown(self._live if keep else None, (capacity,), np.uint8)
-        self._span = grown(self._span if keep else None, (capacity, 2), np.int64)
+        self._pa, self._pb = grown(self._pa), grown(self._pb)
+        self._coord, self._nbr = grown(self._coord), grown(self._nbr, -1)
+        self._edges, self._live = grown(self._edges), grown(self._live)
+        self._span = grown(self._span)
         # Free slots are order[count:]; new slots join them in place.
-        self._order = grown(self._order if keep else None, (capacity,), np.int64)
-        self._where = grown(self._where if keep else None, (capacity,), np.int64)
+        self._order, self._where = grown(self._order), grown(self._where)
         self._order[old:] = np.arange(old, capacity)
         self._where[old:] = np.arange(old, capacity)
+        self._index = np.full(index_size(capacity), -1, dtype=np.int64)
+        build_index(self._index, self._coord, self._order, self._count)
 
-    def _state(self) -> tuple:
+    def _state(self) -> tuple[np.ndarray, ...]:
         return (self._pa, self._pb, self._coord, self._nbr, self._edges, self._live,
                 self._span, self._order, self._where, self._count, self._index)
 
@@ -177,7 +184,7 @@ class TilePlane:
         b = b[1:-1, 1:-1].reshape(rows, SIDE, columns).transpose(0, 2, 1)
         touched = np.argwhere((a | b).any(axis=2))
         keys = [(tx0 + int(j), ty0 + int(i)) for i, j in touched]
-        new = sum(1 for key in keys if key not in self._index)
+        new = sum(1 for tx, ty in keys if find_tile(tx, ty, self._coord, self._index) < 0)
         if self.tiles + new > self.max_tiles:
             raise GrowthLimitError(
                 f"adding a {width} x {height} pattern at ({x}, {y}) in generation "

@@ -18,7 +18,9 @@ by slot):
                         next step (none when ``lo > hi``)
 ``order``, ``where``    inverse permutations of the slots: ``order[:count]`` are in use
 ``count``               ``(1,)`` int64: how many slots are in use
-``index``               a numba ``Dict`` from ``(tx, ty)`` to slot
+``index``               ``(2**k,)`` int64: an open-addressing hash table of the slots in
+                        use by ``(tx, ty)`` (linear probing, -1 empty; at most a quarter
+                        full), see :func:`find_tile`
 ======================  ==================================================================
 
 One generation (:func:`advance`):
@@ -27,11 +29,12 @@ One generation (:func:`advance`):
    empty tile), so that every cell that can be born lies in a tile; cells outside all tiles
    have no live neighbour and stay empty (B0 rules are refused by the plane);
 2. **compute** the rows in each tile's span: they read the rows around them in the tile
-   and the facing rows and columns of its eight neighbours, count neighbours with the bitsliced adders of
-   :mod:`lifearena.life.kernels.bitlogic` (``hsum3`` per row, ``vsum`` down the column,
-   the west/east shifts of :mod:`lifearena.life.kernels.bitwise`) and applies the rule's
-   formula (``eval_life``, ``eval_immigration``, ``eval_lifelike``, ``eval_p2life`` or the
-   generic ``eval_terms``); coin births are coloured by the plane coin of
+   and the facing rows and columns of its eight neighbours, count neighbours with the
+   bitsliced adders of :mod:`lifearena.life.kernels.bitlogic` (``hsum3`` per row,
+   ``vsum`` down the column, the west/east shifts of
+   :mod:`lifearena.life.kernels.bitwise`) and apply the rule's formula (``eval_life``,
+   ``eval_immigration``, ``eval_lifelike``, ``eval_p2life`` or the generic
+   ``eval_terms``); coin births are coloured by the plane coin of
    :mod:`lifearena.life.coin` (:func:`coin_split` with the row's start, ``base`` = the
    tile's first column);
 3. **settle**: the rows next to a row that changed (in the tile, or on the facing side or
@@ -48,8 +51,7 @@ which makes a tile step cheaper per cell than the flat grid kernel's.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 from lifearena.life.coin import ROW_MULTIPLIER
 from lifearena.life.kernels.bitlogic import (
@@ -57,8 +59,8 @@ from lifearena.life.kernels.bitlogic import (
     IMMIGRATION,
     LIFE,
     LIFELIKE,
-    P2LIFE,
     ONE,
+    P2LIFE,
     S63,
     ZERO,
     coin_split,
@@ -91,15 +93,78 @@ DONE, NEED_ROOM, OVER_CAP = 0, 1, 2
 the next generation can grow; the next generation would pass ``max_tiles``."""
 
 _ROW_MUL = np.uint64(ROW_MULTIPLIER)
-_KEY = types.UniTuple(types.int64, 2)
+_HASH_X = np.uint64(0x9E3779B97F4A7C15)
 _TOP = np.uint64(1) << S63
 
 
+# -- the index: (tx, ty) -> slot ------------------------------------------------------------
+
+
+def index_size(capacity: int) -> int:
+    """Entries of the hash table for a pool of ``capacity`` slots: a power of two at least
+    four times as many, so that probes stay short.
+
+    >>> index_size(64), index_size(100)
+    (256, 512)
+    """
+    return 1 << max(4, (4 * capacity - 1).bit_length())
+
+
+@njit(inline="always")
+def _home(tx: int, ty: int, mask: int) -> np.int64:
+    return np.int64(mix64((np.uint64(tx) * _HASH_X) ^ np.uint64(ty)) & np.uint64(mask))
+
+
 @njit(cache=True)
-def new_index() -> Dict:
-    """An empty ``(tx, ty) -> slot`` table (made in compiled code, so it comes from numba's
-    cache instead of compiling the dictionary's constructor in every process)."""
-    return Dict.empty(key_type=_KEY, value_type=types.int64)
+def find_tile(tx: int, ty: int, coord: np.ndarray, index: np.ndarray) -> int:
+    """The slot of tile ``(tx, ty)``, -1 when there is none."""
+    mask = index.shape[0] - 1
+    i = _home(tx, ty, mask)
+    while index[i] >= 0:
+        slot = index[i]
+        if coord[slot, 0] == tx and coord[slot, 1] == ty:
+            return int(slot)
+        i = (i + 1) & mask
+    return -1
+
+
+@njit(inline="always")
+def _insert(slot: int, coord: np.ndarray, index: np.ndarray) -> None:
+    mask = index.shape[0] - 1
+    i = _home(coord[slot, 0], coord[slot, 1], mask)
+    while index[i] >= 0:
+        i = (i + 1) & mask
+    index[i] = slot
+
+
+@njit(inline="always")
+def _delete(slot: int, coord: np.ndarray, index: np.ndarray) -> None:
+    """Remove ``slot``, shifting later entries of its probe run back (no tombstones)."""
+    mask = index.shape[0] - 1
+    i = _home(coord[slot, 0], coord[slot, 1], mask)
+    while index[i] != slot:
+        i = (i + 1) & mask
+    j = i
+    while True:
+        j = (j + 1) & mask
+        other = index[j]
+        if other < 0:
+            break
+        home = _home(coord[other, 0], coord[other, 1], mask)
+        # ``other`` may fill the hole at i unless its home lies cyclically in (i, j].
+        stays = (i < home <= j) if i <= j else (home > i or home <= j)
+        if not stays:
+            index[i] = other
+            i = j
+    index[i] = -1
+
+
+@njit(cache=True)
+def build_index(index: np.ndarray, coord: np.ndarray, order: np.ndarray,
+                count: np.ndarray) -> None:
+    """Fill an empty (all -1) table with the slots in use."""
+    for p in range(count[0]):
+        _insert(order[p], coord, index)
 
 
 # -- the pool ---------------------------------------------------------------------------------
@@ -108,13 +173,14 @@ def new_index() -> Dict:
 @njit(cache=True)
 def create_tile(tx: int, ty: int, pa: np.ndarray, pb: np.ndarray, coord: np.ndarray,
                 nbr: np.ndarray, edges: np.ndarray, live: np.ndarray, span: np.ndarray,
-                order: np.ndarray, where: np.ndarray, count: np.ndarray, index: Dict) -> int:
+                order: np.ndarray, where: np.ndarray, count: np.ndarray,
+                index: np.ndarray) -> int:
     """The slot of tile ``(tx, ty)``, made empty, linked to its neighbours and to be
     computed whole next step when it does not exist yet (the caller makes sure a free slot
     is left)."""
-    key = (tx, ty)
-    if key in index:
-        return index[key]
+    found: int = find_tile(tx, ty, coord, index)
+    if found >= 0:
+        return found
     slot = order[count[0]]
     count[0] += 1
     for r in range(SIDE):
@@ -126,22 +192,21 @@ def create_tile(tx: int, ty: int, pa: np.ndarray, pb: np.ndarray, coord: np.ndar
     live[slot] = 0
     span[slot, 0] = 0
     span[slot, 1] = SIDE - 1
-    index[key] = slot
+    _insert(slot, coord, index)
     for k in range(8):
-        near = (tx + DX[k], ty + DY[k])
-        if near in index:
-            m = index[near]
-            nbr[slot, k] = m
+        m = find_tile(tx + DX[k], ty + DY[k], coord, index)
+        nbr[slot, k] = m
+        if m >= 0:
             nbr[m, 7 - k] = slot
-        else:
-            nbr[slot, k] = -1
-    return slot
+    return int(slot)
 
 
 @njit(cache=True)
-def _remove_tile(slot: int, coord: np.ndarray, nbr: np.ndarray, order: np.ndarray,
-                 where: np.ndarray, count: np.ndarray, index: Dict) -> None:
-    del index[(coord[slot, 0], coord[slot, 1])]
+def remove_tile(slot: int, coord: np.ndarray, nbr: np.ndarray, order: np.ndarray,
+                 where: np.ndarray, count: np.ndarray, index: np.ndarray) -> None:
+    """Free ``slot``: out of the index, unlinked from its neighbours, back among the free
+    slots (``order[count:]``)."""
+    _delete(slot, coord, index)
     for k in range(8):
         m = nbr[slot, k]
         if m >= 0:
@@ -311,7 +376,7 @@ def _tile_step(family: int, flags: np.ndarray, terms: np.ndarray, start: np.uint
     _gather(pa, slot, nbr, s, WA, CA, EA, lo, hi)
     _gather(pb, slot, nbr, s, WB, CB, EB, lo, hi)
     any_coin = False
-    if family == LIFE or family == IMMIGRATION or family == LIFELIKE:
+    if family in (LIFE, IMMIGRATION, LIFELIKE):
         for j in range(lo, hi + 3):
             s[WT, j] = s[WA, j] | s[WB, j]
             s[CT, j] = s[CA, j] | s[CB, j]
@@ -370,7 +435,7 @@ def _tile_step(family: int, flags: np.ndarray, terms: np.ndarray, start: np.uint
             coins = s[COINS, r]
             if coins:
                 row_start = mix64(start ^ (np.uint64(y0 + r) * _ROW_MUL))
-                to_a, to_b = coin_split(coins, row_start, x0, 1)
+                to_a, to_b = coin_split(coins, row_start, np.int64(x0), np.int64(1))
                 oa[i, r] |= to_a
                 ob[i, r] |= to_b
 
@@ -383,7 +448,7 @@ def advance(family: int, flags: np.ndarray, terms: np.ndarray, seed: np.uint64,
             generation: int, stop: int, max_tiles: int, pa: np.ndarray, pb: np.ndarray,
             coord: np.ndarray, nbr: np.ndarray, edges: np.ndarray, live: np.ndarray,
             span: np.ndarray, order: np.ndarray, where: np.ndarray, count: np.ndarray,
-            index: Dict) -> tuple[int, int, int, int]:
+            index: np.ndarray) -> tuple[int, int, int, int]:
     """Step the plane from ``generation`` towards ``stop``.
 
     Returns ``(generation reached, why it stopped, rows computed, slots wanted)``, the
@@ -431,7 +496,7 @@ def advance(family: int, flags: np.ndarray, terms: np.ndarray, seed: np.uint64,
         if count[0] > max_tiles:
             return g, OVER_CAP, computed, 0
         # 2. compute the spans from the cells of generation g (into oa, ob).
-        start = coin_start(seed, g)
+        start = coin_start(seed, np.int64(g))
         m = 0
         for p in range(count[0]):
             slot = order[p]
@@ -500,7 +565,7 @@ def advance(family: int, flags: np.ndarray, terms: np.ndarray, seed: np.uint64,
         while p < count[0]:
             slot = order[p]
             if not live[slot] and not _faced(slot, nbr, edges):
-                _remove_tile(slot, coord, nbr, order, where, count, index)
+                remove_tile(slot, coord, nbr, order, where, count, index)
             else:
                 p += 1
         g += 1
@@ -526,12 +591,15 @@ def _faced(slot: int, nbr: np.ndarray, edges: np.ndarray) -> bool:
 
 __all__ = [
     "DONE",
+    "GENERIC",
     "NEED_ROOM",
     "OVER_CAP",
     "SIDE",
-    "GENERIC",
     "advance",
+    "build_index",
     "create_tile",
+    "find_tile",
+    "index_size",
     "mark_changed",
-    "new_index",
+    "remove_tile",
 ]
