@@ -132,14 +132,15 @@ class TilePlane:
 
     def _allocate(self, capacity: int) -> None:
         """Make room for ``capacity`` tiles, keeping every slot where it is."""
-        old = self._pa.shape[0]
+        old = self._order.shape[0]
 
-        def grown(array: np.ndarray, fill: int = 0) -> np.ndarray:
-            new = np.full((capacity, *array.shape[1:]), fill, dtype=array.dtype)
-            new[:old] = array
+        def grown(array: np.ndarray, fill: int = 0, extra: int = 0) -> np.ndarray:
+            new = np.full((capacity + extra, *array.shape[1:]), fill, dtype=array.dtype)
+            new[:old] = array[:old]
             return new
 
-        self._pa, self._pb = grown(self._pa), grown(self._pb)
+        # The pools have one more slot, always empty, for missing neighbours to read.
+        self._pa, self._pb = grown(self._pa, extra=1), grown(self._pb, extra=1)
         self._coord, self._nbr = grown(self._coord), grown(self._nbr, -1)
         self._edges, self._live = grown(self._edges), grown(self._live)
         self._span = grown(self._span)
@@ -191,8 +192,8 @@ class TilePlane:
                 f"{self.generation} needs {self.tiles + new:,} tiles of 64 x 64 cells, past "
                 f"the cap of {self.max_cells:,} cells", generation=self.generation, edges=(),
                 shape=(height, width))
-        if self.tiles + new > self._pa.shape[0]:
-            self._allocate(max(2 * self._pa.shape[0], self.tiles + new))
+        if self.tiles + new > self._order.shape[0]:
+            self._allocate(max(2 * self._order.shape[0], self.tiles + new))
         slots = np.empty(len(keys), dtype=np.int64)
         for n, ((i, j), (tx, ty)) in enumerate(zip(touched, keys, strict=True)):
             slot = create_tile(tx, ty, *self._state())
@@ -229,7 +230,7 @@ class TilePlane:
             self.row_steps += int(computed)
             if why == NEED_ROOM:
                 # Double, but not past the cap unless the (over)count of new tiles needs it.
-                capacity = self._pa.shape[0]
+                capacity = self._order.shape[0]
                 self._allocate(max(min(2 * capacity, self.max_tiles), self.tiles + wanted))
                 continue
             if why == OVER_CAP:

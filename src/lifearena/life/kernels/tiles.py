@@ -6,7 +6,9 @@ of the plane. Tiles live in slots of a pool; the plane's state is these arrays (
 by slot):
 
 ======================  ==================================================================
-``pa``, ``pb``          ``(capacity, 64)`` uint64: the cells of colour 1 and of colour 2
+``pa``, ``pb``          ``(capacity + 1, 64)`` uint64: the cells of colour 1 and of colour
+                        2 (the last slot is never used: an empty tile for missing
+                        neighbours to read)
 ``coord``               ``(capacity, 2)`` int64: the tile's ``(tx, ty)``
 ``nbr``                 ``(capacity, 8)`` int64: the slots of its neighbours in
                         :data:`~lifearena.life.universe.NEIGHBOUR_ORDER` (NW, N, NE, W, E,
@@ -287,67 +289,64 @@ def _widen(span: np.ndarray, slot: int, lo: int, hi: int) -> None:
 # Rows of the per-tile scratch array (one row per quantity, ROWS words each). The kernels
 # index it as scratch[ROW, j] rather than through row views: a view costs two atomic
 # reference-count updates, which at a few rows per tile would cost more than the rows.
-WA, CA, EA, WB, CB, EB = 0, 1, 2, 3, 4, 5   # west, centre, east words of each colour
-HS, HK, MS, MK = 6, 7, 8, 9                 # row sums of colour 1 (or of both)
-GS, GK, NS, NK = 10, 11, 12, 13             # row sums of colour 2 (or of colour 1 alone)
-WT, CT, ET = 14, 15, 16                     # west, centre, east words of either colour
-COINS = 17                                  # coin births of each row
-SCRATCH_ROWS = 18
+HS, HK, MS, MK = 0, 1, 2, 3      # row sums of colour 1 (or of either colour)
+GS, GK, NS, NK = 4, 5, 6, 7      # row sums of colour 2 (or of colour 1 alone)
+COINS = 8                        # coin births of each row
+SCRATCH_ROWS = 9
+
+EITHER, FIRST, SECOND = 0, 1, 2
+"""Which cells a row sum counts: of either colour, of colour 1, of colour 2."""
 
 
 @njit(inline="always")
-def _gather(p: np.ndarray, slot: int, nbr: np.ndarray, s: np.ndarray, w: int, c: int, e: int,
-            lo: int, hi: int) -> None:
-    """Rows ``lo - 1 .. hi + 1`` of the tile's column into ``s[c, lo .. hi + 2]`` (row ``r``
-    at ``r + 1``), and of the columns west and east of it into ``s[w]`` and ``s[e]`` (only
-    their facing bit is read); zero where no tile is."""
+def _word(pa: np.ndarray, pb: np.ndarray, colour: int, slot: int, r: int) -> np.uint64:
+    if colour == EITHER:
+        return pa[slot, r] | pb[slot, r]
+    if colour == FIRST:
+        return pa[slot, r]
+    return pb[slot, r]
+
+
+@njit(inline="always")
+def _sum_row(pa: np.ndarray, pb: np.ndarray, colour: int, centre: int, west: int, east: int,
+             r: int, s: np.ndarray, hs: int, hk: int, ms: int, mk: int, j: int) -> None:
+    """Row sums at ``s[., j]`` of row ``r`` of tile ``centre`` and its west and east
+    neighbours: the 2-bit sum (``hs + 2 hk``) of the west, centre and east cells, used by
+    the rows above and below, and of west and east alone (``ms + 2 mk``), used by the row
+    itself."""
+    c = _word(pa, pb, colour, centre, r)
+    w = _west(_word(pa, pb, colour, west, r), c)
+    e = _east(c, _word(pa, pb, colour, east, r))
+    s[hs, j], s[hk, j] = hsum3(w, c, e)
+    s[ms, j] = w ^ e
+    s[mk, j] = w & e
+
+
+@njit(inline="always")
+def _row_sums(pa: np.ndarray, pb: np.ndarray, colour: int, slot: int, nbr: np.ndarray,
+              s: np.ndarray, hs: int, hk: int, ms: int, mk: int, lo: int, hi: int) -> None:
+    """The row sums of rows ``lo - 1 .. hi + 1`` of the tile (row ``r`` at ``j = r + 1``),
+    the rows above and below it taken from the tiles there. A missing neighbour reads the
+    pool's last slot, which is always empty."""
+    zero = pa.shape[0] - 1
     first, last = lo, hi + 3
     if lo == 0:
-        k = nbr[slot, 1]
-        s[c, 0] = p[k, SIDE - 1] if k >= 0 else ZERO
-        k = nbr[slot, 0]
-        s[w, 0] = p[k, SIDE - 1] if k >= 0 else ZERO
-        k = nbr[slot, 2]
-        s[e, 0] = p[k, SIDE - 1] if k >= 0 else ZERO
+        _sum_row(pa, pb, colour, _or(nbr[slot, 1], zero), _or(nbr[slot, 0], zero),
+                 _or(nbr[slot, 2], zero), SIDE - 1, s, hs, hk, ms, mk, 0)
         first = 1
     if hi == SIDE - 1:
-        k = nbr[slot, 6]
-        s[c, ROWS - 1] = p[k, 0] if k >= 0 else ZERO
-        k = nbr[slot, 5]
-        s[w, ROWS - 1] = p[k, 0] if k >= 0 else ZERO
-        k = nbr[slot, 7]
-        s[e, ROWS - 1] = p[k, 0] if k >= 0 else ZERO
+        _sum_row(pa, pb, colour, _or(nbr[slot, 6], zero), _or(nbr[slot, 5], zero),
+                 _or(nbr[slot, 7], zero), 0, s, hs, hk, ms, mk, ROWS - 1)
         last = ROWS - 1
+    west, east = _or(nbr[slot, 3], zero), _or(nbr[slot, 4], zero)
     for j in range(first, last):
-        s[c, j] = p[slot, j - 1]
-    west, east = nbr[slot, 3], nbr[slot, 4]
-    if west >= 0:
-        for j in range(first, last):
-            s[w, j] = p[west, j - 1]
-    else:
-        for j in range(first, last):
-            s[w, j] = ZERO
-    if east >= 0:
-        for j in range(first, last):
-            s[e, j] = p[east, j - 1]
-    else:
-        for j in range(first, last):
-            s[e, j] = ZERO
+        _sum_row(pa, pb, colour, slot, west, east, j - 1, s, hs, hk, ms, mk, j)
 
 
 @njit(inline="always")
-def _row_sums(s: np.ndarray, w_: int, c_: int, e_: int, hs: int, hk: int, ms: int, mk: int,
-              lo: int, hi: int) -> None:
-    """Per gathered row ``j`` in ``lo .. hi + 2``: the 2-bit sum (``hs + 2 hk``) of the
-    west, centre and east cells, used by the rows above and below, and of west and east
-    alone (``ms + 2 mk``), used by the row itself."""
-    for j in range(lo, hi + 3):
-        c = s[c_, j]
-        w = _west(s[w_, j], c)
-        e = _east(c, s[e_, j])
-        s[hs, j], s[hk, j] = hsum3(w, c, e)
-        s[ms, j] = w ^ e
-        s[mk, j] = w & e
+def _or(slot: int, zero: int) -> int:
+    """``slot``, or the empty slot ``zero`` where there is no tile (-1)."""
+    return slot if slot >= 0 else zero
 
 
 @njit(inline="always")
@@ -373,26 +372,20 @@ def _tile_step(family: int, flags: np.ndarray, terms: np.ndarray, start: np.uint
     """The next cells of rows ``lo..hi`` of tile ``slot`` into ``oa[i, lo..hi]`` and
     ``ob[i, lo..hi]``; ``s`` is ``(SCRATCH_ROWS, ROWS)`` scratch, the rest the generic
     family's."""
-    _gather(pa, slot, nbr, s, WA, CA, EA, lo, hi)
-    _gather(pb, slot, nbr, s, WB, CB, EB, lo, hi)
     any_coin = False
     if family in (LIFE, IMMIGRATION, LIFELIKE):
-        for j in range(lo, hi + 3):
-            s[WT, j] = s[WA, j] | s[WB, j]
-            s[CT, j] = s[CA, j] | s[CB, j]
-            s[ET, j] = s[EA, j] | s[EB, j]
-        _row_sums(s, WT, CT, ET, HS, HK, MS, MK, lo, hi)
+        _row_sums(pa, pb, EITHER, slot, nbr, s, HS, HK, MS, MK, lo, hi)
         if family == LIFE:
             for r in range(lo, hi + 1):
                 t0, t1, t2 = _vsum3(s, HS, HK, MS, MK, r)
-                oa[i, r], ob[i, r] = eval_life(s[CA, r + 1], s[CB, r + 1], t0, t1, t2)
+                oa[i, r], ob[i, r] = eval_life(pa[slot, r], pb[slot, r], t0, t1, t2)
         elif family == IMMIGRATION:
             # Of colour 1 alone only the twos bit of its count is needed: the majority of 3.
-            _row_sums(s, WA, CA, EA, GS, GK, NS, NK, lo, hi)
+            _row_sums(pa, pb, FIRST, slot, nbr, s, GS, GK, NS, NK, lo, hi)
             for r in range(lo, hi + 1):
                 t0, t1, t2 = _vsum3(s, HS, HK, MS, MK, r)
                 _, a1, _ = _vsum3(s, GS, GK, NS, NK, r)
-                oa[i, r], ob[i, r] = eval_immigration(s[CA, r + 1], s[CB, r + 1], t0, t1, t2,
+                oa[i, r], ob[i, r] = eval_immigration(pa[slot, r], pb[slot, r], t0, t1, t2,
                                                       a1)
         else:
             bm = (flags[0], flags[1], flags[2], flags[3], flags[4], flags[5], flags[6],
@@ -401,18 +394,18 @@ def _tile_step(family: int, flags: np.ndarray, terms: np.ndarray, start: np.uint
                   flags[16], flags[17])
             for r in range(lo, hi + 1):
                 t0, t1, t2, t3 = _vsum(s, HS, HK, MS, MK, r)
-                oa[i, r], ob[i, r] = eval_lifelike(s[CA, r + 1], s[CB, r + 1], t0, t1, t2, t3,
+                oa[i, r], ob[i, r] = eval_lifelike(pa[slot, r], pb[slot, r], t0, t1, t2, t3,
                                                    bm, sm)
     else:
-        _row_sums(s, WA, CA, EA, HS, HK, MS, MK, lo, hi)
-        _row_sums(s, WB, CB, EB, GS, GK, NS, NK, lo, hi)
+        _row_sums(pa, pb, FIRST, slot, nbr, s, HS, HK, MS, MK, lo, hi)
+        _row_sums(pa, pb, SECOND, slot, nbr, s, GS, GK, NS, NK, lo, hi)
         if family == P2LIFE:
             f_coin, f_v1, f_c2, f_loose, f_unb = flags[0], flags[1], flags[2], flags[3], flags[4]
             for r in range(lo, hi + 1):
                 w0, w1, w2, w3 = _vsum(s, HS, HK, MS, MK, r)
                 v0, v1, v2, v3 = _vsum(s, GS, GK, NS, NK, r)
                 oa[i, r], ob[i, r], s[COINS, r] = eval_p2life(
-                    s[CA, r + 1], s[CB, r + 1], w0, w1, w2, w3, v0, v1, v2, v3, f_coin, f_v1,
+                    pa[slot, r], pb[slot, r], w0, w1, w2, w3, v0, v1, v2, v3, f_coin, f_v1,
                     f_c2, f_loose, f_unb)
             any_coin = f_coin != ZERO
         else:
@@ -421,8 +414,7 @@ def _tile_step(family: int, flags: np.ndarray, terms: np.ndarray, start: np.uint
             for r in range(lo, hi + 1):
                 c1[0, r], c1[1, r], c1[2, r], c1[3, r] = _vsum(s, HS, HK, MS, MK, r)
                 c2[0, r], c2[1, r], c2[2, r], c2[3, r] = _vsum(s, GS, GK, NS, NK, r)
-            eval_terms(c1, c2, s[CA, 1:SIDE + 1], s[CB, 1:SIDE + 1], terms, out, eq1, eq2, tu,
-                       tv)
+            eval_terms(c1, c2, pa[slot], pb[slot], terms, out, eq1, eq2, tu, tv)
             for r in range(lo, hi + 1):
                 oa[i, r] = out[0, r]
                 ob[i, r] = out[1, r]
@@ -457,7 +449,7 @@ def advance(family: int, flags: np.ndarray, terms: np.ndarray, seed: np.uint64,
     ``max_tiles`` tiles). Either way the plane is whole at the generation reached: a stop
     comes before a generation's step begins, when at most some empty tiles were added.
     """
-    capacity = pa.shape[0]
+    capacity = order.shape[0]
     oa = np.empty((capacity, SIDE), dtype=np.uint64)
     ob = np.empty((capacity, SIDE), dtype=np.uint64)
     todo = np.empty((capacity, 3), dtype=np.int64)

@@ -1,0 +1,117 @@
+"""Speed of the sparse tile plane (:class:`lifearena.life.plane.TilePlane`) on classic
+patterns, against :func:`lifearena.life.growing.run_growing` (a bounded grid that grows)
+measured in the same run.
+
+For each pattern it prints the tile plane's engine time (the ``step`` call alone, after a
+warm-up that loads the compiled kernels; median of ``--repeats``), the population reached
+(checked against the known figure), the tiles held at the end and the rows computed, then
+``run_growing``'s time for the same generations and the ratio. ``run_growing`` on Lidka to
+29,055 generations takes minutes and gigabytes (its grid follows the gliders), so by default
+it is timed to ``--growing-lidka`` generations (10,000) and the tile plane is timed to the
+same generation too for the ratio.
+
+One core: ``NUMBA_NUM_THREADS=1`` is set and nothing runs in parallel.
+
+    .venv/bin/python benchmarks/bench_plane.py
+    .venv/bin/python benchmarks/bench_plane.py --repeats 1 --growing-lidka 29055
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+# Golly's patterns (Patterns/Life): Lidka's two-generation predecessor (David Bell, 2005;
+# Lidka by Andrzej Okrasinski), acorn (Charles Corderman) and Gosper's glider gun.
+LIDKA = ("#N Lidka predecessor\nx = 9, y = 15, rule = B3/S23\n"
+         "bo$obo$bo8$8bo$6bobo$5boobo$$4b3o!\n")
+ACORN = "#N Acorn\nx = 7, y = 3, rule = B3/S23\nbo$3bo$2o2b3o!\n"
+GUN = ("#N Gosper glider gun\nx = 36, y = 9, rule = B3/S23\n"
+       "24bo$22bobo$12b2o6b2o12b2o$11bo3bo4b2o12b2o$2o8bo5bo3b2o$2o8bo3bob2o4b\n"
+       "obo$10bo5bo7bo$11bo3bo$12b2o!\n")
+
+# (name, RLE, generations, population at the end on the plane (bgolly agrees), target s)
+CASES = [
+    ("acorn", ACORN, 5206, 633, 0.5),
+    ("Lidka", LIDKA, 29055, 1625, 0.5),
+    ("Gosper gun", GUN, 10000, 1713, None),
+]
+
+
+def parse() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=3, help="timed repeats (median)")
+    parser.add_argument("--growing-lidka", type=int, default=10_000,
+                        help="generations of Lidka for run_growing (29055: all, minutes)")
+    parser.add_argument("--no-growing", action="store_true", help="skip run_growing")
+    return parser.parse_args()
+
+
+def median_time(function: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> int:
+    args = parse()
+    from lifearena.life.growing import run_growing
+    from lifearena.life.patterns import read_rle
+    from lifearena.life.plane import TilePlane
+
+    warm = TilePlane.from_cells(read_rle(ACORN).cells, "life")
+    warm.step(10)
+    run_growing(read_rle(ACORN).cells, "life", 10)
+    print(f"{'pattern':<12}{'generations':>12}{'population':>12}{'tiles':>7}"
+          f"{'rows':>13}{'tile plane':>12}{'run_growing':>13}{'ratio':>8}")
+    failed = False
+    for name, text, generations, expected, target in CASES:
+        cells = read_rle(text).cells
+        result: list[TilePlane] = []
+
+        def on_plane(n: int = generations, cells=cells, result=result) -> None:
+            plane = TilePlane.from_cells(cells, "life")
+            plane.step(n)
+            result[:] = [plane]
+
+        seconds = median_time(on_plane, args.repeats)
+        plane = result[0]
+        population = plane.population()[0]
+        failed |= population != expected
+        growing = ""
+        ratio = ""
+        if not args.no_growing:
+            span = min(generations, args.growing_lidka) if name == "Lidka" else generations
+            start = time.perf_counter()
+            run = run_growing(cells, "life", span)
+            growing_seconds = time.perf_counter() - start
+            same, at_span = seconds, plane
+            if span != generations:
+                at_span = TilePlane.from_cells(cells, "life")
+                same = median_time(lambda span=span, cells=cells: TilePlane.from_cells(
+                    cells, "life").step(span), args.repeats)
+                at_span.step(span)
+            if int((run.cells == 1).sum()) != at_span.population()[0]:
+                print(f"  run_growing and the tile plane disagree at {span:,}", file=sys.stderr)
+                failed = True
+            growing = f"{growing_seconds:.3f} s" + ("" if span == generations else f" ({span:,})")
+            ratio = f"{growing_seconds / same:.0f}x"
+        mark = "" if target is None else (" ok" if seconds < target else f" > {target} s")
+        print(f"{name:<12}{generations:>12,}{population:>12,}{plane.tiles:>7}"
+              f"{plane.row_steps:>13,}{seconds:>10.3f} s{growing:>13}{ratio:>8}{mark}")
+        if population != expected:
+            print(f"  wrong population: expected {expected:,}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
