@@ -218,6 +218,17 @@ def test_cells_of_a_box_and_add_in_negative_coordinates() -> None:
     assert plane.cells(Box(10**9, 10**9, 2, 2)).tolist() == [[0, 0], [0, 0]]
 
 
+def test_progress_and_a_still_life_stepped_to_the_end_at_once() -> None:
+    plane = TilePlane.from_cells(GLIDER, "life")
+    seen: list[int] = []
+    plane.step(30, progress=seen.append)
+    assert seen[-1] == 30 == plane.generation
+    block = TilePlane.from_cells(np.ones((2, 2), dtype=np.int8), "life", x=-1, y=-1)
+    block.step(10**12)  # a still life: no generation computed after the first
+    assert block.generation == 10**12 and block.row_steps == 4 * 64  # one step of 4 tiles
+    assert block.population() == (4, 0) and block.bounding_box() == Box(-1, -1, 2, 2)
+
+
 def test_birth_on_no_neighbours_is_refused() -> None:
     with pytest.raises(RuleError, match=r"B0.*fill the unbounded plane"):
         TilePlane("B03/S23")
@@ -225,11 +236,16 @@ def test_birth_on_no_neighbours_is_refused() -> None:
 
 def test_bad_generations_and_boxes_are_refused_in_one_line() -> None:
     plane = TilePlane.from_cells(GLIDER, "life")
-    for bad in (-1, 2.5):
+    for bad in (-1, 2.5, 10**13):
         with pytest.raises(BadParameterError, match="generations"):
             plane.step(bad)  # type: ignore[arg-type]
     with pytest.raises(BadParameterError, match="box"):
         plane.cells(Box(0, 0, 10**6, 10**6))
+    with pytest.raises(BadParameterError,
+                       match=r"pattern at \(2305843009213693952, 0\).*coordinates"):
+        plane.add(GLIDER, x=2**61)
+    with pytest.raises(BadParameterError, match="box.*coordinates"):
+        plane.cells(Box(-2**62, 0, 1, 1))
     assert plane.generation == 0
 
 

@@ -69,13 +69,20 @@ see until it returns) stays prompt and ``progress`` is called often enough."""
 
 _FIRST_CAPACITY = 64
 
+COORDINATE_LIMIT = 2**60
+"""Cells of the plane lie within ``+-COORDINATE_LIMIT`` (tile positions times 64 and the
+coin's arithmetic stay exact in 64-bit integers; a pattern cannot travel that far)."""
+
 
 class TilePlane:
     """A pattern on the unbounded plane under ``rule``, as sparse tiles (module docstring).
 
     ``seed`` chooses the coins of coin rules. ``max_cells`` (default
     :data:`lifearena.caps.MAX_GRID_CELLS`) caps the cells held in tiles, that is
-    ``max_cells // 4096`` tiles (:attr:`max_tiles`). Implements
+    ``max_cells // 4096`` tiles (:attr:`max_tiles`). :attr:`generation` counts the steps
+    done; set it before stepping to start elsewhere (a file's ``Gen=``: coins depend on
+    it). A pattern that stops changing (a still life, an empty plane) is stepped to the end
+    at once, however many generations are asked. Implements
     :class:`~lifearena.life.universe.Universe`.
     """
 
@@ -168,12 +175,17 @@ class TilePlane:
         pass :attr:`max_tiles`.
         """
         grid = as_grid(cells, allow_batch=False)
+        x, y = int(x), int(y)
+        height, width = grid.shape
+        if not (min(x, y) >= -COORDINATE_LIMIT and max(x + width, y + height)
+                <= COORDINATE_LIMIT):
+            raise BadParameterError(
+                f"a {width} x {height} pattern at ({x}, {y}) reaches past the plane's "
+                f"coordinates; expected x and y within +-2**60")
         if not grid.any():
             return
-        x, y = int(x), int(y)
         tx0, ty0 = x // SIDE, y // SIDE
         ox, oy = x - tx0 * SIDE, y - ty0 * SIDE
-        height, width = grid.shape
         rows = -(-(oy + height) // SIDE)
         columns = -(-(ox + width) // SIDE)
         if (ox, oy) != (0, 0) or (rows * SIDE, columns * SIDE) != grid.shape:
@@ -286,6 +298,10 @@ class TilePlane:
         if box.width < 0 or box.height < 0:
             raise BadParameterError(f"box {box} has a negative side; expected width, height "
                                     ">= 0")
+        if not (min(box.x, box.y) >= -COORDINATE_LIMIT
+                and max(box.right, box.bottom) <= COORDINATE_LIMIT):
+            raise BadParameterError(f"box {box} reaches past the plane's coordinates; "
+                                    "expected x and y within +-2**60")
         caps.check_cells(max(box.height, 1), max(box.width, 1), f"box {box}")
         out = np.zeros((box.height, box.width), dtype=np.int8)
         used = self._used()

@@ -503,6 +503,10 @@ def advance(family: int, flags: np.ndarray, terms: np.ndarray, seed: np.uint64,
                 computed += hi - lo + 1
             span[slot, 0] = SIDE
             span[slot, 1] = -1
+        if m == 0:
+            # Nothing could change (a new tile would have been computed whole), so nothing
+            # ever will: a still life or an empty plane is done at once.
+            return stop, DONE, computed, 0
         # 3. settle: write back; the rows next to a change make the next step's spans.
         for i in range(m):
             slot, lo, hi = todo[i, 0], todo[i, 1], todo[i, 2]
