@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lifearena.errors import BadParameterError, RuleError
+from lifearena.life.coin import plane_coin_colours
 from lifearena.life.growing import GrowthLimitError
 from lifearena.life.kernels import tiles
 from lifearena.life.kernels.reference import reference_step
@@ -139,6 +140,42 @@ def test_the_plane_equals_the_reference_step(cells: np.ndarray, rule: Rule, x0: 
                                int(rows.max() - rows.min()) + 1)
     else:
         assert expected is None and plane.tiles == 0
+
+
+def numpy_plane_step(cells: np.ndarray, rule: Rule, *, x0: int, y0: int, seed: int,
+                     generation: int) -> np.ndarray:
+    """A whole-array step of a bounded grid at ``(x0, y0)`` on the plane (the plane coin of
+    :mod:`lifearena.life.coin`, which the test above holds to its formula)."""
+    padded = np.pad(cells, 1)
+    height, width = cells.shape
+    shifted = [padded[1 + dy:1 + dy + height, 1 + dx:1 + dx + width]
+               for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0)]
+    n1 = sum((near == 1).astype(np.int64) for near in shifted)
+    n2 = sum((near == 2).astype(np.int64) for near in shifted)
+    out = rule.table[cells, n1, n2].copy()
+    ys, xs = np.nonzero(out == COIN)
+    out[ys, xs] = plane_coin_colours(seed, generation, x0 + xs, y0 + ys)
+    return out
+
+
+@pytest.mark.parametrize("rule", [
+    "life", "immigration", "B36/S23", "p2life", "p2life-loose-survival",
+    "0 2-3 1-2 -> coin; 0 3 0 -> 1; 0 0 3 -> 2; 1 2-3 * -> 1; 2 * 2-4 -> 2"])
+def test_a_soup_over_many_tiles_equals_whole_array_steps(rule: str) -> None:
+    """Rows waking across tile sides and corners, tiles made and dropped, for 60
+    generations of a 150 x 150 soup spread over nine tiles."""
+    rules = Rule.from_string(rule)
+    cells = np.random.default_rng(5).choice(np.array([0, 0, 1, 2], dtype=np.int8),
+                                            size=(150, 150))
+    generations, seed = 60, 11
+    grid = np.pad(cells, generations + 1)
+    left = top = -70 - generations - 1
+    for g in range(generations):
+        grid = numpy_plane_step(grid, rules, x0=left, y0=top, seed=seed, generation=g)
+    plane = TilePlane.from_cells(cells, rules, x=-70, y=-70, seed=seed)
+    for _ in range(3):
+        plane.step(generations // 3)
+    assert np.array_equal(plane.cells(Box(left, top, grid.shape[1], grid.shape[0])), grid)
 
 
 @pytest.mark.parametrize(("flip_x", "flip_y"), [(False, False), (True, False), (False, True),
