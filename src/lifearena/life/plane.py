@@ -46,9 +46,9 @@ from lifearena.life.growing import GrowthLimitError
 from lifearena.life.kernels.bitlogic import plan_for, seed_word
 from lifearena.life.kernels.bitplanes import pack
 from lifearena.life.kernels.tiles import (
-    DONE,
     NEED_ROOM,
     OVER_CAP,
+    SETTLED,
     SIDE,
     advance,
     build_index,
@@ -253,7 +253,8 @@ class TilePlane:
                     + (f" (it spans {box.width:,} x {box.height:,})" if box else ""),
                     generation=self.generation, edges=(),
                     shape=(box.height, box.width) if box else (0, 0))
-            assert why == DONE
+            if why == SETTLED:
+                self.generation = target
             if progress is not None:
                 progress(self.generation)
 

@@ -90,9 +90,10 @@ DY = np.array([-1, -1, -1, 0, 0, 1, 1, 1], dtype=np.int64)
 """Offsets of the eight neighbours, in ``NEIGHBOUR_ORDER``; neighbour ``7 - k`` is the
 opposite of neighbour ``k``."""
 
-DONE, NEED_ROOM, OVER_CAP = 0, 1, 2
+DONE, NEED_ROOM, OVER_CAP, SETTLED = 0, 1, 2, 3
 """How :func:`advance` stopped: all generations done; the pool needs more slots before
-the next generation can grow; the next generation would pass ``max_tiles``."""
+the next generation can grow; the next generation would pass ``max_tiles``; nothing can
+change any more (every later generation is the same)."""
 
 _ROW_MUL = np.uint64(ROW_MULTIPLIER)
 _HASH_X = np.uint64(0x9E3779B97F4A7C15)
@@ -445,9 +446,11 @@ def advance(family: int, flags: np.ndarray, terms: np.ndarray, seed: np.uint64,
 
     Returns ``(generation reached, why it stopped, rows computed, slots wanted)``, the
     reason being :data:`DONE`, :data:`NEED_ROOM` (grow the pool to at least the tiles held
-    plus the slots wanted, and call again) or :data:`OVER_CAP` (growing would pass
-    ``max_tiles`` tiles). Either way the plane is whole at the generation reached: a stop
-    comes before a generation's step begins, when at most some empty tiles were added.
+    plus the slots wanted, and call again), :data:`OVER_CAP` (growing would pass
+    ``max_tiles`` tiles) or :data:`SETTLED` (nothing changes any more: the generation
+    reached is ``stop``, and any later one is the same). Either way the plane is whole at
+    the generation reached: a stop comes before a generation's step begins, when at most
+    some empty tiles were added.
     """
     capacity = order.shape[0]
     oa = np.empty((capacity, SIDE), dtype=np.uint64)
@@ -506,7 +509,7 @@ def advance(family: int, flags: np.ndarray, terms: np.ndarray, seed: np.uint64,
         if m == 0:
             # Nothing could change (a new tile would have been computed whole), so nothing
             # ever will: a still life or an empty plane is done at once.
-            return stop, DONE, computed, 0
+            return stop, SETTLED, computed, 0
         # 3. settle: write back; the rows next to a change make the next step's spans.
         for i in range(m):
             slot, lo, hi = todo[i, 0], todo[i, 1], todo[i, 2]
@@ -590,6 +593,7 @@ __all__ = [
     "GENERIC",
     "NEED_ROOM",
     "OVER_CAP",
+    "SETTLED",
     "SIDE",
     "advance",
     "build_index",
