@@ -152,7 +152,7 @@ def numpy_plane_step(cells: np.ndarray, rule: Rule, *, x0: int, y0: int, seed: i
                for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0)]
     n1 = sum((near == 1).astype(np.int64) for near in shifted)
     n2 = sum((near == 2).astype(np.int64) for near in shifted)
-    out = rule.table[cells, n1, n2].copy()
+    out: np.ndarray = rule.table[cells, n1, n2].copy()
     ys, xs = np.nonzero(out == COIN)
     out[ys, xs] = plane_coin_colours(seed, generation, x0 + xs, y0 + ys)
     return out

@@ -302,10 +302,10 @@ EITHER, FIRST, SECOND = 0, 1, 2
 @njit(inline="always")
 def _word(pa: np.ndarray, pb: np.ndarray, colour: int, slot: int, r: int) -> np.uint64:
     if colour == EITHER:
-        return pa[slot, r] | pb[slot, r]
+        return np.uint64(pa[slot, r] | pb[slot, r])
     if colour == FIRST:
-        return pa[slot, r]
-    return pb[slot, r]
+        return np.uint64(pa[slot, r])
+    return np.uint64(pb[slot, r])
 
 
 @njit(inline="always")
