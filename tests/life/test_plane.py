@@ -304,6 +304,13 @@ def test_the_memory_cap_stops_a_growing_pattern_whole() -> None:
     assert error.generation > 300  # the gun ran until its gliders needed a seventh tile
 
 
+def test_add_past_the_cap_changes_nothing() -> None:
+    plane = TilePlane.from_cells(GLIDER, "life", max_cells=2 * 64 * 64)
+    with pytest.raises(GrowthLimitError, match=r"needs 3 tiles.*cap of 8,192 cells"):
+        plane.add(np.ones((1, 2), dtype=np.int8), x=63, y=200)  # two more tiles
+    assert plane.tiles == 1 and plane.population() == (5, 0)
+
+
 # -- Golly --------------------------------------------------------------------------------------
 
 
