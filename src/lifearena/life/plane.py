@@ -4,15 +4,16 @@
 colour) that exist only where the pattern is: a tile is added when a live cell reaches the
 side or corner of its neighbour, and dropped when it is empty and no live cell faces it. The
 universe grows and shrinks with the pattern: gliders flying apart cost one to four tiles
-each, never the area of their bounding box. Tiles that did not change in the last step,
-among neighbours that did not either, are not computed (they cannot change), so still lifes
-cost nothing after they settle.
+each, never the area of their bounding box. Only the rows next to a change of the last
+step are computed (the others cannot change), so still lifes cost nothing once they settle
+and a glider costs a few rows.
 
-Why 64 x 64: one word per row means the west and east neighbours of a row are whole words
-of the tiles beside it (no shifting across words inside a tile), a tile's 64 rows are one
-short loop that LLVM unrolls and vectorises, and 4,096 cells are small enough that a glider
-wakes few cells and large enough that the per-tile work (finding neighbours, flags) is a
-small part of a step. The kernels are in :mod:`lifearena.life.kernels.tiles`.
+Why 64 x 64: one word per row means the west and east neighbours of a row are single
+words of the tiles beside it (no carries between words inside a tile), and a row is the
+unit of work, so a large tile costs nothing where nothing happens; 64 rows keep the
+per-tile bookkeeping (finding neighbours, edge flags, growing and dropping tiles) small
+against the rows of an active tile, while a glider still touches only one to four tiles.
+The kernels are in :mod:`lifearena.life.kernels.tiles`.
 
 Every rule the engine runs works here except rules with birth on zero neighbours (B0),
 which would fill the plane at once (:class:`~lifearena.errors.RuleError` at construction).

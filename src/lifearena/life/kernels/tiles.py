@@ -46,8 +46,7 @@ One generation (:func:`advance`):
    of one to four tiles;
 4. **shrink**: an empty tile that no neighbour's live cells face is dropped.
 
-Each horizontal sum is computed once per row and shared by the three rows that use it,
-which makes a tile step cheaper per cell than the flat grid kernel's.
+Each horizontal sum is computed once per row and shared by the three rows that use it.
 """
 
 from __future__ import annotations
