@@ -266,6 +266,25 @@ def test_progress_and_a_still_life_stepped_to_the_end_at_once() -> None:
     assert block.population() == (4, 0) and block.bounding_box() == Box(-1, -1, 2, 2)
 
 
+def test_cells_added_between_steps_join_the_run() -> None:
+    """Adding wakes the rows it touches: a glider added into a running plane, on tiles
+    that hold cells already and on new ones, flies as if it had been there."""
+    rule = Rule.named("immigration")
+    first = np.array([[1, 2, 2], [0, 0, 0], [2, 1, 0]], dtype=np.int8)
+    plane = TilePlane.from_cells(first, rule, x=60, y=60)
+    plane.step(8)
+    box = Box(0, 0, 200, 200)
+    grid = plane.cells(box)
+    second = GLIDER * 2
+    grid[58:61, 70:73] = np.where(second != 0, second, grid[58:61, 70:73])
+    plane.add(second, x=70, y=58)
+    assert np.array_equal(plane.cells(box), grid)
+    for g in range(8, 48):  # nothing reaches the box's edge in 48 generations
+        grid = numpy_plane_step(grid, rule, x0=0, y0=0, seed=0, generation=g)
+    plane.step(40)
+    assert np.array_equal(plane.cells(box), grid)
+
+
 def test_birth_on_no_neighbours_is_refused() -> None:
     with pytest.raises(RuleError, match=r"B0.*fill the unbounded plane"):
         TilePlane("B03/S23")
