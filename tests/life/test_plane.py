@@ -243,6 +243,22 @@ def test_the_tile_index_and_links_match_a_dictionary(
                     assert nbr[slot, k] == expected.get((tx + int(dx), ty + int(dy)), -1)
 
 
+def test_the_pool_grows_mid_run() -> None:
+    """Thirty blinkers across tile corners fill the first pool (64 tiles) and ask for more
+    tiles than it has free in the first step."""
+    row = np.zeros((1, 30 * 128), dtype=np.int8)
+    for k in range(30):
+        row[0, 128 * k + 62:128 * k + 65] = 1
+    plane = TilePlane.from_cells(row, "life", y=63)
+    assert plane.tiles == 60
+    plane.step(1)
+    assert plane.tiles > 64 and plane.population() == (90, 0)
+    vertical = plane.cells(Box(62, 62, 3, 3))
+    assert vertical.tolist() == [[0, 1, 0], [0, 1, 0], [0, 1, 0]]
+    plane.step(1)
+    assert np.array_equal(plane.cells(Box(0, 63, row.shape[1], 1)), row)
+
+
 def test_cells_of_a_box_and_add_in_negative_coordinates() -> None:
     plane = TilePlane("immigration")
     plane.add(np.array([[1, 2]], dtype=np.int8), x=-65, y=-1)
