@@ -113,7 +113,7 @@ def test_a_tile_plane_is_a_universe() -> None:
     assert isinstance(TilePlane("life"), Universe)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cells=patterns(), rule=RULES, x0=st.integers(-140, 140), y0=st.integers(-140, 140),
        generations=st.integers(1, 5), seed=st.integers(-2**63, 2**64 - 1),
        start=st.integers(0, 2**40))
