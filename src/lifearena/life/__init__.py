@@ -10,6 +10,9 @@ What is where:
   :mod:`~lifearena.life.run` — :func:`run_until_stable` (cycle detection);
   :mod:`~lifearena.life.growing` — :func:`run_growing`, a pattern on the unbounded plane
   (a bounded grid that grows where the pattern reaches its edge).
+  :mod:`~lifearena.life.plane` — :class:`~lifearena.life.plane.TilePlane`, the unbounded
+  plane as sparse tiles that grow and shrink with the pattern (:mod:`~lifearena.life.universe`
+  is the protocol it implements).
 * :mod:`lifearena.life.kernels` — the kernels themselves, one module per family: the
   ``reference`` step (the definition), the ``numpy_step`` baseline, and the numba
   bit-parallel ``bitwise`` (one grid) and ``batch`` (many small boards) kernels with their

@@ -17,6 +17,8 @@ module                         serves                                           
 :mod:`.batch`                  ``kernel="auto"``/``"bitwise"`` on a batch         fast
                                ``(boards, h, w)``: one word per board up to 64
                                cells, else one board at a time through bitwise
+:mod:`.tiles`                  :class:`~lifearena.life.plane.TilePlane`, the      fast
+                               unbounded plane as sparse 64 x 64 tiles
 :mod:`.bitplanes`              packing: a grid as two ``uint64`` planes with      support
                                ghost borders, used by bitwise, batch and runs
 :mod:`.bitlogic`               bitsliced adders and *rule plans*: which boolean   support
