@@ -64,7 +64,7 @@ def test_run_on_the_default_grid_grows(tmp_path, capsys) -> None:  # type: ignor
     # the same cells as on the plane (a small torus has 86 too: its gliders wrapped round)
     assert np.array_equal(_live_box(load_pattern(tmp_path / "end.rle").cells),
                           _gun_on_the_plane(tmp_path, 300))
-    assert "unbounded plane (moved" in out
+    assert "(tiles; auto:" in out  # the algorithm the run chose, and why
 
 
 def test_step_on_the_default_grid_grows(tmp_path, capsys) -> None:  # type: ignore
@@ -123,6 +123,11 @@ def test_past_the_cap_the_run_stops_with_one_line(tmp_path, capsys, monkeypatch,
     code, out, err = run_cli(capsys, *argv, _file(tmp_path, GUN), "-n", "1000")
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1
+    if command == "run":  # the tile plane
+        assert re.fullmatch(r"error: at generation \d+ the pattern needs \d+ tiles of 64 x 64 "
+                            r"cells, past the cap of 20,000 cells \(it spans \d+ x \d+\); "
+                            r"expected fewer --generations, or --size WxH .*", err.strip()), err
+        return
     assert re.fullmatch(r"error: at generation \d+ a live cell reached the .*edges? of the "
                         r"\d+ x \d+ grid, and its live cells span \d+ x \d+: a grid with room "
                         r"round them would pass the cap of 20,000 cells; expected fewer "
@@ -149,7 +154,7 @@ def test_the_gif_of_a_run_on_the_plane_follows_the_pattern(tmp_path,  # type: ig
     code, out, _ = run_cli(capsys, "life", "run", "--no-show", "-i", _file(tmp_path, GLIDER),
                            "-n", "240", "--gif", tmp_path / "run.gif", "--frames", "4",
                            "--scale", "1", "-o", tmp_path / "end.rle")
-    assert code == 0 and "moved" in out
+    assert code == 0 and "unbounded plane (tiles" in out
     # the glider moved 60 cells down and right: the frames show it in one box that holds
     # its whole path (the union of the frames' boxes: 3 + 60 cells, and 2 of margin round)
     gif = Image.open(tmp_path / "run.gif")

@@ -26,18 +26,20 @@ from lifearena.extras import require
 from lifearena.life.drive import Driven, drive, frame_every
 from lifearena.life.frames import FrameRecorder, fitted_box
 from lifearena.life.grid import population, random_grid
+from lifearena.life.lookup_rule import LookupRule, as_any_rule
 from lifearena.life.pattern_library import library, load_library_pattern
 from lifearena.life.patterns import Pattern, load_pattern, save_pattern, write_text
 from lifearena.life.rules import COIN, Rule, as_rule, available_rules
 from lifearena.life.series import write_atomically, write_csv, write_plot
 from lifearena.life.settle import CHECK_EVERY, Repeat, Settle, Settled, life_like_ships
-from lifearena.life.universe import Box, Universe
+from lifearena.life.universe import Box, Universe, transition_table
 from lifearena.life.universes import (
     MAX_STEP_EXPONENT,
     Algorithm,
     GrowingPlane,
     KernelGrid,
     choose_universe,
+    plane_algorithm,
 )
 
 if TYPE_CHECKING:
@@ -111,12 +113,14 @@ def _kernel(name: str) -> Kernel:
     return cast(Kernel, name)
 
 
-def _is_one_colour(rule: Rule) -> bool:
+def _is_one_colour(rule: Rule | LookupRule) -> bool:
     """True when nothing in the rule ever makes colour 2 from an empty or colour-1 cell."""
-    return not bool(np.any((rule.table[:2] == 2) | (rule.table[:2] == COIN)))
+    table = transition_table(rule)[: 2 * 3**8]
+    return not bool(np.any((table == 2) | (table == COIN)))
 
 
-def _torus(topology: Topology | None, default: Topology, plane: bool, rule: Rule) -> bool:
+def _torus(topology: Topology | None, default: Topology, plane: bool,
+           rule: Rule | LookupRule) -> bool:
     """Whether the grid wraps; refuses what the unbounded plane cannot do: an edge given to
     it (``--topology``), or a B0 rule, which would fill it at once."""
     if plane and topology is not None:
@@ -124,21 +128,34 @@ def _torus(topology: Topology | None, default: Topology, plane: bool, rule: Rule
                                 "by --size or --pad, and a pattern without them runs on the "
                                 "unbounded plane, which has none; expected --size WxH or "
                                 "--pad N with it, or no --topology")
-    if plane and rule.table[0, 0, 0] != 0:
+    if plane and transition_table(rule)[0] != 0:
         raise BadParameterError(f"rule {rule.name} gives birth with no neighbours (B0), so a "
                                 "pattern would fill the unbounded plane at once; expected "
                                 "--size WxH or --pad N for a fixed grid")
     return (topology or default) is Topology.torus
 
 
-def _embed(cells: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-    """``cells`` centred on an empty grid of ``shape`` (which must be at least as large)."""
+def _embed(cells: np.ndarray, shape: tuple[int, int],
+           origin: tuple[int, int] | None = None) -> np.ndarray:
+    """``cells`` on an empty grid of ``shape`` (which must be at least as large): centred, or
+    with its top-left cell at Golly's ``origin`` (``#CXRLE Pos=x,y``) on a grid whose cell
+    ``(0, 0)`` is Golly's, in the middle (Golly's bounded grids run from ``-width // 2``).
+
+    >>> _embed(np.ones((1, 2), dtype=np.int8), (2, 4), origin=(-2, 0)).tolist()
+    [[0, 0, 0, 0], [1, 1, 0, 0]]
+    """
     height, width = shape
     if cells.shape[0] > height or cells.shape[1] > width:
         raise BadParameterError(f"pattern is {cells.shape[1]}x{cells.shape[0]} but --size is "
                                 f"{width}x{height}; expected a size at least the pattern's")
     out = np.zeros(shape, dtype=np.int8)
-    top, left = (height - cells.shape[0]) // 2, (width - cells.shape[1]) // 2
+    if origin is None:
+        top, left = (height - cells.shape[0]) // 2, (width - cells.shape[1]) // 2
+    else:
+        top, left = origin[1] + height // 2, origin[0] + width // 2
+        if not (0 <= top <= height - cells.shape[0] and 0 <= left <= width - cells.shape[1]):
+            raise BadParameterError(f"the pattern at #CXRLE Pos={origin[0]},{origin[1]} lies "
+                                    f"outside its {width}x{height} grid; expected it inside")
     out[top : top + cells.shape[0], left : left + cells.shape[1]] = cells
     return out
 
@@ -188,8 +205,11 @@ def _summary(rule: Rule, populations: tuple[int, int], grid: str, generations: i
     table.add_row("density", f"{(one + two) / cells:.4f}")
     if updates is None:
         updates = cells * generations
-    rate = updates / seconds if seconds > 0 else float("inf")
-    table.add_row("time", f"{seconds:.3f} s ({rate:,.0f} cell-updates/s)")
+    if updates < 0:  # HashLife: no cell is stepped one at a time, so no rate to give
+        table.add_row("time", f"{seconds:.3f} s")
+    else:
+        rate = updates / seconds if seconds > 0 else float("inf")
+        table.add_row("time", f"{seconds:.3f} s ({rate:,.0f} cell-updates/s)")
     return table
 
 
@@ -203,10 +223,20 @@ def _progress() -> Progress:
 
 def _rule_option(rule: str | None, default: str | None) -> Rule:
     """The rule given by ``--rule`` (an empty one is refused, not read as "the default")."""
+    found = _any_rule_option(rule, default)
+    if isinstance(found, LookupRule):
+        raise BadParameterError(f"rule {found.name} is a lookup over the neighbourhood, which "
+                                "'life step' does not run; expected a rule of neighbour "
+                                "counts, or 'life run', which runs it")
+    return found
+
+
+def _any_rule_option(rule: str | None, default: str | None) -> Rule | LookupRule:
+    """:func:`_rule_option`, lookup rules (Hensel notation, Golly rule tables) included."""
     if rule is not None and not rule.strip():
         raise BadParameterError("--rule ''; expected a rule name, a B.../S... string, a table "
                                 "or @FILE (see 'lifearena life rules')")
-    return as_rule(rule if rule is not None else default or "p2life")
+    return as_any_rule(rule if rule is not None else default or "p2life")
 
 
 def _picture_scale(shape: tuple[int, int], scale: int | None) -> int:
@@ -343,7 +373,8 @@ def run(
     from lifearena.cli.checks import check_output
 
     pattern = _load_start(input_file, pattern_name)
-    the_rule = _rule_option(rule, pattern.rule if pattern is not None else None)
+    the_rule = _any_rule_option(rule, pattern.rule if pattern is not None else None)
+    lookup = isinstance(the_rule, LookupRule)
     chosen = _kernel(kernel)
     for path, option, suffixes in ((png, "--png", (".png",)), (gif, "--gif", (".gif",)),
                                    (output, "--output", ()), (plot, "--plot", (".png",)),
@@ -361,7 +392,19 @@ def run(
     if pad is not None and pattern is None:
         raise BadParameterError(f"--pad {pad} pads a pattern; expected --input FILE or "
                                 "--pattern NAME, or --size for a soup")
-    # a pattern on a grid the user did not size runs on the unbounded plane
+    # a pattern whose file names a grid (Golly's ':T72,48' or ':P40,30') runs on it unless
+    # told otherwise; any other pattern the user did not size runs on the unbounded plane
+    on_file_grid = (pattern is not None and size is None and pad is None
+                    and pattern.topology is not None and pattern.topology.kind != "plane")
+    if on_file_grid:
+        assert pattern is not None and pattern.topology is not None
+        if not (pattern.topology.width and pattern.topology.height):
+            raise BadParameterError(
+                f"the pattern's grid {pattern.topology.golly_suffix()} is infinite one way "
+                "(a cylinder or strip), which lifearena does not run; expected --size WxH")
+        size = f"{pattern.topology.width}x{pattern.topology.height}"
+        if topology is None:
+            topology = Topology.torus if pattern.topology.torus else Topology.bounded
     plane = pattern is not None and size is None and pad is None
     torus = _torus(topology, Topology.torus, plane, the_rule)
     if plane and kernel not in ("auto", "bitwise"):
@@ -380,7 +423,8 @@ def run(
                         f"{width}x{height} pattern")
             cells = _pad(pattern.cells, pad)
         else:
-            cells = _embed(pattern.cells, parse_size(size))
+            cells = _embed(pattern.cells, parse_size(size), pattern.origin if on_file_grid
+                           else None)
     else:
         shape = parse_size(size if size is not None else "128x128")
         if colours is None:
@@ -394,8 +438,23 @@ def run(
     # plane's answer while nothing can reach the padding (generations <= the padding)
     small = (chosen == "auto" and not until_stable and step_exponent is None
              and algorithm is Algorithm.auto and cells.size * generations <= SMALL_WORK
-             and (not plane or generations <= (pad or 0)))
-    if small or chosen in ("reference", "numpy"):
+             and (not plane or generations <= (pad or 0)) and not lookup)
+    # the plane's cell of the start grid's top-left cell: Golly's #CXRLE Pos, less the pad
+    pattern_origin = (pattern.origin if plane and pattern is not None and pattern.origin
+                      else (0, 0))
+    offset = (pattern_origin[0] - (pad or 0), pattern_origin[1] - (pad or 0))
+    reason: str | None = None
+    if plane and not small:
+        live = int(np.count_nonzero(cells))
+        _, reason = plane_algorithm(the_rule, generations, algorithm,
+                                    step_exponent=step_exponent, start_cells=live)
+    if lookup and not plane:
+        universe = KernelGrid(cells, the_rule, torus=torus, seed=seed)
+    elif lookup:
+        universe = choose_universe(the_rule, generations, algorithm, seed=seed,
+                                   step_exponent=step_exponent, start_cells=live)
+        universe.add(cells, *offset)
+    elif small or chosen in ("reference", "numpy"):
         universe = KernelGrid(cells, the_rule, torus=torus and not plane, seed=seed,
                               kernel="numpy" if small else chosen, on_plane=plane)
     else:
@@ -409,9 +468,13 @@ def run(
         if series_every is not None:
             tiny.record(1)
         if plane:
+            warm = choose_universe(the_rule, generations, algorithm, seed=seed,
+                                   step_exponent=step_exponent, start_cells=live)
+            warm.add(cells[:3, :3])
+            warm.step(1)
             universe = choose_universe(the_rule, generations, algorithm, seed=seed,
-                                       step_exponent=step_exponent)
-            universe.add(cells, -(pad or 0), -(pad or 0))
+                                       step_exponent=step_exponent, start_cells=live)
+            universe.add(cells, *offset)
         else:
             universe = PackedGrid(cells, the_rule, torus=torus, seed=seed)
     del cells
@@ -420,10 +483,11 @@ def run(
     if until_stable:
         # gliders wrapping round a torus are looked for on tori up to SETTLE_TORUS_CELLS
         # (each look reads the whole grid); a larger one stops on a whole repeat
-        ships = plane or (torus and life_like_ships(the_rule)
-                          and math.prod(universe_shape(universe)) <= SETTLE_TORUS_CELLS)
-        watcher = (Settle(the_rule, None if plane else universe_shape(universe)) if ships
-                   else Repeat())
+        ships = isinstance(the_rule, Rule) and (
+            plane or (torus and life_like_ships(the_rule)
+                      and math.prod(universe_shape(universe)) <= SETTLE_TORUS_CELLS))
+        watcher = (Settle(cast(Rule, the_rule), None if plane else universe_shape(universe))
+                   if ships else Repeat())
     start = time.perf_counter()
     start_generation = universe.generation
     with _progress() as bar:
@@ -466,12 +530,14 @@ def run(
     _write_outputs(universe, the_rule, pattern_name or (input_file.name if input_file else
                                                          "random soup"),
                    driven, recorder, output=output, png=png, gif=gif, scale=scale,
-                   populations=populations, plot=plot)
+                   populations=populations, plot=plot,
+                   offset=offset if isinstance(universe, KernelGrid) else (0, 0),
+                   start_generation=pattern.generation if pattern is not None else 0)
     if show:
         final = universe.cells(_grid_box(universe))
         if final.size:
             _show(final, f"after {done} generations")
-    grid, updates = _grid_text(universe, cells_shape=(universe_shape(universe)))
+    grid, updates = _grid_text(universe, cells_shape=(universe_shape(universe)), reason=reason)
     console.print(_summary(the_rule, (one, two), grid, done, seconds, stopped, period, updates,
                            cells=_cell_count(universe), settled=settled_text))
     for label, path in (("GIF", gif), ("PNG", png), ("pattern", output),
@@ -502,7 +568,8 @@ def _cell_count(universe: Universe) -> int:
     return max(1, height * width)
 
 
-def _grid_text(universe: Universe, cells_shape: tuple[int, int]) -> tuple[str, int | None]:
+def _grid_text(universe: Universe, cells_shape: tuple[int, int],
+               reason: str | None = None) -> tuple[str, int | None]:
     """The summary's "grid" line and the cell-updates done (``None``: the grid's size
     times the generations)."""
     grid = _edged(universe)
@@ -516,14 +583,25 @@ def _grid_text(universe: Universe, cells_shape: tuple[int, int]) -> tuple[str, i
                "pattern reached the edge")
         return (f"{width} x {height} live box, unbounded plane ({how})",
                 getattr(universe, "cell_updates", None))
-    return f"{width} x {height} live box, unbounded plane", None
+    hashlife = type(universe).__name__ == "HashLife"
+    why = f"; {reason}" if reason else ""
+    tiles = getattr(universe, "tiles", None)
+    held = f", {tiles:,} tiles at the end" if isinstance(tiles, int) else ""
+    text = (f"{width:,} x {height:,} live box, unbounded plane "
+            f"({'HashLife' if hashlife else 'tiles'}{why}{held})")
+    # tiles: the cells of the rows it computed (a row of a tile is 64 cells)
+    rows = getattr(universe, "row_steps", None)
+    return text, -1 if hashlife else (64 * rows if isinstance(rows, int) else None)
 
 
-def _write_outputs(universe: Universe, rule: Rule, name: str, driven: Driven,
+def _write_outputs(universe: Universe, rule: Rule | LookupRule, name: str, driven: Driven,
                    recorder: FrameRecorder | None, *, output: Path | None, png: Path | None,
                    gif: Path | None, scale: int | None, populations: Path | None,
-                   plot: Path | None) -> None:
-    """Every file the run was asked for, each written whole or not at all."""
+                   plot: Path | None, offset: tuple[int, int] = (0, 0),
+                   start_generation: int = 0) -> None:
+    """Every file the run was asked for, each written whole or not at all. ``offset`` is the
+    plane cell of a plane's stand-in grid's top-left cell; ``start_generation`` the pattern
+    file's ``Gen``, which the written file's counts on from."""
     if png is not None or gif is not None:
         from lifearena.life import picture
 
@@ -545,11 +623,46 @@ def _write_outputs(universe: Universe, rule: Rule, name: str, driven: Driven,
         side = _picture_scale(cells.shape, scale)
         write_atomically(png, lambda stream: picture.save_png(stream, cells, scale=side))
     if output is not None:
-        box = _grid_box(universe)
-        cells = np.zeros((1, 1), dtype=np.int8) if box is None else universe.cells(box)
-        save_pattern(output, cells, rule=rule.name,
-                     comments=[f"{rule.name} after {universe.generation} generations "
-                               "(lifearena)"])
+        _write_pattern(output, universe, rule, offset, start_generation + universe.generation)
+
+
+def _write_pattern(output: Path, universe: Universe, rule: Rule | LookupRule,
+                   offset: tuple[int, int], generation: int) -> None:
+    """The final pattern as the file name asks: a grid with its Golly topology and origin; a
+    plane's live cells at their place (``#CXRLE Pos``); a macrocell file from the tree."""
+    from lifearena.life.topology import Topology as GridTopology
+
+    comments = [f"{rule.name} after {universe.generation} generations (lifearena)"]
+    if output.name.lower().endswith((".mc", ".mc.gz")):
+        from lifearena.life.hashlife import HashLife
+        from lifearena.life.macrocell import save_macrocell
+
+        tree = universe if isinstance(universe, HashLife) else None
+        if tree is None:
+            found = universe.bounding_box()
+            tree = HashLife(rule)
+            if found is not None:
+                tree.add(universe.cells(found), found.x + offset[0], found.y + offset[1])
+        tree.generation = generation
+        save_macrocell(output, tree, comments=comments)
+        return
+    grid = _edged(universe)
+    if grid is not None:
+        box: Box | None = Box(0, 0, grid.width, grid.height)
+        topology: GridTopology | None = GridTopology("torus" if grid.torus else "bounded",
+                                                     grid.width, grid.height)
+        origin = (-(grid.width // 2), -(grid.height // 2))
+    else:
+        box, topology = universe.bounding_box(), None
+        origin = (0, 0) if box is None else (box.x + offset[0], box.y + offset[1])
+        if box is not None and box.width * box.height > caps.MAX_GRID_CELLS:
+            raise BadParameterError(
+                f"the pattern spans {box.width:,} x {box.height:,} cells, past the "
+                f"{caps.MAX_GRID_CELLS:,} cells of the largest grid a {output.suffix} file is "
+                "written from; expected --output FILE.mc (a macrocell file keeps any size)")
+    cells = np.zeros((1, 1), dtype=np.int8) if box is None else universe.cells(box)
+    save_pattern(output, cells, rule=rule.name, comments=comments, topology=topology,
+                 origin=origin, generation=generation)
 
 
 def _clip(box: Box, grid: EdgedGrid) -> Box:

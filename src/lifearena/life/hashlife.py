@@ -616,6 +616,49 @@ class HashLife:
         _paint(self._root, x0 - box.x, y0 - box.y, out)
         return out
 
+    def blocks(self, box: Box, factor: int) -> tuple[np.ndarray, np.ndarray]:
+        """Live cells of each colour in each ``factor x factor`` block of ``box`` (a box of
+        live cells), blocks aligned to multiples of ``factor``: what a picture shrunk by
+        ``factor`` draws, read from the tree's populations without drawing a cell, so that a
+        pattern of 2**28 cells a side still fits a picture.
+
+        For a factor of 4 or more, each square of the tree of that side is counted in the
+        block holding its top-left cell (the tree's squares start one row below a multiple
+        of ``factor``, so a block's count may come from one row lower; every live cell is
+        counted once); smaller factors count exactly from the cells.
+        """
+        top, left = box.y // factor, box.x // factor
+        rows = (box.bottom - 1) // factor - top + 1
+        cols = (box.right - 1) // factor - left + 1
+        ones = np.zeros((rows, cols), dtype=np.int64)
+        twos = np.zeros((rows, cols), dtype=np.int64)
+        level = factor.bit_length() - 1
+        if factor < 4 or 1 << level != factor or self._root.level < level:
+            cells = self.cells(box)
+            for out, colour in ((ones, 1), (twos, 2)):
+                mask = cells == colour
+                r = (np.arange(box.height) + box.y) // factor - top
+                c = (np.arange(box.width) + box.x) // factor - left
+                np.add.at(out, (r[:, None], c[None, :]), mask)
+            return ones, twos
+        x0, y0 = self.origin()
+        stack: list[tuple[Square, int, int]] = [(self._root, x0, y0)]
+        while stack:
+            node, nx, ny = stack.pop()
+            if type(node) is int or not _live(node):  # empty, or below a block's size
+                continue
+            assert isinstance(node, _Node)
+            if node.level == level:
+                r = min(max(ny // factor - top, 0), rows - 1)
+                c = min(max(nx // factor - left, 0), cols - 1)
+                ones[r, c] += node.pop1
+                twos[r, c] += node.pop2
+                continue
+            half = 1 << (node.level - 1)
+            stack.extend(((node.nw, nx, ny), (node.ne, nx + half, ny),
+                          (node.sw, nx, ny + half), (node.se, nx + half, ny + half)))
+        return ones, twos
+
     def add(self, cells: np.ndarray, x: int = 0, y: int = 0) -> None:
         """Put the live cells of ``cells`` (values 0, 1, 2) on the plane with its top-left
         cell at ``(x, y)``; a cell already there is replaced, dead cells leave it alone."""

@@ -126,9 +126,9 @@ def as_any_rule(spec: AnyRule | str) -> AnyRule:
     path = Path(text.removeprefix("@"))
     if (text.startswith("@") or text.endswith(".rule")) and path.is_file():
         try:
-            body = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise RuleError(f"cannot read rule file {str(path)!r}: {error}") from None
+            body = path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return as_rule(text)  # which names what is wrong with the file
         if body.lstrip().startswith("@RULE"):
             return _golly_rule(body, str(path))
     return as_rule(text)

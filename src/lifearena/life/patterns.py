@@ -51,7 +51,6 @@ Topology(kind='torus', width=72, height=48)
 from __future__ import annotations
 
 import gzip
-import importlib
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -467,23 +466,21 @@ def _as_text(data: bytes, path: Path) -> str:
 
 def _load_macrocell(data: bytes, max_cells: int) -> Pattern:
     """A macrocell file through :mod:`lifearena.life.macrocell`, its universe cut to the
-    bounding box of its cells."""
-    try:  # HashLife's module, loaded only for macrocell files
-        macrocell = importlib.import_module("lifearena.life.macrocell")
-    except ImportError:
-        raise ParseError("macrocell support missing: this lifearena cannot read .mc files; "
-                         "expected .rle, .lif or .cells") from None
-    result = macrocell.read_macrocell(data)
-    universe = result[0] if isinstance(result, tuple) else result
+    bounding box of its cells (at most ``max_cells`` of them: a larger pattern is read as a
+    universe, :func:`lifearena.life.macrocell.load_macrocell`)."""
+    from lifearena.life.macrocell import read_macrocell  # HashLife's: only for .mc files
+
+    found = read_macrocell(data)
+    universe = found.universe
     box = universe.bounding_box()
     if box is None:
-        return Pattern(np.zeros((1, 1), dtype=np.int8), universe.rule.name, [],
-                       generation=universe.generation)
+        return Pattern(np.zeros((1, 1), dtype=np.int8), found.rule, list(found.comments),
+                       generation=found.generation)
     if box.width * box.height > max_cells:
-        raise ParseError(f"macrocell pattern spans {box.width} x {box.height} cells; at most "
-                         f"{max_cells:,}")
-    return Pattern(universe.cells(box), universe.rule.name, [], None, (box.x, box.y),
-                   universe.generation)
+        raise ParseError(f"macrocell pattern spans {box.width:,} x {box.height:,} cells; "
+                         f"expected at most {max_cells:,} cells for a grid")
+    return Pattern(universe.cells(box), found.rule, list(found.comments), None,
+                   (box.x, box.y), found.generation)
 
 
 def save_pattern(path: str | Path, cells: np.ndarray, *, rule: str | None = None,

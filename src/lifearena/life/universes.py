@@ -1,24 +1,36 @@
 """Which :class:`~lifearena.life.universe.Universe` runs a pattern: :func:`choose_universe`.
 
 A grid with edges (bounded or torus) is always a :class:`~lifearena.life.packed.PackedGrid`.
-The unbounded plane has algorithms to choose from, named as ``--algorithm`` names them:
+The unbounded plane has two algorithms, named as ``--algorithm`` names them:
 
-* ``tiles``: a plane that grows with the pattern, on the bit-parallel kernels (today the
-  growing grid of :func:`lifearena.life.growing.run_growing`, behind :class:`GrowingPlane`);
-* ``hashlife``: :mod:`lifearena.life.hashlife` (deterministic rules; steps of ``2**k``),
-  loaded only when asked for;
-* ``auto``: ``tiles``, the one that runs every rule.
+* ``tiles``: :class:`~lifearena.life.plane.TilePlane`, sparse 64 x 64 tiles on the
+  bit-parallel kernels. Its cost is per generation and per active row, so it is the one for
+  chaotic patterns (acorn, Lidka, soups) and the only one for rules with coin births;
+* ``hashlife``: :class:`~lifearena.life.hashlife.HashLife`, deterministic rules only. Its
+  cost is per distinct square of the pattern's history, so it leaps over the long runs of
+  regular patterns (guns, puffers, breeders: the Gosper gun to 2**30 in hundredths of a
+  second) and is slow on chaos;
+* ``auto`` (:func:`plane_algorithm`): HashLife when the rule is a lookup over the
+  neighbourhood (which tiles cannot run), when a step exponent is given (asking for steps of
+  2**k is asking for HashLife, as in Golly), or when the run is long
+  (:data:`HASHLIFE_FROM_GENERATIONS` generations or more) from a start of at most
+  :data:`HASHLIFE_MAX_START_CELLS` live cells with a deterministic rule; tiles otherwise.
+  ``life run`` prints the choice and its reason.
 
 >>> import numpy as np
 >>> plane = choose_universe(Rule.named("life"), 40, "auto")
 >>> plane.add(np.array([[0, 1, 0], [0, 0, 1], [1, 1, 1]], dtype=np.int8), x=10, y=-3)
 >>> plane.step(40); plane.population(), plane.bounding_box()
 ((5, 0), Box(x=20, y=7, width=3, height=3))
+>>> algorithm, reason = plane_algorithm(Rule.named("life"), 2**30, "auto")
+>>> algorithm.value, reason
+('hashlife', 'auto: a long run (2**17 generations or more) of a deterministic rule')
+>>> plane_algorithm(Rule.named("p2life"), 2**30, "auto")[1]
+'auto: p2life has coin births, which only tiles run'
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -28,8 +40,11 @@ import numpy as np
 from lifearena import caps
 from lifearena.errors import BadParameterError
 from lifearena.life.grid import as_grid, population
-from lifearena.life.rules import Rule
-from lifearena.life.universe import Box, Universe
+from lifearena.life.lookup_rule import LookupRule
+from lifearena.life.rules import COIN, Rule
+from lifearena.life.universe import Box, Universe, transition_table
+
+AnyRule = Rule | LookupRule
 
 if TYPE_CHECKING:
     from lifearena.life.packed import PackedGrid
@@ -42,6 +57,14 @@ class Algorithm(StrEnum):
     tiles = "tiles"
     hashlife = "hashlife"
 
+
+HASHLIFE_FROM_GENERATIONS = 1 << 17
+"""``auto`` picks HashLife for runs of at least this many generations (with a deterministic
+rule and a start of at most :data:`HASHLIFE_MAX_START_CELLS` live cells)."""
+
+HASHLIFE_MAX_START_CELLS = 100_000
+"""A start with more live cells (a soup) runs on tiles, whatever the run's length: HashLife
+pays for every distinct square, and a soup's are all distinct."""
 
 MAX_STEP_EXPONENT = 40
 """The largest ``--step-exponent``: steps of 2**40 generations pass the generation cap."""
@@ -199,44 +222,93 @@ def check_step_exponent(exponent: int | None) -> None:
                                 f"{MAX_STEP_EXPONENT} (steps of 2**K generations)")
 
 
-def choose_universe(rule: Rule, generations: int, algorithm: Algorithm | str = "auto", *,
-                    seed: int = 0, step_exponent: int | None = None) -> Universe:
-    """An empty unbounded plane running ``rule`` for a run of ``generations``, by
-    ``algorithm`` (see the module): the one place the choice is made."""
+def plane_algorithm(rule: AnyRule, generations: int, algorithm: Algorithm | str = "auto", *,
+                    step_exponent: int | None = None,
+                    start_cells: int = 0) -> tuple[Algorithm, str]:
+    """The algorithm that runs ``rule`` on the plane for ``generations`` generations from a
+    start of ``start_cells`` live cells, and why (see the module): never ``auto``."""
     try:
         chosen = Algorithm(algorithm)
     except ValueError:
         raise BadParameterError(f"--algorithm {algorithm!r}; expected one of "
                                 f"{', '.join(a.value for a in Algorithm)}") from None
     check_step_exponent(step_exponent)
-    if rule.table[0, 0, 0] != 0:
+    coin = bool(np.any(transition_table(rule) == COIN))
+    lookup = not isinstance(rule, Rule)
+    if chosen is Algorithm.hashlife:
+        if coin:
+            raise BadParameterError(f"--algorithm hashlife runs deterministic rules, and "
+                                    f"{rule.name} has coin births; expected --algorithm tiles")
+        return chosen, "asked for"
+    if chosen is Algorithm.tiles:
+        if lookup:
+            raise BadParameterError(f"--algorithm tiles runs rules of neighbour counts, and "
+                                    f"{rule.name} is a lookup over the neighbourhood; "
+                                    "expected --algorithm hashlife or auto")
+        if step_exponent is not None:
+            raise BadParameterError("--step-exponent sets HashLife's step; expected "
+                                    "--algorithm hashlife or auto with it")
+        return chosen, "asked for"
+    if coin:
+        return Algorithm.tiles, f"auto: {rule.name} has coin births, which only tiles run"
+    if lookup:
+        return Algorithm.hashlife, (f"auto: {rule.name} is a lookup over the neighbourhood, "
+                                    "which only HashLife runs on the plane")
+    if step_exponent is not None:
+        return Algorithm.hashlife, "auto: a step exponent asks for HashLife's steps"
+    if generations >= HASHLIFE_FROM_GENERATIONS and start_cells <= HASHLIFE_MAX_START_CELLS:
+        return Algorithm.hashlife, ("auto: a long run (2**17 generations or more) of a "
+                                    "deterministic rule")
+    if generations >= HASHLIFE_FROM_GENERATIONS:
+        return Algorithm.tiles, (f"auto: a start of {start_cells:,} live cells (HashLife "
+                                 f"from at most {HASHLIFE_MAX_START_CELLS:,})")
+    return Algorithm.tiles, "auto: a run of under 2**17 generations"
+
+
+def choose_universe(rule: AnyRule, generations: int, algorithm: Algorithm | str = "auto", *,
+                    seed: int = 0, step_exponent: int | None = None,
+                    start_cells: int = 0) -> Universe:
+    """An empty unbounded plane running ``rule`` for a run of ``generations`` from a start of
+    ``start_cells`` live cells, by :func:`plane_algorithm`: the one place the choice is
+    made (call that function for the reason)."""
+    if transition_table(rule)[0] != 0:
         raise BadParameterError(f"rule {rule.name} gives birth with no neighbours (B0), so a "
                                 "pattern would fill the unbounded plane at once; expected "
                                 "--size WxH or --pad N for a fixed grid")
+    chosen, _ = plane_algorithm(rule, generations, algorithm, step_exponent=step_exponent,
+                                start_cells=start_cells)
+    made: Universe
     if chosen is Algorithm.hashlife:
-        if rule.uses_coin:
-            raise BadParameterError(f"--algorithm hashlife runs deterministic rules, and "
-                                    f"{rule.name} has coin births; expected --algorithm tiles")
-        try:
-            module = importlib.import_module("lifearena.life.hashlife")
-        except ImportError:
-            raise BadParameterError("--algorithm hashlife is not in this build of lifearena "
-                                    "yet; expected --algorithm auto or tiles") from None
-        made: Universe = module.HashLife(rule)
-        return made
-    return GrowingPlane(rule, seed=seed)
+        from lifearena.life.hashlife import HashLife
+
+        made = HashLife(rule, step_exponent=step_exponent)
+    else:
+        from lifearena.life.plane import TilePlane
+
+        assert isinstance(rule, Rule)  # plane_algorithm sends lookup rules to HashLife
+        # the cap read now, not when the module was imported (tests lower it)
+        made = TilePlane(rule, seed=seed, max_cells=caps.MAX_GRID_CELLS)
+    return made
+
+
+LOOKUP_CHUNK = 64
+"""Generations of a lookup rule stepped in compiled code between two progress calls."""
 
 
 class KernelGrid:
     """A bounded or toroidal grid stepped unpacked by one of the simple kernels of
     :func:`lifearena.life.step.evolve` (``reference`` or ``numpy``: slow, kept to check the
-    fast ones; :class:`~lifearena.life.packed.PackedGrid` is the fast grid). ``on_plane``
+    fast ones; :class:`~lifearena.life.packed.PackedGrid` is the fast grid), or by the
+    compiled kernel of lookup rules (:mod:`lifearena.life.kernels.lookup`), which the packed
+    grid cannot run. ``on_plane``
     marks a bounded grid standing for the plane: one with room round the pattern for every
     generation it will run (a small run, which costs less than loading the fast kernels)."""
 
-    def __init__(self, cells: np.ndarray, rule: Rule, *, torus: bool, seed: int = 0,
+    def __init__(self, cells: np.ndarray, rule: AnyRule, *, torus: bool, seed: int = 0,
                  kernel: str = "numpy", on_plane: bool = False) -> None:
-        if kernel not in ("numpy", "reference"):
+        if isinstance(rule, LookupRule):
+            kernel = "lookup"  # the one kernel of lookup rules
+        elif kernel not in ("numpy", "reference"):
             raise BadParameterError(f"kernel {kernel!r}; expected numpy or reference")
         self.rule = rule
         self.grid = as_grid(cells, allow_batch=False).copy()
@@ -260,6 +332,18 @@ class KernelGrid:
         from lifearena.life.kernels.numpy_step import numpy_step
         from lifearena.life.kernels.reference import reference_step
 
+        if isinstance(self.rule, LookupRule):
+            from lifearena.life.kernels.lookup import lookup_evolve
+
+            table = self.rule.transition_table()
+            end = self.generation + generations
+            while self.generation < end:
+                n = min(end - self.generation, LOOKUP_CHUNK)
+                self.grid = lookup_evolve(self.grid, table, n, torus=self.torus)
+                self.generation += n
+                if progress is not None:
+                    progress(self.generation)
+            return
         for _ in range(generations):
             one_step = numpy_step if self.kernel == "numpy" else reference_step
             self.grid = one_step(self.grid, self.rule, torus=self.torus, seed=self.seed,
