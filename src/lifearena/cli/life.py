@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal, Protocol, cast
+from typing import Annotated, Literal, Protocol, TypeVar, cast
 
 import numpy as np
 import typer
@@ -42,9 +42,6 @@ from lifearena.life.universes import (
     plane_algorithm,
 )
 
-if TYPE_CHECKING:
-    from lifearena.life.growing import GrowingRun
-
 # The engine's compiled kernels (numba) are imported inside the commands that step, and
 # only when they do: 'lifearena --help' and a small run never load numba
 # (tests/cli/test_cli_startup.py).
@@ -52,6 +49,8 @@ if TYPE_CHECKING:
 Kernel = Literal["auto", "reference", "numpy", "bitwise"]
 KERNELS = ("auto", "reference", "numpy", "bitwise")
 """The kernels of :data:`lifearena.life.step.KERNELS` (a test holds the two equal)."""
+
+T = TypeVar("T")
 
 SMALL_WORK = 2**20
 """Cell-updates at most for a run stepped by the numpy kernel (no compiled code to load):
@@ -683,7 +682,7 @@ def _shrunk(universe: Universe, box: Box) -> np.ndarray:
     return recorder.grids()[0]
 
 
-def _within_cap(run: Callable[[], Driven]) -> Driven:
+def _within_cap(run: Callable[[], T]) -> T:
     """``run()``, with a pattern that outgrew the largest grid of the plane turned into one
     line that says what to give instead."""
     try:
@@ -693,20 +692,6 @@ def _within_cap(run: Callable[[], Driven]) -> Driven:
         growing = sys.modules.get("lifearena.life.growing")
         if growing is None or not isinstance(error, growing.GrowthLimitError):
             raise
-        raise BadParameterError(
-            f"{error}; expected fewer --generations, or --size WxH for a fixed "
-            "grid (bounded clips the pattern at its edges, torus wraps it)") from None
-
-
-def _on_plane(run: Callable[..., GrowingRun], *args: object, **kwargs: object) -> GrowingRun:
-    """``run(*args, **kwargs)`` (:func:`run_growing`), with a pattern that outgrew the
-    largest grid turned into one line that says what to give instead. The grid may grow up
-    to :data:`lifearena.caps.MAX_GRID_CELLS` cells, the cap ``--size`` has."""
-    from lifearena.life.growing import GrowthLimitError
-
-    try:
-        return run(*args, max_cells=caps.MAX_GRID_CELLS, **kwargs)
-    except GrowthLimitError as error:
         raise BadParameterError(
             f"{error}; expected fewer --generations, or --size WxH for a fixed "
             "grid (bounded clips the pattern at its edges, torus wraps it)") from None
@@ -798,36 +783,30 @@ def _step_far(cells: np.ndarray, rule: Rule, generations: int, *, torus: bool, s
 
 def _step_on_plane(cells: np.ndarray, rule: Rule, generations: int, *, seed: int,
                    generation: int, pad: int) -> tuple[np.ndarray, int, str | None]:
-    """:func:`_step_far` on the unbounded plane (:func:`run_growing`): the cells, the number
-    of the generation they are at, and a note when the pattern repeated. A grid that moved
-    comes back cut to its live cells with ``pad`` empty cells round them."""
+    """:func:`_step_far` on the unbounded plane, by the algorithm :func:`plane_algorithm`
+    chooses (tiles, or HashLife for a long run of a deterministic rule): the live cells'
+    bounding box with ``pad`` empty cells round them, the generation they are at, and a note
+    naming the algorithm and why."""
     from lifearena.cli.compiling import listen
-    from lifearena.life.growing import GrowingRun, run_growing
 
     listen()
-    coin = rule.uses_coin
-    window = min(generations, CYCLE_WINDOW) if not coin or generation == 0 else 0
+    live = int(np.count_nonzero(cells))
+    algorithm, reason = plane_algorithm(rule, generations, "auto", start_cells=live)
+    universe = choose_universe(rule, generations, algorithm, seed=seed, start_cells=live)
+    universe.add(cells)
+    universe.generation = generation
     with _progress() as bar:
         task = bar.add_task("stepping", total=generations)
-        stepped = _on_plane(run_growing, cells, rule, generations, seed=seed,
-                            generation=generation, cycle_window=window,
-                            progress=lambda g: bar.update(task, completed=g))
-    moved, note = stepped.moves, None
-    if stepped.period is not None:
-        where = (f"the pattern repeats with period {stepped.period} from generation "
-                 f"{generation + (stepped.cycle_start or 0)}")
-        if coin:
-            note = (f"{where}; stopped at generation {generation + stepped.generation} (coin "
-                    "births may leave the cycle: step on from there)")
-        else:
-            left = (generations - stepped.generation) % stepped.period
-            rest = _on_plane(run_growing, stepped.cells, rule, left, seed=seed,
-                             generation=generation + stepped.generation)
-            moved += rest.moves
-            stepped = GrowingRun(rest.cells, generations, rest.origin, moved)
-            note = f"{where}; generation {generation + generations} read off the cycle"
-    out = _cut(stepped.cells, pad) if moved else stepped.cells
-    return out, generation + stepped.generation, note
+        _within_cap(lambda: universe.step(
+            generations, lambda g: bar.update(task, completed=g - generation)))
+    box = universe.bounding_box()
+    height, width = cells.shape
+    if box is None or (box.x >= 0 and box.y >= 0 and box.right <= width
+                       and box.bottom <= height):  # still inside the start grid: kept
+        out = universe.cells(Box(0, 0, width, height))
+    else:  # outgrew it: the live cells with the padding round them
+        out = np.pad(universe.cells(box), pad)
+    return out, universe.generation, f"on the unbounded plane by {algorithm.value} ({reason})"
 
 
 def _cut(cells: np.ndarray, pad: int) -> np.ndarray:
