@@ -135,13 +135,16 @@ def _torus(topology: Topology | None, default: Topology, plane: bool,
 
 
 def _embed(cells: np.ndarray, shape: tuple[int, int],
-           origin: tuple[int, int] | None = None) -> np.ndarray:
+           origin: tuple[int, int] | None = None, *, wrap: bool = False) -> np.ndarray:
     """``cells`` on an empty grid of ``shape`` (which must be at least as large): centred, or
     with its top-left cell at Golly's ``origin`` (``#CXRLE Pos=x,y``) on a grid whose cell
-    ``(0, 0)`` is Golly's, in the middle (Golly's bounded grids run from ``-width // 2``).
+    ``(0, 0)`` is Golly's, in the middle (Golly's bounded grids run from ``-width // 2``);
+    on a torus (``wrap``) a pattern placed across an edge wraps round, as there.
 
     >>> _embed(np.ones((1, 2), dtype=np.int8), (2, 4), origin=(-2, 0)).tolist()
     [[0, 0, 0, 0], [1, 1, 0, 0]]
+    >>> _embed(np.ones((1, 2), dtype=np.int8), (2, 4), origin=(1, 0), wrap=True).tolist()
+    [[0, 0, 0, 0], [1, 0, 0, 1]]
     """
     height, width = shape
     if cells.shape[0] > height or cells.shape[1] > width:
@@ -150,6 +153,9 @@ def _embed(cells: np.ndarray, shape: tuple[int, int],
     out = np.zeros(shape, dtype=np.int8)
     if origin is None:
         top, left = (height - cells.shape[0]) // 2, (width - cells.shape[1]) // 2
+    elif wrap:
+        out[: cells.shape[0], : cells.shape[1]] = cells
+        return np.roll(out, (origin[1] + height // 2, origin[0] + width // 2), axis=(0, 1))
     else:
         top, left = origin[1] + height // 2, origin[0] + width // 2
         if not (0 <= top <= height - cells.shape[0] and 0 <= left <= width - cells.shape[1]):
@@ -159,10 +165,10 @@ def _embed(cells: np.ndarray, shape: tuple[int, int],
     return out
 
 
-def fits_terminal(cells: np.ndarray, columns: int | None = None) -> bool:
+def fits_terminal(cells: np.ndarray | tuple[int, int], columns: int | None = None) -> bool:
     """Whether the grid drawn by :func:`_show` (two characters a cell) fits the terminal's
     width (``columns``, default :func:`shutil.get_terminal_size`'s, 80 when unknown) and is
-    at most :data:`SHOW_LIMIT` rows high, so that no row wraps.
+    at most :data:`SHOW_LIMIT` rows high, so that no row wraps. ``cells`` may be a shape.
 
     >>> fits_terminal(np.zeros((64, 64)), 80), fits_terminal(np.zeros((64, 64)), 140)
     (False, True)
@@ -171,7 +177,8 @@ def fits_terminal(cells: np.ndarray, columns: int | None = None) -> bool:
     """
     if columns is None:
         columns = shutil.get_terminal_size().columns
-    height, width = (int(side) for side in cells.shape)
+    height, width = (int(side) for side in (cells if isinstance(cells, tuple)
+                                            else cells.shape))
     return 2 * width - 1 <= columns and height <= SHOW_LIMIT
 
 
@@ -423,7 +430,7 @@ def run(
             cells = _pad(pattern.cells, pad)
         else:
             cells = _embed(pattern.cells, parse_size(size), pattern.origin if on_file_grid
-                           else None)
+                           else None, wrap=torus)
     else:
         shape = parse_size(size if size is not None else "128x128")
         if colours is None:
@@ -462,15 +469,17 @@ def run(
 
         listen()
         # load (or compile) the kernels on a tiny grid first: the timing is the run's alone
-        tiny = PackedGrid(cells[:3, :3], the_rule, torus=torus, seed=seed)
-        tiny.step(1)
-        if series_every is not None:
-            tiny.record(1)
         if plane:
             warm = choose_universe(the_rule, generations, algorithm, seed=seed,
                                    step_exponent=step_exponent, start_cells=live)
             warm.add(cells[:3, :3])
             warm.step(1)
+        else:
+            tiny = PackedGrid(cells[:3, :3], the_rule, torus=torus, seed=seed)
+            tiny.step(1)
+            if series_every is not None:
+                tiny.record(1)
+        if plane:
             universe = choose_universe(the_rule, generations, algorithm, seed=seed,
                                        step_exponent=step_exponent, start_cells=live)
             universe.add(cells, *offset)
@@ -532,10 +541,9 @@ def run(
                    populations=populations, plot=plot,
                    offset=offset if isinstance(universe, KernelGrid) else (0, 0),
                    start_generation=pattern.generation if pattern is not None else 0)
-    if show:
-        final = universe.cells(_grid_box(universe))
-        if final.size:
-            _show(final, f"after {done} generations")
+    final_box = _grid_box(universe) if show else None
+    if final_box is not None and fits_terminal((final_box.height, final_box.width)):
+        _show(universe.cells(final_box), f"after {done} generations")
     grid, updates = _grid_text(universe, cells_shape=(universe_shape(universe)), reason=reason)
     console.print(_summary(the_rule, (one, two), grid, done, seconds, stopped, period, updates,
                            cells=_cell_count(universe), settled=settled_text))
