@@ -154,3 +154,24 @@ def test_hashlife_blocks_count_every_cell_once() -> None:
                               box.bottom + box.bottom % 2 - top))
     pooled = (grid == 1).reshape(grid.shape[0] // 2, 2, grid.shape[1] // 2, 2).sum(axis=(1, 3))
     assert np.array_equal(ones, pooled[:ones.shape[0], :ones.shape[1]])
+
+
+def test_a_grid_named_in_the_rule_is_run_and_written(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "life", "run", "--no-show", "-p", "glider", "-n", 100,
+                             "-r", "B3/S23:P40,30", "-o", tmp_path / "end.rle")
+    assert code == 0 and "40 x 30, bounded" in out, err
+    end = load_pattern(tmp_path / "end.rle")
+    assert end.topology is not None and end.topology.golly_suffix() == ":P40,30"
+    assert end.origin == (-20, -15) and end.cells.shape == (30, 40)
+    assert np.count_nonzero(end.cells) == 4  # the glider became a block at the wall
+
+
+@pytest.mark.parametrize(("rule", "words"), [
+    ("B3/S23:K40,40", "(Klein bottle) is not supported"),
+    ("B3/S23:T0,30", "infinite one way"),
+])
+def test_grids_lifearena_does_not_run_are_one_line(capsys: pytest.CaptureFixture[str],
+                                                    rule: str, words: str) -> None:
+    code, out, err = run_cli(capsys, "life", "run", "--no-show", "-r", rule, "-n", 3)
+    assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err

@@ -32,6 +32,7 @@ from lifearena.life.patterns import Pattern, load_pattern, save_pattern, write_t
 from lifearena.life.rules import COIN, Rule, as_rule, available_rules
 from lifearena.life.series import write_atomically, write_csv, write_plot
 from lifearena.life.settle import CHECK_EVERY, Repeat, Settle, Settled, life_like_ships
+from lifearena.life.topology import Topology as GridTopology
 from lifearena.life.universe import Box, Universe, transition_table
 from lifearena.life.universes import (
     MAX_STEP_EXPONENT,
@@ -237,6 +238,24 @@ def _rule_option(rule: str | None, default: str | None) -> Rule:
     return found
 
 
+def _rule_and_grid(rule: str | None) -> tuple[str | None, GridTopology | None]:
+    """``--rule`` without Golly's grid suffix, and the grid it names: ``B3/S23:T72,48`` is
+    Life on a 72 x 48 torus, ``B3/S23:P40,30`` on a bounded 40 x 30 grid (a rule table's
+    text, which may hold colons, is left alone).
+
+    >>> _rule_and_grid("B3/S23:T72,48")
+    ('B3/S23', Topology(kind='torus', width=72, height=48))
+    >>> _rule_and_grid("life")
+    ('life', None)
+    """
+    if rule is None or not re.fullmatch(r"[^\s:;@]+:[A-Za-z][^\s;]*", rule.strip()):
+        return rule, None
+    from lifearena.life.topology import split_rule
+
+    name, grid = split_rule(rule)
+    return name, grid
+
+
 def _any_rule_option(rule: str | None, default: str | None) -> Rule | LookupRule:
     """:func:`_rule_option`, lookup rules (Hensel notation, Golly rule tables) included."""
     if rule is not None and not rule.strip():
@@ -379,6 +398,7 @@ def run(
     from lifearena.cli.checks import check_output
 
     pattern = _load_start(input_file, pattern_name)
+    rule, rule_grid = _rule_and_grid(rule)
     the_rule = _any_rule_option(rule, pattern.rule if pattern is not None else None)
     lookup = isinstance(the_rule, LookupRule)
     chosen = _kernel(kernel)
@@ -398,19 +418,21 @@ def run(
     if pad is not None and pattern is None:
         raise BadParameterError(f"--pad {pad} pads a pattern; expected --input FILE or "
                                 "--pattern NAME, or --size for a soup")
-    # a pattern whose file names a grid (Golly's ':T72,48' or ':P40,30') runs on it unless
-    # told otherwise; any other pattern the user did not size runs on the unbounded plane
-    on_file_grid = (pattern is not None and size is None and pad is None
-                    and pattern.topology is not None and pattern.topology.kind != "plane")
+    # a grid named in Golly's notation (':T72,48' torus, ':P40,30' bounded), by --rule or
+    # the pattern file, is run unless --size or --pad says otherwise; any other pattern the
+    # user did not size runs on the unbounded plane
+    named_grid = rule_grid or (pattern.topology if pattern is not None else None)
+    on_file_grid = (size is None and pad is None and named_grid is not None
+                    and named_grid.kind != "plane")
     if on_file_grid:
-        assert pattern is not None and pattern.topology is not None
-        if not (pattern.topology.width and pattern.topology.height):
+        assert named_grid is not None
+        if not (named_grid.width and named_grid.height):
             raise BadParameterError(
-                f"the pattern's grid {pattern.topology.golly_suffix()} is infinite one way "
-                "(a cylinder or strip), which lifearena does not run; expected --size WxH")
-        size = f"{pattern.topology.width}x{pattern.topology.height}"
+                f"the grid {named_grid.golly_suffix()} is infinite one way (a cylinder or "
+                "strip), which lifearena does not run; expected --size WxH")
+        size = f"{named_grid.width}x{named_grid.height}"
         if topology is None:
-            topology = Topology.torus if pattern.topology.torus else Topology.bounded
+            topology = Topology.torus if named_grid.torus else Topology.bounded
     plane = pattern is not None and size is None and pad is None
     torus = _torus(topology, Topology.torus, plane, the_rule)
     if plane and kernel not in ("auto", "bitwise"):
@@ -429,8 +451,9 @@ def run(
                         f"{width}x{height} pattern")
             cells = _pad(pattern.cells, pad)
         else:
-            cells = _embed(pattern.cells, parse_size(size), pattern.origin if on_file_grid
-                           else None, wrap=torus)
+            cells = _embed(pattern.cells, parse_size(size),
+                           pattern.origin if on_file_grid and pattern.topology else None,
+                           wrap=torus)
     else:
         shape = parse_size(size if size is not None else "128x128")
         if colours is None:
@@ -637,8 +660,6 @@ def _write_pattern(output: Path, universe: Universe, rule: Rule | LookupRule,
                    offset: tuple[int, int], generation: int) -> None:
     """The final pattern as the file name asks: a grid with its Golly topology and origin; a
     plane's live cells at their place (``#CXRLE Pos``); a macrocell file from the tree."""
-    from lifearena.life.topology import Topology as GridTopology
-
     comments = [f"{rule.name} after {universe.generation} generations (lifearena)"]
     if output.name.lower().endswith((".mc", ".mc.gz")):
         from lifearena.life.hashlife import HashLife
