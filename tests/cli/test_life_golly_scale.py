@@ -167,11 +167,15 @@ def test_a_grid_named_in_the_rule_is_run_and_written(tmp_path: Path,
     assert np.count_nonzero(end.cells) == 4  # the glider became a block at the wall
 
 
-@pytest.mark.parametrize(("rule", "words"), [
-    ("B3/S23:K40,40", "(Klein bottle) is not supported"),
-    ("B3/S23:T0,30", "infinite one way"),
+@pytest.mark.parametrize(("argv", "words"), [
+    (["-r", "B3/S23:K40,40"], "(Klein bottle) is not supported"),
+    (["-r", "B3/S23:T0,30"], "infinite one way"),
+    (["-p", "p2life-glider-duel", "-o", "x.mc"], "coin births, which HashLife cannot run"),
 ])
-def test_grids_lifearena_does_not_run_are_one_line(capsys: pytest.CaptureFixture[str],
-                                                    rule: str, words: str) -> None:
-    code, out, err = run_cli(capsys, "life", "run", "--no-show", "-r", rule, "-n", 3)
+def test_what_lifearena_does_not_run_is_one_line(capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path, argv: list[str],
+                                                  words: str) -> None:
+    argv = [str(tmp_path / a) if a.endswith(".mc") else a for a in argv]
+    code, out, err = run_cli(capsys, "life", "run", "--no-show", *argv, "-n", 3)
     assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err
+    assert list(tmp_path.iterdir()) == []

@@ -408,6 +408,11 @@ def run(
         check_output(path, option, suffixes)
     if plot is not None:
         require("studies", "--plot")
+    if (output is not None and output.name.lower().endswith((".mc", ".mc.gz"))
+            and np.any(transition_table(the_rule) == COIN)):
+        raise BadParameterError(f"--output {output.name}: a macrocell file holds a HashLife "
+                                f"tree, and {the_rule.name} has coin births, which HashLife "
+                                "cannot run; expected .rle")
     step = 1 << (step_exponent or 0)
     if generations % step:
         raise BadParameterError(f"--generations {generations} is not a multiple of the step "
