@@ -8,8 +8,8 @@ What is where:
   :mod:`~lifearena.life.grid` — grids (int8: 0 empty, 1 and 2 the colours) and soups.
 * :mod:`~lifearena.life.step` — :func:`step` and :func:`evolve`, which choose a kernel;
   :mod:`~lifearena.life.run` — :func:`run_until_stable` (cycle detection);
-  :mod:`~lifearena.life.growing` — :func:`run_growing`, a pattern on the unbounded plane
-  (a bounded grid that grows where the pattern reaches its edge).
+  :mod:`~lifearena.life.growing` — :func:`run_growing`, the plane as a bounded grid that
+  grows where the pattern reaches its edge (the CLI's plane is tiles or HashLife now);
   :mod:`~lifearena.life.plane` — :class:`~lifearena.life.plane.TilePlane`, the unbounded
   plane as sparse tiles that grow and shrink with the pattern (:mod:`~lifearena.life.universe`
   is the protocol it implements).
@@ -29,7 +29,7 @@ What is where:
   :mod:`~lifearena.life.pattern_library` — the patterns shipped in ``life/library/``.
 * Runs through the :class:`~lifearena.life.universe.Universe` protocol:
   :mod:`~lifearena.life.packed` (a grid packed once per run),
-  :mod:`~lifearena.life.universes` (the plane, and :func:`choose_universe`),
+  :mod:`~lifearena.life.universes` (:func:`choose_universe`: tiles or HashLife, and why),
   :mod:`~lifearena.life.drive` (one run with its series, frames and stop condition),
   :mod:`~lifearena.life.frames` (animation frames shrunk to fit),
   :mod:`~lifearena.life.series` (population series, CSV and plot),
