@@ -179,3 +179,26 @@ def test_what_lifearena_does_not_run_is_one_line(capsys: pytest.CaptureFixture[s
     code, out, err = run_cli(capsys, "life", "run", "--no-show", *argv, "-n", 3)
     assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+METACATACRYST = Path("/usr/share/golly/Patterns/HashLife/metacatacryst.mc")
+
+
+@needs_golly
+@pytest.mark.skipif(not METACATACRYST.exists(), reason="Golly's pattern folder is not installed")
+def test_a_macrocell_file_larger_than_a_grid_runs_as_its_tree(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # 52 cells spread over 59,739 x 14,663: past the grid cap, so only a tree holds it
+    code, out, err = run_cli(capsys, "life", "run", "--no-show", "-i", METACATACRYST,
+                             "-n", 1024)
+    assert code == 0, err
+    flat = " ".join(out.replace("│", " ").split())
+    assert "(HashLife; a macrocell file larger than a grid runs as its own tree)" in flat
+    golly = subprocess.run(["bgolly", "-a", "HashLife", "-m", "1024", "-i", "1024",
+                            str(METACATACRYST)], capture_output=True, text=True, check=True,
+                           timeout=120).stdout
+    population = re.findall(r"^1,024: ([\d,]+)$", golly, flags=re.M)[-1]
+    assert f"colour 1 (blue, O) {population} " in flat
+    code, _, err = run_cli(capsys, "life", "run", "--no-show", "-i", METACATACRYST, "-n", 4,
+                           "--size", "100x100")
+    assert code == 2 and "larger than the largest grid" in err

@@ -275,15 +275,17 @@ def _picture_scale(shape: tuple[int, int], scale: int | None) -> int:
     return side
 
 
-def _load_start(input_file: Path | None, pattern_name: str | None) -> Pattern | None:
-    """The pattern of ``--input`` or ``--pattern`` (``None`` for a soup)."""
+def _load_start(input_file: Path | None, pattern_name: str | None,
+                trees: bool = False) -> Pattern | None:
+    """The pattern of ``--input`` or ``--pattern`` (``None`` for a soup); with ``trees``, a
+    macrocell file too large for a grid as its HashLife universe (``Pattern.tree``)."""
     if input_file is not None and pattern_name is not None:
         raise BadParameterError(f"{str(input_file)!r} and --pattern {pattern_name}: two "
                                 "patterns; expected a pattern file or --pattern NAME, not both")
     if pattern_name is not None:
         return load_library_pattern(pattern_name)
     if input_file is not None:
-        return load_pattern(input_file, max_cells=caps.MAX_GRID_CELLS)
+        return load_pattern(input_file, max_cells=caps.MAX_GRID_CELLS, trees=trees)
     return None
 
 
@@ -397,7 +399,8 @@ def run(
     # the pattern is read first: its RLE header's rule is the default, as in 'life step'
     from lifearena.cli.checks import check_output
 
-    pattern = _load_start(input_file, pattern_name)
+    pattern = _load_start(input_file, pattern_name, trees=True)
+    tree = pattern.tree if pattern is not None else None
     rule, rule_grid = _rule_and_grid(rule)
     the_rule = _any_rule_option(rule, pattern.rule if pattern is not None else None)
     lookup = isinstance(the_rule, LookupRule)
@@ -464,7 +467,12 @@ def run(
         if colours is None:
             colours = 1 if _is_one_colour(the_rule) else 2
         cells = random_grid(*shape, density=density, seed=seed, colours=colours)
-    show = fits_terminal(cells) if show is None else show
+    if tree is not None and (not plane or algorithm is Algorithm.tiles or lookup):
+        raise BadParameterError(
+            "the macrocell pattern is larger than the largest grid, so it runs only as "
+            "HashLife's tree on the plane; expected no --size/--pad, --algorithm auto or "
+            "hashlife, and a rule of neighbour counts")
+    show = (fits_terminal(cells) and tree is None) if show is None else show
     if show:
         _show(cells, "start")
     universe: Universe
@@ -472,7 +480,7 @@ def run(
     # plane's answer while nothing can reach the padding (generations <= the padding)
     small = (chosen == "auto" and not until_stable and step_exponent is None
              and algorithm is Algorithm.auto and cells.size * generations <= SMALL_WORK
-             and (not plane or generations <= (pad or 0)) and not lookup)
+             and (not plane or generations <= (pad or 0)) and not lookup and tree is None)
     # the plane's cell of the start grid's top-left cell: Golly's #CXRLE Pos, less the pad
     pattern_origin = (pattern.origin if plane and pattern is not None and pattern.origin
                       else (0, 0))
@@ -482,7 +490,13 @@ def run(
         live = int(np.count_nonzero(cells))
         _, reason = plane_algorithm(the_rule, generations, algorithm,
                                     step_exponent=step_exponent, start_cells=live)
-    if lookup and not plane:
+    if tree is not None:  # a macrocell file larger than a grid: its own tree runs
+        from lifearena.life.hashlife import HashLife
+
+        plane_algorithm(the_rule, generations, "hashlife", step_exponent=step_exponent)
+        universe = HashLife.from_root(tree.root, the_rule, 0, step_exponent=step_exponent)
+        reason = "a macrocell file larger than a grid runs as its own tree"
+    elif lookup and not plane:
         universe = KernelGrid(cells, the_rule, torus=torus, seed=seed)
     elif lookup:
         universe = choose_universe(the_rule, generations, algorithm, seed=seed,

@@ -55,6 +55,7 @@ import re
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -98,7 +99,9 @@ def golly_rule_name(rule: str) -> str:
 class Pattern:
     """A grid read from a file, with what its header gave: the rule (without the topology
     suffix), comments, the topology (``None``: the file named none), the absolute position
-    ``(x, y)`` of the top-left cell and the generation."""
+    ``(x, y)`` of the top-left cell and the generation. ``tree`` is the HashLife universe of
+    a macrocell file too large for a grid (``cells`` is then one empty cell), only when
+    :func:`load_pattern` is asked for trees."""
 
     cells: np.ndarray
     rule: str | None = None
@@ -106,6 +109,7 @@ class Pattern:
     topology: Topology | None = None
     origin: tuple[int, int] = (0, 0)
     generation: int = 0
+    tree: Any = None
 
 
 @dataclass
@@ -385,23 +389,26 @@ MAX_TEXT_BYTES = 1 << 31
 """The most bytes a compressed pattern may expand to."""
 
 
-def load_pattern(path: str | Path, *, max_cells: int = MAX_CELLS) -> Pattern:
+def load_pattern(path: str | Path, *, max_cells: int = MAX_CELLS,
+                 trees: bool = False) -> Pattern:
     """Read a pattern file in any format of this module's docstring; a header asking for
     more than ``max_cells`` cells is refused before any allocation. Errors name the file.
 
     The content decides where it says what it is (gzip magic, ``[M2]``, ``#Life 1.0x``, an
     RLE header), the extension otherwise (``.rle``; ``.lif``/``.life``; ``.cells``/``.txt``
-    text grids); anything else is refused by name in one line."""
+    text grids); anything else is refused by name in one line. With ``trees``, a macrocell
+    pattern larger than ``max_cells`` comes as its HashLife universe (:attr:`Pattern.tree`)
+    instead of being refused."""
     path = Path(path)
     try:
-        return _load(path, max_cells)
+        return _load(path, max_cells, trees)
     except ParseError as error:
         message = str(error)
         raise ParseError(message if message.startswith(repr(str(path))) or
                          message.startswith(f"{path}:") else f"{path}: {message}") from None
 
 
-def _load(path: Path, max_cells: int) -> Pattern:
+def _load(path: Path, max_cells: int, trees: bool = False) -> Pattern:
     suffixes = [s.lower() for s in path.suffixes[-2:]]
     suffix = path.suffix.lower()
     if suffix in _REFUSED:
@@ -416,7 +423,7 @@ def _load(path: Path, max_cells: int) -> Pattern:
         data = _gunzip(data)
         suffix = suffixes[0] if len(suffixes) == 2 and suffixes[1] == ".gz" else ""
     if data.lstrip().startswith(b"[M2]") or suffix == ".mc":
-        return _load_macrocell(data, max_cells)
+        return _load_macrocell(data, max_cells, trees)
     text = _as_text(data, path)
     first = text.lstrip()[:10].lower()
     if first.startswith(("#life 1.05", "#life 1.06")):
@@ -464,7 +471,7 @@ def _as_text(data: bytes, path: Path) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _load_macrocell(data: bytes, max_cells: int) -> Pattern:
+def _load_macrocell(data: bytes, max_cells: int, trees: bool = False) -> Pattern:
     """A macrocell file through :mod:`lifearena.life.macrocell`, its universe cut to the
     bounding box of its cells (at most ``max_cells`` of them: a larger pattern is read as a
     universe, :func:`lifearena.life.macrocell.load_macrocell`)."""
@@ -472,14 +479,18 @@ def _load_macrocell(data: bytes, max_cells: int) -> Pattern:
 
     found = read_macrocell(data)
     universe = found.universe
+    rule = found.rule or "B3/S23"  # Golly reads a file without '#R' as Life
     box = universe.bounding_box()
     if box is None:
-        return Pattern(np.zeros((1, 1), dtype=np.int8), found.rule, list(found.comments),
+        return Pattern(np.zeros((1, 1), dtype=np.int8), rule, list(found.comments),
                        generation=found.generation)
+    if box.width * box.height > max_cells and trees:
+        return Pattern(np.zeros((1, 1), dtype=np.int8), rule, list(found.comments),
+                       None, (box.x, box.y), found.generation, tree=universe)
     if box.width * box.height > max_cells:
         raise ParseError(f"macrocell pattern spans {box.width:,} x {box.height:,} cells; "
                          f"expected at most {max_cells:,} cells for a grid")
-    return Pattern(universe.cells(box), found.rule, list(found.comments), None,
+    return Pattern(universe.cells(box), rule, list(found.comments), None,
                    (box.x, box.y), found.generation)
 
 
