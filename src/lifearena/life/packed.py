@@ -35,7 +35,7 @@ from lifearena.life.kernels.bitplanes import ALL, ONE, ZERO, pack, plane_populat
 from lifearena.life.kernels.bitwise import new_seen, run_planes, step_planes
 from lifearena.life.rules import Rule
 from lifearena.life.series import SERIES_COLUMNS
-from lifearena.life.universe import Box
+from lifearena.life.universe import Box, clipped_cells
 
 CALL_UPDATES = 2**31
 """Cell-updates in one compiled call: about 0.05 s, so that Ctrl-C (which numba code does
@@ -354,13 +354,11 @@ class PackedGrid:
             box = self.bounding_box()
             if box is None:
                 return np.zeros((0, 0), dtype=np.int8)
-        out = np.zeros((box.height, box.width), dtype=np.int8)
-        x0, y0 = max(box.x, 0), max(box.y, 0)
-        x1, y1 = min(box.right, self.width), min(box.bottom, self.height)
-        if x0 < x1 and y0 < y1:
-            ones, twos = self.blocks(Box(x0, y0, x1 - x0, y1 - y0), 1)
-            out[y0 - box.y : y1 - box.y, x0 - box.x : x1 - box.x] = ones + 2 * twos
-        return out
+        def read(part: Box) -> np.ndarray:
+            ones, twos = self.blocks(part, 1)
+            return ones + 2 * twos
+
+        return clipped_cells(box, self.width, self.height, read)
 
     def live_cells(self, box: Box | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Rows, columns and colours of the live cells of ``box`` (default: all)."""

@@ -84,6 +84,26 @@ class Universe(Protocol):
         ...
 
 
+def clipped_cells(box: Box, width: int, height: int,
+                  read: Callable[[Box], np.ndarray]) -> np.ndarray:
+    """The cells of ``box`` on a ``width x height`` grid: ``read(part)`` gives the part of the
+    box inside the grid, and cells outside it read as empty.
+
+    >>> grid = np.arange(6, dtype=np.int8).reshape(2, 3) % 3
+    >>> def read(part: Box) -> np.ndarray:
+    ...     return grid[part.y:part.bottom, part.x:part.right]
+    >>> clipped_cells(Box(1, -1, 3, 2), 3, 2, read).tolist()
+    [[0, 0, 0], [1, 2, 0]]
+    """
+    out = np.zeros((box.height, box.width), dtype=np.int8)
+    x0, y0 = max(box.x, 0), max(box.y, 0)
+    x1, y1 = min(box.right, width), min(box.bottom, height)
+    if x0 < x1 and y0 < y1:
+        out[y0 - box.y : y1 - box.y, x0 - box.x : x1 - box.x] = read(
+            Box(x0, y0, x1 - x0, y1 - y0))
+    return out
+
+
 def neighbourhood_index(centre: int, neighbours: Sequence[int]) -> int:
     """The :func:`transition_table` index of a cell in state ``centre`` whose neighbours, in
     :data:`NEIGHBOUR_ORDER`, are ``neighbours``: ``centre * 3**8 + sum(n_i * 3**i)``.

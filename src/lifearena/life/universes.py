@@ -42,7 +42,7 @@ from lifearena.errors import BadParameterError
 from lifearena.life.grid import as_grid, population
 from lifearena.life.lookup_rule import LookupRule
 from lifearena.life.rules import COIN, Rule
-from lifearena.life.universe import Box, Universe, transition_table
+from lifearena.life.universe import Box, Universe, clipped_cells, transition_table
 
 AnyRule = Rule | LookupRule
 
@@ -371,9 +371,5 @@ class KernelGrid:
             box = self.bounding_box()
             if box is None:
                 return np.zeros((0, 0), dtype=np.int8)
-        out = np.zeros((box.height, box.width), dtype=np.int8)
-        x0, y0 = max(box.x, 0), max(box.y, 0)
-        x1, y1 = min(box.right, self.width), min(box.bottom, self.height)
-        if x0 < x1 and y0 < y1:
-            out[y0 - box.y : y1 - box.y, x0 - box.x : x1 - box.x] = self.grid[y0:y1, x0:x1]
-        return out
+        return clipped_cells(box, self.width, self.height,
+                             lambda part: self.grid[part.y : part.bottom, part.x : part.right])
