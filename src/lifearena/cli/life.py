@@ -357,15 +357,19 @@ def run(
         "--pattern", "-p", help="Start from this pattern of the library (see 'lifearena life "
         "patterns').")] = None,
     algorithm: Annotated[Algorithm, typer.Option(
-        help="How the unbounded plane runs: tiles (a grid growing with the pattern, every "
-        "rule), hashlife (deterministic rules), auto (tiles).")] = Algorithm.auto,
+        help="How the unbounded plane runs: tiles (sparse tiles, every rule of neighbour "
+        "counts), hashlife (deterministic rules, lookup rules included), auto (HashLife for a "
+        "run of 2**17 generations or more from at most 100,000 live cells, for "
+        "--step-exponent and for lookup rules; else tiles). The summary says which and "
+        "why.")] = Algorithm.auto,
     step_exponent: Annotated[int | None, typer.Option(
         "--step-exponent", help="Advance 2**K generations at a time (Golly's step exponent): "
         "--generations must be a multiple of it; --populations rows and progress fall on its "
         "multiples.", min=0, max=MAX_STEP_EXPONENT)] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the final "
-                                                "pattern (.rle for RLE, else text): the whole "
-                                                "grid, or on the plane the live cells' box."
+                                                "pattern (.rle, .rle.gz, .lif, .life, .mc, "
+                                                "else text): the whole grid, or on the plane "
+                                                "the live cells' box at its place."
                                                 )] = None,
     png: Annotated[Path | None, typer.Option(help="Write a PNG of the final pattern, fitted "
                                              "to its live cells' box.")] = None,
