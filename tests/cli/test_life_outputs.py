@@ -235,3 +235,11 @@ def test_the_default_frames_fit_a_large_grid(tmp_path, capsys) -> None:
     budget = caps.MAX_GIF_BYTES // (5 * 120)
     assert gif.n_frames == 3 and gif.size[0] * gif.size[1] <= budget
     assert gif.size[0] >= 512  # shrunk by a power of two only as far as needed
+
+
+def test_what_the_plane_cannot_run_is_refused_before_the_start_is_shown(capsys) -> None:
+    # without --no-show a small pattern's start grid is printed: a refusal must come first
+    code, out, err = run_cli(capsys, "life", "run", "-p", "glider", "--algorithm", "tiles",
+                             "--step-exponent", "3", "-n", "8")
+    assert code == 2 and out == "" and err.count("\n") == 1, (out, err)
+    assert "--step-exponent sets HashLife's step" in err

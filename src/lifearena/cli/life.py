@@ -451,6 +451,8 @@ def run(
         raise BadParameterError(f"--kernel {kernel} steps a fixed grid, and a pattern without "
                                 "--size or --pad runs on the unbounded plane (bitwise kernel); "
                                 "expected --size WxH or --pad N with it")
+    if plane:  # refuse what the plane's algorithms cannot do before anything is shown
+        plane_algorithm(the_rule, generations, algorithm, step_exponent=step_exponent)
     if not plane and algorithm is not Algorithm.auto:
         raise BadParameterError(f"--algorithm {algorithm.value} runs the unbounded plane, and "
                                 "a grid given by --size or --pad (or a soup) has edges; "
