@@ -30,7 +30,7 @@ from lifearena.core import State
 from lifearena.errors import BadParameterError, IllegalMoveError
 from lifearena.interop.games import canonical_name, game_params, refusal
 from lifearena.interop.spaces import ILLEGAL_POLICIES, Encoding, check_choice
-from lifearena.interop.vector.random import sample_legal, seeded_states
+from lifearena.life.kernels.splitmix import sample_legal, seeded_states
 
 SELF = "self"
 """The opponent name for self-play: the learner moves for both seats."""

@@ -34,7 +34,7 @@ from numba import njit
 from lifearena.games.blocking_queen import BlockingQueenState
 from lifearena.games.blocking_queen.rules import new_game
 from lifearena.interop.vector.base import SELF, CompiledVectorEnv
-from lifearena.interop.vector.random import below
+from lifearena.life.kernels.splitmix import below
 
 _X, _Y, _MOVER, _BLOCKING, _LEFT, _NBLOCKED, _OVER, _DRAWN, _PLIES = range(9)
 """Columns of the kernels' ``(n, 9)`` int64 state: the queen's square, the side to act,

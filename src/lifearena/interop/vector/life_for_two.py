@@ -36,7 +36,7 @@ from lifearena.games.life_for_two import LifeForTwoState
 from lifearena.games.life_for_two.notation import CELLS, NUM_ACTIONS, TRIPLES
 from lifearena.games.war_of_life.fast import crank_bits, popcount
 from lifearena.interop.vector.base import SELF, CompiledVectorEnv
-from lifearena.interop.vector.random import below
+from lifearena.life.kernels.splitmix import below
 
 SIZE = 5
 _ONE = np.uint64(1)

@@ -32,7 +32,7 @@ from lifearena.errors import BadParameterError
 from lifearena.games.losat import LosatState
 from lifearena.games.losat.geometry import Geometry
 from lifearena.interop.vector.base import SELF, CompiledVectorEnv
-from lifearena.interop.vector.random import below
+from lifearena.life.kernels.splitmix import below
 
 MAX_TABLE_BYTES = 1 << 30
 """The most memory the batch's superko sets and histories may take."""

@@ -38,8 +38,8 @@ from numba import njit
 from lifearena.games.p2life import P2LifeState
 from lifearena.games.p2life.rules import new_game
 from lifearena.interop.vector.base import SELF, CompiledVectorEnv
-from lifearena.interop.vector.random import below, next_double
 from lifearena.life.coin import GENERATION_MULTIPLIER, INDEX_MULTIPLIER
+from lifearena.life.kernels.splitmix import below, next_double
 from lifearena.life.rules import COIN, Rule
 
 TABLE = Rule.named("p2life").table.astype(np.int8)

@@ -5,7 +5,7 @@ generator, the coursework strategies and the ending rules said once there).
 Each environment is two ``uint64`` masks (blue, red), the side to move and the moves played.
 A random start draws blue's 12 cells uniformly among the 64 and red's 12 among the other 52,
 the distribution of :func:`~lifearena.games.war_of_life.new_game`, from the environment's own
-compiled generator (:mod:`lifearena.interop.vector.random`); ``params={"seed": s}`` starts
+compiled generator (:mod:`lifearena.life.kernels.splitmix`); ``params={"seed": s}`` starts
 every episode from ``new_game(seed=s)`` instead. Opponents: ``random`` (uniform among the
 legal moves), ``self`` (self-play), and the compiled coursework strategies ``bloodlust``,
 ``self_preservation``, ``land_grab``, ``minimax``, which pick the same move as
@@ -46,7 +46,7 @@ from lifearena.games.war_of_life.fast import (
     popcount,
 )
 from lifearena.interop.vector.base import SELF, CompiledVectorEnv
-from lifearena.interop.vector.random import below, next_double
+from lifearena.life.kernels.splitmix import below, next_double
 
 _ending = njit(cache=True)(ending)
 _ONE = np.uint64(1)

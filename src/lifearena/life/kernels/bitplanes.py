@@ -24,6 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lifearena.life.kernels.splitmix import mix
+
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -188,13 +190,6 @@ def edge_live(a: np.ndarray, b: np.ndarray, height: int, width: int) -> bool:
     return False
 
 
-@njit(inline="always")
-def _mix(z: np.uint64) -> np.uint64:
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
 @njit(cache=True)
 def planes_digest(a: np.ndarray, b: np.ndarray, height: int,
                   width: int) -> tuple[np.uint64, np.uint64]:
@@ -220,6 +215,6 @@ def planes_digest(a: np.ndarray, b: np.ndarray, height: int,
     for j in range(stride + 1, (height + 1) * stride - 1):
         if j % stride != 0 and j % stride != stride - 1:
             key = np.uint64(j) * k1
-            h1 += _mix(fa[j] ^ key) + _mix(fb[j] ^ ~key) * k2
-            h2 += _mix(fa[j] + key * k2) * k1 + _mix(fb[j] - key)
-    return _mix(h1 ^ np.uint64(height)), _mix(h2 ^ np.uint64(width))
+            h1 += mix(fa[j] ^ key) + mix(fb[j] ^ ~key) * k2
+            h2 += mix(fa[j] + key * k2) * k1 + mix(fb[j] - key)
+    return mix(h1 ^ np.uint64(height)), mix(h2 ^ np.uint64(width))

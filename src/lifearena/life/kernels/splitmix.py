@@ -1,5 +1,7 @@
-"""The compiled random streams of the vector environments: one SplitMix64 generator per
-environment, a ``uint64`` word of state in an array, advanced inside the compiled kernels.
+"""SplitMix64, compiled: its finaliser :func:`mix` (the hash under the p2life coin,
+:mod:`lifearena.life.coin`, and the grid digests) and the random streams of the games'
+compiled kernels and vector environments: one generator per board, a ``uint64`` word of
+state in an array, advanced inside the compiled kernels.
 
 SplitMix64 is small (one word of state), fast and passes BigCrush; each environment's word is
 set from ``numpy.random.SeedSequence(seed)``, so a seed makes the whole batch reproducible on
@@ -31,14 +33,21 @@ def seeded_states(seed: int | None, n: int) -> np.ndarray:
     return np.random.SeedSequence(seed).generate_state(max(n, 1), np.uint64)[:n].copy()
 
 
+@njit(inline="always")
+def mix(z: np.uint64) -> np.uint64:
+    """SplitMix64's finaliser: a bijection of the 64-bit words that scatters every input bit
+    over the output (``lifearena.life.coin`` writes it in plain Python)."""
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
 @njit(cache=True)
 def next_word(state: np.ndarray, i: int) -> np.uint64:
     """The next 64 random bits of generator ``i`` (advances ``state[i]``)."""
     z = state[i] + _GOLDEN
     state[i] = z
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
+    return mix(z)
 
 
 @njit(cache=True)
