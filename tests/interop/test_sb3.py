@@ -10,9 +10,9 @@ import pytest
 pytest.importorskip("gymnasium", reason="needs Gymnasium: pip install -e '.[interop]'")
 pytest.importorskip("sb3_contrib", reason="needs sb3-contrib: pip install -e '.[rl]'")
 
-from lifearena.errors import BadParameterError  # noqa: E402
-from lifearena.interop.sb3 import LifeArenaVecEnv  # noqa: E402
-from lifearena.interop.vector import make_vector_env  # noqa: E402
+from lifearena.errors import BadParameterError
+from lifearena.interop.sb3 import LifeArenaVecEnv
+from lifearena.interop.vector import make_vector_env
 
 SMALL = {"war_of_life": {}, "life_for_two": {"max_turns": 6},
          "p2life": {"size": 6, "max_generations": 8}, "blocking_queen": {"size": 8},
@@ -29,9 +29,8 @@ def test_terminal_observation_and_the_next_episode() -> None:
     finished = 0
     for _ in range(40):
         actions = env.venv.sample_actions()
-        twin._sample_rng[:] = env.venv._sample_rng
         twin_seen, twin_rewards, twin_terminated, _, _ = twin.step(actions)
-        seen, rewards, dones, infos = env.step(actions)
+        _, rewards, dones, infos = env.step(actions)
         np.testing.assert_array_equal(rewards, twin_rewards.astype(np.float32))
         np.testing.assert_array_equal(dones, twin_terminated)
         for i in range(4):

@@ -63,7 +63,7 @@ class LifeArenaVecEnv(VecEnv):
     def reset(self) -> Any:
         """Start every board (with the seeds of the last :meth:`seed` call, if any)."""
         seeds = None if any(s is None for s in self._seeds) else [int(s) for s in self._seeds]
-        observations, info = self.venv.reset(seed=seeds)
+        observations, _ = self.venv.reset(seed=seeds)
         self.reset_infos = [{} for _ in range(self.num_envs)]
         self._reset_seeds()
         self._reset_options()
