@@ -208,3 +208,26 @@ def test_bad_seeds() -> None:
     for seed, message in [(-1, "seed=-1"), ([1, 2, 3], "seed of shape"), (1.5, "seed of")]:
         with pytest.raises(BadParameterError, match=message):
             env.reset(seed=seed)  # type: ignore[arg-type]
+
+
+def test_snapshot_restore_and_step_boards_for_search() -> None:
+    env = make_vector_env(GAME, 3, opponent="self")
+    seen, _ = env.reset(seed=8)
+    saved = env.snapshot()
+    first = seen.copy()
+    actions = env.sample_actions()
+    active = np.array([True, False, True])
+    rewards, terminated = env.step_boards(actions, active)
+    assert rewards[1] == 0 and not terminated.any()
+    assert not np.array_equal(env.observations[0], first[0])  # board 0 moved: red's view
+    np.testing.assert_array_equal(env.observations[1], first[1])  # board 1 did not
+    assert env.to_play.tolist() == [1, 0, 1]
+    env.restore(saved, np.array([True, False, False]))
+    np.testing.assert_array_equal(env.observations[0], first[0])
+    assert env.to_play.tolist() == [0, 0, 1]
+    env.restore(saved)
+    np.testing.assert_array_equal(env.observations, first)
+    with pytest.raises(BadParameterError, match="needs opponent='self'"):
+        make_vector_env(GAME, 1).step_boards([0], np.ones(1, bool))
+    with pytest.raises(BadParameterError, match="expected a snapshot"):
+        env.restore({"_obs": first})

@@ -183,6 +183,13 @@ class CompiledVectorEnv(VectorEnv):
     simultaneous: ClassVar[bool] = False
     """Whether both seats choose at once (the policy opponent is then asked before the
     learner's move is applied, on the same position)."""
+    board_arrays: ClassVar[tuple[str, ...]] = ()
+    """The game's per-board state arrays (attribute names, first axis the board): what
+    :meth:`snapshot` copies besides the shared ones. Empty: snapshots not offered."""
+    _SHARED_ARRAYS: ClassVar[tuple[str, ...]] = (
+        "_obs", "_mask", "_opp_obs", "_opp_mask", "_waiting", "_rewards", "_terminated",
+        "_truncated", "_ended", "_forfeit", "_kinds", "to_play", "opponent_actions", "_rng",
+        "_sample_rng", "_pool_rng")
 
     def __init__(self, num_envs: int = 1, *, opponent: Any = "random", player: int = 0,
                  params: Mapping[str, Any] | None = None, observation: str = "planes",
@@ -408,6 +415,55 @@ class CompiledVectorEnv(VectorEnv):
         out = np.zeros(self.num_envs, np.int64)
         sample_legal(self._mask, self._sample_rng, out)
         return out
+
+    # -- search: copying, setting and stepping chosen boards ------------------------------------
+
+    def snapshot(self) -> dict[str, np.ndarray]:
+        """A copy of every board's state (positions, buffers, streams): what a search
+        returns to with :meth:`restore` after trying moves on the batch itself."""
+        if not self.board_arrays:
+            raise BadParameterError(f"{self.game}: snapshots are not offered by this vector "
+                                    f"environment yet")
+        return {name: getattr(self, name).copy()
+                for name in (*self._SHARED_ARRAYS, *self.board_arrays)}
+
+    def restore(self, snapshot: Mapping[str, np.ndarray],
+                boards: np.ndarray | None = None) -> None:
+        """Put back the boards ``boards`` selects (every board when ``None``) as they were in
+        ``snapshot`` (from :meth:`snapshot` of an environment of the same batch size)."""
+        if set(snapshot) != {*self._SHARED_ARRAYS, *self.board_arrays}:
+            raise BadParameterError("restore: expected a snapshot of this environment")
+        for name, saved in snapshot.items():
+            target = getattr(self, name)
+            if saved.shape != target.shape:
+                raise BadParameterError(f"restore: {name} of shape {saved.shape}; expected "
+                                        f"{target.shape} (a snapshot of this batch size)")
+            if boards is None or len(target) != self.num_envs:
+                target[...] = saved
+            else:
+                target[boards] = saved[boards]
+
+    def step_boards(self, actions: Any, active: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Self-play search: play ``actions`` on the boards ``active`` selects, nothing else
+        (no auto-reset, no opponent); ``(rewards, terminated)`` of the movers. The
+        observations and masks (:attr:`observations`, :meth:`action_masks`) are then those
+        of the side to move."""
+        if not self.self_play:
+            raise BadParameterError("step_boards needs opponent='self' (a search plays both "
+                                    "seats)")
+        chosen = self._actions(actions)
+        active = np.ascontiguousarray(active, dtype=np.bool_)
+        self._rewards[active] = 0.0
+        self._terminated[active] = False
+        bad = self._step_kernel(chosen, active, self._opp_actions)
+        if bad >= 0:
+            raise IllegalMoveError(f"environment {bad}: {self._refusal(bad, int(chosen[bad]))}")
+        return self._rewards.copy(), self._terminated.copy()
+
+    @property
+    def observations(self) -> np.ndarray:
+        """The observation buffer (planes), to be read, not written."""
+        return self._obs
 
     # -- the step loop's parts -------------------------------------------------------------------
 

@@ -306,6 +306,8 @@ class WarOfLifeVectorEnv(CompiledVectorEnv):
     opponents: ClassVar[tuple[str, ...]] = STRATEGIES
     """The compiled opponents: ``random`` and the coursework's strategies, numbered as
     :data:`~lifearena.games.war_of_life.fast.STRATEGIES` numbers them."""
+    board_arrays: ClassVar[tuple[str, ...]] = ("_blue", "_red", "_to_move", "_played",
+                                               "_starts")
 
     def _allocate(self) -> None:
         n = self.num_envs
