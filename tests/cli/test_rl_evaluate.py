@@ -8,7 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from lifearena.agents.registry import fast_player
 from lifearena.cli import main
 from lifearena.rl.evaluate import evaluate
 
@@ -51,6 +54,32 @@ def test_the_table_depends_on_the_seed_not_on_the_workers() -> None:
     one = evaluate("random", "lifearena/blocking_queen-40-v1", workers=1, seed=4, **args)
     two = evaluate("random", "lifearena/blocking_queen-40-v1", workers=2, seed=4, **args)
     assert one.to_json() == two.to_json()
+
+
+WAR_OF_LIFE_AGENTS = ["random", "bloodlust", "self_preservation", "land_grab", "minimax"]
+
+
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(policy=st.sampled_from(WAR_OF_LIFE_AGENTS),
+       opponent=st.sampled_from(WAR_OF_LIFE_AGENTS), seed=st.integers(0, 2**32 - 1))
+def test_the_fast_path_gives_the_referees_table(policy: str, opponent: str,
+                                                seed: int) -> None:
+    played: list[str] = []
+
+    def spy(game: str, names: tuple[str, str], seeds: tuple[int, int]) -> object:
+        played.append(game)
+        return fast_player(game, names, seeds)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("lifearena.rl.evaluate.fast_player", spy)
+        fast = evaluate(policy, "war_of_life-v1", opponents=f"x={opponent}", limit=3,
+                        seed=seed)
+        assert played, "the fast path was not taken"
+        played.clear()
+        slow = evaluate(policy, "war_of_life-v1", opponents=f"x={opponent}", limit=3,
+                        seed=seed, fast=False)
+        assert not played, "the referee's games went to the fast path"
+    assert fast.rows == slow.rows
 
 
 def test_a_policy_that_plays_illegal_moves_forfeits_every_game(tmp_path: Path) -> None:

@@ -66,6 +66,9 @@ def evaluate(
     workers: Annotated[int | None, typer.Option(
         "--workers", "-w", help="Processes to use (default 1: serial).", min=1,
         max=caps.MAX_WORKERS)] = 1,
+    fast: Annotated[bool, typer.Option(
+        "--fast/--no-fast", help="Use the game's compiled fast path where it plays both "
+                                 "agents (the same games).")] = True,
     json_file: Annotated[Path | None, typer.Option(
         "--json", help="Also write the table to this .json file.")] = None,
 ) -> None:
@@ -93,7 +96,8 @@ def evaluate(
     started = time.perf_counter()
     try:
         report = run_evaluation(policy, fixed.id, opponents=split_entrants(opponents),
-                                limit=limit, seed=seed, workers=workers, progress=advance)
+                                limit=limit, seed=seed, workers=workers, fast=fast,
+                                progress=advance)
     finally:
         if progress.live.is_started:
             progress.stop()

@@ -128,21 +128,22 @@ def _result(winner: int | None, seat: int) -> str:
 
 
 def play_block(env_id: str, policy: Mapping[str, Any], opponent: Mapping[str, Any],
-               seat: int, block: int, indices: Sequence[int], seed: int
+               seat: int, block: int, indices: Sequence[int], seed: int, fast: bool = True
                ) -> list[GameSummary]:
-    """Play the starts ``indices`` of ``env_id``'s set with the policy at ``seat``: the task
-    an executor runs (plain arguments, so that it pickles)."""
+    """Play the starts ``indices`` of ``env_id``'s set with the policy at ``seat`` (through
+    the game's fast path where ``fast`` and it plays both agents): the task an executor runs
+    (plain arguments, so that it pickles)."""
     fixed = spec(env_id)
     starts = [evaluation_set(env_id).starts[i] for i in indices]
     mine, theirs = AgentSpec.from_dict(policy), AgentSpec.from_dict(opponent)
     seated = (mine, theirs) if seat == 0 else (theirs, mine)
     seeds = (agent_seed(seed, block, 0), agent_seed(seed, block, 1))
-    fast = None
-    if (not fixed.params and all(a.plain for a in seated) and has_fast_path(fixed.game)
-            and not any(s.opening for s in starts)):
-        fast = fast_player(fixed.game, (seated[0].name, seated[1].name), seeds)
-    if fast is not None:
-        played = fast.play([s.position for s in starts])
+    compiled = None
+    if (fast and not fixed.params and all(a.plain for a in seated)
+            and has_fast_path(fixed.game) and not any(s.opening for s in starts)):
+        compiled = fast_player(fixed.game, (seated[0].name, seated[1].name), seeds)
+    if compiled is not None:
+        played = compiled.play([s.position for s in starts])
         return [GameSummary(theirs.label, i, seat, _result(outcome.winner, seat), len(moves),
                             outcome.termination.value)
                 for i, (moves, outcome, _) in zip(indices, played, strict=True)]
@@ -168,11 +169,12 @@ def opponents_for(env_id: str, names: str | Sequence[str] | None = None
 
 def evaluate(policy: str, env_id: str, *, opponents: str | Sequence[str] | None = None,
              limit: int | None = None, seed: int = 0, workers: int | None = 1,
-             progress: Progress | None = None) -> EvaluationReport:
+             fast: bool = True, progress: Progress | None = None) -> EvaluationReport:
     """Play ``policy`` (any agent spec: ``random``, ``policy:FILE``, ``LABEL=NAME:key=value``)
     from the first ``limit`` starts of ``env_id``'s evaluation set (all by default) against
-    each opponent, both seats; its table. ``progress(new, total)`` is called as games
-    finish."""
+    each opponent, both seats; its table. ``fast=False`` plays every game through the
+    referee, even where the game's compiled fast path plays both agents (the same games,
+    slower). ``progress(new, total)`` is called as games finish."""
     fixed = spec(env_id)
     starts = evaluation_set(fixed.id).starts
     if limit is not None and not 1 <= limit <= len(starts):
@@ -185,7 +187,7 @@ def evaluate(policy: str, env_id: str, *, opponents: str | Sequence[str] | None 
         agent.build(fixed.game, 0)
     blocks = [range(b, min(b + BLOCK, count)) for b in range(0, count, BLOCK)]
     tasks = [(play_block, (fixed.id, mine.to_dict(), rival.to_dict(), seat, number,
-                           list(indices), seed))
+                           list(indices), seed, fast))
              for rival in rivals for seat in (0, 1)
              for number, indices in enumerate(blocks)]
     total = 2 * count * len(rivals)
