@@ -22,6 +22,18 @@ def run(argv: list[str]) -> int:
     return int(done.value.code or 0)
 
 
+def test_envs_lists_every_versioned_id_with_its_evaluation_set(capsys) -> None:
+    from lifearena.rl.versions import SPECS
+
+    with pytest.raises(SystemExit) as done:
+        main(["rl", "envs"])
+    assert done.value.code in (0, None)
+    printed = capsys.readouterr().out
+    for fixed in SPECS:
+        assert fixed.id in printed and f"{fixed.name}.json" in printed
+    assert "max_moves=100" in printed  # Losat 9x11's fixed limit
+
+
 def test_the_table_covers_every_built_in_agent_from_both_seats(tmp_path: Path,
                                                                  capsys) -> None:
     out = tmp_path / "table.json"

@@ -6,6 +6,7 @@ The ``rl`` package is imported inside the commands, so ``lifearena --help`` load
 
 from __future__ import annotations
 
+import textwrap
 import time
 from pathlib import Path
 from typing import Annotated
@@ -40,7 +41,8 @@ def envs() -> None:
     for name in ("id", "parameters", "evaluation set (sha256)"):
         table.add_column(name)
     for fixed in SPECS:
-        params = ", ".join(f"{k}={v}" for k, v in fixed.params.items()) or "-"
+        params = "\n".join(textwrap.wrap(
+            ", ".join(f"{k}={v}" for k, v in fixed.params.items()), 60)) or "-"
         name = file_name(fixed.id)
         table.add_row(literal(fixed.id), literal(params), f"{name} ({SHA256[name][:12]})")
     print_whole(Console(), table)
