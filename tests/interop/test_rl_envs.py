@@ -108,6 +108,12 @@ def test_v0_ids_keep_free_parameters() -> None:
     assert env.observation_space.shape == (2, 6, 6)
 
 
+def test_gymnasium_imports_the_registration_itself() -> None:
+    # Gymnasium's "module:id" form: no import of lifearena needed in the caller's code
+    env = gymnasium.make("lifearena.rl.envs:lifearena/losat-9x11-v1")
+    assert env.spec is not None and env.spec.id == "lifearena/losat-9x11-v1"
+
+
 def test_registering_twice_changes_nothing() -> None:
     assert register_envs() == [s.id for s in SPECS]
     assert all(s.id in gymnasium.registry for s in SPECS)
