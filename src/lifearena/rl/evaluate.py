@@ -56,7 +56,10 @@ class GameSummary:
 
 @dataclass(frozen=True)
 class OpponentRow:
-    """The policy's results against one opponent (both seats together)."""
+    """The policy's results against one opponent (both seats together): ``score`` is
+    ``(wins + draws / 2) / games`` with its 95% Wilson interval, ``first_score`` and
+    ``second_score`` the same moving first and second, ``forfeits`` the games the policy
+    lost by forfeit (a crash or an illegal move)."""
 
     opponent: str
     games: int
