@@ -1,6 +1,6 @@
 """Environment steps and plies per second of the compiled vector environments, beside
-OpenSpiel's C++ ``connect_four`` and PettingZoo's ``connect_four_v3``, random play, in one
-run on one core.
+OpenSpiel's C++ ``connect_four``, PettingZoo's ``connect_four_v3``, Pgx's ``connect_four`` and
+EnvPool's ``ConnectFour-v1``, random play, in one run on one core.
 
 A lifearena *step* is not a baseline's step. Against an opponent, one step is the learner's
 move and the opponent's reply inside the batch (or both choices at once in a simultaneous
@@ -28,16 +28,32 @@ Both count plies from the environment's own flags (``terminated | truncated`` an
 * PettingZoo: ``connect_four_v3.env()``, ``last()`` (observation with its action mask) and
   a random action among the mask at every move (without pygame installed, an empty
   stand-in module takes its place: connect_four imports it only to draw).
+* Pgx (``pip install pgx``, JAX on the CPU, XLA held to one thread): ``pgx.make
+  ("connect_four")``, ``N`` boards under ``jax.vmap`` with Pgx's ``auto_reset``, a random
+  legal action for every board drawn and applied in one jitted call; a step is one ply (the
+  reset happens inside the step that ends a game).
+* EnvPool (``pip install envpool``): ``envpool.make("ConnectFour-v1", num_envs=N,
+  num_threads=1)``, a random legal action per board from ``info["legal_action_mask"]``; a
+  step is one ply, none for a board that ended at the last step (EnvPool resets it then and
+  ignores its action).
+
+A baseline that is not installed is left out, and the output says so (with the ``pip
+install`` that adds it); ``--baselines`` picks them.
 
 It prints, for each row, steps/s and plies/s with their ratios to OpenSpiel (``x OS``) and
-PettingZoo (``x PZ``), and the plies a step played. Each figure is the median of
-``--repeats`` timings of about ``--seconds`` each (steps and plies from the same timings),
-taken in turn with every other figure's (the machine may be shared: a change of load then
-falls on all of them).
+PettingZoo (``x PZ``), plies/s to Pgx (``x Pgx``), and the plies a step played. Each figure
+is the median of ``--repeats`` timings of about ``--seconds`` each (steps and plies from the
+same timings), taken in turn with every other figure's (the machine may be shared: a change
+of load then falls on all of them).
 The targets are those of issue #22 (steps/s against ``random``). ``NUMBA_NUM_THREADS=1`` is
 set before numba loads::
 
     python benchmarks/bench_vector_env.py --envs 1024 --repeats 5
+
+The shortest run (a check that every runner works, not a measurement)::
+
+    python benchmarks/bench_vector_env.py --envs 64 --repeats 1 --seconds 0.05 \
+        --games war_of_life
 """
 
 from __future__ import annotations
@@ -50,8 +66,12 @@ import sys
 import time
 import types
 from collections.abc import Callable
+from typing import Any
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+# Pgx's JAX: one core, as every other row (set before jax loads)
+os.environ.setdefault("XLA_FLAGS",
+                      "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
 
 import numpy as np
 
@@ -157,6 +177,98 @@ def pettingzoo_runner() -> Callable[[float], Timing]:
     return run
 
 
+def pgx_runner(num_envs: int) -> Callable[[float], Timing]:
+    import jax
+    import jax.numpy as jnp
+    import pgx
+    from pgx.experimental import auto_reset
+
+    env = pgx.make("connect_four")
+    step = jax.vmap(auto_reset(env.step, env.init))
+
+    @jax.jit
+    def act_and_step(state: Any, key: Any) -> tuple[Any, Any]:
+        choose, advance, after = jax.random.split(key, 3)
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(choose, logits, axis=-1)
+        return step(state, action, jax.random.split(advance, num_envs)), after
+
+    key = jax.random.PRNGKey(0)
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(key, num_envs))
+    for _ in range(3):  # compiled, games under way
+        state, key = act_and_step(state, key)
+    state.observation.block_until_ready()
+
+    def run(seconds: float) -> Timing:
+        nonlocal state, key
+        steps, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            for _ in range(10):
+                state, key = act_and_step(state, key)
+            state.observation.block_until_ready()  # the work done, not only queued
+            steps += 10 * num_envs
+        return steps, steps, time.perf_counter() - start  # one ply a step
+
+    return run
+
+
+def envpool_runner(num_envs: int) -> Callable[[float], Timing]:
+    import envpool
+
+    env = envpool.make("ConnectFour-v1", env_type="gymnasium", num_envs=num_envs,
+                       batch_size=num_envs, num_threads=1, seed=0)
+    rng = np.random.default_rng(0)
+    _, info = env.reset()
+    mask = info["legal_action_mask"]
+    ended = 0
+
+    def run(seconds: float) -> Timing:
+        nonlocal mask, ended
+        steps, plies, start = 0, 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            for _ in range(10):
+                # a random legal action per board: the largest of uniform draws on the mask
+                action = (rng.random(mask.shape) * mask).argmax(axis=1)
+                _, _, terminated, truncated, info = env.step(action)
+                mask = info["legal_action_mask"]
+                plies += num_envs - ended  # a board that ended is reset, its action ignored
+                ended = int(np.count_nonzero(terminated | truncated))
+            steps += 10 * num_envs
+        return steps, plies, time.perf_counter() - start
+
+    return run
+
+
+BASELINES: dict[str, tuple[str, str, str]] = {
+    "openspiel": ("OpenSpiel connect_four (C++)", "pyspiel", "open_spiel"),
+    "pettingzoo": ("PettingZoo connect_four_v3", "pettingzoo", "pettingzoo"),
+    "pgx": ("Pgx connect_four (JAX, CPU)", "pgx", "pgx"),
+    "envpool": ("EnvPool ConnectFour-v1", "envpool", "envpool"),
+}
+"""Each baseline: its row's name, the module that shows it is installed, the pip package."""
+
+
+def baseline_runners(names: list[str], num_envs: int
+                     ) -> tuple[dict[str, Callable[[float], Timing]], list[str]]:
+    """The runners of the baselines ``names`` that are installed, and a note for each that
+    is not."""
+    makers: dict[str, Callable[[], Callable[[float], Timing]]] = {
+        "openspiel": openspiel_runner, "pettingzoo": pettingzoo_runner,
+        "pgx": lambda: pgx_runner(num_envs), "envpool": lambda: envpool_runner(num_envs)}
+    runners, missing = {}, []
+    for name in names:
+        label, module, package = BASELINES[name]
+        if importlib.util.find_spec(module) is None:
+            missing.append(f"{label}: not installed (pip install {package})")
+            continue
+        runners[name] = makers[name]()
+    return runners, missing
+
+
+def _ratio(rate: float, base: float | None, digits: int) -> str:
+    return f"{rate / base:>6.{digits}f}" if base else f"{'-':>6}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--envs", type=int, default=1024, help="environments per batch")
@@ -168,37 +280,47 @@ def main() -> None:
                         help="hand out copies of the buffers (the environments' default)")
     parser.add_argument("--games", nargs="*", default=None,
                         help="games to time (default: every game with a vector environment)")
+    parser.add_argument("--baselines", nargs="*", default=list(BASELINES),
+                        choices=list(BASELINES),
+                        help="baselines to time beside them, where installed (default: all)")
     args = parser.parse_args()
     from lifearena.interop.vector import VECTOR_GAMES
 
     games = args.games or list(VECTOR_GAMES)
     opponents = [args.opponent] + (["self"] if args.opponent != "self" else [])
-    runners = {"openspiel": openspiel_runner(), "pettingzoo": pettingzoo_runner()}
+    runners, missing = baseline_runners(args.baselines, args.envs)
+    baselines = list(runners)
     for game in games:
         for opponent in opponents:
             runners[f"{game}/{opponent}"] = vector_runner(game, args.envs, opponent, args.copy)
     load = os.getloadavg()[0]
     rates = interleaved_medians(runners, args.seconds, args.repeats)
-    openspiel, pettingzoo = rates.pop("openspiel")[0], rates.pop("pettingzoo")[0]
+    base = {name: rates.pop(name) for name in baselines}
+    openspiel = base.get("openspiel", (0.0, 0.0))[0] or None
+    pettingzoo = base.get("pettingzoo", (0.0, 0.0))[0] or None
+    pgx_plies = base.get("pgx", (0.0, 0.0))[1] or None
     print(f"N={args.envs}, copy={args.copy}, NUMBA_NUM_THREADS="
           f"{os.environ['NUMBA_NUM_THREADS']}, median of {args.repeats} x {args.seconds:g} s "
           f"(interleaved); load average {load:.1f} before, {os.getloadavg()[0]:.1f} after; "
-          f"a baseline's step is one ply")
+          f"a step of OpenSpiel, PettingZoo, Pgx and EnvPool is one ply")
+    for note in missing:
+        print(f"left out: {note}")
     print(f"{'environment':<30} {'opponent':>8} {'steps/s':>11} {'x OS':>6} {'x PZ':>6} "
-          f"{'plies/s':>11} {'x OS':>6} {'x PZ':>6} {'ply/step':>8} {'target':>10}  met")
-    for name, rate in (("OpenSpiel connect_four (C++)", openspiel),
-                       ("PettingZoo connect_four_v3", pettingzoo)):
-        ratios = f"{rate / openspiel:>6.2f} {rate / pettingzoo:>6.1f}"
-        print(f"{name:<30} {'random':>8} {rate:>11,.0f} {ratios} {rate:>11,.0f} {ratios} "
-              f"{1:>8.2f}")
+          f"{'plies/s':>11} {'x OS':>6} {'x PZ':>6} {'x Pgx':>6} {'ply/step':>8} "
+          f"{'target':>10}  met")
+    for name, (steps, plies) in base.items():
+        print(f"{BASELINES[name][0]:<30} {'random':>8} {steps:>11,.0f} "
+              f"{_ratio(steps, openspiel, 2)} {_ratio(steps, pettingzoo, 1)} {plies:>11,.0f} "
+              f"{_ratio(plies, openspiel, 2)} {_ratio(plies, pettingzoo, 1)} "
+              f"{_ratio(plies, pgx_plies, 2)} {plies / steps:>8.2f}")
     for key, (steps, plies) in rates.items():
         game, opponent = key.split("/")
         target = TARGETS.get(game, 0) if opponent == "random" else 0
         met = ("yes" if steps >= target else "no") if target else ""
         print(f"{'lifearena ' + game:<30} {opponent:>8} {steps:>11,.0f} "
-              f"{steps / openspiel:>6.1f} {steps / pettingzoo:>6.0f} {plies:>11,.0f} "
-              f"{plies / openspiel:>6.1f} {plies / pettingzoo:>6.0f} {plies / steps:>8.2f} "
-              f"{target or '':>10}  {met}")
+              f"{_ratio(steps, openspiel, 1)} {_ratio(steps, pettingzoo, 0)} {plies:>11,.0f} "
+              f"{_ratio(plies, openspiel, 1)} {_ratio(plies, pettingzoo, 0)} "
+              f"{_ratio(plies, pgx_plies, 2)} {plies / steps:>8.2f} {target or '':>10}  {met}")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ TESTS = Path(__file__).parent
 INTEROP = {"pyspiel", "pettingzoo", "gymnasium", "open_spiel"}
 ADAPTERS = ("lifearena.interop.gymnasium", "lifearena.interop.openspiel",
             "lifearena.interop.pettingzoo", "lifearena.interop.spaces",
-            "lifearena.interop.vector")
+            "lifearena.interop.vector", "lifearena.rl.envs")
 """The adapters that import the extra's packages (``lifearena.interop.games`` does not)."""
 
 

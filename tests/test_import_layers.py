@@ -12,12 +12,13 @@ of ``src/lifearena``. An edge ``a -> b`` is an ``import`` of ``b`` by ``a``; imp
   of the protocol, and ``killtest``, the kill-and-resume harness) < ``games`` < ``agents`` <
   ``arena`` < ``studies`` (and ``online``, the bot API's client; ``analysis`` and
   ``puzzles``) < the interfaces ``cli``,
-  ``web``, ``interop`` < the entry points ``_entry`` and ``__main__``. Every import, at
+  ``web``, ``interop``, ``rl`` < the entry points ``_entry`` and ``__main__``. Every import, at
   module level or inside a function, must point to the same layer or a lower one.
 * **Interfaces stand side by side**: no module of one interface (``cli``, ``web``,
   ``interop``) imports a module of another, at module level or inside a function; what two
   of them share lives below them (``lifearena.caps``, ``lifearena.arena.game_names``). Only
-  the entry points, which are not interfaces, import the command line.
+  the entry points, which are not interfaces, import the command line. One interface is
+  built on another (``BUILT_ON``): ``rl`` imports ``interop``, never the reverse.
 """
 
 from __future__ import annotations
@@ -50,11 +51,12 @@ LAYERS: dict[str, int] = {
     "cli": 7,
     "web": 7,
     "interop": 7,
+    "rl": 7,  # versioned environments, evaluation sets, training: built on interop
     "_entry": 8,  # the ``lifearena`` script's entry point, which loads the command line
     "__main__": 8,
 }
 
-INTERFACES = frozenset({"cli", "web", "interop"})
+INTERFACES = frozenset({"cli", "web", "interop", "rl"})
 """The packages that face users and other programs; none imports another."""
 
 
@@ -214,9 +216,18 @@ CROSSINGS_ALLOWED: dict[str, str] = {
     # ``lifearena puzzles generate --db`` mines the server's finished games: it reads the web
     # store inside that function, only when a database is given.
     "lifearena.cli.puzzles": "web",
+    # ``lifearena rl`` presents the rl package's evaluation: imported when the command runs
+    "lifearena.cli.rl": "rl",
 }
 """Modules of an interface that may import another interface inside a function (the one
 named), never at module level."""
+
+BUILT_ON: dict[str, str] = {
+    # the rl package registers interop's environments under versioned ids and trains on
+    # them: it may import interop anywhere; interop never imports rl
+    "rl": "interop",
+}
+"""Interfaces built on another one (the one named), which they may import at module level."""
 
 
 def interface_of(module: str) -> str | None:
@@ -250,7 +261,8 @@ def crossings(graph: dict[str, set[str]],
             for target in targets
             if interface_of(source) is not None and interface_of(target) is not None
             and interface_of(source) != interface_of(target)
-            and allowed.get(source) != interface_of(target)}
+            and allowed.get(source) != interface_of(target)
+            and BUILT_ON.get(interface_of(source) or "") != interface_of(target)}
 
 
 def test_interface_modules_are_told_apart() -> None:
@@ -260,6 +272,10 @@ def test_interface_modules_are_told_apart() -> None:
     assert set(CROSSINGS_ALLOWED) <= set(graph), "an allowed crossing names no module"
     graph["lifearena.web.lab.child"] = {*graph["lifearena.web.lab.child"], "lifearena.cli"}
     assert "lifearena.web.lab.child -> lifearena.cli" in crossings(graph, CROSSINGS_ALLOWED)
+    graph["lifearena.interop.games"] = {*graph["lifearena.interop.games"],
+                                        "lifearena.rl.versions"}
+    assert "lifearena.interop.games -> lifearena.rl.versions" in crossings(graph)
+    assert not {c for c in crossings(graph) if c.startswith("lifearena.rl.")}
 
 
 @pytest.mark.parametrize("top_level_only", [True, False], ids=["module-level", "all"])

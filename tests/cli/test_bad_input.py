@@ -121,6 +121,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("puzzles", "generate"): ["war-of-life"],
     ("puzzles", "show"): ["war-of-life"],
     ("puzzles", "check"): ["war-of-life"],
+    ("rl", "evaluate"): ["random", "--env", "lifearena/war_of_life-v1"],
 }
 
 

@@ -34,8 +34,10 @@ def _z(confidence: float) -> float:
     return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
-def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+def wilson_interval(successes: float, trials: int, confidence: float = 0.95
+                    ) -> tuple[float, float]:
     """The Wilson score interval for a proportion ``successes / trials``; (0, 1) with no trials.
+    ``successes`` may be a score (wins + draws / 2).
 
     >>> [round(x, 4) for x in wilson_interval(15, 148)]
     [0.0624, 0.1605]

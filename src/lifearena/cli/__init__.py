@@ -89,6 +89,8 @@ COMMANDS: dict[str, tuple[Callable[[typer.Typer], None], str]] = {
               "The blocking queen game: palace numbers, pictures, play."),
     "bot": (_registered("bot"), "Play online as a bot account through a server's bot API."),
     "puzzles": (_registered("puzzles"), "Puzzles mined from games: generate, show, check."),
+    "rl": (_group("rl", "rl"), "Reinforcement learning: versioned environments, frozen "
+                               "evaluation sets, a policy's standard table."),
 }
 """Every command and group of ``lifearena`` in the order the help lists them: how to load
 it and its one-line summary. A command's module is imported only when that command runs (or
