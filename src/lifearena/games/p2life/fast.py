@@ -53,6 +53,24 @@ from lifearena.life.rules import COIN, Rule
 TABLE = Rule.named("p2life").table.astype(np.int8)
 """The engine's p2life rule: ``TABLE[state, white neighbours, black neighbours]`` is the next
 state, :data:`~lifearena.life.rules.COIN` for a 3-vs-3 birth."""
+WEIGHT = np.array([0, 1, 9], np.int8)
+"""What a cell adds to its neighbours' sums: 1 for white, 9 for black, so that one sum over
+the eight neighbours, ``white + 9 * black`` (at most 72), says both counts."""
+
+
+def _summed_table() -> np.ndarray:
+    """:data:`TABLE` indexed by a cell's weight and its neighbours' weighted sum."""
+    summed = np.zeros((int(WEIGHT[2]) + 1, 9 * 8 + 1), np.int8)
+    for state in range(3):
+        for white in range(9):
+            for black in range(9 - white):
+                summed[WEIGHT[state], white + 9 * black] = TABLE[state, white, black]
+    return summed
+
+
+SUMMED = _summed_table()
+"""``SUMMED[WEIGHT[state], white + 9 * black] == TABLE[state, white, black]``: the rule as
+the generation reads it, one sum per cell instead of two counts (a fifth faster)."""
 
 
 # -- the ending rules, said once ----------------------------------------------------------------
@@ -144,17 +162,24 @@ apply_choices_compiled = njit(cache=True)(apply_choices)
 """The turn's rules compiled, for the kernels here and the vector environment's."""
 
 
+@njit(inline="always")
+def _weigh(cells: np.ndarray, scratch: np.ndarray) -> None:
+    """``scratch``: each cell's :data:`WEIGHT`, then one always-empty cell past the board."""
+    n = cells.shape[0]
+    for cell in range(n):
+        scratch[cell] = WEIGHT[cells[cell]]
+    scratch[n] = 0
+
+
 @njit(inline="always")  # a call per cell (not inlined) slows the vector step by 40%
 def _next_state(scratch: np.ndarray, neighbours: np.ndarray, cell: int, seed: np.uint64,
                 generation: int) -> int:
-    """``cell``'s state after the generation, read from ``scratch`` (the board and one
-    always-empty cell past it)."""
-    white, black = 0, 0
+    """``cell``'s state after the generation, read from ``scratch`` (the board's weights,
+    :func:`_weigh`)."""
+    total = 0
     for k in range(8):
-        v = scratch[neighbours[cell, k]]
-        white += v & 1
-        black += v >> 1
-    value = TABLE[scratch[cell], white, black]
+        total += scratch[neighbours[cell, k]]
+    value = SUMMED[scratch[cell], total]
     if value == COIN:
         return coin_colour(seed, generation, cell)
     return int(value)
@@ -166,10 +191,8 @@ def run_generation(cells: np.ndarray, scratch: np.ndarray, neighbours: np.ndarra
     """One p2life generation of the flat board ``cells`` in place (``neighbours``: the
     board's :func:`~lifearena.life.kernels.neighbours.neighbour_table`; ``scratch``:
     ``n + 1`` cells of work space; ``seed`` and ``generation`` toss the coins)."""
-    n = cells.shape[0]
-    scratch[:n] = cells
-    scratch[n] = 0
-    for cell in range(n):
+    _weigh(cells, scratch)
+    for cell in range(cells.shape[0]):
         cells[cell] = _next_state(scratch, neighbours, cell, seed, generation)
 
 
@@ -263,8 +286,7 @@ def greedy_scores(cells: np.ndarray, player: int, seed: np.uint64, generations: 
     those few cells, not a whole generation per move.
     """
     n = cells.shape[0]
-    scratch[:n] = cells
-    scratch[n] = 0
+    _weigh(cells, scratch)
     base = 0
     for cell in range(n):
         after[cell] = _next_state(scratch, neighbours, cell, seed, generations)
@@ -277,7 +299,7 @@ def greedy_scores(cells: np.ndarray, player: int, seed: np.uint64, generations: 
             value = cells[cell]
             if (removing == 0 and value != 0) or (removing == 1 and value != own):
                 continue
-            scratch[cell] = 0 if removing else own
+            scratch[cell] = WEIGHT[0 if removing else own]
             score = base
             # the cell itself, then each distinct neighbour (a neighbour of the cell is
             # exactly a cell it neighbours: the offsets are symmetric)
@@ -294,7 +316,7 @@ def greedy_scores(cells: np.ndarray, player: int, seed: np.uint64, generations: 
                     continue
                 now = _next_state(scratch, neighbours, other, seed, generations)
                 score += _worth(now, player) - _worth(after[other], player)
-            scratch[cell] = value
+            scratch[cell] = WEIGHT[value]
             scores[count] = score
             count += 1
     return count
