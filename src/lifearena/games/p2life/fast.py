@@ -278,14 +278,23 @@ def greedy_scores(cells: np.ndarray, player: int, seed: np.uint64, generations: 
                   scores: np.ndarray) -> int:
     """The greedy agent's scores (:func:`lifearena.agents.p2life.score_moves`: own minus
     opponent tokens after the coming generation, the opponent passing) of ``player``'s legal
-    actions, in their order, into ``scores``; returns how many there are (``after``: ``n``
-    cells and ``scratch``: ``n + 1`` cells of work space).
+    actions, in their order, into ``scores``; returns how many there are (``neighbours``:
+    the board's :func:`~lifearena.life.kernels.neighbours.neighbour_table`; ``after``:
+    ``n`` cells and ``scratch``: ``n + 1`` cells of work space).
 
     A move changes one cell, so only that cell and its neighbours can come out of the
     generation otherwise than after a pass: each move's score is the pass's corrected on
     those few cells, not a whole generation per move.
     """
     n = cells.shape[0]
+    # Only on a torus less than 3 wide does a cell meet a neighbour twice (or itself), and
+    # a torus is alike at every cell: cell 0 tells whether to look for repeats.
+    repeats = False
+    for k in range(8):
+        first = neighbours[0, k]
+        for j in range(k):
+            repeats = repeats or (first != n and neighbours[0, j] == first)
+        repeats = repeats or first == 0
     _weigh(cells, scratch)
     base = 0
     for cell in range(n):
@@ -308,7 +317,7 @@ def greedy_scores(cells: np.ndarray, player: int, seed: np.uint64, generations: 
                 if other == n or (k >= 0 and other == cell):
                     continue
                 seen = False
-                for j in range(k):
+                for j in range(k if repeats else 0):
                     if neighbours[cell, j] == other:
                         seen = True
                         break
