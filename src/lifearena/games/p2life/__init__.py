@@ -7,7 +7,9 @@ Modules:
 * ``rules``: the state and the rules (the protocol of :mod:`lifearena.core`);
 * ``presentation``: the text board, what a page draws, how a person picks a move, why a move
   is illegal;
-* ``game``: the game with its parameters.
+* ``game``: the game with its parameters;
+* ``fast``: the rules in numba's subset (the ending rules, legality and the turn said once,
+  for the state and the compiled paths), the compiled generation and opponents.
 
 The names below are the game's public API, importable from the package.
 """

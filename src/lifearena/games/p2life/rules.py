@@ -31,6 +31,10 @@ neighbours -- a placed token completes a birth (three of a colour), shields a fr
 kills an enemy by lowering its w - b; removing one's own token can save a crowded friend or
 stop an unwanted birth. Simultaneous moves keep the colours' symmetry (neither moves first).
 
+The ending rules, legality and how the two choices of a turn land are said once, in
+:mod:`lifearena.games.p2life.fast`, which this state calls as Python and the compiled paths
+call compiled; the generation is the engine's :func:`~lifearena.life.step.step`.
+
 Notation (:mod:`lifearena.games.p2life.notation`): a cell is ``x,y`` (column, row, from 1);
 a move is ``pass``, ``+x,y`` (place) or ``-x,y`` (remove); a position is the rows joined by
 ``/``, the generations played and the moves since the last one: ``"w...b/...../..... 0:0"``.
@@ -73,6 +77,16 @@ from lifearena.core import (
 )
 from lifearena.errors import BadParameterError
 from lifearena.games._arrays import read_only
+from lifearena.games.p2life.fast import (
+    BLACK_WINS,
+    DIED_OUT,
+    GOES_ON,
+    WHITE_WINS,
+    apply_choices,
+    ending,
+    is_legal,
+    winner,
+)
 from lifearena.games.p2life.notation import (
     MAX_SIDE,
     SYMBOLS,
@@ -245,19 +259,13 @@ class P2LifeState(State):
         >>> [state._is_legal(state.string_to_action(t), 0) for t in ("+1,2", "-1,1", "-2,1")]
         [True, True, False]
         """
-        if self._outcome is not None:
-            return False
-        n = self._board.size
-        if action == 0:
-            return True
-        if not 0 < action <= 2 * n:
-            return False
-        value = int(self._board.reshape(-1)[(action - 1) % n])
-        return value == (0 if action <= n else player + 1)
+        return self._outcome is None and is_legal(self._board.reshape(-1), player, action)
 
     def _apply_actions(self, actions: Sequence[Action]) -> None:
         moves = tuple(Move.from_action(a, self.height, self.width) for a in actions)
-        self._board = apply_moves(self._board, moves)
+        board = self._board.copy()
+        apply_choices(board.reshape(-1), int(actions[0]), int(actions[1]))
+        self._board = board
         self._last_moves = (moves[0], moves[1])
         self._moved += 1
         if self._moved == self.params["moves"]:
@@ -270,19 +278,19 @@ class P2LifeState(State):
 
     def _judge(self) -> Outcome | None:
         white, black = self.populations()
-        if white == 0 and black == 0:
-            return Outcome(Termination.DRAW, None, None, "both sides died out")
-        if black == 0:
-            return Outcome(Termination.WIN, 0, SYMBOLS[0])
-        if white == 0:
-            return Outcome(Termination.WIN, 1, SYMBOLS[1])
         limit = self.params["max_generations"]
-        if self._generation >= limit:
-            detail = f"population {white}-{black} after {limit} generations"
-            winner = 0 if white > black else 1 if black > white else None
-            return Outcome(Termination.LIMIT, winner,
-                           None if winner is None else SYMBOLS[winner], detail)
-        return None
+        code = ending(white, black, self._generation, limit)
+        if code == GOES_ON:
+            return None
+        if code == DIED_OUT:
+            return Outcome(Termination.DRAW, None, None, "both sides died out")
+        side = winner(code)
+        if code in (WHITE_WINS, BLACK_WINS):
+            return Outcome(Termination.WIN, side, SYMBOLS[side])
+        detail = f"population {white}-{black} after {limit} generations"
+        if side == 2:  # level at the limit
+            return Outcome(Termination.LIMIT, None, None, detail)
+        return Outcome(Termination.LIMIT, side, SYMBOLS[side], detail)
 
     def outcome(self) -> Outcome | None:
         return self._outcome
@@ -333,16 +341,10 @@ def apply_moves(board: np.ndarray, moves: Sequence[Move]) -> np.ndarray:
     >>> apply_moves(np.zeros((1, 3), np.int8), [Move.parse("+1,1"), Move.parse("+1,1")])
     array([[0, 0, 0]], dtype=int8)
     """
-    out = board.copy()
-    places = [m.cell if m.kind == "place" else None for m in moves]
-    for player, move in enumerate(moves):
-        cell = move.cell
-        if cell is None:
-            continue
-        if move.kind == "remove":
-            out[cell] = 0
-        elif places[1 - player] != cell:
-            out[cell] = player + 1
+    out = np.array(board, dtype=np.int8)  # a copy
+    height, width = out.shape
+    apply_choices(out.reshape(-1), moves[0].action(height, width),
+                  moves[1].action(height, width))
     return out
 
 

@@ -1,5 +1,7 @@
 """p2life (moves between generations) as a compiled vector environment: ``num_envs`` square
-boards stepped in one numba call.
+boards stepped in one numba call, on the kernels of :mod:`lifearena.games.p2life.fast` (the
+turn, the generation, the ending rules and the opponents are said there once; this module
+holds the buffers and writes the observations and masks).
 
 A board is a flat ``int8`` row of ``size²`` cells (0 empty, 1 white, 2 black), row-major.
 The generation reads the engine's rule as data, ``Rule.named("p2life").table`` (next state by
@@ -8,20 +10,26 @@ of :mod:`lifearena.life.coin`'s counter-based hash of ``(seed, generation, cell)
 coin the protocol's step tosses; neighbours wrap round on a torus or stop at the edge, as
 the ``torus`` parameter says.
 
-Every episode has its own game seed (the coins), drawn like its soup from the environment's
+Every episode has its own game seed (the coins), drawn like its soup from the board's
 compiled generator: the soup has the distribution of the game's
 :func:`~lifearena.games.p2life.rules.symmetric_soup` (the first half of the cells live with
 probability ``density``, a fair colour, the rest its point reflection with colours swapped),
 not the same draws. ``params={"seed": s}`` starts every episode from ``new_game(seed=s)``
 with its coins instead.
 
-Both choices of a turn are applied together, as in the single environment: the learner's and
-the opponent's (``opponent="random"``: uniform among pass, the empty cells to place on and
-its own tokens to remove). ``opponent="self"`` plays the turn-based form, as Life for Two's
-vector environment does: seat 0's choice waits unseen for seat 1's, then both apply and the
-reward is seat 1's.
+p2life is simultaneous: against an opponent, both choices of a turn are applied together, as
+in the single environment. The compiled opponents (:attr:`P2LifeVectorEnv.opponents`) are
+``random`` (uniform among pass, the empty cells to place on and its own tokens to remove)
+and ``greedy`` (the move of ``agents.make("greedy", game="p2life")``: the best token
+difference after the coming generation, ties drawn from the board's stream). A ``policy``
+opponent chooses from its own seat's view, written for it at every turn, before the
+learner's choice is applied. ``self`` plays the turn-based form, as Life for Two's vector
+environment does: seat 0's choice waits unseen for seat 1's, then both apply and the reward
+is seat 1's. Any of these can share a batch as a pool (see
+:class:`~lifearena.interop.vector.base.CompiledVectorEnv`).
 
->>> env = P2LifeVectorEnv(2, params={"size": 6, "max_generations": 12})
+>>> env = P2LifeVectorEnv(2, opponent={"random": 1, "greedy": 1},
+...                       params={"size": 6, "max_generations": 12})
 >>> observation, info = env.reset(seed=0)
 >>> observation.shape, info["action_mask"].shape
 ((2, 2, 6, 6), (2, 73))
@@ -35,149 +43,25 @@ from typing import ClassVar
 import numpy as np
 from numba import njit
 
+from lifearena.errors import BadParameterError
 from lifearena.games.p2life import P2LifeState
+from lifearena.games.p2life.fast import (
+    GOES_ON,
+    draw_soup,
+    greedy_choice,
+    is_legal_compiled,
+    outcome,
+    play_turn,
+    random_choice,
+    winner_compiled,
+)
 from lifearena.games.p2life.rules import new_game
-from lifearena.interop.vector.base import SELF, CompiledVectorEnv
-from lifearena.life.coin import GENERATION_MULTIPLIER, INDEX_MULTIPLIER
-from lifearena.life.kernels.splitmix import below, next_double
-from lifearena.life.rules import COIN, Rule
+from lifearena.interop.vector.base import POLICY_KIND, SELF_KIND, CompiledVectorEnv
+from lifearena.life.kernels.neighbours import neighbour_table
+from lifearena.life.kernels.splitmix import below
 
-TABLE = Rule.named("p2life").table.astype(np.int8)
-"""The engine's p2life rule: ``TABLE[state, white neighbours, black neighbours]``."""
-_GEN_MUL = np.uint64(GENERATION_MULTIPLIER)
-_INDEX_MUL = np.uint64(INDEX_MULTIPLIER)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S63 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(63)
-
-
-def neighbour_table(size: int, torus: bool) -> np.ndarray:
-    """``(size², 8)``: each cell's neighbours, ``size²`` (a cell that is always empty) where
-    the bounded board ends.
-
-    >>> neighbour_table(3, False)[0].tolist()
-    [9, 9, 9, 9, 1, 9, 3, 4]
-    """
-    n = size * size
-    table = np.full((n, 8), n, np.int64)
-    for cell in range(n):
-        y, x = divmod(cell, size)
-        k = 0
-        for dy in (-1, 0, 1):
-            for dx in (-1, 0, 1):
-                if dy == dx == 0:
-                    continue
-                ny, nx = y + dy, x + dx
-                if torus:
-                    table[cell, k] = (ny % size) * size + nx % size
-                elif 0 <= ny < size and 0 <= nx < size:
-                    table[cell, k] = ny * size + nx
-                k += 1
-    return table
-
-
-@njit(cache=True)
-def _mix(z: np.uint64) -> np.uint64:
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
-
-
-@njit(cache=True)
-def _coin(seed: np.uint64, generation: int, index: int) -> int:
-    """:func:`lifearena.life.coin.coin_colour`, compiled."""
-    z = _mix(seed ^ (np.uint64(generation) * _GEN_MUL))
-    z = _mix(z ^ (np.uint64(index) * _INDEX_MUL))
-    return 1 + int(z >> _S63)
-
-
-@njit(cache=True)
-def _generation(cells: np.ndarray, scratch: np.ndarray, neighbours: np.ndarray,
-                seed: np.uint64, generation: int) -> None:
-    """One p2life generation of ``cells`` in place (``scratch``: ``n + 1`` cells, the last
-    always empty)."""
-    n = cells.shape[0]
-    scratch[:n] = cells
-    scratch[n] = 0
-    for cell in range(n):
-        white, black = 0, 0
-        for k in range(8):
-            v = scratch[neighbours[cell, k]]
-            white += v & 1  # cells hold 0, 1 or 2
-            black += v >> 1
-        value = TABLE[scratch[cell], white, black]
-        if value == COIN:
-            value = _coin(seed, generation, cell)
-        cells[cell] = value
-
-
-@njit(cache=True)
-def _is_legal(cells: np.ndarray, player: int, action: int) -> bool:
-    n = cells.shape[0]
-    if action == 0:
-        return True
-    if action < 0 or action > 2 * n:
-        return False
-    if action <= n:
-        return cells[action - 1] == 0
-    return cells[action - 1 - n] == player + 1
-
-
-@njit(cache=True)
-def _random_choice(cells: np.ndarray, player: int, rng: np.ndarray, i: int) -> int:
-    n = cells.shape[0]
-    count = 1
-    for cell in range(n):
-        if cells[cell] == 0 or cells[cell] == player + 1:
-            count += 1
-    k = below(rng, i, count)
-    if k == 0:
-        return 0
-    k -= 1
-    for cell in range(n):  # the places, in cell order, then the removals
-        if cells[cell] == 0:
-            if k == 0:
-                return 1 + cell
-            k -= 1
-    for cell in range(n):
-        if cells[cell] == player + 1:
-            if k == 0:
-                return 1 + n + cell
-            k -= 1
-    return 0
-
-
-@njit(cache=True)
-def _apply(cells: np.ndarray, first: int, second: int) -> None:
-    """Both players' legal choices (seat 0's, seat 1's) on ``cells``, in place."""
-    n = cells.shape[0]
-    for player in range(2):
-        action = first if player == 0 else second
-        other = second if player == 0 else first
-        if action == 0:
-            continue
-        if action > n:
-            cells[action - 1 - n] = 0
-        elif action != other:
-            cells[action - 1] = player + 1
-
-
-@njit(cache=True)
-def _outcome(cells: np.ndarray, generation: int, limit: int) -> int:
-    """-1 while the game goes on, else the winner (0 or 1) or 2 for a draw."""
-    white, black = 0, 0
-    for cell in range(cells.shape[0]):
-        white += cells[cell] & 1
-        black += cells[cell] >> 1
-    if white == 0 and black == 0:
-        return 2
-    if black == 0:
-        return 0
-    if white == 0:
-        return 1
-    if generation >= limit:
-        return 0 if white > black else 1 if black > white else 2
-    return -1
+RANDOM, GREEDY = 0, 1
+"""The compiled opponents' kinds (their index in :attr:`P2LifeVectorEnv.opponents`)."""
 
 
 @njit(cache=True)
@@ -196,78 +80,74 @@ def _write(i: int, cells: np.ndarray, viewer: int, masked: bool, obs: np.ndarray
         mask[i, 1 + n + cell] = masked and v == own
 
 
+@njit(inline="always")
+def _show(i: int, cells: np.ndarray, kind: int, learner: int, obs: np.ndarray,
+          mask: np.ndarray, opp_obs: np.ndarray, opp_mask: np.ndarray,
+          to_play: np.ndarray) -> None:
+    """Board ``i`` at a decision point: the learner's view (in self-play seat 0's, whose
+    choice comes first) and, for a policy opponent, its own seat's view."""
+    viewer = 0 if kind == SELF_KIND else learner
+    to_play[i] = viewer
+    _write(i, cells, viewer, True, obs, mask)
+    if kind == POLICY_KIND:
+        _write(i, cells, 1 - learner, True, opp_obs, opp_mask)
+
+
 @njit(cache=True)
-def _start(i: int, board: np.ndarray, generation: np.ndarray, moved: np.ndarray,
-           seeds: np.ndarray, pending: np.ndarray, starts: np.ndarray, rng: np.ndarray,
-           fixed: np.ndarray, fixed_seed: int, density: float, limit: int, learner: int,
-           self_play: bool, obs: np.ndarray, mask: np.ndarray, to_play: np.ndarray) -> bool:
-    cells = board[i]
-    n = cells.shape[0]
-    for _ in range(100):
-        if fixed_seed >= 0:
-            cells[:] = fixed
-            seeds[i] = fixed_seed
-        else:
-            seeds[i] = below(rng, i, 1 << 31)
-            for cell in range(n // 2):
-                live = next_double(rng, i) < density
-                colour = 1 + below(rng, i, 2)
-                cells[cell] = colour if live else 0
-                cells[n - 1 - cell] = (3 - colour) if live else 0
-            if n % 2:
-                cells[n // 2] = 0
+def _start_all(which: np.ndarray, kinds: np.ndarray, board: np.ndarray,
+               generation: np.ndarray, moved: np.ndarray, seeds: np.ndarray,
+               pending: np.ndarray, starts: np.ndarray, rng: np.ndarray, fixed: np.ndarray,
+               fixed_seed: int, density: float, limit: int, learner: int, obs: np.ndarray,
+               mask: np.ndarray, opp_obs: np.ndarray, opp_mask: np.ndarray,
+               to_play: np.ndarray) -> bool:
+    """A new episode on every board ``which`` selects: a start where the game goes on (up
+    to 100 draws), shown to the learner (and to a policy opponent)."""
+    for i in range(board.shape[0]):
+        if not which[i]:
+            continue
+        cells = board[i]
+        started = False
+        for _ in range(100):
+            if fixed_seed >= 0:
+                cells[:] = fixed
+                seeds[i] = fixed_seed
+            else:
+                seeds[i] = below(rng, i, 1 << 31)
+                draw_soup(cells, density, rng, i)
+            if outcome(cells, 0, limit) == GOES_ON:
+                started = True
+                break
+        if not started:
+            return False
         starts[i, :] = cells
         generation[i], moved[i], pending[i] = 0, 0, -1
-        if _outcome(cells, 0, limit) < 0:
-            viewer = 0 if self_play else learner
-            to_play[i] = viewer
-            _write(i, cells, viewer, True, obs, mask)
-            return True
-    return False
-
-
-@njit(cache=True)
-def _reset_all(board: np.ndarray, generation: np.ndarray, moved: np.ndarray,
-               seeds: np.ndarray, pending: np.ndarray, starts: np.ndarray, rng: np.ndarray,
-               fixed: np.ndarray, fixed_seed: int, density: float, limit: int, learner: int,
-               self_play: bool, obs: np.ndarray, mask: np.ndarray, to_play: np.ndarray
-               ) -> bool:
-    for i in range(board.shape[0]):
-        if not _start(i, board, generation, moved, seeds, pending, starts, rng, fixed,
-                      fixed_seed, density, limit, learner, self_play, obs, mask, to_play):
-            return False
+        _show(i, cells, kinds[i], learner, obs, mask, opp_obs, opp_mask, to_play)
     return True
 
 
 @njit(cache=True)
-def _step_all(actions: np.ndarray, board: np.ndarray, generation: np.ndarray,
-              moved: np.ndarray, seeds: np.ndarray, pending: np.ndarray, starts: np.ndarray,
-              ended: np.ndarray, forfeit: np.ndarray, rng: np.ndarray, fixed: np.ndarray,
-              fixed_seed: int, density: float, limit: int, per_generation: int,
-              neighbours: np.ndarray, scratch: np.ndarray, learner: int, self_play: bool,
-              lose_illegal: bool, obs: np.ndarray, mask: np.ndarray, rewards: np.ndarray,
-              terminated: np.ndarray, to_play: np.ndarray, opponent_actions: np.ndarray
-              ) -> int:
+def _step_all(actions: np.ndarray, active: np.ndarray, opp_actions: np.ndarray,
+              kinds: np.ndarray, board: np.ndarray, generation: np.ndarray,
+              moved: np.ndarray, seeds: np.ndarray, pending: np.ndarray, ended: np.ndarray,
+              forfeit: np.ndarray, rng: np.ndarray, limit: int, per_generation: int,
+              neighbours: np.ndarray, scratch: np.ndarray, after: np.ndarray,
+              scores: np.ndarray, learner: int, lose_illegal: bool, obs: np.ndarray,
+              mask: np.ndarray, opp_obs: np.ndarray, opp_mask: np.ndarray,
+              rewards: np.ndarray, terminated: np.ndarray, to_play: np.ndarray,
+              opponent_actions: np.ndarray) -> int:
     n_envs = board.shape[0]
     if not lose_illegal:  # refuse the whole step before changing anything
         for i in range(n_envs):
-            if not ended[i] and not _is_legal(board[i], to_play[i], actions[i]):
+            if active[i] and not is_legal_compiled(board[i], to_play[i], actions[i]):
                 return i
     for i in range(n_envs):
-        rewards[i] = 0.0
-        terminated[i] = False
-        if ended[i]:
-            ended[i] = False
-            forfeit[i] = False
-            if not _start(i, board, generation, moved, seeds, pending, starts, rng, fixed,
-                          fixed_seed, density, limit, learner, self_play, obs, mask,
-                          to_play):
-                return -2
+        if not active[i]:
             continue
         cells = board[i]
         mover = to_play[i]
         action = actions[i]
-        if not _is_legal(cells, mover, action):
+        kind = kinds[i]
+        if not is_legal_compiled(cells, mover, action):
             forfeit[i] = True
             rewards[i] = -1.0
             terminated[i] = True
@@ -275,34 +155,36 @@ def _step_all(actions: np.ndarray, board: np.ndarray, generation: np.ndarray,
             pending[i] = -1
             _write(i, cells, mover, False, obs, mask)
             continue
-        if self_play and mover == 0:  # seat 0's choice waits, unseen, for seat 1's
+        if kind == SELF_KIND and mover == 0:  # seat 0's choice waits, unseen, for seat 1's
             pending[i] = action
             to_play[i] = 1
             _write(i, cells, 1, True, obs, mask)
             continue
-        if self_play:
+        if kind == SELF_KIND:
             first, second = pending[i], action
             pending[i] = -1
         else:
-            reply = _random_choice(cells, 1 - mover, rng, i)
+            seat = 1 - mover
+            if kind == POLICY_KIND:
+                reply = opp_actions[i]
+            elif kind == GREEDY:
+                reply = greedy_choice(cells, seat, np.uint64(seeds[i]), generation[i],
+                                      neighbours, scratch, after, scores, rng, i)
+            else:
+                reply = random_choice(cells, seat, rng, i)
             opponent_actions[i] = reply
             first, second = (action, reply) if mover == 0 else (reply, action)
-        _apply(cells, first, second)
-        moved[i] += 1
-        if moved[i] == per_generation:
-            _generation(cells, scratch, neighbours, np.uint64(seeds[i]), generation[i])
-            generation[i] += 1
-            moved[i] = 0
-        result = _outcome(cells, generation[i], limit)
+        moved[i], generation[i] = play_turn(cells, first, second, moved[i], generation[i],
+                                            per_generation, scratch, neighbours,
+                                            np.uint64(seeds[i]))
+        result = winner_compiled(outcome(cells, generation[i], limit))
         if result >= 0:
             rewards[i] = 0.0 if result == 2 else (1.0 if result == mover else -1.0)
             terminated[i] = True
             ended[i] = True
             _write(i, cells, mover, False, obs, mask)
         else:
-            viewer = 0 if self_play else mover
-            to_play[i] = viewer
-            _write(i, cells, viewer, True, obs, mask)
+            _show(i, cells, kind, learner, obs, mask, opp_obs, opp_mask, to_play)
     return -1
 
 
@@ -311,7 +193,11 @@ class P2LifeVectorEnv(CompiledVectorEnv):
     :class:`~lifearena.interop.vector.base.CompiledVectorEnv` for the options)."""
 
     game: ClassVar[str] = "p2life"
-    opponents: ClassVar[tuple[str, ...]] = ("random", SELF)
+    opponents: ClassVar[tuple[str, ...]] = ("random", "greedy")
+    """The compiled opponents, numbered :data:`RANDOM` and :data:`GREEDY`."""
+    simultaneous: ClassVar[bool] = True
+    board_arrays: ClassVar[tuple[str, ...]] = ("_board", "_starts", "_generation", "_moved",
+                                               "_seeds", "_pending")
 
     def _allocate(self) -> None:
         n, p = self.num_envs, self.params
@@ -319,12 +205,18 @@ class P2LifeVectorEnv(CompiledVectorEnv):
         cells = size * size
         self._board = np.zeros((n, cells), np.int8)
         self._starts = np.zeros((n, cells), np.int8)
+        """Each episode's start, before any move."""
         self._generation = np.zeros(n, np.int64)
         self._moved = np.zeros(n, np.int64)
         self._seeds = np.zeros(n, np.int64)
+        """Each episode's game seed (its coins)."""
         self._pending = np.full(n, -1, np.int64)
-        self._neighbours = neighbour_table(size, bool(p["torus"]))
+        """Self-play: seat 0's choice waiting for seat 1's (-1 for none)."""
+        self._neighbours = neighbour_table(size, size, bool(p["torus"]))
+        # work space of the generation and of the greedy opponent (one board at a time)
         self._scratch = np.zeros(cells + 1, np.int8)
+        self._after = np.zeros(cells, np.int8)
+        self._scores = np.zeros(2 * cells + 1, np.int64)
         self._fixed = np.zeros(cells, np.int8)
         self._fixed_seed = -1
         if "seed" in self.user_params:
@@ -332,27 +224,44 @@ class P2LifeVectorEnv(CompiledVectorEnv):
             self._fixed[:] = new_game(size=size, density=float(p["density"]),
                                       seed=self._fixed_seed).board.reshape(-1)
         self._planes = self._obs.reshape(n, 2, cells)
+        self._opp_planes = self._opp_obs.reshape(len(self._opp_obs), 2, cells)
 
-    def _common(self) -> tuple[object, ...]:
+    def _start_kernel(self, which: np.ndarray) -> bool:
         p = self.params
-        return (self._fixed, self._fixed_seed, float(p["density"]), int(p["max_generations"]))
-
-    def _reset_kernel(self) -> bool:
-        return bool(_reset_all(self._board, self._generation, self._moved, self._seeds,
-                               self._pending, self._starts, self._rng, *self._common(),
-                               self.player, self.self_play, self._planes, self._mask,
+        return bool(_start_all(which, self._kinds, self._board, self._generation,
+                               self._moved, self._seeds, self._pending, self._starts,
+                               self._rng, self._fixed, self._fixed_seed,
+                               float(p["density"]), int(p["max_generations"]), self.player,
+                               self._planes, self._mask, self._opp_planes, self._opp_mask,
                                self.to_play))
 
-    def _step_kernel(self, actions: np.ndarray) -> int:
-        bad = int(_step_all(actions, self._board, self._generation, self._moved, self._seeds,
-                            self._pending, self._starts, self._ended, self._forfeit,
-                            self._rng, *self._common(), int(self.params["moves"]),
-                            self._neighbours, self._scratch, self.player, self.self_play,
-                            self.illegal == "lose", self._planes, self._mask, self._rewards,
-                            self._terminated, self.to_play, self.opponent_actions))
-        if bad == -2:
-            self._reset_failed()
-        return bad
+    def _step_kernel(self, actions: np.ndarray, active: np.ndarray,
+                     opp_actions: np.ndarray) -> int:
+        if self.uses_policy:
+            self._check_policy(active, opp_actions)
+        p = self.params
+        return int(_step_all(actions, active, opp_actions, self._kinds, self._board,
+                             self._generation, self._moved, self._seeds, self._pending,
+                             self._ended, self._forfeit, self._rng,
+                             int(p["max_generations"]), int(p["moves"]), self._neighbours,
+                             self._scratch, self._after, self._scores, self.player,
+                             self.illegal == "lose", self._planes, self._mask,
+                             self._opp_planes, self._opp_mask, self._rewards,
+                             self._terminated, self.to_play, self.opponent_actions))
+
+    def _check_policy(self, active: np.ndarray, opp_actions: np.ndarray) -> None:
+        """Refuse, before anything changes, a policy opponent's action its mask forbids (the
+        shared loop checks only alternating games' replies)."""
+        boards = np.flatnonzero(active & (self._kinds == POLICY_KIND))
+        chosen = opp_actions[boards]
+        inside = (chosen >= 0) & (chosen < self.num_actions)
+        legal = inside.copy()
+        legal[inside] = self._opp_mask[boards[inside], chosen[inside]]
+        if not legal.all():
+            k = int(np.argmin(legal))
+            raise BadParameterError(
+                f"opponent_policy chose action {int(chosen[k])} on board {int(boards[k])}, "
+                f"which is illegal there; expected an action its mask allows")
 
     def position(self, i: int, *, start: bool = False) -> P2LifeState:
         """Environment ``i``'s position now (a choice held back in self-play is not in it)
