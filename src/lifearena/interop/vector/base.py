@@ -496,6 +496,15 @@ class CompiledVectorEnv(VectorEnv):
             raise BadParameterError(f"opponent_policy returned shape {chosen.shape} and dtype "
                                     f"{chosen.dtype}; expected {len(masks)} integers, one per "
                                     f"board given")
+        inside = (chosen >= 0) & (chosen < self.num_actions)
+        legal = inside.copy()
+        legal[inside] = masks[np.flatnonzero(inside), chosen[inside]]
+        if not legal.all():  # refused before anything changes
+            k = int(np.argmin(legal))
+            raise BadParameterError(
+                f"opponent_policy chose action {int(chosen[k])} on board "
+                f"{int(np.flatnonzero(boards)[k])}, which is illegal there; expected an "
+                f"action its mask allows")
         self._opp_actions[boards] = chosen
         self.opponent_actions[boards] = chosen
 

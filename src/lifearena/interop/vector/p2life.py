@@ -43,7 +43,6 @@ from typing import ClassVar
 import numpy as np
 from numba import njit
 
-from lifearena.errors import BadParameterError
 from lifearena.games.p2life import P2LifeState
 from lifearena.games.p2life.fast import (
     GOES_ON,
@@ -237,8 +236,6 @@ class P2LifeVectorEnv(CompiledVectorEnv):
 
     def _step_kernel(self, actions: np.ndarray, active: np.ndarray,
                      opp_actions: np.ndarray) -> int:
-        if self.uses_policy:
-            self._check_policy(active, opp_actions)
         p = self.params
         return int(_step_all(actions, active, opp_actions, self._kinds, self._board,
                              self._generation, self._moved, self._seeds, self._pending,
@@ -248,20 +245,6 @@ class P2LifeVectorEnv(CompiledVectorEnv):
                              self.illegal == "lose", self._planes, self._mask,
                              self._opp_planes, self._opp_mask, self._rewards,
                              self._terminated, self.to_play, self.opponent_actions))
-
-    def _check_policy(self, active: np.ndarray, opp_actions: np.ndarray) -> None:
-        """Refuse, before anything changes, a policy opponent's action its mask forbids (the
-        shared loop checks only alternating games' replies)."""
-        boards = np.flatnonzero(active & (self._kinds == POLICY_KIND))
-        chosen = opp_actions[boards]
-        inside = (chosen >= 0) & (chosen < self.num_actions)
-        legal = inside.copy()
-        legal[inside] = self._opp_mask[boards[inside], chosen[inside]]
-        if not legal.all():
-            k = int(np.argmin(legal))
-            raise BadParameterError(
-                f"opponent_policy chose action {int(chosen[k])} on board {int(boards[k])}, "
-                f"which is illegal there; expected an action its mask allows")
 
     def position(self, i: int, *, start: bool = False) -> P2LifeState:
         """Environment ``i``'s position now (a choice held back in self-play is not in it)
