@@ -1,5 +1,5 @@
-"""Losat's compiled rules (:mod:`lifearena.games.losat.fast`) against the protocol state, on
-positions reached by random play.
+"""Losat's compiled rules (:mod:`lifearena.games.losat.fast`) against the protocol state,
+and the compiled ``greedy`` against the protocol agent, on positions reached by random play.
 
 A compiled position is played beside a protocol state from the start, move for move: at
 every position both must offer the same legal moves, and after every move hold the same
@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lifearena.agents import make
 from lifearena.core import Termination
 from lifearena.games import losat
 from lifearena.games.losat import fast
@@ -75,6 +76,13 @@ class Compiled:
                               self.geo.degree, self.geo.zobrist_table, self.hash, self.s,
                               self.rules, self.keys, self.stamps, action))
 
+    def greedy(self) -> list[int]:
+        count = fast.greedy_choices(self.board, self.counts, self.geo.adjacent_table,
+                                    self.geo.degree, self.geo.zobrist_table, self.hash,
+                                    self.s, self.rules, self.keys, self.stamps, self.out,
+                                    self.hashes)
+        return self.out[:count].tolist()
+
 
 def check_same(compiled: Compiled, state: losat.LosatState) -> None:
     """The compiled position holds what the protocol state holds."""
@@ -97,14 +105,18 @@ def check_same(compiled: Compiled, state: losat.LosatState) -> None:
     assert outcome.termination == expected
 
 
-def play_along(data: st.DataObject) -> None:
+def play_along(data: st.DataObject, greedy: bool) -> None:
     params = data.draw(st.sampled_from(PARAMS), label="params")
     state = losat.new_game(**params)
     compiled = Compiled(state)
+    agent = make("greedy", game="losat", seed=0)
     check_same(compiled, state)
     while not state.is_terminal():
         legal = state.legal_actions()
         assert compiled.legal() == legal
+        if greedy:
+            player = state.current_player()
+            assert compiled.greedy() == agent.choices(state, player)  # type: ignore[attr-defined]
         illegal = data.draw(st.integers(-1, 4 * compiled.geo.size + 1), label="probe")
         assert compiled.is_legal(illegal) == (illegal in legal)
         action = legal[data.draw(st.integers(0, len(legal) - 1), label="move")]
@@ -117,7 +129,26 @@ def play_along(data: st.DataObject) -> None:
 @SETTINGS
 @given(data=st.data())
 def test_compiled_rules_equal_the_protocol(data: st.DataObject) -> None:
-    play_along(data)
+    play_along(data, greedy=False)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_compiled_greedy_chooses_among_the_agents_moves(data: st.DataObject) -> None:
+    play_along(data, greedy=True)
+
+
+def test_greedy_move_draws_only_among_its_choices() -> None:
+    state = losat.new_game(width=7, length=9, max_moves=30, offset=0)
+    compiled = Compiled(state)
+    rng = np.random.SeedSequence(3).generate_state(1, np.uint64)
+    choices = compiled.greedy()
+    assert len(choices) > 1  # heptominoes face to face: mirror moves tie
+    drawn = {fast.greedy_move(compiled.board, compiled.counts, compiled.geo.adjacent_table,
+                              compiled.geo.degree, compiled.geo.zobrist_table, compiled.hash,
+                              compiled.s, compiled.rules, compiled.keys, compiled.stamps, rng,
+                              0, compiled.out, compiled.hashes) for _ in range(50)}
+    assert drawn == set(choices)
 
 
 @pytest.mark.parametrize(("on_goal", "captures", "mover", "termination", "won", "both"), [

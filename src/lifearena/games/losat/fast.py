@@ -1,13 +1,16 @@
 """Losat's rules written once, in numba's subset: what a change needs (:func:`changes`), what
 it does (:func:`change_result`, :func:`set_point`), the superko hash after it
-(:func:`hash_after`), the candidate and legal moves and the ending rules (:func:`ending`).
+(:func:`hash_after`), the candidate and legal moves, the ending rules (:func:`ending`), the
+heuristic's arithmetic (:func:`board_features`, :func:`term_values`, :func:`weighted`) and
+the compiled ``greedy`` opponent (:func:`greedy_choices`, :func:`greedy_move`).
 
 Who uses what:
 
 * the protocol state (:class:`~lifearena.games.losat.LosatState`) calls the compiled
   :func:`set_point` on each change and :func:`candidates` for its legal moves, and calls
   :func:`change_result` and :func:`ending` as plain Python (a numba call costs more than
-  these few comparisons);
+  these few comparisons); its evaluation (:mod:`lifearena.games.losat.evaluation`) calls
+  :func:`board_features` compiled and :func:`term_values` and :func:`weighted` as Python;
 * the compiled paths (the vector environment,
   :mod:`lifearena.interop.vector.losat`) call all of them compiled, on the positions of
   :data:`COLUMNS`-wide int64 state rows and open-addressing superko sets.
@@ -30,6 +33,8 @@ True
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numba import njit
@@ -319,4 +324,176 @@ def random_move(board: np.ndarray, counts: np.ndarray, zobrist: np.ndarray, h: n
                         hashes)
     if count == 0:
         return int(4 * board.shape[0])
+    return out[below(rng, i, count)]  # type: ignore[no-any-return]
+
+
+# -- the heuristic's arithmetic ----------------------------------------------------------------
+
+W_PROGRESS, W_CAPTURES, W_MATERIAL, W_MOBILITY = 0.45, 0.3, 0.1, 0.15
+"""The weights of the heuristic's four terms (:mod:`lifearena.games.losat.evaluation`)."""
+
+
+@njit(cache=True)
+def board_features(board: np.ndarray, counts: np.ndarray, width: int, or_more: bool,
+                   out: np.ndarray) -> None:
+    """One pass over the board: ``out`` gets the top row of a black stone, the bottom row of
+    a white stone (-1 if none), the stones of each colour, the growth changes of each colour
+    (additions and captures into it) and the changes touching each colour (see
+    :meth:`LosatState.liveness <lifearena.games.losat.LosatState.liveness>`)."""
+    top, bottom = -1, -1
+    n_b = n_w = grow_b = grow_w = live_b = live_w = 0
+    for point in range(board.size):
+        v = board[point]
+        cb, cw = counts[0, point], counts[1, point]
+        if v == 0:
+            if cb == 3:
+                grow_b += 1
+                live_b += 1
+            if cw == 3:
+                grow_w += 1
+                live_w += 1
+        elif v == 1:
+            n_b += 1
+            if top < 0:
+                top = point // width
+            into_w = cw >= 3 if or_more else cw == 3
+            if into_w:
+                grow_w += 1
+            # a capture of this stone touches both colours
+            if into_w or cb < 2 or cb > 3:
+                live_b += 1
+            if into_w:
+                live_w += 1
+        else:
+            n_w += 1
+            bottom = point // width
+            into_b = cb >= 3 if or_more else cb == 3
+            if into_b:
+                grow_b += 1
+            if into_b or cw < 2 or cw > 3:
+                live_w += 1
+            if into_b:
+                live_b += 1
+    out[0], out[1], out[2], out[3] = top, bottom, n_b, n_w
+    out[4], out[5], out[6], out[7] = grow_b, grow_w, live_b, live_w
+
+
+def term_values(top: int, bottom: int, n_b: int, n_w: int, grow_b: int, grow_w: int,
+                length: int, black_goal: int, white_goal: int, captures_black: int,
+                captures_white: int, captures_to_win: int) -> tuple[float, float, float, float]:
+    """The heuristic's four terms (progress, captures, material, mobility), from Black's
+    side, each in [-1, 1], from the first six :func:`board_features`, the board length, the
+    goal rows (row 0 the top) and the captures."""
+    # a colour with d rows still to go scores 1 / (1 + d), plus a tenth of 1 - d / length
+    d_black = max(top - black_goal if n_b else length, 0)
+    d_white = max(white_goal - bottom if n_w else length, 0)
+    progress = (1.0 / (1 + d_black) + 0.1 * (1 - d_black / length)
+                - (1.0 / (1 + d_white) + 0.1 * (1 - d_white / length))) / 1.1
+    captured = max(-1.0, min(1.0, (captures_black - captures_white) / captures_to_win))
+    total = n_b + n_w
+    material = (n_b - n_w) / total if total else 0.0
+    mobility = (grow_b - grow_w) / (grow_b + grow_w) if grow_b + grow_w else 0.0
+    return progress, captured, material, mobility
+
+
+def weighted(progress: float, captured: float, material: float, mobility: float) -> float:
+    """The weighted sum of the terms squashed into (-0.95, 0.95), from Black's side."""
+    x = W_PROGRESS * progress + W_CAPTURES * captured + W_MATERIAL * material \
+        + W_MOBILITY * mobility
+    return 0.95 * math.tanh(2 * x)
+
+
+_term_values = njit(cache=True)(term_values)
+_weighted = njit(cache=True)(weighted)
+
+# -- the greedy opponent ----------------------------------------------------------------------
+
+TIE = 1e-12
+"""Values this close are equally good to ``greedy`` (as the protocol agent compares them)."""
+
+
+@njit(cache=True)
+def _value_after(board: np.ndarray, counts: np.ndarray, adjacent: np.ndarray,
+                 degree: np.ndarray, zobrist: np.ndarray, s: np.ndarray, rules: np.ndarray,
+                 on_goal: np.ndarray, features: np.ndarray, action: int) -> float:
+    """The side to move's value (``LosatState.evaluate``) of the position after its legal
+    change ``action``: the change is made on the arrays and taken back."""
+    n = board.shape[0]
+    mover = s[TO_MOVE]
+    point = action % n
+    old = board[point]
+    value, scorer = _change_result(action // n, old)
+    on_goal[0], on_goal[1] = s[ON_GOAL], s[ON_GOAL + 1]
+    goals = rules[GOALS:GOALS + 2]
+    width = rules[WIDTH]
+    set_point(board, counts, adjacent, degree, zobrist, np.uint64(0), on_goal, goals, width,
+              point, value)
+    cap_b = s[CAPTURES] + (1 if scorer == 0 else 0)
+    cap_w = s[CAPTURES + 1] + (1 if scorer == 1 else 0)
+    code = _ending(on_goal[0], on_goal[1], cap_b, cap_w, rules[CAPTURES_TO_WIN], 0,
+                   s[PLY] + 1, rules[MAX_MOVES], mover)
+    if code != GOES_ON:
+        won = _winner(code)
+        result = 0.0 if won < 0 else (1.0 if won == mover else -1.0)
+    else:
+        board_features(board, counts, width, rules[OR_MORE] != 0, features)
+        p, c, m, g = _term_values(features[0], features[1], features[2], features[3],
+                                  features[4], features[5], rules[LENGTH], goals[0],
+                                  goals[1], cap_b, cap_w, rules[CAPTURES_TO_WIN])
+        result = _weighted(p, c, m, g)
+        if mover == 1:
+            result = -result
+    set_point(board, counts, adjacent, degree, zobrist, np.uint64(0), on_goal, goals, width,
+              point, old)
+    return result
+
+
+@njit(cache=True)
+def greedy_choices(board: np.ndarray, counts: np.ndarray, adjacent: np.ndarray,
+                   degree: np.ndarray, zobrist: np.ndarray, h: np.uint64, s: np.ndarray,
+                   rules: np.ndarray, keys: np.ndarray, stamps: np.ndarray, out: np.ndarray,
+                   hashes: np.ndarray) -> int:
+    """``greedy``'s equally good moves for the side to move, in action order, into ``out``
+    (room for ``4 * points``); how many. As :class:`lifearena.agents.losat.GreedyAgent`: the
+    lone legal move (pass included) when there is one, else the moves whose position after
+    evaluates best for the mover (a win 1, a loss -1, a draw 0, else the heuristic), values
+    within :data:`TIE` of the best so far counting as equal."""
+    count = legal_moves(board, counts, zobrist, h, keys, stamps, s, rules, s[TO_MOVE], out,
+                        hashes)
+    if count == 0:
+        out[0] = 4 * board.shape[0]
+        return 1
+    if count == 1:
+        return 1
+    on_goal = np.zeros(2, np.int64)
+    features = np.zeros(8, np.int64)
+    best = 0
+    best_value = -np.inf
+    for k in range(count):
+        action = out[k]
+        value = _value_after(board, counts, adjacent, degree, zobrist, s, rules, on_goal,
+                             features, action)
+        if value > best_value + TIE:
+            best_value = value
+            out[0] = action
+            best = 1
+        elif abs(value - best_value) <= TIE:
+            out[best] = action  # best <= k: the moves not yet read stay in place
+            best += 1
+    return best
+
+
+@njit(cache=True)
+def greedy_move(board: np.ndarray, counts: np.ndarray, adjacent: np.ndarray,
+                degree: np.ndarray, zobrist: np.ndarray, h: np.uint64, s: np.ndarray,
+                rules: np.ndarray, keys: np.ndarray, stamps: np.ndarray, rng: np.ndarray,
+                i: int, out: np.ndarray, hashes: np.ndarray) -> int:
+    """The compiled ``greedy`` opponent's move: one of :func:`greedy_choices`, drawn
+    uniformly from stream ``i`` of ``rng`` when there are several (the protocol agent draws
+    from its own seeded generator instead, so the two pick among the same moves, not always
+    the same one); no draw for a lone choice."""
+    count = greedy_choices(board, counts, adjacent, degree, zobrist, h, s, rules, keys,
+                           stamps, out, hashes)
+    if count == 1:
+        return out[0]  # type: ignore[no-any-return]
     return out[below(rng, i, count)]  # type: ignore[no-any-return]

@@ -8,9 +8,11 @@ change), the Zobrist hash of the arrangement with the game's own table
 (:class:`~lifearena.games.losat.geometry.Geometry`), the superko memory as an open-addressing
 set of the hashes seen this episode, the captures, the stones on each goal line, the passes
 and the plies. Every episode starts from the game's start (the two pi-heptominoes under the
-parameters given); the only chance is the opponent's: ``random`` (uniform among the legal
-moves, from the environment's compiled generator) or ``self`` (self-play: the observation
-and mask are the side to move's).
+parameters given). Opponents: ``random`` (uniform among the legal moves, from the
+environment's compiled generator), ``self`` (self-play: the observation and mask are the
+side to move's) and ``greedy``, compiled, which picks among the same equally good moves as
+``agents.make("greedy", game="losat")`` (drawing among them from the environment's
+generator, where the protocol agent draws from its own).
 
 The observation planes (black stones, white stones) are the same for both sides, so a step
 rewrites only the points that changed: the buffers are the environment's own, to be read,
@@ -43,6 +45,7 @@ from lifearena.games.losat.fast import (
     STAMP,
     TO_MOVE,
     WIDTH,
+    greedy_move,
     is_legal,
     legal_moves,
     play,
@@ -57,8 +60,9 @@ from lifearena.interop.vector.base import SELF, CompiledVectorEnv
 _winner = njit(cache=True)(winner)
 MAX_TABLE_BYTES = 1 << 30
 """The most memory the batch's superko sets and histories may take."""
-OPPONENTS = ("random",)
+OPPONENTS = ("random", "greedy")
 """The compiled opponents, by kind number (their index here)."""
+RANDOM, GREEDY = 0, 1
 SELF_KIND = -1
 """The kernels' opponent kind for self-play."""
 
@@ -106,8 +110,12 @@ def _opponent_turn(kind: int, board: np.ndarray, counts: np.ndarray, adjacent: n
                    history: np.ndarray, obs: np.ndarray, rng: np.ndarray,
                    scratch: np.ndarray, scratch_hashes: np.ndarray) -> int:
     """The compiled opponent ``kind`` chooses and plays its move; returns it."""
-    action = random_move(board, counts, zobrist, hashes[i], keys, stamps, s, rules, rng, i,
-                         scratch, scratch_hashes)
+    if kind == GREEDY:
+        action = greedy_move(board, counts, adjacent, degree, zobrist, hashes[i], s, rules,
+                             keys, stamps, rng, i, scratch, scratch_hashes)
+    else:
+        action = random_move(board, counts, zobrist, hashes[i], keys, stamps, s, rules, rng,
+                             i, scratch, scratch_hashes)
     _play(board, counts, adjacent, degree, zobrist, hashes, i, s, rules, keys, stamps,
           action, history, obs)
     return action
@@ -220,7 +228,7 @@ class LosatVectorEnv(CompiledVectorEnv):
     :class:`~lifearena.interop.vector.base.CompiledVectorEnv` for the options)."""
 
     game: ClassVar[str] = "losat"
-    opponents: ClassVar[tuple[str, ...]] = ("random", SELF)
+    opponents: ClassVar[tuple[str, ...]] = ("random", SELF, "greedy")
 
     def _allocate(self) -> None:
         n_envs = self.num_envs
