@@ -1,24 +1,30 @@
 """Losat as a compiled vector environment: ``num_envs`` Go boards stepped in one numba call,
 on the rules of :mod:`lifearena.games.losat.fast` (said once there, for the protocol state
-too); this module holds the buffers, the episodes and the writing of observations and masks.
+too); this module holds the buffers and the writing of observations and masks, and fills the
+hooks of :class:`~lifearena.interop.vector.base.CompiledVectorEnv`, whose step loop gives
+the opponent pools, the policy opponent, per-board seeds, ``reset_mask``, both auto-reset
+modes and snapshots.
 
-Each environment keeps what the protocol's :class:`~lifearena.games.losat.LosatState` keeps,
-in arrays: the flat board, each colour's neighbour count of every point (updated on each
+Each board keeps what the protocol's :class:`~lifearena.games.losat.LosatState` keeps, in
+arrays: the flat board, each colour's neighbour count of every point (updated on each
 change), the Zobrist hash of the arrangement with the game's own table
 (:class:`~lifearena.games.losat.geometry.Geometry`), the superko memory as an open-addressing
 set of the hashes seen this episode, the captures, the stones on each goal line, the passes
 and the plies. Every episode starts from the game's start (the two pi-heptominoes under the
-parameters given). Opponents: ``random`` (uniform among the legal moves, from the
-environment's compiled generator), ``self`` (self-play: the observation and mask are the
-side to move's) and ``greedy``, compiled, which picks among the same equally good moves as
-``agents.make("greedy", game="losat")`` (drawing among them from the environment's
-generator, where the protocol agent draws from its own).
+parameters given). Compiled opponents (:data:`OPPONENTS`): ``random`` (uniform among the
+legal moves, from the board's stream) and ``greedy``, which picks among the same equally
+good moves as ``agents.make("greedy", game="losat")`` (drawing among them from the board's
+stream, where the protocol agent draws from its own generator); besides them ``self``
+(self-play: the observation and mask are the side to move's) and ``policy`` (a callback,
+asked on the boards where it is to move, with the same planes and its own mask; the
+learner's mask is empty meanwhile).
 
 The observation planes (black stones, white stones) are the same for both sides, so a step
 rewrites only the points that changed: the buffers are the environment's own, to be read,
 not written (with ``copy=False``, what ``step`` hands out is those buffers).
 
->>> env = LosatVectorEnv(2, params={"width": 9, "length": 11, "max_moves": 40})
+>>> env = LosatVectorEnv(2, params={"width": 9, "length": 11, "max_moves": 40},
+...                      opponent={"random": 1, "greedy": 1})
 >>> observation, info = env.reset(seed=0)
 >>> observation.shape, int(info["action_mask"][0].sum())   # the start's 12 moves
 ((2, 2, 11, 9), 12)
@@ -55,7 +61,7 @@ from lifearena.games.losat.fast import (
     winner,
 )
 from lifearena.games.losat.geometry import Geometry
-from lifearena.interop.vector.base import SELF, CompiledVectorEnv
+from lifearena.interop.vector.base import POLICY_KIND, CompiledVectorEnv
 
 _winner = njit(cache=True)(winner)
 MAX_TABLE_BYTES = 1 << 30
@@ -63,8 +69,6 @@ MAX_TABLE_BYTES = 1 << 30
 OPPONENTS = ("random", "greedy")
 """The compiled opponents, by kind number (their index here)."""
 RANDOM, GREEDY = 0, 1
-SELF_KIND = -1
-"""The kernels' opponent kind for self-play."""
 
 
 @njit(cache=True)
@@ -122,12 +126,33 @@ def _opponent_turn(kind: int, board: np.ndarray, counts: np.ndarray, adjacent: n
 
 
 @njit(cache=True)
+def _wait_for_policy(i: int, board: np.ndarray, counts: np.ndarray, zobrist: np.ndarray,
+                     h: np.uint64, keys: np.ndarray, stamps: np.ndarray, s: np.ndarray,
+                     rules: np.ndarray, learner: int, scratch: np.ndarray,
+                     scratch_hashes: np.ndarray, obs: np.ndarray, mask: np.ndarray,
+                     to_play: np.ndarray, waiting: np.ndarray, opp_obs: np.ndarray,
+                     opp_mask: np.ndarray) -> None:
+    """Board ``i`` waits for the policy opponent (to move): its view and mask written, the
+    learner's mask empty."""
+    waiting[i] = True
+    to_play[i] = learner
+    opp_obs[i] = obs[i]  # the planes are the same from both seats
+    _write_mask(board, counts, zobrist, h, keys, stamps, s, rules, opp_mask[i], scratch,
+                scratch_hashes)
+    mask[i, :] = False
+
+
+@njit(cache=True)
 def _start(i: int, board: np.ndarray, counts: np.ndarray, hashes: np.ndarray,
            state: np.ndarray, keys: np.ndarray, stamps: np.ndarray, history: np.ndarray,
            start: tuple[Any, ...], adjacent: np.ndarray, degree: np.ndarray,
            zobrist: np.ndarray, rules: np.ndarray, rng: np.ndarray, scratch: np.ndarray,
            scratch_hashes: np.ndarray, learner: int, kind: int, obs: np.ndarray,
-           mask: np.ndarray, opponent_actions: np.ndarray) -> None:
+           mask: np.ndarray, to_play: np.ndarray, opponent_actions: np.ndarray,
+           waiting: np.ndarray, opp_obs: np.ndarray, opp_mask: np.ndarray) -> bool:
+    """Start board ``i`` from the game's start; where the opponent moves first, a compiled
+    one plays its move and a policy one is waited for. ``False`` if a compiled opponent's
+    first move ended the game (the start is always the same: so would every retry)."""
     start_board, start_counts, start_hash, start_state, start_obs = start
     s = state[i]
     stamp = s[STAMP] + 1
@@ -138,61 +163,77 @@ def _start(i: int, board: np.ndarray, counts: np.ndarray, hashes: np.ndarray,
     obs[i] = start_obs
     hashes[i] = start_hash
     remember(keys[i], stamps[i], stamp, start_hash)
-    if kind != SELF_KIND and s[TO_MOVE] != learner:
+    if kind == POLICY_KIND and s[TO_MOVE] != learner:
+        _wait_for_policy(i, board[i], counts[i], zobrist, hashes[i], keys[i], stamps[i], s,
+                         rules, learner, scratch, scratch_hashes, obs, mask, to_play, waiting,
+                         opp_obs, opp_mask)
+        return True
+    if kind >= 0 and s[TO_MOVE] != learner:
         opponent_actions[i] = _opponent_turn(kind, board[i], counts[i], adjacent, degree,
                                              zobrist, hashes, i, s, rules, keys[i],
                                              stamps[i], history[i], obs[i], rng, scratch,
                                              scratch_hashes)
+    if s[ENDING]:
+        return False
+    to_play[i] = s[TO_MOVE]
     _write_mask(board[i], counts[i], zobrist, hashes[i], keys[i], stamps[i], s, rules,
                 mask[i], scratch, scratch_hashes)
-
-
-@njit(cache=True)
-def _reset_all(board: np.ndarray, counts: np.ndarray, hashes: np.ndarray,
-               state: np.ndarray, keys: np.ndarray, stamps: np.ndarray, history: np.ndarray,
-               start: tuple[Any, ...], adjacent: np.ndarray, degree: np.ndarray,
-               zobrist: np.ndarray, rules: np.ndarray, rng: np.ndarray, scratch: np.ndarray,
-               scratch_hashes: np.ndarray, learner: int, kind: int, obs: np.ndarray,
-               mask: np.ndarray, to_play: np.ndarray, opponent_actions: np.ndarray) -> bool:
-    for i in range(board.shape[0]):
-        _start(i, board, counts, hashes, state, keys, stamps, history, start, adjacent,
-               degree, zobrist, rules, rng, scratch, scratch_hashes, learner, kind, obs, mask,
-               opponent_actions)
-        if state[i, ENDING]:
-            return False
-        to_play[i] = state[i, TO_MOVE]
     return True
 
 
 @njit(cache=True)
-def _step_all(actions: np.ndarray, board: np.ndarray, counts: np.ndarray,
+def _start_all(which: np.ndarray, board: np.ndarray, counts: np.ndarray, hashes: np.ndarray,
+               state: np.ndarray, keys: np.ndarray, stamps: np.ndarray, history: np.ndarray,
+               start: tuple[Any, ...], adjacent: np.ndarray, degree: np.ndarray,
+               zobrist: np.ndarray, rules: np.ndarray, rng: np.ndarray, scratch: np.ndarray,
+               scratch_hashes: np.ndarray, learner: int, kinds: np.ndarray, obs: np.ndarray,
+               mask: np.ndarray, to_play: np.ndarray, opponent_actions: np.ndarray,
+               waiting: np.ndarray, opp_obs: np.ndarray, opp_mask: np.ndarray) -> bool:
+    for i in range(board.shape[0]):
+        if which[i] and not _start(i, board, counts, hashes, state, keys, stamps, history,
+                                   start, adjacent, degree, zobrist, rules, rng, scratch,
+                                   scratch_hashes, learner, kinds[i], obs, mask, to_play,
+                                   opponent_actions, waiting, opp_obs, opp_mask):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _judged(i: int, s: np.ndarray, seat: int, rewards: np.ndarray, terminated: np.ndarray,
+            ended: np.ndarray, to_play: np.ndarray, mask: np.ndarray) -> bool:
+    """Whether board ``i``'s game is over; if so its reward from ``seat``'s side, its flags
+    and an empty mask are written (``to_play`` is then ``seat``)."""
+    if not s[ENDING]:
+        return False
+    won = _winner(s[ENDING])
+    rewards[i] = 0.0 if won < 0 else (1.0 if won == seat else -1.0)
+    terminated[i] = True
+    ended[i] = True
+    to_play[i] = seat
+    mask[i, :] = False
+    return True
+
+
+@njit(cache=True)
+def _step_all(actions: np.ndarray, active: np.ndarray, board: np.ndarray, counts: np.ndarray,
               hashes: np.ndarray, state: np.ndarray, keys: np.ndarray, stamps: np.ndarray,
               history: np.ndarray, start: tuple[Any, ...], adjacent: np.ndarray,
               degree: np.ndarray, zobrist: np.ndarray, rules: np.ndarray, rng: np.ndarray,
-              scratch: np.ndarray, scratch_hashes: np.ndarray, learner: int, kind: int,
-              lose_illegal: bool, ended: np.ndarray, forfeit: np.ndarray, obs: np.ndarray,
-              mask: np.ndarray, rewards: np.ndarray, terminated: np.ndarray,
-              to_play: np.ndarray, opponent_actions: np.ndarray) -> int:
+              scratch: np.ndarray, scratch_hashes: np.ndarray, learner: int,
+              kinds: np.ndarray, lose_illegal: bool, ended: np.ndarray, forfeit: np.ndarray,
+              obs: np.ndarray, mask: np.ndarray, rewards: np.ndarray, terminated: np.ndarray,
+              to_play: np.ndarray, opponent_actions: np.ndarray, waiting: np.ndarray,
+              opp_obs: np.ndarray, opp_mask: np.ndarray) -> int:
     n_envs = board.shape[0]
     if not lose_illegal:  # refuse the whole step before changing anything
         for i in range(n_envs):
-            if not ended[i] and not is_legal(board[i], counts[i], zobrist, hashes[i], keys[i],
-                                             stamps[i], state[i], rules, actions[i]):
+            if active[i] and not is_legal(board[i], counts[i], zobrist, hashes[i], keys[i],
+                                          stamps[i], state[i], rules, actions[i]):
                 return i
     for i in range(n_envs):
-        rewards[i] = 0.0
-        terminated[i] = False
-        s = state[i]
-        if ended[i]:
-            ended[i] = False
-            forfeit[i] = False
-            _start(i, board, counts, hashes, state, keys, stamps, history, start, adjacent,
-                   degree, zobrist, rules, rng, scratch, scratch_hashes, learner, kind, obs,
-                   mask, opponent_actions)
-            if s[ENDING]:
-                return -2
-            to_play[i] = s[TO_MOVE]
+        if not active[i]:
             continue
+        s = state[i]
         mover = s[TO_MOVE]
         if not is_legal(board[i], counts[i], zobrist, hashes[i], keys[i], stamps[i], s, rules,
                         actions[i]):
@@ -204,20 +245,48 @@ def _step_all(actions: np.ndarray, board: np.ndarray, counts: np.ndarray,
             continue
         _play(board[i], counts[i], adjacent, degree, zobrist, hashes, i, s, rules, keys[i],
               stamps[i], actions[i], history[i], obs[i])
-        if kind != SELF_KIND and s[ENDING] == 0:
+        kind = kinds[i]
+        if kind == POLICY_KIND and not s[ENDING]:
+            _wait_for_policy(i, board[i], counts[i], zobrist, hashes[i], keys[i], stamps[i],
+                             s, rules, mover, scratch, scratch_hashes, obs, mask, to_play,
+                             waiting, opp_obs, opp_mask)
+            continue
+        if kind >= 0 and not s[ENDING]:
             opponent_actions[i] = _opponent_turn(kind, board[i], counts[i], adjacent, degree,
                                                  zobrist, hashes, i, s, rules, keys[i],
                                                  stamps[i], history[i], obs[i], rng, scratch,
                                                  scratch_hashes)
-        if s[ENDING]:
-            won = _winner(s[ENDING])
-            rewards[i] = 0.0 if won < 0 else (1.0 if won == mover else -1.0)
-            terminated[i] = True
-            ended[i] = True
-            to_play[i] = mover
-            mask[i, :] = False
-        else:
+        if not _judged(i, s, mover, rewards, terminated, ended, to_play, mask):
             to_play[i] = s[TO_MOVE]
+            _write_mask(board[i], counts[i], zobrist, hashes[i], keys[i], stamps[i], s, rules,
+                        mask[i], scratch, scratch_hashes)
+    return -1
+
+
+@njit(cache=True)
+def _reply_all(replies: np.ndarray, waiting: np.ndarray, board: np.ndarray,
+               counts: np.ndarray, hashes: np.ndarray, state: np.ndarray, keys: np.ndarray,
+               stamps: np.ndarray, history: np.ndarray, adjacent: np.ndarray,
+               degree: np.ndarray, zobrist: np.ndarray, rules: np.ndarray,
+               scratch: np.ndarray, scratch_hashes: np.ndarray, learner: int,
+               ended: np.ndarray, obs: np.ndarray, mask: np.ndarray, rewards: np.ndarray,
+               terminated: np.ndarray, to_play: np.ndarray, pending: np.ndarray) -> int:
+    """The policy opponent's ``replies`` on the ``waiting`` boards, then the learner's view;
+    -1, or the first board whose reply is illegal (nothing changed then)."""
+    n_envs = board.shape[0]
+    for i in range(n_envs):
+        if waiting[i] and not is_legal(board[i], counts[i], zobrist, hashes[i], keys[i],
+                                       stamps[i], state[i], rules, replies[i]):
+            return i
+    for i in range(n_envs):
+        if not waiting[i]:
+            continue
+        pending[i] = False
+        s = state[i]
+        _play(board[i], counts[i], adjacent, degree, zobrist, hashes, i, s, rules, keys[i],
+              stamps[i], replies[i], history[i], obs[i])
+        if not _judged(i, s, learner, rewards, terminated, ended, to_play, mask):
+            to_play[i] = learner
             _write_mask(board[i], counts[i], zobrist, hashes[i], keys[i], stamps[i], s, rules,
                         mask[i], scratch, scratch_hashes)
     return -1
@@ -228,7 +297,10 @@ class LosatVectorEnv(CompiledVectorEnv):
     :class:`~lifearena.interop.vector.base.CompiledVectorEnv` for the options)."""
 
     game: ClassVar[str] = "losat"
-    opponents: ClassVar[tuple[str, ...]] = ("random", SELF, "greedy")
+    opponents: ClassVar[tuple[str, ...]] = OPPONENTS
+    """The compiled opponents (a board's kind is its index here)."""
+    board_arrays: ClassVar[tuple[str, ...]] = ("_board", "_counts", "_hashes", "_state",
+                                               "_keys", "_stamps", "_history")
 
     def _allocate(self) -> None:
         n_envs = self.num_envs
@@ -244,7 +316,6 @@ class LosatVectorEnv(CompiledVectorEnv):
                 f"max_moves={p['max_moves']} with num_envs={n_envs} needs {needed >> 20} MiB "
                 f"of superko memory; expected at most {MAX_TABLE_BYTES >> 20} MiB (fewer "
                 f"environments or a lower move limit)")
-        self._kind = SELF_KIND if self.self_play else OPPONENTS.index(self.opponent)
         self._board = np.zeros((n_envs, n), np.int8)
         self._counts = np.zeros((n_envs, 2, n), np.int16)
         self._hashes = np.zeros(n_envs, np.uint64)
@@ -273,24 +344,34 @@ class LosatVectorEnv(CompiledVectorEnv):
                             np.uint64(first.zobrist_hash()), start_state,
                             np.stack([board == 1, board == 2]).astype(np.float32))
         self._planes = self._obs.reshape(n_envs, 2, n)
+        self._opp_planes = self._opp_obs.reshape(len(self._opp_obs), 2, n)
 
     def _common(self) -> tuple[Any, ...]:
         return (self._board, self._counts, self._hashes, self._state, self._keys,
                 self._stamps, self._history, self._start_data, self._adjacent, self._degree,
                 self._zobrist, self._rules, self._rng, self._scratch, self._scratch_hashes,
-                self.player, self._kind)
+                self.player, self._kinds)
 
-    def _reset_kernel(self) -> bool:
-        return bool(_reset_all(*self._common(), self._planes, self._mask, self.to_play,
-                               self.opponent_actions))
+    def _start_kernel(self, which: np.ndarray) -> bool:
+        return bool(_start_all(which, *self._common(), self._planes, self._mask, self.to_play,
+                               self.opponent_actions, self._waiting, self._opp_planes,
+                               self._opp_mask))
 
-    def _step_kernel(self, actions: np.ndarray) -> int:
-        bad = int(_step_all(actions, *self._common(), self.illegal == "lose", self._ended,
-                            self._forfeit, self._planes, self._mask, self._rewards,
-                            self._terminated, self.to_play, self.opponent_actions))
-        if bad == -2:
-            self._reset_failed()
-        return bad
+    def _step_kernel(self, actions: np.ndarray, active: np.ndarray,
+                     opp_actions: np.ndarray) -> int:
+        return int(_step_all(actions, active, *self._common(), self.illegal == "lose",
+                             self._ended, self._forfeit, self._planes, self._mask,
+                             self._rewards, self._terminated, self.to_play,
+                             self.opponent_actions, self._waiting, self._opp_planes,
+                             self._opp_mask))
+
+    def _reply_kernel(self, opp_actions: np.ndarray, waiting: np.ndarray) -> int:
+        return int(_reply_all(opp_actions, waiting, self._board, self._counts, self._hashes,
+                              self._state, self._keys, self._stamps, self._history,
+                              self._adjacent, self._degree, self._zobrist, self._rules,
+                              self._scratch, self._scratch_hashes, self.player, self._ended,
+                              self._planes, self._mask, self._rewards, self._terminated,
+                              self.to_play, self._waiting))
 
     def history(self, i: int) -> list[int]:
         """Environment ``i``'s plies this episode, both sides'."""
