@@ -353,17 +353,17 @@ class LosatVectorEnv(CompiledVectorEnv):
                 self.player, self._kinds)
 
     def _start_kernel(self, which: np.ndarray) -> bool:
-        return bool(_start_all(which, *self._common(), self._planes, self._mask, self.to_play,
-                               self.opponent_actions, self._waiting, self._opp_planes,
-                               self._opp_mask))
+        args = (which, *self._common(), self._planes, self._mask, self.to_play,
+                self.opponent_actions, self._waiting, self._opp_planes, self._opp_mask)
+        return bool(_start_all(*args))
 
     def _step_kernel(self, actions: np.ndarray, active: np.ndarray,
                      opp_actions: np.ndarray) -> int:
-        return int(_step_all(actions, active, *self._common(), self.illegal == "lose",
-                             self._ended, self._forfeit, self._planes, self._mask,
-                             self._rewards, self._terminated, self.to_play,
-                             self.opponent_actions, self._waiting, self._opp_planes,
-                             self._opp_mask))
+        args = (actions, active, *self._common(), self.illegal == "lose", self._ended,
+                self._forfeit, self._planes, self._mask, self._rewards, self._terminated,
+                self.to_play, self.opponent_actions, self._waiting, self._opp_planes,
+                self._opp_mask)
+        return int(_step_all(*args))
 
     def _reply_kernel(self, opp_actions: np.ndarray, waiting: np.ndarray) -> int:
         return int(_reply_all(opp_actions, waiting, self._board, self._counts, self._hashes,
@@ -375,7 +375,8 @@ class LosatVectorEnv(CompiledVectorEnv):
 
     def history(self, i: int) -> list[int]:
         """Environment ``i``'s plies this episode, both sides'."""
-        return self._history[i, :self._state[i, PLY]].tolist()
+        plies: list[int] = self._history[i, :self._state[i, PLY]].tolist()
+        return plies
 
     def position(self, i: int, *, start: bool = False) -> LosatState:
         """Environment ``i``'s position now (the start replayed with :meth:`history`, so
