@@ -108,10 +108,20 @@ class GreedyAgent(Agent):
         self.rng = np.random.default_rng(seed)
 
     def act(self, state: State, player: int, limit: Limit | None = None) -> Action:
+        best = self.choices(state, player)
+        if len(state.legal_actions()) == 1:
+            return best[0]  # a lone move draws nothing; a lone best move still draws
+        return int(best[int(self.rng.integers(len(best)))])
+
+    def choices(self, state: State, player: int) -> list[Action]:
+        """The equally good moves :meth:`act` draws from (in action order): the lone legal
+        move when there is one, else those whose position after evaluates best for
+        ``player``, values within 1e-12 of the best so far counting as equal (the compiled
+        opponent, :func:`lifearena.games.losat.fast.greedy_choices`, finds the same)."""
         state = _check(state, player)
         legal = state.legal_actions()
         if len(legal) == 1:
-            return legal[0]
+            return legal
         board = state.clone()
         best, best_value = [], -np.inf
         for action in legal:
@@ -122,7 +132,7 @@ class GreedyAgent(Agent):
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-12:
                 best.append(action)
-        return int(best[int(self.rng.integers(len(best)))])
+        return best
 
 
 @register_agent("greedy", game="losat")

@@ -23,8 +23,8 @@ WEB_KERNELS = ("lifearena.life.kernels.bitwise:evolve_planes",
                "lifearena.life.kernels.bitplanes:fill_ghosts",
                "lifearena.life.kernels.bitlogic:eval_terms",
                "lifearena.life.kernels.batch:evolve_boards",
-               "lifearena.games.losat.rules:_shift",
-               "lifearena.games.losat.evaluation:_features",
+               "lifearena.games.losat.fast:set_point",
+               "lifearena.games.losat.fast:board_features",
                "lifearena.games.blocking_queen.palace_kernels:sparse_fill",
                "lifearena.games.blocking_queen.palace_kernels:fold_rows_sum")
 """Entry kernels the web's pages and agents call (as :func:`~lifearena.cli.compiling.

@@ -42,7 +42,18 @@ class Geometry:
         table = rng.integers(0, 2**64, size=(2, self.size), dtype=np.uint64, endpoint=False)
         self.zobrist: list[list[int]] = [[int(v) for v in table[0]], [int(v) for v in table[1]]]
         """The hash of a black (``[0]``) or white (``[1]``) stone on each point, as Python
-        ints (a state XORs them in one at a time)."""
+        ints."""
+        self.zobrist_table = table
+        """The same hashes as a ``(2, points)`` uint64 array, for the compiled kernels."""
+        self.degree = np.array([len(around) for around in self.adjacent], dtype=np.int64)
+        """How many neighbours each point has."""
+        self.adjacent_table = np.zeros((self.size, len(steps)), dtype=np.int64)
+        """:attr:`adjacent` as one array, row ``p`` holding point ``p``'s :attr:`degree`
+        neighbours first, for the compiled kernels."""
+        for point, around in enumerate(self.adjacent):
+            self.adjacent_table[point, :len(around)] = around
+        for array in (self.zobrist_table, self.degree, self.adjacent_table):
+            array.flags.writeable = False  # shared by every state of this size
 
     @classmethod
     def get(cls, width: int, length: int, neighbours: int) -> Geometry:

@@ -92,7 +92,6 @@ from dataclasses import replace
 from typing import Any, ClassVar, Self
 
 import numpy as np
-from numba import njit
 
 from lifearena.caps import MAX_MOVES
 from lifearena.core import (
@@ -108,6 +107,7 @@ from lifearena.core import (
 )
 from lifearena.errors import BadParameterError, IllegalMoveError, ParseError
 from lifearena.games.losat import evaluation as losat_eval
+from lifearena.games.losat import fast
 from lifearena.games.losat.geometry import Geometry
 from lifearena.games.losat.notation import (
     ADD_BLACK,
@@ -116,7 +116,6 @@ from lifearena.games.losat.notation import (
     CAPTURE,
     MAX_LENGTH,
     MAX_WIDTH,
-    REMOVE,
     SYMBOLS,
     WHITE,
     Move,
@@ -216,20 +215,14 @@ def start_board(params: Mapping[str, Any]) -> np.ndarray:
     return board
 
 
-@njit(cache=True)
-def _shift(counts: np.ndarray, colour: int, adjacent: np.ndarray, delta: int) -> None:
-    """Add ``delta`` to ``colour``'s neighbour count of every point in ``adjacent`` (one
-    compiled loop instead of a numpy fancy-index update, which costs ten times more)."""
-    for point in adjacent:
-        counts[colour, point] += delta
-
-
 class LosatState(State):
     """A Losat position. Make one with :func:`new_game` or :func:`from_setup`.
 
     Incremental state: the board (flat int8, 0 empty / 1 black / 2 white), the per-colour
-    neighbour counts of every point (updated on each change, so legal moves are a few numpy
-    comparisons), the Zobrist hash of the arrangement, and the set of hashes seen (superko).
+    neighbour counts of every point (updated on each change, so legal moves are one pass over
+    the points), the Zobrist hash of the arrangement, and the set of hashes seen (superko).
+    The rules themselves (what a change needs and does, the hashing, the ending) are said
+    once in :mod:`lifearena.games.losat.fast`, which the compiled paths share.
     """
 
     move_help: ClassVar[str] = ("+bD4 / +wD4 add (+D4 your own colour), -D4 remove, xD4 capture, "
@@ -286,7 +279,9 @@ class LosatState(State):
         self._undo_stack: list[tuple[Any, ...]] = []
         self._goal = goal_rows(p)
         rows = self._board.reshape(p["length"], p["width"])
-        self._on_goal = [int(np.count_nonzero(rows[self._goal[c]] == c + 1)) for c in (0, 1)]
+        self._goals = np.array(self._goal, dtype=np.int64)
+        self._on_goal = np.array([np.count_nonzero(rows[self._goal[c]] == c + 1)
+                                  for c in (0, 1)], dtype=np.int64)
         self._initial = format_position(board, side, (self._captures[0], self._captures[1]),
                                         passes)
 
@@ -324,7 +319,7 @@ class LosatState(State):
         twin._counts = self._counts.copy()
         twin._seen = set(self._seen)
         twin._captures = list(self._captures)
-        twin._on_goal = list(self._on_goal)
+        twin._on_goal = self._on_goal.copy()
         twin._legal_cache = None
         twin._undo_stack = list(self._undo_stack)
         return twin
@@ -374,69 +369,29 @@ class LosatState(State):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    def _candidates(self, player: int) -> np.ndarray:
-        """Every change the Life conditions allow for ``player`` (superko not yet applied)."""
-        b, c = self._board, self._counts
-        black, white, empty = b == 1, b == 2, b == 0
-        cb, cw = c[0], c[1]
-        if self.params["capture_or_more"]:
-            cap_b, cap_w = cw >= 3, cb >= 3
-        else:
-            cap_b, cap_w = cw == 3, cb == 3
-        rem_b = black & ((cb < 2) | (cb > 3))
-        rem_w = white & ((cw < 2) | (cw > 3))
-        add_b = empty & (cb == 3)
-        add_w = empty & (cw == 3)
-        cap_b &= black
-        cap_w &= white
-        if self.params["own_colour_only"]:
-            if player == BLACK:
-                remove, add_w, capture = rem_b, np.zeros_like(add_w), cap_w
-            else:
-                remove, add_b, capture = rem_w, np.zeros_like(add_b), cap_b
-        else:
-            remove, capture = rem_b | rem_w, cap_b | cap_w
-        return np.concatenate((remove, add_b, add_w, capture))
-
     def _legal_actions(self, player: int) -> list[Action]:
         if self._legal_cache is not None:
             return list(self._legal_cache)
-        actions = np.flatnonzero(self._candidates(player))
-        legal = []
-        seen, h, board, n = self._seen, self._hash, self._board, self._n
-        zob = self._geo.zobrist
-        for action in actions.tolist():
-            kind, point = divmod(action, n)
-            if kind == REMOVE:
-                new = h ^ zob[board[point] - 1][point]
-            elif kind == CAPTURE:
-                new = h ^ zob[0][point] ^ zob[1][point]
-            else:
-                new = h ^ zob[kind - 1][point]
-            if new not in seen:
-                legal.append(action)
+        n = self._n
+        actions = np.empty(4 * n, dtype=np.int64)
+        hashes = np.empty(4 * n, dtype=np.uint64)
+        count = fast.candidates(self._board, self._counts, self._geo.zobrist_table,
+                                np.uint64(self._hash), player, self.params["own_colour_only"],
+                                self.params["capture_or_more"], actions, hashes)
+        seen = self._seen
+        legal = [action for action, h in zip(actions[:count].tolist(),
+                                             hashes[:count].tolist(), strict=True)
+                 if h not in seen]
         if not legal:
             legal = [4 * n]
         self._legal_cache = legal
         return list(legal)
 
     def _set_point(self, point: int, value: int) -> None:
-        old = int(self._board[point])
-        adjacent = self._geo.adjacent[point]
-        zob = self._geo.zobrist
-        row = point // self._geo.width
-        goal = self._goal
-        if old:
-            _shift(self._counts, old - 1, adjacent, -1)
-            self._hash ^= zob[old - 1][point]
-            if row == goal[old - 1]:
-                self._on_goal[old - 1] -= 1
-        if value:
-            _shift(self._counts, value - 1, adjacent, 1)
-            self._hash ^= zob[value - 1][point]
-            if row == goal[value - 1]:
-                self._on_goal[value - 1] += 1
-        self._board[point] = value
+        geo = self._geo
+        self._hash = int(fast.set_point(self._board, self._counts, geo.adjacent_table,
+                                        geo.degree, geo.zobrist_table, np.uint64(self._hash),
+                                        self._on_goal, self._goals, geo.width, point, value))
 
     def _apply_action(self, action: Action) -> None:
         self._do(action)
@@ -520,13 +475,10 @@ class LosatState(State):
             self._passes += 1
         else:
             self._passes = 0
-            if kind == REMOVE:
-                self._set_point(point, 0)
-            elif kind == CAPTURE:
-                self._set_point(point, 3 - old)
-                self._captures[2 - old] += 1
-            else:
-                self._set_point(point, kind)
+            value, scorer = fast.change_result(kind, old)
+            self._set_point(point, value)
+            if scorer >= 0:
+                self._captures[scorer] += 1
             added = self._hash not in self._seen
             self._seen.add(self._hash)
         self._undo_stack[-1] += (added,)
@@ -553,34 +505,26 @@ class LosatState(State):
         assert self._hash == h
 
     def _judge(self, mover: int) -> Outcome | None:
-        """The outcome after ``mover``'s move, or ``None``."""
-        winners = []
-        reason = {}
-        # _on_goal counts each colour's stones on its own goal line, kept by _set_point
-        if self._on_goal[BLACK]:
-            winners.append(BLACK)
-            reason[BLACK] = Termination.GOAL
-        if self._on_goal[WHITE]:
-            winners.append(WHITE)
-            reason[WHITE] = Termination.GOAL
-        target = self.params["captures_to_win"]
-        for player in (BLACK, WHITE):
-            if self._captures[player] >= target and player not in reason:
-                winners.append(player)
-                reason[player] = Termination.CAPTURES
-        if winners:
-            winner = mover if len(winners) == 2 else winners[0]
-            detail = "goal line reached" if reason[winner] == Termination.GOAL else \
-                f"{self._captures[winner]} captures"
-            if len(winners) == 2:
-                detail += "; both won, the mover takes it"
-            return Outcome(reason[winner], winner, SYMBOLS[winner], detail)
-        if self._passes >= 2:
+        """The outcome after ``mover``'s move, or ``None`` (the rules:
+        :func:`lifearena.games.losat.fast.ending`)."""
+        p = self.params
+        code = fast.ending(int(self._on_goal[BLACK]), int(self._on_goal[WHITE]),
+                           self._captures[BLACK], self._captures[WHITE], p["captures_to_win"],
+                           self._passes, self._ply, p["max_moves"], mover)
+        if code == fast.GOES_ON:
+            return None
+        if code == fast.PASSES_DRAW:
             return Outcome(Termination.PASSES, None, None, "two passes in a row")
-        if self._ply >= self.params["max_moves"]:
-            return Outcome(Termination.EXHAUST, None, None,
-                           f"{self.params['max_moves']} moves played")
-        return None
+        if code == fast.EXHAUST:
+            return Outcome(Termination.EXHAUST, None, None, f"{p['max_moves']} moves played")
+        winner = fast.winner(code)
+        if code & fast.BY_CAPTURES:
+            termination, detail = Termination.CAPTURES, f"{self._captures[winner]} captures"
+        else:
+            termination, detail = Termination.GOAL, "goal line reached"
+        if code & fast.BOTH:
+            detail += "; both won, the mover takes it"
+        return Outcome(termination, winner, SYMBOLS[winner], detail)
 
     # -- notation (lifearena.games.losat.notation) ----------------------------------------------
 
