@@ -15,9 +15,10 @@ of ``src/lifearena``. An edge ``a -> b`` is an ``import`` of ``b`` by ``a``; imp
   ``web``, ``interop`` < the entry points ``_entry`` and ``__main__``. Every import, at
   module level or inside a function, must point to the same layer or a lower one.
 * **Interfaces stand side by side**: no module of one interface (``cli``, ``web``,
-  ``interop``) imports a module of another, at module level or inside a function; what two
-  of them share lives below them (``lifearena.caps``, ``lifearena.arena.game_names``). Only
-  the entry points, which are not interfaces, import the command line.
+  ``interop``, ``rl``) imports a module of another, at module level or inside a function;
+  what two of them share lives below them (``lifearena.caps``,
+  ``lifearena.arena.game_names``). Only the entry points, which are not interfaces, import
+  the command line; ``rl`` is built on ``interop`` (:data:`BUILT_ON`).
 """
 
 from __future__ import annotations
@@ -50,12 +51,21 @@ LAYERS: dict[str, int] = {
     "cli": 7,
     "web": 7,
     "interop": 7,
+    "rl": 7,  # reinforcement learning on the games, built on interop's environments
     "_entry": 8,  # the ``lifearena`` script's entry point, which loads the command line
     "__main__": 8,
 }
 
-INTERFACES = frozenset({"cli", "web", "interop"})
-"""The packages that face users and other programs; none imports another."""
+INTERFACES = frozenset({"cli", "web", "interop", "rl"})
+"""The packages that face users and other programs; none imports another, but for
+:data:`BUILT_ON`."""
+
+BUILT_ON: dict[str, str] = {
+    # the trainer steps interop's vector environments and its agents encode positions with
+    # interop's spaces: rl is a layer on top of interop, never the other way round
+    "rl": "interop",
+}
+"""Interfaces whose modules may import the one named anywhere (at module level too)."""
 
 
 def module_name(path: Path) -> str:
@@ -192,6 +202,9 @@ UPWARD_ALLOWED = {
     # PettingZoo policy); the adapter lives with the other adapters and is imported inside
     # ``make`` only when such a name is used, so the agents layer never needs the extra.
     "lifearena.agents.registry -> lifearena.interop.agents",
+    # ``policy:FILE.pt`` plays a torch checkpoint: its agent lives in the rl layer with the
+    # network, and is imported inside the ``policy:`` factory only for such a file
+    "lifearena.agents.policy -> lifearena.rl.torch_agent",
 }
 
 
@@ -250,7 +263,8 @@ def crossings(graph: dict[str, set[str]],
             for target in targets
             if interface_of(source) is not None and interface_of(target) is not None
             and interface_of(source) != interface_of(target)
-            and allowed.get(source) != interface_of(target)}
+            and allowed.get(source) != interface_of(target)
+            and BUILT_ON.get(interface_of(source) or "") != interface_of(target)}
 
 
 def test_interface_modules_are_told_apart() -> None:
