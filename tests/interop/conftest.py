@@ -1,9 +1,10 @@
 """The adapters' tests need the optional ``[interop]`` extra (OpenSpiel, PettingZoo,
-Gymnasium), the torch trainer's the ``[rl]`` extra (torch). Without them they skip, each naming the ``pip install`` that adds it; with
-``LIFEARENA_REQUIRE_INTEROP=1`` (set by CI, which installs the extra after running the
-README's command) a missing library fails the run here instead, so no adapter test can pass
-by skipping. Tests that need the extra live in this folder alone
-(``tests/test_extras_layout.py`` checks it), so CI can run them all by naming it.
+Gymnasium), the torch trainer's the ``[rl]`` extra (torch). Without them they skip, each
+naming the ``pip install`` that adds it; with ``LIFEARENA_REQUIRE_INTEROP=1`` (set by CI,
+which installs the extras after running the README's command) a missing library fails the
+run here instead, so no adapter test can pass by skipping. Tests that need the extras live
+in this folder alone (``tests/test_extras_layout.py`` checks it), so CI can run them all by
+naming it.
 """
 
 from __future__ import annotations

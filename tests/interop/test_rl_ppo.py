@@ -145,8 +145,7 @@ def test_the_agent_sees_what_the_environment_shows(game: str,
     encoding = Encoding(game, checkpoint.params)
     compared = 0
     for seat in (0, 1):
-        env = make_vector_env(game, 4, opponent="random", player=seat,
-                              params=checkpoint.params)
+        env = make_vector_env(game, 4, opponent="random", player=seat)  # random starts
         obs, info = env.reset(seed=7)
         for _ in range(3):
             masks = info["action_mask"].astype(bool)

@@ -105,8 +105,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     flag("--vf-coef", type=float, default=0.5, help="value loss weight")
     flag("--max-grad-norm", type=float, default=0.5, help="gradient norm clipping")
     flag("--target-kl", type=float, default=None, help="stop an update's epochs past this KL")
-    flag("--channels", type=int, default=32, help="network: trunk channels")
-    flag("--blocks", type=int, default=2, help="network: residual blocks")
+    flag("--channels", type=int, default=16, help="network: trunk channels")
+    flag("--blocks", type=int, default=1, help="network: residual blocks")
     flag("--head-channels", type=int, default=2, help="network: planes of the heads' summary")
     flag("--value-hidden", type=int, default=64, help="network: the value head's hidden width")
     flag("--seed", type=int, default=1, help="seed of torch and the environments")
@@ -181,7 +181,11 @@ class Boards:
         self.lengths = np.zeros(self.size, np.int64)
         """Each board's learner moves in its game so far."""
         first = self.envs[0]
+        self.user_params = dict(params)
+        """The parameters as given (evaluation environments are made with these: a War of
+        Life ``seed`` among them would fix every start)."""
         self.params = dict(first.params)
+        """Every parameter of the game (what a checkpoint records)."""
         self.shape = tuple(first.single_observation_space.shape)
         self.num_actions = int(first.num_actions)
         parts = [env.reset(seed=1000 * seed + k) for k, env in enumerate(self.envs)]
@@ -292,13 +296,11 @@ def update(network: PlanesNetwork, optimizer: torch.optim.Optimizer, rollout: Ro
     size = len(keep)
     if size == 0:
         return {}
-    batch = max(1, size // args.num_minibatches)
     clipfracs: list[float] = []
     stats: dict[str, float] = {}
     for _ in range(args.update_epochs):
-        order = torch.randperm(size)
-        for start in range(0, size, batch):
-            mb = order[start:start + batch]
+        # equal minibatches (a few transitions left over would make a noisy last step)
+        for mb in torch.tensor_split(torch.randperm(size), min(args.num_minibatches, size)):
             logits, new_value = network(flat["obs"][mb], flat["seats"][mb])
             logits = masked_logits(logits, flat["masks"][mb])
             new_logprob = torch.log_softmax(logits, dim=1).gather(
@@ -463,7 +465,7 @@ def train(argv: Sequence[str] | None = None) -> dict[str, Any]:
     def checkpoint_and_evaluate() -> None:
         nonlocal last
         network.eval()
-        last = evaluate(network, game, boards.params, eval_opponents, args.eval_games,
+        last = evaluate(network, game, boards.user_params, eval_opponents, args.eval_games,
                         args.eval_seed)
         network.train()
         output.evaluation(update_count, global_step, trained_s / 60, last)
