@@ -3,8 +3,8 @@ game's ``Discrete(A)`` actions and a value.
 
 The input is an environment's observation ``(C, H, W)`` (``observation="planes"``,
 :class:`lifearena.interop.spaces.Encoding`) plus one constant plane holding the seat whose
-view it is (0 or 1): Losat's and p2life's planes show black and white, not "mine" and
-"theirs", so without it a network could not tell which side it plays.
+view it is (0 or 1): Losat's planes show black and white, not "mine" and "theirs", so
+without it a network could not tell which side it plays there.
 
 * **Trunk**: a 3x3 convolution to ``channels`` planes, ``blocks`` residual blocks (two 3x3
   convolutions each), and one global-pooling bias (the mean of each channel over the board,
