@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch", reason='needs torch: pip install -e ".[rl]"')
+torch = pytest.importorskip("torch", reason='needs torch: pip install torch==2.13.0 -e ".[rl]"')
 pytest.importorskip("gymnasium", reason='needs gymnasium: pip install -e ".[rl]"')
 
 from lifearena import agents  # noqa: E402
