@@ -1,4 +1,5 @@
-"""Tests that need the optional ``[interop]`` extra live in ``tests/interop`` alone.
+"""Tests that need the optional ``[interop]`` or ``[rl]`` extra live in ``tests/interop``
+alone.
 
 The README's test command installs ``[test]``, not ``[interop]``: a test elsewhere that
 imports OpenSpiel, PettingZoo or Gymnasium would fail for a new user (or skip unseen), and
@@ -11,11 +12,14 @@ import ast
 from pathlib import Path
 
 TESTS = Path(__file__).parent
-INTEROP = {"pyspiel", "pettingzoo", "gymnasium", "open_spiel"}
+INTEROP = {"pyspiel", "pettingzoo", "gymnasium", "open_spiel", "torch"}
 ADAPTERS = ("lifearena.interop.gymnasium", "lifearena.interop.openspiel",
             "lifearena.interop.pettingzoo", "lifearena.interop.spaces",
-            "lifearena.interop.vector", "lifearena.rl.envs")
-"""The adapters that import the extra's packages (``lifearena.interop.games`` does not)."""
+            "lifearena.interop.vector", "lifearena.rl.envs", "lifearena.rl.network",
+            "lifearena.rl.checkpoint", "lifearena.rl.ppo", "lifearena.rl.torch_agent")
+"""The adapters that import the extras' packages (``lifearena.interop.games`` does not);
+the ``[rl]`` extra's torch modules count as the ``[interop]`` extra's do (CI installs
+both before it runs ``tests/interop``)."""
 
 
 def needs_interop(tree: ast.AST) -> list[str]:

@@ -15,10 +15,10 @@ of ``src/lifearena``. An edge ``a -> b`` is an ``import`` of ``b`` by ``a``; imp
   ``web``, ``interop``, ``rl`` < the entry points ``_entry`` and ``__main__``. Every import, at
   module level or inside a function, must point to the same layer or a lower one.
 * **Interfaces stand side by side**: no module of one interface (``cli``, ``web``,
-  ``interop``) imports a module of another, at module level or inside a function; what two
-  of them share lives below them (``lifearena.caps``, ``lifearena.arena.game_names``). Only
-  the entry points, which are not interfaces, import the command line. One interface is
-  built on another (``BUILT_ON``): ``rl`` imports ``interop``, never the reverse.
+  ``interop``, ``rl``) imports a module of another, at module level or inside a function;
+  what two of them share lives below them (``lifearena.caps``,
+  ``lifearena.arena.game_names``). Only the entry points, which are not interfaces, import
+  the command line; ``rl`` is built on ``interop`` (:data:`BUILT_ON`).
 """
 
 from __future__ import annotations
@@ -51,13 +51,22 @@ LAYERS: dict[str, int] = {
     "cli": 7,
     "web": 7,
     "interop": 7,
-    "rl": 7,  # versioned environments, evaluation sets, training: built on interop
+    "rl": 7,  # reinforcement learning on the games, built on interop's environments
     "_entry": 8,  # the ``lifearena`` script's entry point, which loads the command line
     "__main__": 8,
 }
 
 INTERFACES = frozenset({"cli", "web", "interop", "rl"})
-"""The packages that face users and other programs; none imports another."""
+"""The packages that face users and other programs; none imports another, but for
+:data:`BUILT_ON`."""
+
+BUILT_ON: dict[str, str] = {
+    # rl registers interop's environments under versioned ids, its trainer steps them and
+    # its agents encode positions with interop's spaces: rl is a layer on top of interop,
+    # never the other way round
+    "rl": "interop",
+}
+"""Interfaces whose modules may import the one named anywhere (at module level too)."""
 
 
 def module_name(path: Path) -> str:
@@ -194,6 +203,9 @@ UPWARD_ALLOWED = {
     # PettingZoo policy); the adapter lives with the other adapters and is imported inside
     # ``make`` only when such a name is used, so the agents layer never needs the extra.
     "lifearena.agents.registry -> lifearena.interop.agents",
+    # ``policy:FILE.pt`` plays a torch checkpoint: its agent lives in the rl layer with the
+    # network, and is imported inside the ``policy:`` factory only for such a file
+    "lifearena.agents.policy -> lifearena.rl.torch_agent",
 }
 
 
@@ -221,14 +233,6 @@ CROSSINGS_ALLOWED: dict[str, str] = {
 }
 """Modules of an interface that may import another interface inside a function (the one
 named), never at module level."""
-
-BUILT_ON: dict[str, str] = {
-    # the rl package registers interop's environments under versioned ids and trains on
-    # them: it may import interop anywhere; interop never imports rl
-    "rl": "interop",
-}
-"""Interfaces built on another one (the one named), which they may import at module level."""
-
 
 def interface_of(module: str) -> str | None:
     """The interface package a module belongs to, or ``None`` for the layers below them and

@@ -12,9 +12,10 @@ from __future__ import annotations
 import importlib
 import os
 
-INTEROP = {"pyspiel": "interop", "pettingzoo": "interop", "gymnasium": "interop",
-           "torch": "rl", "stable_baselines3": "rl", "sb3_contrib": "rl"}
-"""The libraries CI requires, and the extra that installs each."""
+INTEROP = {"pyspiel": "-e '.[interop]'", "pettingzoo": "-e '.[interop]'",
+           "gymnasium": "-e '.[interop]'", "torch": "torch==2.13.0 -e '.[rl]'",
+           "stable_baselines3": "-e '.[rl]'", "sb3_contrib": "-e '.[rl]'"}
+"""The libraries CI requires, and what installs each."""
 
 if os.environ.get("LIFEARENA_REQUIRE_INTEROP") == "1":
     for _name, _extra in INTEROP.items():
@@ -22,5 +23,5 @@ if os.environ.get("LIFEARENA_REQUIRE_INTEROP") == "1":
             importlib.import_module(_name)
         except ImportError as error:
             raise RuntimeError(f"LIFEARENA_REQUIRE_INTEROP=1 but {_name} does not import "
-                               f"({error}); install it with pip install -e '.[{_extra}]'"
+                               f"({error}); install it with pip install {_extra}"
                                ) from None

@@ -1,5 +1,9 @@
 """Trained policies as agents: ``policy:FILE`` plays the network saved in ``FILE``.
 
+A file ending in ``.pt`` is a torch checkpoint of any game, written by
+``python -m lifearena.rl.ppo`` and played by :mod:`lifearena.rl.torch_agent` (it needs the
+``[rl]`` extra: torch and gymnasium). What follows is the other kind, War of Life's ``.npz``.
+
 A policy file is a numpy ``.npz`` (playing needs the package's own numpy and numba, no
 deep-learning framework): a JSON header ``meta`` (``format`` :data:`POLICY_FORMAT`,
 ``game``, ``features``, free-form ``notes``) and the weights of a small fully connected
@@ -180,15 +184,38 @@ class TrainedPolicyAgent(Agent):
         return int(actions[int(self._rng.choice(len(actions), p=weights / weights.sum()))])
 
 
+TORCH_SUFFIX = ".pt"
+"""A policy file ending so is a torch checkpoint (:mod:`lifearena.rl.torch_agent`)."""
+
+
 @register_spec(SPEC_PREFIX)
 def make_policy_agent(rest: str, game: str | None = None, seed: int | None = 0,
-                      temperature: float = 0.0) -> TrainedPolicyAgent:
-    """The agent of ``policy:FILE`` (the registry passes ``FILE`` as ``rest``)."""
+                      temperature: float = 0.0) -> Agent:
+    """The agent of ``policy:FILE`` (the registry passes ``FILE`` as ``rest``): a ``.pt``
+    torch checkpoint of any game (:mod:`lifearena.rl.torch_agent`, which needs the
+    ``[rl]`` extra) or a War of Life ``.npz`` (this module)."""
     path = rest.strip()
     if not path:
-        raise BadParameterError("agent 'policy:' names no file; expected policy:FILE.npz")
+        raise BadParameterError("agent 'policy:' names no file; expected policy:FILE.npz "
+                                "or policy:FILE.pt")
+    if path.lower().endswith(TORCH_SUFFIX):
+        return _torch_agent(path, game, seed, float(temperature))
     policy = load_policy(path)
     if game is not None and game.strip().lower().replace("-", "_") != policy.game:
         raise BadParameterError(f"policy file {path!r} plays {policy.game}, not {game}")
     return TrainedPolicyAgent(policy, seed=seed, temperature=float(temperature),
                        name=f"policy:{os.path.basename(path)}")
+
+
+def _torch_agent(path: str, game: str | None, seed: int | None, temperature: float) -> Agent:
+    """``policy:FILE.pt``: the rl layer's agent, imported only when such a file is named
+    (the agents layer never needs torch; see tests/test_import_layers.py)."""
+    try:
+        from lifearena.rl.torch_agent import make_torch_agent
+    except ImportError as error:
+        if (error.name or "").startswith("lifearena"):
+            raise
+        raise BadParameterError(f"policy file {path!r} is a torch checkpoint, which needs "
+                                f"{error.name or 'torch'}: pip install -e \".[rl]\""
+                                ) from None
+    return make_torch_agent(path, game=game, seed=seed, temperature=temperature)

@@ -1,8 +1,14 @@
-"""pytest: the Gymnasium registration's doctests need the ``interop`` extra; without it,
-skip that module (``pip install -e ".[interop]"`` to run them)."""
+"""pytest: the Gymnasium registration's doctests need the ``interop`` extra, the torch
+modules' the ``[rl]`` extra (torch and Gymnasium); without them, skip those modules (the
+README's test command installs neither)."""
 
 from __future__ import annotations
 
 import importlib.util
 
-collect_ignore = [] if importlib.util.find_spec("gymnasium") else ["envs.py"]
+TORCH_MODULES = ["network.py", "checkpoint.py", "ppo.py", "torch_agent.py"]
+_GYMNASIUM = importlib.util.find_spec("gymnasium") is not None
+_TORCH = importlib.util.find_spec("torch") is not None
+
+collect_ignore = ([] if _GYMNASIUM else ["envs.py"]) + \
+    ([] if _GYMNASIUM and _TORCH else TORCH_MODULES)
