@@ -1,5 +1,6 @@
-"""The blocking queen game's compiled boards (games/blocking_queen/fast.py) against the protocol
-state: the same rules on random play, position for position."""
+"""The blocking queen game's compiled boards and players (games/blocking_queen/fast.py) against
+the protocol: the same rules on random play, position for position, and the same plies as
+the greedy and perfect agents."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lifearena.agents import make
+from lifearena.agents.blocking_queen import GreedyAgent
 from lifearena.games.blocking_queen import (
     BLOCK_BASE,
     DONE,
@@ -25,6 +28,8 @@ from lifearena.games.blocking_queen.fast import (
     Y,
     new_board,
 )
+from lifearena.games.blocking_queen.palace import palace_numbers
+from lifearena.life.kernels.splitmix import seeded_states
 
 SETTINGS = settings(max_examples=40, deadline=None)
 
@@ -103,3 +108,73 @@ def test_the_enumeration_is_the_reach(x: int, y: int) -> None:
     assert len(squares) == len(set(squares)) == fast.ways_out(x, y)
     assert all(fast.reaches(x, y, sx, sy) for sx, sy in squares)
     assert fast.cannot_move(x, y, 0) == ((x, y) == (0, 0))
+
+
+class TieDraws:
+    """A stand-in for the greedy agent's generator that favours the ``low``-th queen move it
+    scores: it draws 0.0 there and 0.999 everywhere else."""
+
+    def __init__(self, low: int) -> None:
+        self.low, self.calls = low, 0
+
+    def random(self) -> float:
+        value = 0.0 if self.calls == self.low else 0.999
+        self.calls += 1
+        return value
+
+
+def greedy_choices(state: BlockingQueenState, side: int) -> set[int]:
+    """Every ply the protocol greedy agent may pick here (as window actions): its pick under
+    each tie-break that favours one of the legal moves (it draws once per legal queen move,
+    in the order of the legal actions)."""
+    player = state.current_player()
+    agent = GreedyAgent()
+    picks = set()
+    for low in range(len(state.legal_actions())):
+        agent.rng = TieDraws(low)  # type: ignore[assignment]
+        picks.add(window_action(agent.act(state.view(player), player), side))
+    return picks
+
+
+@SETTINGS
+@given(start=starts(), data=st.data(), seed=st.integers(0, 2**32))
+def test_compiled_players_play_as_the_agents(start: tuple[int, int, int, int],
+                                            data: st.DataObject, seed: int) -> None:
+    board = Board(*start)
+    side, k = board.side, board.k
+    palaces = (palace_numbers(k, side, side) < k).ravel()
+    perfect = make("perfect", game="blocking_queen")
+    rng = seeded_states(seed, 1)
+    while not board.state.is_terminal():
+        state, player = board.state, board.state.current_player()
+        expected = window_action(perfect.act(state.view(player), player), side)
+        assert fast.perfect_ply(board.s, board.blocked, side, palaces) == expected
+        assert fast.greedy_ply(board.s, board.blocked, side, k, rng, 0) in \
+            greedy_choices(state, side)
+        assert fast.choose(fast.PERFECT, board.s, board.blocked, side, k, palaces, rng, 0) \
+            == expected
+        board.play(data.draw(st.sampled_from(state.legal_actions())))
+
+
+def test_compiled_greedy_draws_among_its_ties() -> None:
+    board = Board(3, 5, k=1, side=8)  # (3, 1) and (1, 3) leave 5 ways out, the fewest
+    ties = greedy_choices(board.state, 8)
+    assert ties == {1 * 8 + 3, 3 * 8 + 1}
+    rng = seeded_states(3, 1)
+    picks = {int(fast.greedy_ply(board.s, board.blocked, 8, 1, rng, 0)) for _ in range(60)}
+    assert picks == ties
+
+
+def test_a_compiled_turn_is_the_agents_whole_turn() -> None:
+    board = Board(9, 9, k=3, side=10)
+    palaces = (palace_numbers(3, 10, 10) < 3).ravel()
+    fast.play_turn(fast.PERFECT, board.s, board.blocked, board.blocks, board.history, 10, 3,
+                   palaces, seeded_states(0, 1), 0)
+    perfect = make("perfect", game="blocking_queen")
+    plies = 0
+    while board.state.current_player() == 0:
+        action = perfect.act(board.state, 0)
+        assert window_action(action, 10) == board.history[plies]
+        board.state.apply_action(action)
+        plies += 1
+    board.check()

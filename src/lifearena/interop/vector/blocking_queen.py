@@ -8,8 +8,10 @@ holds the buffers and writes the observations and masks.
 Each step is one ply of the learner (a queen move, a block or the stop), as in the single
 environment; when the learner's turn ends, the opponent plays its whole turn (queen move and
 blocks) inside the same step. Opponents: ``random`` (uniform among the legal actions at each
-ply, from the environment's compiled generator) and ``self`` (self-play: the observation
-shows the side to act). A random start draws the queen's square uniformly in
+ply, from the environment's compiled generator), ``self`` (self-play: the observation shows
+the side to act), and the compiled ``greedy`` and ``perfect`` players, which play the plies
+``agents.make(name, game="blocking_queen")`` plays (greedy breaks its ties from the
+environment's generator). A random start draws the queen's square uniformly in
 ``0 <= x, y < size`` but the origin, the distribution of
 :func:`~lifearena.games.blocking_queen.new_game`; ``params={"seed": s}`` or
 ``start="square"`` fix it.
@@ -54,6 +56,7 @@ from lifearena.games.blocking_queen.fast import (
     start,
     ways_out,
 )
+from lifearena.games.blocking_queen.palace import palace_numbers
 from lifearena.games.blocking_queen.rules import new_game
 from lifearena.interop.vector.base import SELF, CompiledVectorEnv
 
@@ -193,7 +196,7 @@ class BlockingQueenVectorEnv(CompiledVectorEnv):
     doc and :class:`~lifearena.interop.vector.base.CompiledVectorEnv` for the options)."""
 
     game: ClassVar[str] = "blocking_queen"
-    opponents: ClassVar[tuple[str, ...]] = ("random", SELF)
+    opponents: ClassVar[tuple[str, ...]] = ("random", SELF, "greedy", "perfect")
 
     def _allocate(self) -> None:
         n, p = self.num_envs, self.params
@@ -208,7 +211,10 @@ class BlockingQueenVectorEnv(CompiledVectorEnv):
         self._starts = np.zeros(n, np.int64)
         self._history = np.zeros((n, most_plies(side, k)), np.int64)
         self._kind = SELF_KIND if self.self_play else PLAYERS.index(self.opponent)
-        self._palaces = np.zeros(0, np.bool_)  # read by the perfect player only
+        self._palaces = np.zeros(0, np.bool_)
+        """The corner's palaces, one boolean per square (the perfect player reads them)."""
+        if self.opponent == "perfect":
+            self._palaces = (palace_numbers(k, side, side) < k).ravel()
         self._fixed = -1
         if p["start"] == "square":
             self._fixed = int(p["y"]) * side + int(p["x"])
