@@ -4,6 +4,9 @@ the greedy and perfect agents."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,6 +20,7 @@ from lifearena.games.blocking_queen import (
     fast,
     index_square,
     options,
+    turns,
 )
 from lifearena.games.blocking_queen.fast import (
     BLOCKING,
@@ -105,9 +109,27 @@ def test_compiled_rules_equal_the_protocol(start: tuple[int, int, int, int],
 @given(x=st.integers(0, 127), y=st.integers(0, 127))
 def test_the_enumeration_is_the_reach(x: int, y: int) -> None:
     squares = options(x, y)
-    assert len(squares) == len(set(squares)) == fast.ways_out(x, y)
-    assert all(fast.reaches(x, y, sx, sy) for sx, sy in squares)
-    assert fast.cannot_move(x, y, 0) == ((x, y) == (0, 0))
+    assert len(squares) == len(set(squares)) == turns.ways_out(x, y)
+    assert all(turns.reaches(x, y, sx, sy) for sx, sy in squares)
+    assert turns.cannot_move(x, y, 0) == ((x, y) == (0, 0))
+
+
+def test_the_compiled_kernels_were_built_from_these_turn_rules() -> None:
+    # numba's cache of fast.py's kernels does not see turns.py: the pin must follow it
+    assert fast.turns_digest() == fast.TURNS_DIGEST, (
+        "turns.py changed: set TURNS_DIGEST in games/blocking_queen/fast.py to "
+        f"{fast.turns_digest()!r} (that renews the compiled kernels' cache)")
+
+
+def test_playing_the_game_loads_no_compiler() -> None:
+    code = ("import sys\n"
+            "from lifearena.games.blocking_queen import BlockingQueenState\n"
+            "state = BlockingQueenState(3, 4, k=2)\n"
+            "state.apply_action(state.legal_actions()[0])\n"
+            "print('numba' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert done.stdout.strip() == "False"
 
 
 class TieDraws:

@@ -2,13 +2,10 @@
 players that run inside a batch (random, greedy, perfect), for the vector environment
 (:mod:`lifearena.interop.vector.blocking_queen`) and anything else that plays many games.
 
-The rules are said once here. The scalar ones (:func:`ways_out`, :func:`option`, :func:`reaches`,
-:func:`after_queen_move`, :func:`block_ends_turn`, :func:`cannot_move`) are plain functions in
-numba's subset: the protocol state (:class:`~lifearena.games.blocking_queen.BlockingQueenState`)
-calls them as Python, and the board kernels below call their compiled copies. (The state keeps
-its own enumeration :func:`~lifearena.games.blocking_queen.options`, a list comprehension: its
-legal actions are sorted anyway, so the order of :func:`option` is no rule, and walking
-:func:`option` from Python would make every legal-move list several times slower.)
+The game's turn rules are said once, in :mod:`lifearena.games.blocking_queen.turns` (plain
+functions on numbers, in numba's subset, which the protocol state calls as Python): this
+module registers them with numba and compiles them into the board kernels below, and keeps
+the plain game free of numba (importing the state compiles nothing).
 
 **A board** is four arrays: ``s`` (int64, :data:`COLUMNS` entries: the queen's square, the side
 to act, whether it is blocking, blocks it may still make, how many squares are blocked, the
@@ -42,101 +39,43 @@ draws uniformly among them from the board's stream (one draw, only when there is
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 from numba.extending import register_jitable
 
+from lifearena.games.blocking_queen import turns
+from lifearena.games.blocking_queen.turns import (
+    BLOCKS,
+    MOVER_WINS,
+    after_queen_move,
+    block_ends_turn,
+    cannot_move,
+    option,
+    reaches,
+    ways_out,
+)
 from lifearena.life.kernels.splitmix import below
 
-# -- the rules, said once -------------------------------------------------------------------
+# -- the rules -------------------------------------------------------------------------------
 #
-# Plain functions in numba's subset, registered with numba (``register_jitable``): called from
-# Python they are the plain functions the protocol state calls; called from a kernel they are
-# compiled into it. They live in this module so that numba's cache of a kernel is renewed
-# whenever one of them changes (the cache watches the kernel's own file only).
+# The turn rules are turns.py's plain functions (the protocol state's too), registered here
+# with numba: called from a kernel they are compiled into it. numba's cache of a kernel
+# watches this file only, not turns.py: TURNS_DIGEST pins turns.py's text, so that a change
+# there comes with a change here, which renews the cache (a test checks the pin).
 
-MOVER_WINS, BLOCKS, TURN_ENDS = range(3)
-"""What follows a queen move (:func:`after_queen_move`)."""
+TURNS_DIGEST = "9ff57cc87da5727575443e8bab8701322e29487864493e0bef323223798dbfdd"
+"""The SHA-256 of ``turns.py`` the cached kernels were compiled with."""
 
-
-@register_jitable
-def ways_out(x: int, y: int) -> int:
-    """How many squares a queen on ``(x, y)`` reaches on an empty board (west, north and
-    north-west): 0 on the origin only.
-
-    >>> ways_out(1, 2), ways_out(0, 0), ways_out(3, 0)
-    (4, 0, 3)
-    """
-    return x + y + min(x, y)
+for _rule in (ways_out, option, reaches, after_queen_move, cannot_move, block_ends_turn):
+    register_jitable(_rule)
 
 
-@register_jitable
-def option(x: int, y: int, j: int) -> tuple[int, int]:
-    """The ``j``-th square (``0 <= j < ways_out(x, y)``) a queen on ``(x, y)`` reaches, in
-    the order of :func:`~lifearena.games.blocking_queen.options`: west, north, north-west,
-    each nearest first.
-
-    >>> [option(1, 2, j) for j in range(ways_out(1, 2))]
-    [(0, 2), (1, 1), (1, 0), (0, 1)]
-    """
-    if j < x:
-        return x - 1 - j, y
-    j -= x
-    if j < y:
-        return x, y - 1 - j
-    j -= y
-    return x - 1 - j, y - 1 - j
-
-
-@register_jitable
-def reaches(x: int, y: int, sx: int, sy: int) -> bool:
-    """Whether a queen on ``(x, y)`` reaches ``(sx, sy)`` on an empty board.
-
-    >>> reaches(1, 2, 0, 1), reaches(1, 2, 0, 0), reaches(1, 2, 1, 2)
-    (True, False, False)
-    """
-    dx, dy = x - sx, y - sy
-    return dx >= 0 and dy >= 0 and dx + dy > 0 and (dx == 0 or dy == 0 or dx == dy)
-
-
-@register_jitable
-def after_queen_move(x: int, y: int, k: int) -> int:
-    """What follows the queen's move to ``(x, y)`` under the rule ``k``: :data:`MOVER_WINS`
-    (the origin: the opponent cannot move it), :data:`BLOCKS` (the mover blocks next, when
-    ``k > 1``) or :data:`TURN_ENDS` (k = 1, classical Wythoff Nim).
-
-    >>> after_queen_move(0, 0, 3) == MOVER_WINS, after_queen_move(2, 0, 3) == BLOCKS
-    (True, True)
-    """
-    if x == 0 and y == 0:
-        return MOVER_WINS
-    return BLOCKS if k > 1 else TURN_ENDS
-
-
-@register_jitable
-def cannot_move(x: int, y: int, blocked: int) -> bool:
-    """Whether the player to move a queen on ``(x, y)`` cannot (and so has lost), with
-    ``blocked`` of the squares it reaches blocked: it is on the origin, or every square it
-    reaches is blocked.
-
-    >>> cannot_move(0, 0, 0), cannot_move(1, 1, 2), cannot_move(1, 1, 3)
-    (True, False, True)
-    """
-    return blocked == ways_out(x, y)
-
-
-@register_jitable
-def block_ends_turn(blocks_left: int, blocked: int, x: int, y: int) -> bool:
-    """Whether the block phase is over after a block, with ``blocks_left`` blocks left to the
-    mover and ``blocked`` squares blocked around the queen on ``(x, y)``: k - 1 blocks made,
-    or nothing left for the opponent to reach (the opponent has then lost).
-
-    >>> block_ends_turn(1, 2, 1, 1), block_ends_turn(0, 1, 1, 1), block_ends_turn(2, 3, 1, 1)
-    (False, True, True)
-    """
-    return blocks_left == 0 or cannot_move(x, y, blocked)
-
-
+def turns_digest() -> str:
+    """The SHA-256 of ``turns.py`` as it is now (what :data:`TURNS_DIGEST` must say)."""
+    return hashlib.sha256(Path(turns.__file__).read_bytes()).hexdigest()
 
 
 # -- one board in arrays ----------------------------------------------------------------------

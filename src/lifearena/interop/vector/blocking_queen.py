@@ -64,14 +64,13 @@ from lifearena.games.blocking_queen.fast import (
     is_legal,
     most_blocks,
     most_plies,
-    option,
     play_turn,
     random_start,
     start,
-    ways_out,
 )
 from lifearena.games.blocking_queen.palace import palace_numbers
 from lifearena.games.blocking_queen.rules import new_game
+from lifearena.games.blocking_queen.turns import option, ways_out
 from lifearena.interop.vector.base import POLICY_KIND, CompiledVectorEnv
 
 
