@@ -74,8 +74,10 @@ for _rule in (ways_out, option, reaches, after_queen_move, cannot_move, block_en
 
 
 def turns_digest() -> str:
-    """The SHA-256 of ``turns.py`` as it is now (what :data:`TURNS_DIGEST` must say)."""
-    return hashlib.sha256(Path(turns.__file__).read_bytes()).hexdigest()
+    """The SHA-256 of ``turns.py`` as it is now, its line ends as ``\\n`` (what
+    :data:`TURNS_DIGEST` must say)."""
+    text = Path(turns.__file__).read_bytes().replace(b"\r\n", b"\n")
+    return hashlib.sha256(text).hexdigest()
 
 
 # -- one board in arrays ----------------------------------------------------------------------
