@@ -8,6 +8,9 @@ Modules:
 * ``presentation``: the text line, what a page draws, how a person picks a move, why a move
   is illegal;
 * ``game``: the game with its parameters;
+* ``turns``: the turn rules said once, plain functions for the state and the compiled boards;
+* ``fast``: the compiled boards and players (random, greedy, perfect) of the vector
+  environment (numba);
 * ``palace``: palace numbers, the game's solution;
 * ``palace_kernels``: their numba row kernels.
 

@@ -17,7 +17,10 @@ Modelling: the queen move and each block are **separate plies of the same player
 (``current_player()`` stays the mover during the blocks), so the action space stays dense
 and small. The block phase ends by itself after k - 1 blocks, or when every square the
 opponent could reach is blocked (the opponent has then lost); ending it earlier is the
-explicit action ``-``. With k = 1 there is no block phase at all.
+explicit action ``-``. With k = 1 there is no block phase at all. That turn structure (what
+follows a queen move, when the block phase ends, when the player to move has lost) is said
+once, in :mod:`lifearena.games.blocking_queen.turns`, for this state and the compiled boards
+of :mod:`lifearena.games.blocking_queen.fast`.
 
 Notation (:mod:`lifearena.games.blocking_queen.notation`): a queen move is its destination
 ``x,y`` (x, y in 0 .. 127, y growing downward), a block ``#x,y`` (a bare ``x,y`` in the
@@ -54,6 +57,7 @@ from lifearena.core import (
     Termination,
 )
 from lifearena.errors import BadParameterError
+from lifearena.games.blocking_queen import turns
 from lifearena.games.blocking_queen.notation import (
     BLOCK_BASE,
     DONE,
@@ -65,6 +69,7 @@ from lifearena.games.blocking_queen.notation import (
     parse_square,
     square_index,
 )
+from lifearena.games.blocking_queen.turns import option, ways_out
 from lifearena.params import ParamSpec
 
 MAX_K = 3 * SIDE
@@ -72,15 +77,13 @@ MAX_K = 3 * SIDE
 
 
 def options(x: int, y: int) -> list[tuple[int, int]]:
-    """The squares a queen on (x, y) can reach on an empty board: west, north, north-west.
+    """The squares a queen on (x, y) can reach on an empty board: west, north, north-west,
+    each nearest first (:func:`~lifearena.games.blocking_queen.turns.option`, listed).
 
     >>> options(1, 2)
     [(0, 2), (1, 1), (1, 0), (0, 1)]
     """
-    west = [(x - d, y) for d in range(1, x + 1)]
-    north = [(x, y - d) for d in range(1, y + 1)]
-    diagonal = [(x - d, y - d) for d in range(1, min(x, y) + 1)]
-    return west + north + diagonal
+    return [option(x, y, j) for j in range(ways_out(x, y))]
 
 
 def reaches(queen: tuple[int, int], square: tuple[int, int]) -> bool:
@@ -90,8 +93,7 @@ def reaches(queen: tuple[int, int], square: tuple[int, int]) -> bool:
     >>> reaches((1, 2), (0, 1)), reaches((1, 2), (0, 0)), reaches((1, 2), (1, 2))
     (True, False, False)
     """
-    dx, dy = queen[0] - square[0], queen[1] - square[1]
-    return dx >= 0 and dy >= 0 and dx + dy > 0 and (dx == 0 or dy == 0 or dx == dy)
+    return turns.reaches(queen[0], queen[1], square[0], square[1])
 
 
 SPECS: tuple[ParamSpec, ...] = (
@@ -154,7 +156,7 @@ class BlockingQueenState(State):
         self._blocks_left = 0
         self._blocked: set[tuple[int, int]] = set()
         self._outcome: Outcome | None = None
-        if self._queen == (0, 0):
+        if turns.cannot_move(*self._queen, 0):  # on the origin
             self._outcome = self._no_moves_left()
 
     # -- what the position shows ---------------------------------------------------------
@@ -233,12 +235,15 @@ class BlockingQueenState(State):
         return square not in self._blocked and reaches(self._queen, square)
 
     def _apply_action(self, action: Action) -> None:
+        # the turn's structure is turns.py's (after_queen_move, block_ends_turn, cannot_move),
+        # which the compiled boards play too
         if not self._blocking:
             self._queen = index_square(action)
             self._blocked = set()
-            if self._queen == (0, 0):
+            then = turns.after_queen_move(*self._queen, self._k)
+            if then == turns.MOVER_WINS:
                 self._outcome = self._no_moves_left(winner=self._mover)
-            elif self._k > 1:
+            elif then == turns.BLOCKS:
                 self._blocking = True
                 self._blocks_left = self._k - 1
             else:
@@ -247,16 +252,18 @@ class BlockingQueenState(State):
         if action == DONE:
             self._end_turn()
             return
+        # blocks are distinct squares the queen reaches (legality), so their number says
+        # whether any is left free
         self._blocked.add(index_square(action - BLOCK_BASE))
         self._blocks_left -= 1
-        if self._blocks_left == 0 or not self.queen_moves():
+        if turns.block_ends_turn(self._blocks_left, len(self._blocked), *self._queen):
             self._end_turn()
 
     def _end_turn(self) -> None:
         self._blocking = False
         self._blocks_left = 0
         self._mover = 1 - self._mover
-        if not self.queen_moves():
+        if turns.cannot_move(*self._queen, len(self._blocked)):
             self._outcome = self._no_moves_left(winner=1 - self._mover)
 
     def _no_moves_left(self, winner: int | None = None) -> Outcome:
