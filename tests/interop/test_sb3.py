@@ -17,7 +17,7 @@ from lifearena.interop.vector import make_vector_env
 SMALL = {"war_of_life": {}, "life_for_two": {"max_turns": 6},
          "p2life": {"size": 6, "max_generations": 8}, "blocking_queen": {"size": 8},
          "losat": {"width": 7, "length": 9, "max_moves": 20}}
-SAME_STEP_GAMES = ["war_of_life", "losat"]
+SAME_STEP_GAMES = ["war_of_life", "losat", "p2life", "blocking_queen"]
 """The games whose vector environment offers same-step auto-reset."""
 
 

@@ -231,3 +231,17 @@ def test_snapshot_restore_and_step_boards_for_search() -> None:
         make_vector_env(GAME, 1).step_boards([0], np.ones(1, bool))
     with pytest.raises(BadParameterError, match="expected a snapshot"):
         env.restore({"_obs": first})
+
+
+def test_a_policy_that_wins_before_the_learner_moves_gets_another_start() -> None:
+    # the queen game: a start in line with the corner is won by the first mover at once
+    def corner_first(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.where(masks[:, 0], 0, masks.argmax(axis=1))
+
+    env = make_vector_env("blocking_queen", 64, opponent="policy", player=1,
+                          opponent_policy=corner_first, params={"size": 6})
+    _, info = env.reset(seed=0)
+    # without another draw, the boards whose start the policy won at once would come back
+    # finished, their masks empty
+    assert info["action_mask"].any(axis=1).all() and not env._ended.any()
+    assert not any(env.position(i).is_terminal() for i in range(64))

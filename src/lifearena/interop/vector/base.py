@@ -472,12 +472,21 @@ class CompiledVectorEnv(VectorEnv):
         the game's start, and the policy opponent's first plies where it moves first."""
         if len(self.pool) > 1:
             _draw_kinds(which, self._pool_rng, self._cumulative, self._kinds_of, self._kinds)
-        self._ended[which] = False
-        self._forfeit[which] = False
-        self._waiting[which] = False
-        if not self._start_kernel(which):
-            self._reset_failed()
-        self._play_replies()
+        for _ in range(100):
+            self._ended[which] = False
+            self._forfeit[which] = False
+            self._waiting[which] = False
+            if not self._start_kernel(which):
+                self._reset_failed()
+            self._play_replies()
+            # a policy opponent moving first may end a game before the learner's first
+            # move (the compiled ones draw another start themselves): draw again
+            which = which & self._ended
+            if not which.any():
+                return
+            self._rewards[which] = 0.0
+            self._terminated[which] = False
+        self._reset_failed()
 
     def _ask_policy(self, boards: np.ndarray) -> None:
         """The policy opponent's actions on ``boards``, into ``_opp_actions``."""
