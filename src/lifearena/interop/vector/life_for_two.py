@@ -1,11 +1,8 @@
 """Life for Two (the written rules) as a compiled vector environment: ``num_envs`` 5x5 boards
-stepped in one numba call.
-
-A board is two bit masks laid out as War of Life's 8x8 bitboards (cell ``(y - 1) * 5 +
-(x - 1)`` at bit ``(y - 1) * 8 + (x - 1)``), so the generation is
-:func:`lifearena.games.war_of_life.fast.crank_bits`, the same Immigration rule, with what it
-would bear outside the 5x5 board cut off (those cells are permanently empty). Every episode
-starts from the empty board, turn 1.
+stepped in one numba call, on the kernels of :mod:`lifearena.games.life_for_two.fast` (the
+bitboards, the turn, the ending rules and the opponents, said once there); this module
+holds the buffers and writes the observations and masks. Every episode starts from the
+empty board, turn 1.
 
 Both choices of a turn are applied together, as in the single environment: the learner's
 action and the opponent's (``opponent="random"``: uniform among the legal choices, from the
@@ -33,76 +30,21 @@ from numba import njit
 
 from lifearena.errors import BadParameterError
 from lifearena.games.life_for_two import LifeForTwoState
-from lifearena.games.life_for_two.notation import CELLS, NUM_ACTIONS, TRIPLES
-from lifearena.games.war_of_life.fast import crank_bits, popcount
+from lifearena.games.life_for_two.fast import (
+    CELL_BITS,
+    NUM_TRIPLES,
+    OUTCOME_WINNERS,
+    TRIPLE_MASKS,
+    bits_to_board,
+    is_legal,
+    outcome_code,
+    play_turn,
+    random_choice,
+)
+from lifearena.games.life_for_two.notation import CELLS
 from lifearena.interop.vector.base import SELF, CompiledVectorEnv
-from lifearena.life.kernels.splitmix import below
 
-SIZE = 5
-_ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-BIT_OF = np.array([(c // SIZE) * 8 + c % SIZE for c in range(CELLS)], dtype=np.int64)
-"""``BIT_OF[cell]``: the bitboard bit of a Life for Two cell index."""
-REGION = np.uint64(sum(1 << int(b) for b in BIT_OF))
-"""The 25 cells of the board, as a mask."""
-TRIPLE_MASKS = np.array([sum(1 << int(BIT_OF[c]) for c in cells) for cells in TRIPLES],
-                        dtype=np.uint64)
-"""``TRIPLE_MASKS[k]``: the cells of action ``25 + k`` (a first-turn choice), as a mask."""
-NUM_TRIPLES = len(TRIPLES)
-LIMIT_DRAW, LIMIT_POPULATION = 0, 1
-"""The kernels' codes of ``limit_result``."""
-
-
-@njit(cache=True)
-def _cells_of(action: int) -> np.uint64:
-    """The mask of the cells an action places (a triple or one cell)."""
-    if action >= CELLS:
-        return TRIPLE_MASKS[action - CELLS]
-    return _ONE << np.uint64(BIT_OF[action])
-
-
-@njit(cache=True)
-def _is_legal(occupied: np.uint64, turn: int, action: int) -> bool:
-    if turn == 1:
-        return CELLS <= action < NUM_ACTIONS and (TRIPLE_MASKS[action - CELLS] & occupied) == 0
-    return 0 <= action < CELLS and not (occupied >> np.uint64(BIT_OF[action])) & _ONE
-
-
-@njit(cache=True)
-def _random_choice(occupied: np.uint64, turn: int, rng: np.ndarray, i: int) -> int:
-    """A choice uniform among the legal ones (a triple on turn 1, drawn until free)."""
-    if turn == 1:
-        while True:
-            k = below(rng, i, NUM_TRIPLES)
-            if (TRIPLE_MASKS[k] & occupied) == 0:
-                return CELLS + k
-    empty = REGION & ~occupied
-    k = below(rng, i, popcount(empty))
-    for cell in range(CELLS):
-        if (empty >> np.uint64(BIT_OF[cell])) & _ONE:
-            if k == 0:
-                return cell
-            k -= 1
-    return -1
-
-
-@njit(cache=True)
-def _outcome(ones: np.uint64, twos: np.uint64, turn: int, limit: int, population: bool
-             ) -> int:
-    """After a generation: -1 while the game goes on, else the winner (0 or 1) or 2 for a
-    draw (the rules' order: both out, one out, the turn limit)."""
-    a, b = popcount(ones), popcount(twos)
-    if a == 0 and b == 0:
-        return 2
-    if b == 0:
-        return 0
-    if a == 0:
-        return 1
-    if limit > 0 and turn > limit:
-        if not population or a == b:
-            return 2
-        return 0 if a > b else 1
-    return -1
 
 
 @njit(cache=True)
@@ -115,9 +57,9 @@ def _write(i: int, ones: np.uint64, twos: np.uint64, turn: int, viewer: int, mas
     flag = np.float32(1.0) if turn == 1 else np.float32(0.0)
     occupied = ones | twos
     for cell in range(CELLS):
-        bit = np.uint64(BIT_OF[cell])
-        obs[i, 0, cell] = np.float32((own >> bit) & _ONE)
-        obs[i, 1, cell] = np.float32((other >> bit) & _ONE)
+        bit = CELL_BITS[cell]
+        obs[i, 0, cell] = np.float32(1.0) if own & bit else np.float32(0.0)
+        obs[i, 1, cell] = np.float32(1.0) if other & bit else np.float32(0.0)
         obs[i, 2, cell] = flag
     first = masked and turn == 1
     if first or marked[i]:
@@ -126,7 +68,7 @@ def _write(i: int, ones: np.uint64, twos: np.uint64, turn: int, viewer: int, mas
         marked[i] = first
     later = masked and turn != 1
     for cell in range(CELLS):
-        mask[i, cell] = later and not (occupied >> np.uint64(BIT_OF[cell])) & _ONE
+        mask[i, cell] = later and (CELL_BITS[cell] & occupied) == 0
 
 
 @njit(cache=True)
@@ -158,7 +100,7 @@ def _step_all(actions: np.ndarray, ones: np.ndarray, twos: np.ndarray, turn: np.
     n = ones.shape[0]
     if not lose_illegal:  # refuse the whole step before changing anything
         for i in range(n):
-            if not ended[i] and not _is_legal(ones[i] | twos[i], turn[i], actions[i]):
+            if not ended[i] and not is_legal(ones[i] | twos[i], turn[i], actions[i]):
                 return i
     for i in range(n):
         rewards[i] = 0.0
@@ -172,7 +114,7 @@ def _step_all(actions: np.ndarray, ones: np.ndarray, twos: np.ndarray, turn: np.
         a, b, t = ones[i], twos[i], turn[i]
         mover = to_play[i]
         action = actions[i]
-        if not _is_legal(a | b, t, action):
+        if not is_legal(a | b, t, action):
             forfeit[i] = True
             rewards[i] = -1.0
             terminated[i] = True
@@ -189,16 +131,13 @@ def _step_all(actions: np.ndarray, ones: np.ndarray, twos: np.ndarray, turn: np.
             first, second = pending[i], action
             pending[i] = -1
         else:
-            reply = _random_choice(a | b, t, rng, i)
+            reply = random_choice(a | b, t, rng, i)
             opponent_actions[i] = reply
             first, second = (action, reply) if mover == 0 else (reply, action)
-        cells0, cells1 = _cells_of(first), _cells_of(second)
-        both = cells0 & cells1
-        placed0, placed1 = crank_bits(a | (cells0 & ~both), b | (cells1 & ~both))
-        a, b = placed0 & REGION, placed1 & REGION
+        a, b = play_turn(a, b, first, second)
         t += 1
         ones[i], twos[i], turn[i] = a, b, t
-        result = _outcome(a, b, t, limit, population)
+        result = OUTCOME_WINNERS[outcome_code(a, b, t, limit, population)]
         if result >= 0:
             rewards[i] = 0.0 if result == 2 else (1.0 if result == mover else -1.0)
             terminated[i] = True
@@ -249,13 +188,8 @@ class LifeForTwoVectorEnv(CompiledVectorEnv):
     def position(self, i: int, *, start: bool = False) -> LifeForTwoState:
         """Environment ``i``'s position now (a choice held back in self-play is not in
         it), or with ``start=True`` the start of its episode, the empty board."""
-        board = np.zeros((SIZE, SIZE), np.int8)
-        if not start:
-            for cell in range(CELLS):
-                bit = np.uint64(BIT_OF[cell])
-                y, x = divmod(cell, SIZE)
-                board[y, x] = (1 if (self._ones[i] >> bit) & _ONE else
-                               2 if (self._twos[i] >> bit) & _ONE else 0)
+        board = bits_to_board(_ZERO, _ZERO) if start else \
+            bits_to_board(self._ones[i], self._twos[i])
         return LifeForTwoState(board, 1 if start else int(self._turn[i]),
                                max_turns=self._limit or None,
                                limit_result=str(self.params["limit_result"]))
