@@ -5,12 +5,15 @@ holds the buffers and writes the observations and masks. Every episode starts fr
 empty board, turn 1.
 
 Both choices of a turn are applied together, as in the single environment: the learner's
-action and the opponent's (``opponent="random"``: uniform among the legal choices, from the
-environment's compiled generator). ``opponent="self"`` plays the game in its turn-based form
-(as OpenSpiel's ``python_life_for_two_turn_based``): one step takes seat 0's choice, which
-no observation shows, the next takes seat 1's and applies both; the reward on that second
-step is seat 1's, and an illegal choice forfeits the seat that made it. ``rules="classic"``
-(the 1978 program at one screen) has no vector environment.
+action and the opponent's, chosen compiled inside the batch from the position before the
+turn, drawing from the environment's own stream: ``opponent="random"`` (uniform among the
+legal choices), ``"greedy"`` and ``"nash"`` (what ``agents.make(name, game="life_for_two")``
+picks: see :mod:`lifearena.games.life_for_two.fast`; ``nash`` solves a matrix game of up to
+25x25 at every turn, about 5 ms a board). ``opponent="self"`` plays the game in its
+turn-based form (as OpenSpiel's ``python_life_for_two_turn_based``): one step takes seat 0's
+choice, which no observation shows, the next takes seat 1's and applies both; the reward on
+that second step is seat 1's, and an illegal choice forfeits the seat that made it.
+``rules="classic"`` (the 1978 program at one screen) has no vector environment.
 
 >>> env = LifeForTwoVectorEnv(2, params={"max_turns": 8})
 >>> observation, info = env.reset(seed=0)
@@ -33,13 +36,14 @@ from lifearena.games.life_for_two import LifeForTwoState
 from lifearena.games.life_for_two.fast import (
     CELL_BITS,
     NUM_TRIPLES,
+    OPPONENTS,
     OUTCOME_WINNERS,
     TRIPLE_MASKS,
     bits_to_board,
     is_legal,
+    opponent_choice,
     outcome_code,
     play_turn,
-    random_choice,
 )
 from lifearena.games.life_for_two.notation import CELLS
 from lifearena.interop.vector.base import SELF, CompiledVectorEnv
@@ -93,7 +97,7 @@ def _reset_all(ones: np.ndarray, twos: np.ndarray, turn: np.ndarray, pending: np
 @njit(cache=True)
 def _step_all(actions: np.ndarray, ones: np.ndarray, twos: np.ndarray, turn: np.ndarray,
               pending: np.ndarray, ended: np.ndarray, forfeit: np.ndarray, rng: np.ndarray,
-              learner: int, self_play: bool, limit: int, population: bool,
+              learner: int, self_play: bool, kind: int, limit: int, population: bool,
               lose_illegal: bool, obs: np.ndarray, mask: np.ndarray, marked: np.ndarray,
               rewards: np.ndarray, terminated: np.ndarray, to_play: np.ndarray,
               opponent_actions: np.ndarray) -> int:
@@ -131,7 +135,7 @@ def _step_all(actions: np.ndarray, ones: np.ndarray, twos: np.ndarray, turn: np.
             first, second = pending[i], action
             pending[i] = -1
         else:
-            reply = random_choice(a | b, t, rng, i)
+            reply = opponent_choice(kind, a, b, t, 1 - mover, rng, i)
             opponent_actions[i] = reply
             first, second = (action, reply) if mover == 0 else (reply, action)
         a, b = play_turn(a, b, first, second)
@@ -155,7 +159,7 @@ class LifeForTwoVectorEnv(CompiledVectorEnv):
     :class:`~lifearena.interop.vector.base.CompiledVectorEnv` for the options)."""
 
     game: ClassVar[str] = "life_for_two"
-    opponents: ClassVar[tuple[str, ...]] = ("random", SELF)
+    opponents: ClassVar[tuple[str, ...]] = (*OPPONENTS, SELF)
 
     def _allocate(self) -> None:
         if self.params["rules"] != "instructed":
@@ -180,7 +184,7 @@ class LifeForTwoVectorEnv(CompiledVectorEnv):
     def _step_kernel(self, actions: np.ndarray) -> int:
         return int(_step_all(actions, self._ones, self._twos, self._turn, self._pending,
                              self._ended, self._forfeit, self._rng, self.player,
-                             self.self_play, self._limit, self._population,
+                             self.self_play, self.opponent_kind, self._limit, self._population,
                              self.illegal == "lose", self._planes, self._mask, self._marked,
                              self._rewards, self._terminated, self.to_play,
                              self.opponent_actions))
