@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 
 _NEEDS = {"openspiel.py": "pyspiel", "pettingzoo.py": "pettingzoo",
-          "gymnasium.py": "gymnasium", "spaces.py": "gymnasium"}
+          "gymnasium.py": "gymnasium", "spaces.py": "gymnasium", "sb3.py": "sb3_contrib"}
 
 
 def _missing(library: str) -> bool:

@@ -45,7 +45,7 @@ from lifearena.games.war_of_life.fast import (
     nth_move,
     popcount,
 )
-from lifearena.interop.vector.base import SELF, CompiledVectorEnv
+from lifearena.interop.vector.base import POLICY_KIND, CompiledVectorEnv
 from lifearena.life.kernels.splitmix import below, next_double
 
 _ending = njit(cache=True)(ending)
@@ -54,8 +54,6 @@ _ZERO = np.uint64(0)
 _SPREAD = np.frombuffer(bytes(p >> d & 1 for p in range(256) for d in range(8)), np.uint64)
 """``_SPREAD[p]``: eight bytes, byte ``d`` set to 1 when bit ``d`` of ``p`` is: a piece's
 eight mask entries (one per direction) written as one word."""
-SELF_KIND = -1
-"""The kernels' opponent kind for self-play (the others are the strategies' kind numbers)."""
 
 
 @njit(cache=True)
@@ -134,12 +132,33 @@ def _write(i: int, blue: np.uint64, red: np.uint64, viewer: int, turn: bool, mas
 
 
 @njit(cache=True)
+def _to_learner(i: int, b: np.uint64, r: np.uint64, mover: int, count: int, learner: int,
+                blue: np.ndarray, red: np.ndarray, to_move: np.ndarray, played: np.ndarray,
+                ended: np.ndarray, rewards: np.ndarray, terminated: np.ndarray,
+                obs: np.ndarray, mask: np.ndarray, to_play: np.ndarray) -> None:
+    """Board ``i`` after the opponent's reply (``mover`` to move next, the learner's seat
+    ``learner``): stored, judged, and the learner's view written."""
+    blue[i], red[i], to_move[i], played[i] = b, r, mover, count
+    code = _code(b, r, mover, count)
+    to_play[i] = learner
+    if code != GOES_ON:
+        rewards[i] = _value(code, learner)
+        terminated[i] = True
+        ended[i] = True
+        _write(i, b, r, learner, False, False, obs, mask)
+    else:
+        _write(i, b, r, learner, True, True, obs, mask)
+
+
+@njit(cache=True)
 def _start(i: int, blue: np.ndarray, red: np.ndarray, to_move: np.ndarray,
            played: np.ndarray, starts: np.ndarray, rng: np.ndarray, fixed: np.ndarray,
            learner: int, kind: int, obs: np.ndarray, mask: np.ndarray, to_play: np.ndarray,
-           opponent_actions: np.ndarray) -> bool:
-    """Start environment ``i`` (a fresh start, then the opponent's first move when the
-    learner sits second), drawing again while the game is over before the learner moves."""
+           opponent_actions: np.ndarray, waiting: np.ndarray, opp_obs: np.ndarray,
+           opp_mask: np.ndarray) -> bool:
+    """Start board ``i`` (a fresh start, then the opponent's first move when the learner
+    sits second), drawing again while the game is over before the learner moves. A policy
+    opponent moving first leaves the board waiting for it, its view written."""
     cells = np.empty(64, np.int64)
     for _ in range(100):
         if fixed[2]:
@@ -158,7 +177,14 @@ def _start(i: int, blue: np.ndarray, red: np.ndarray, to_move: np.ndarray,
         starts[i, 0], starts[i, 1] = b, r
         mover, count = 0, 0
         code = _code(b, r, mover, count)
-        if code == GOES_ON and kind != SELF_KIND and learner == 1:
+        if code == GOES_ON and kind == POLICY_KIND and learner == 1:
+            blue[i], red[i], to_move[i], played[i] = b, r, 0, 0
+            waiting[i] = True
+            to_play[i] = learner
+            _write(i, b, r, 0, True, True, opp_obs, opp_mask)
+            _write(i, b, r, learner, False, False, obs, mask)
+            return True
+        if code == GOES_ON and kind >= 0 and learner == 1:
             action = _opponent(kind, b, r, rng, i)
             opponent_actions[i] = action
             b, r = _apply(b, r, 0, action)
@@ -173,41 +199,36 @@ def _start(i: int, blue: np.ndarray, red: np.ndarray, to_move: np.ndarray,
 
 
 @njit(cache=True)
-def _reset_all(blue: np.ndarray, red: np.ndarray, to_move: np.ndarray, played: np.ndarray,
-               starts: np.ndarray, rng: np.ndarray, fixed: np.ndarray, learner: int,
-               kind: int, obs: np.ndarray, mask: np.ndarray, to_play: np.ndarray,
-               opponent_actions: np.ndarray) -> bool:
+def _start_all(which: np.ndarray, blue: np.ndarray, red: np.ndarray, to_move: np.ndarray,
+               played: np.ndarray, starts: np.ndarray, rng: np.ndarray, fixed: np.ndarray,
+               learner: int, kinds: np.ndarray, obs: np.ndarray, mask: np.ndarray,
+               to_play: np.ndarray, opponent_actions: np.ndarray, waiting: np.ndarray,
+               opp_obs: np.ndarray, opp_mask: np.ndarray) -> bool:
     for i in range(blue.shape[0]):
-        if not _start(i, blue, red, to_move, played, starts, rng, fixed, learner, kind, obs,
-                      mask, to_play, opponent_actions):
+        if which[i] and not _start(i, blue, red, to_move, played, starts, rng, fixed, learner,
+                                   kinds[i], obs, mask, to_play, opponent_actions, waiting,
+                                   opp_obs, opp_mask):
             return False
     return True
 
 
 @njit(cache=True)
-def _step_all(actions: np.ndarray, blue: np.ndarray, red: np.ndarray, to_move: np.ndarray,
-              played: np.ndarray, starts: np.ndarray, ended: np.ndarray,
-              forfeit: np.ndarray, rng: np.ndarray, fixed: np.ndarray, learner: int,
-              kind: int, lose_illegal: bool,
-              obs: np.ndarray, mask: np.ndarray, rewards: np.ndarray, terminated: np.ndarray,
-              to_play: np.ndarray, opponent_actions: np.ndarray) -> int:
+def _step_all(actions: np.ndarray, active: np.ndarray, blue: np.ndarray, red: np.ndarray,
+              to_move: np.ndarray, played: np.ndarray, ended: np.ndarray,
+              forfeit: np.ndarray, rng: np.ndarray, learner: int, kinds: np.ndarray,
+              lose_illegal: bool, obs: np.ndarray, mask: np.ndarray, rewards: np.ndarray,
+              terminated: np.ndarray, to_play: np.ndarray, opponent_actions: np.ndarray,
+              waiting: np.ndarray, opp_obs: np.ndarray, opp_mask: np.ndarray) -> int:
     n = blue.shape[0]
     if not lose_illegal:  # refuse the whole step before changing anything
         for i in range(n):
-            if not ended[i]:
+            if active[i]:
                 mover = to_move[i]
                 own, other = (blue[i], red[i]) if mover == 0 else (red[i], blue[i])
                 if not _is_legal(own, other, actions[i]):
                     return i
     for i in range(n):
-        rewards[i] = 0.0
-        terminated[i] = False
-        if ended[i]:
-            ended[i] = False
-            forfeit[i] = False
-            if not _start(i, blue, red, to_move, played, starts, rng, fixed, learner, kind,
-                          obs, mask, to_play, opponent_actions):
-                return -2
+        if not active[i]:
             continue
         b, r = blue[i], red[i]
         mover = to_move[i]
@@ -225,7 +246,15 @@ def _step_all(actions: np.ndarray, blue: np.ndarray, red: np.ndarray, to_move: n
         count = played[i] + 1
         side = 1 - mover
         code = _code(b, r, side, count)
-        if code == GOES_ON and kind != SELF_KIND:
+        kind = kinds[i]
+        if code == GOES_ON and kind == POLICY_KIND:
+            blue[i], red[i], to_move[i], played[i] = b, r, side, count
+            waiting[i] = True
+            to_play[i] = mover
+            _write(i, b, r, side, True, True, opp_obs, opp_mask)
+            _write(i, b, r, mover, False, False, obs, mask)
+            continue
+        if code == GOES_ON and kind >= 0:
             own, other = (b, r) if side == 0 else (r, b)
             reply = _opponent(kind, own, other, rng, i)
             opponent_actions[i] = reply
@@ -246,13 +275,39 @@ def _step_all(actions: np.ndarray, blue: np.ndarray, red: np.ndarray, to_move: n
     return -1
 
 
+@njit(cache=True)
+def _reply_all(replies: np.ndarray, waiting: np.ndarray, blue: np.ndarray, red: np.ndarray,
+               to_move: np.ndarray, played: np.ndarray, ended: np.ndarray, learner: int,
+               obs: np.ndarray, mask: np.ndarray, rewards: np.ndarray,
+               terminated: np.ndarray, to_play: np.ndarray, pending: np.ndarray) -> int:
+    n = blue.shape[0]
+    for i in range(n):  # refuse the whole call before changing anything
+        if waiting[i]:
+            side = to_move[i]
+            own, other = (blue[i], red[i]) if side == 0 else (red[i], blue[i])
+            if not _is_legal(own, other, replies[i]):
+                return i
+    for i in range(n):
+        if not waiting[i]:
+            continue
+        pending[i] = False
+        side = to_move[i]
+        b, r = _apply(blue[i], red[i], side, replies[i])
+        _to_learner(i, b, r, 1 - side, played[i] + 1, learner, blue, red, to_move, played,
+                    ended, rewards, terminated, obs, mask, to_play)
+    return -1
+
+
 class WarOfLifeVectorEnv(CompiledVectorEnv):
     """War of Life, ``num_envs`` boards in one compiled step (see the module doc and
     :class:`~lifearena.interop.vector.base.CompiledVectorEnv` for the options)."""
 
     game: ClassVar[str] = "war_of_life"
-    opponents: ClassVar[tuple[str, ...]] = ("random", SELF, "bloodlust", "self_preservation",
-                                            "land_grab", "minimax")
+    opponents: ClassVar[tuple[str, ...]] = STRATEGIES
+    """The compiled opponents: ``random`` and the coursework's strategies, numbered as
+    :data:`~lifearena.games.war_of_life.fast.STRATEGIES` numbers them."""
+    board_arrays: ClassVar[tuple[str, ...]] = ("_blue", "_red", "_to_move", "_played",
+                                               "_starts")
 
     def _allocate(self) -> None:
         n = self.num_envs
@@ -262,30 +317,36 @@ class WarOfLifeVectorEnv(CompiledVectorEnv):
         self._played = np.zeros(n, np.int32)
         self._starts = np.zeros((n, 2), np.uint64)
         """Each episode's start (blue, red masks; blue to move), before any move."""
-        self._kind = SELF_KIND if self.self_play else STRATEGIES.index(self.opponent)
         self._fixed = np.zeros(3, np.uint64)
         if "seed" in self.user_params:
             blue, red = board_to_bits(new_game(seed=int(self.params["seed"])).board)
             self._fixed[:] = (blue, red, 1)
         self._planes = self._obs.reshape(n, 3, 64)
         self._words = self._mask.view(np.uint64)
+        self._opp_planes = self._opp_obs.reshape(len(self._opp_obs), 3, 64)
+        self._opp_words = self._opp_mask.view(np.uint64)
 
-    def _reset_kernel(self) -> bool:
-        return bool(_reset_all(self._blue, self._red, self._to_move, self._played,
+    def _start_kernel(self, which: np.ndarray) -> bool:
+        return bool(_start_all(which, self._blue, self._red, self._to_move, self._played,
                                self._starts, self._rng, self._fixed, self.player,
-                               self._kind, self._planes, self._words,
-                               self.to_play, self.opponent_actions))
+                               self._kinds, self._planes, self._words, self.to_play,
+                               self.opponent_actions, self._waiting, self._opp_planes,
+                               self._opp_words))
 
-    def _step_kernel(self, actions: np.ndarray) -> int:
-        bad = int(_step_all(actions, self._blue, self._red, self._to_move, self._played,
-                            self._starts, self._ended, self._forfeit, self._rng,
-                            self._fixed, self.player,
-                            self._kind, self.illegal == "lose", self._planes, self._words,
-                            self._rewards, self._terminated, self.to_play,
-                            self.opponent_actions))
-        if bad == -2:
-            self._reset_failed()
-        return bad
+    def _step_kernel(self, actions: np.ndarray, active: np.ndarray,
+                     opp_actions: np.ndarray) -> int:
+        return int(_step_all(actions, active, self._blue, self._red, self._to_move,
+                             self._played, self._ended, self._forfeit, self._rng, self.player,
+                             self._kinds, self.illegal == "lose", self._planes, self._words,
+                             self._rewards, self._terminated, self.to_play,
+                             self.opponent_actions, self._waiting, self._opp_planes,
+                             self._opp_words))
+
+    def _reply_kernel(self, opp_actions: np.ndarray, waiting: np.ndarray) -> int:
+        return int(_reply_all(opp_actions, waiting, self._blue, self._red, self._to_move,
+                              self._played, self._ended, self.player, self._planes,
+                              self._words, self._rewards, self._terminated, self.to_play,
+                              self._waiting))
 
     def position(self, i: int, *, start: bool = False) -> WarOfLifeState:
         """Environment ``i``'s position now (after its last move and crank), or with
