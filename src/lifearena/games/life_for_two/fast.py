@@ -49,7 +49,7 @@ import numpy as np
 from numba import njit
 
 from lifearena.games.life_for_two.notation import CELLS, NUM_ACTIONS, SIZE, TRIPLES
-from lifearena.games.war_of_life.fast import crank_bits, popcount
+from lifearena.games.war_of_life.fast import crank_bits, lowest, popcount
 from lifearena.life.kernels.splitmix import below, next_double
 
 # -- the ending rules, said once ----------------------------------------------------------------
@@ -228,13 +228,10 @@ def random_choice(occupied: np.uint64, turn: int, rng: np.ndarray, i: int) -> in
             if (TRIPLE_MASKS[k] & occupied) == 0:
                 return CELLS + k
     empty = REGION & ~occupied
-    k = below(rng, i, popcount(empty))
-    for cell in range(CELLS):
-        if CELL_BITS[cell] & empty:
-            if k == 0:
-                return cell
-            k -= 1
-    return -1
+    for _ in range(below(rng, i, popcount(empty))):  # the k-th empty cell, in cell order
+        empty &= empty - _ONE
+    bit = lowest(empty)
+    return (bit >> 3) * SIZE + (bit & 7)
 
 
 @njit(cache=True)
