@@ -27,6 +27,10 @@ when both die (a draw).
   the optimal mixed strategy with the agent's generator, so the agent is unexploitable
   within its model and deterministic given its seed.
 
+:mod:`lifearena.games.life_for_two.fast` compiles both at their default options
+(``greedy_choice``, ``nash_choice``: the same moves, drawn from a board's stream), for the
+vector environment's opponents; the two share :data:`WIN`.
+
 Agents see only ``state.view(player)``; both choices of a turn are revealed together, so
 there is nothing hidden in a view to peek at anyway.
 
@@ -56,9 +60,7 @@ from lifearena.games.life_for_two.batch import (
     populations,
     step_batch,
 )
-
-WIN = 100.0
-"""Score of a position where only my pieces are left (minus it where only the opponent's)."""
+from lifearena.games.life_for_two.fast import WIN
 
 _TRIPLE_MASKS = cell_masks(list(TRIPLES))
 _SINGLE_MASKS = np.eye(CELLS, dtype=bool)

@@ -8,6 +8,8 @@ Modules:
 * ``presentation``: the text board, the page's display and what the board asks of a player;
 * ``game``: the :class:`~lifearena.core.Game` with its parameters;
 * ``batch``: many flat 25-cell boards at once;
+* ``fast``: bitboards compiled with numba: the ending rules (said once, for the state too),
+  the turn, and the compiled opponents of the vector environment;
 * ``classic``: the 1978 program, line by line.
 
 The names below are the game's public API, importable from the package.

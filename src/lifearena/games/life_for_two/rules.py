@@ -12,8 +12,9 @@ Rules (the game's written instructions):
   chooser's piece. Then one generation of Immigration (:mod:`lifearena.life`): a piece with 2
   or 3 neighbours of any colour survives with its colour, an empty cell with exactly 3
   neighbours is born with the majority colour of the three, everything else is empty.
-* After each generation: neither player has pieces -> a draw (``Termination.DRAW``); one
-  has none -> the other wins (``Termination.WIN``).
+* After each generation (:func:`lifearena.games.life_for_two.fast.ending`, the one
+  definition the compiled kernels share): neither player has pieces -> a draw
+  (``Termination.DRAW``); one has none -> the other wins (``Termination.WIN``).
 * Optional move limit (``max_turns``, off by default, kept in the parameters): after that
   many turns an undecided game ends. ``limit_result="draw"`` (default) makes it a draw
   (``Termination.EXHAUST``); ``limit_result="population"`` gives it to the player with more
@@ -60,6 +61,16 @@ from lifearena.core import (
 )
 from lifearena.errors import BadParameterError
 from lifearena.games._arrays import read_only
+from lifearena.games.life_for_two.fast import (
+    DIED_OUT,
+    EXHAUST,
+    FIRST_WINS,
+    GOES_ON,
+    LIMIT_EVEN,
+    OUTCOME_WINNERS,
+    SECOND_WINS,
+    ending,
+)
 from lifearena.games.life_for_two.notation import (
     CELLS,
     FIRST_PIECES,
@@ -236,21 +247,23 @@ class LifeForTwoState(State):
 
     def _judge(self) -> Outcome | None:
         ones, twos = self.populations()
-        if ones == 0 and twos == 0:
-            return Outcome(Termination.DRAW, None, None, "both players died out")
-        if twos == 0:
-            return Outcome(Termination.WIN, 0, SYMBOLS[0])
-        if ones == 0:
-            return Outcome(Termination.WIN, 1, SYMBOLS[1])
         limit = self.params["max_turns"]
-        if limit is not None and self._turn > limit:
-            if self.params["limit_result"] == "draw":
-                return Outcome(Termination.EXHAUST, None, None, f"{limit} turns")
-            detail = f"population {ones}-{twos} after {limit} turns"
-            winner = 0 if ones > twos else 1 if twos > ones else None
-            return Outcome(Termination.LIMIT, winner,
-                           None if winner is None else SYMBOLS[winner], detail)
-        return None
+        code = ending(ones, twos, self._turn, limit or 0,
+                      self.params["limit_result"] == "population")
+        if code == GOES_ON:
+            return None
+        if code == DIED_OUT:
+            return Outcome(Termination.DRAW, None, None, "both players died out")
+        if code in (FIRST_WINS, SECOND_WINS):
+            winner = int(OUTCOME_WINNERS[code])
+            return Outcome(Termination.WIN, winner, SYMBOLS[winner])
+        if code == EXHAUST:
+            return Outcome(Termination.EXHAUST, None, None, f"{limit} turns")
+        detail = f"population {ones}-{twos} after {limit} turns"
+        if code == LIMIT_EVEN:
+            return Outcome(Termination.LIMIT, None, None, detail)
+        winner = int(OUTCOME_WINNERS[code])
+        return Outcome(Termination.LIMIT, winner, SYMBOLS[winner], detail)
 
     def outcome(self) -> Outcome | None:
         return self._outcome

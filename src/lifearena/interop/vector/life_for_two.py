@@ -1,21 +1,27 @@
 """Life for Two (the written rules) as a compiled vector environment: ``num_envs`` 5x5 boards
-stepped in one numba call.
-
-A board is two bit masks laid out as War of Life's 8x8 bitboards (cell ``(y - 1) * 5 +
-(x - 1)`` at bit ``(y - 1) * 8 + (x - 1)``), so the generation is
-:func:`lifearena.games.war_of_life.fast.crank_bits`, the same Immigration rule, with what it
-would bear outside the 5x5 board cut off (those cells are permanently empty). Every episode
-starts from the empty board, turn 1.
+stepped in one numba call, on the kernels of :mod:`lifearena.games.life_for_two.fast` (the
+bitboards, the turn, the ending rules and the opponents, said once there); this module
+holds the buffers and writes the observations and masks. Every episode starts from the
+empty board, turn 1.
 
 Both choices of a turn are applied together, as in the single environment: the learner's
-action and the opponent's (``opponent="random"``: uniform among the legal choices, from the
-environment's compiled generator). ``opponent="self"`` plays the game in its turn-based form
-(as OpenSpiel's ``python_life_for_two_turn_based``): one step takes seat 0's choice, which
-no observation shows, the next takes seat 1's and applies both; the reward on that second
-step is seat 1's, and an illegal choice forfeits the seat that made it. ``rules="classic"``
-(the 1978 program at one screen) has no vector environment.
+action and the opponent's, chosen from the position before the turn. Each board's opponent
+(one name, or a pool drawn per board at every episode start: see
+:class:`~lifearena.interop.vector.base.CompiledVectorEnv`) is one of the compiled players of
+:mod:`lifearena.games.life_for_two.fast`, played inside the batch and drawing from the
+board's own stream: ``"random"`` (uniform among the legal choices), ``"greedy"`` and
+``"nash"`` (what ``agents.make(name, game="life_for_two")`` picks; ``nash`` solves a matrix
+game of up to 25x25 at every turn, about 5 ms a board); or ``"policy"``, the
+``opponent_policy`` callback, asked once per step before the turn (``simultaneous`` is true)
+with its own seat's view of the boards it plays, which the kernels keep written at every
+decision point; or ``"self"``, the game in its turn-based form (as OpenSpiel's
+``python_life_for_two_turn_based``): one step takes seat 0's choice, which no observation
+shows, the next takes seat 1's and applies both; the reward on that second step is seat 1's,
+and an illegal choice forfeits the seat that made it. ``rules="classic"`` (the 1978 program
+at one screen) has no vector environment.
 
->>> env = LifeForTwoVectorEnv(2, params={"max_turns": 8})
+>>> env = LifeForTwoVectorEnv(2, opponent={"greedy": 1, "random": 1},
+...                           params={"max_turns": 8})
 >>> observation, info = env.reset(seed=0)
 >>> observation.shape, int(info["action_mask"][0].sum())   # turn 1: any 3 of the 25 cells
 ((2, 3, 5, 5), 2300)
@@ -33,146 +39,100 @@ from numba import njit
 
 from lifearena.errors import BadParameterError
 from lifearena.games.life_for_two import LifeForTwoState
-from lifearena.games.life_for_two.notation import CELLS, NUM_ACTIONS, TRIPLES
-from lifearena.games.war_of_life.fast import crank_bits, popcount
-from lifearena.interop.vector.base import SELF, CompiledVectorEnv
-from lifearena.life.kernels.splitmix import below
+from lifearena.games.life_for_two.fast import (
+    BIT_OF,
+    CELL_BITS,
+    NUM_TRIPLES,
+    OPPONENTS,
+    OUTCOME_WINNERS,
+    TRIPLE_MASKS,
+    bits_to_board,
+    is_legal,
+    opponent_choice,
+    outcome_code,
+    play_turn,
+)
+from lifearena.games.life_for_two.notation import CELLS
+from lifearena.interop.vector.base import POLICY_KIND, SELF_KIND, CompiledVectorEnv
 
-SIZE = 5
-_ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-BIT_OF = np.array([(c // SIZE) * 8 + c % SIZE for c in range(CELLS)], dtype=np.int64)
-"""``BIT_OF[cell]``: the bitboard bit of a Life for Two cell index."""
-REGION = np.uint64(sum(1 << int(b) for b in BIT_OF))
-"""The 25 cells of the board, as a mask."""
-TRIPLE_MASKS = np.array([sum(1 << int(BIT_OF[c]) for c in cells) for cells in TRIPLES],
-                        dtype=np.uint64)
-"""``TRIPLE_MASKS[k]``: the cells of action ``25 + k`` (a first-turn choice), as a mask."""
-NUM_TRIPLES = len(TRIPLES)
-LIMIT_DRAW, LIMIT_POPULATION = 0, 1
-"""The kernels' codes of ``limit_result``."""
-
-
-@njit(cache=True)
-def _cells_of(action: int) -> np.uint64:
-    """The mask of the cells an action places (a triple or one cell)."""
-    if action >= CELLS:
-        return TRIPLE_MASKS[action - CELLS]
-    return _ONE << np.uint64(BIT_OF[action])
-
-
-@njit(cache=True)
-def _is_legal(occupied: np.uint64, turn: int, action: int) -> bool:
-    if turn == 1:
-        return CELLS <= action < NUM_ACTIONS and (TRIPLE_MASKS[action - CELLS] & occupied) == 0
-    return 0 <= action < CELLS and not (occupied >> np.uint64(BIT_OF[action])) & _ONE
-
-
-@njit(cache=True)
-def _random_choice(occupied: np.uint64, turn: int, rng: np.ndarray, i: int) -> int:
-    """A choice uniform among the legal ones (a triple on turn 1, drawn until free)."""
-    if turn == 1:
-        while True:
-            k = below(rng, i, NUM_TRIPLES)
-            if (TRIPLE_MASKS[k] & occupied) == 0:
-                return CELLS + k
-    empty = REGION & ~occupied
-    k = below(rng, i, popcount(empty))
-    for cell in range(CELLS):
-        if (empty >> np.uint64(BIT_OF[cell])) & _ONE:
-            if k == 0:
-                return cell
-            k -= 1
-    return -1
-
-
-@njit(cache=True)
-def _outcome(ones: np.uint64, twos: np.uint64, turn: int, limit: int, population: bool
-             ) -> int:
-    """After a generation: -1 while the game goes on, else the winner (0 or 1) or 2 for a
-    draw (the rules' order: both out, one out, the turn limit)."""
-    a, b = popcount(ones), popcount(twos)
-    if a == 0 and b == 0:
-        return 2
-    if b == 0:
-        return 0
-    if a == 0:
-        return 1
-    if limit > 0 and turn > limit:
-        if not population or a == b:
-            return 2
-        return 0 if a > b else 1
-    return -1
+_ONE = np.uint64(1)
 
 
 @njit(cache=True)
 def _write(i: int, ones: np.uint64, twos: np.uint64, turn: int, viewer: int, masked: bool,
            obs: np.ndarray, mask: np.ndarray, marked: np.ndarray) -> None:
     """Environment ``i``'s planes seen by ``viewer`` (``obs`` as ``(n, 3, 25)``) and its mask.
-    ``marked[i]`` says whether the first-turn part of the mask row holds any true entry, so
+    ``marked[i]`` says whether the first-turn part of the mask row may hold a true entry, so
     that later turns write only the 25 cell entries."""
     own, other = (ones, twos) if viewer == 0 else (twos, ones)
     flag = np.float32(1.0) if turn == 1 else np.float32(0.0)
     occupied = ones | twos
     for cell in range(CELLS):
-        bit = np.uint64(BIT_OF[cell])
-        obs[i, 0, cell] = np.float32((own >> bit) & _ONE)
-        obs[i, 1, cell] = np.float32((other >> bit) & _ONE)
+        shift = np.uint64(BIT_OF[cell])
+        obs[i, 0, cell] = np.float32((own >> shift) & _ONE)
+        obs[i, 1, cell] = np.float32((other >> shift) & _ONE)
         obs[i, 2, cell] = flag
-    first = masked and turn == 1
-    if first or marked[i]:
-        for k in range(NUM_TRIPLES):
-            mask[i, CELLS + k] = first and (TRIPLE_MASKS[k] & occupied) == 0
-        marked[i] = first
+    if masked and turn == 1:
+        if occupied == _ZERO:  # every episode's start: all 2300 triples, as one fill
+            mask[i, CELLS:] = True
+        else:
+            for k in range(NUM_TRIPLES):
+                mask[i, CELLS + k] = (TRIPLE_MASKS[k] & occupied) == 0
+        marked[i] = True
+    elif marked[i]:
+        mask[i, CELLS:] = False
+        marked[i] = False
     later = masked and turn != 1
     for cell in range(CELLS):
-        mask[i, cell] = later and not (occupied >> np.uint64(BIT_OF[cell])) & _ONE
+        mask[i, cell] = later and (CELL_BITS[cell] & occupied) == 0
 
 
 @njit(cache=True)
-def _start(i: int, ones: np.ndarray, twos: np.ndarray, turn: np.ndarray,
-           pending: np.ndarray, learner: int, self_play: bool, obs: np.ndarray,
-           mask: np.ndarray, marked: np.ndarray, to_play: np.ndarray) -> None:
-    ones[i], twos[i], turn[i], pending[i] = _ZERO, _ZERO, 1, -1
-    viewer = 0 if self_play else learner
-    to_play[i] = viewer
-    _write(i, _ZERO, _ZERO, 1, viewer, True, obs, mask, marked)
-
-
-@njit(cache=True)
-def _reset_all(ones: np.ndarray, twos: np.ndarray, turn: np.ndarray, pending: np.ndarray,
-               learner: int, self_play: bool, obs: np.ndarray, mask: np.ndarray,
-               marked: np.ndarray, to_play: np.ndarray) -> bool:
+def _start_all(which: np.ndarray, ones: np.ndarray, twos: np.ndarray, turn: np.ndarray,
+               pending: np.ndarray, learner: int, kinds: np.ndarray, obs: np.ndarray,
+               mask: np.ndarray, marked: np.ndarray, to_play: np.ndarray,
+               opp_obs: np.ndarray, opp_mask: np.ndarray, opp_marked: np.ndarray) -> bool:
+    """Start the boards ``which`` selects on the empty board, turn 1: the learner's view (in
+    self-play seat 0's), and a policy opponent's view of its own seat."""
     for i in range(ones.shape[0]):
-        _start(i, ones, twos, turn, pending, learner, self_play, obs, mask, marked, to_play)
+        if not which[i]:
+            continue
+        ones[i], twos[i], turn[i], pending[i] = _ZERO, _ZERO, 1, -1
+        viewer = 0 if kinds[i] == SELF_KIND else learner
+        to_play[i] = viewer
+        _write(i, _ZERO, _ZERO, 1, viewer, True, obs, mask, marked)
+        if kinds[i] == POLICY_KIND:
+            _write(i, _ZERO, _ZERO, 1, 1 - learner, True, opp_obs, opp_mask, opp_marked)
     return True
 
 
 @njit(cache=True)
-def _step_all(actions: np.ndarray, ones: np.ndarray, twos: np.ndarray, turn: np.ndarray,
-              pending: np.ndarray, ended: np.ndarray, forfeit: np.ndarray, rng: np.ndarray,
-              learner: int, self_play: bool, limit: int, population: bool,
-              lose_illegal: bool, obs: np.ndarray, mask: np.ndarray, marked: np.ndarray,
-              rewards: np.ndarray, terminated: np.ndarray, to_play: np.ndarray,
-              opponent_actions: np.ndarray) -> int:
+def _step_all(actions: np.ndarray, active: np.ndarray, opp_actions: np.ndarray,
+              ones: np.ndarray, twos: np.ndarray, turn: np.ndarray, pending: np.ndarray,
+              ended: np.ndarray, forfeit: np.ndarray, rng: np.ndarray, learner: int,
+              kinds: np.ndarray, limit: int, population: bool, lose_illegal: bool,
+              obs: np.ndarray, mask: np.ndarray, marked: np.ndarray, rewards: np.ndarray,
+              terminated: np.ndarray, to_play: np.ndarray, opponent_actions: np.ndarray,
+              opp_obs: np.ndarray, opp_mask: np.ndarray, opp_marked: np.ndarray) -> int:
+    """One turn on each active board: the learner's choice (in self-play the mover's, seat
+    0's held back for seat 1's) and the opponent's (compiled, or the policy's
+    ``opp_actions``) applied together; -1, or with ``illegal="raise"`` the first board
+    whose action is illegal (nothing changed then)."""
     n = ones.shape[0]
     if not lose_illegal:  # refuse the whole step before changing anything
         for i in range(n):
-            if not ended[i] and not _is_legal(ones[i] | twos[i], turn[i], actions[i]):
+            if active[i] and not is_legal(ones[i] | twos[i], turn[i], actions[i]):
                 return i
     for i in range(n):
-        rewards[i] = 0.0
-        terminated[i] = False
-        if ended[i]:
-            ended[i] = False
-            forfeit[i] = False
-            _start(i, ones, twos, turn, pending, learner, self_play, obs, mask, marked,
-                   to_play)
+        if not active[i]:
             continue
         a, b, t = ones[i], twos[i], turn[i]
+        kind = kinds[i]
+        self_play = kind == SELF_KIND
         mover = to_play[i]
         action = actions[i]
-        if not _is_legal(a | b, t, action):
+        if not is_legal(a | b, t, action):
             forfeit[i] = True
             rewards[i] = -1.0
             terminated[i] = True
@@ -189,25 +149,27 @@ def _step_all(actions: np.ndarray, ones: np.ndarray, twos: np.ndarray, turn: np.
             first, second = pending[i], action
             pending[i] = -1
         else:
-            reply = _random_choice(a | b, t, rng, i)
+            if kind == POLICY_KIND:
+                reply = opp_actions[i]
+            else:
+                reply = opponent_choice(kind, a, b, t, 1 - mover, rng, i)
             opponent_actions[i] = reply
             first, second = (action, reply) if mover == 0 else (reply, action)
-        cells0, cells1 = _cells_of(first), _cells_of(second)
-        both = cells0 & cells1
-        placed0, placed1 = crank_bits(a | (cells0 & ~both), b | (cells1 & ~both))
-        a, b = placed0 & REGION, placed1 & REGION
+        a, b = play_turn(a, b, first, second)
         t += 1
         ones[i], twos[i], turn[i] = a, b, t
-        result = _outcome(a, b, t, limit, population)
+        result = OUTCOME_WINNERS[outcome_code(a, b, t, limit, population)]
         if result >= 0:
             rewards[i] = 0.0 if result == 2 else (1.0 if result == mover else -1.0)
             terminated[i] = True
             ended[i] = True
             _write(i, a, b, t, mover, False, obs, mask, marked)
-        else:
-            viewer = 0 if self_play else mover
-            to_play[i] = viewer
-            _write(i, a, b, t, viewer, True, obs, mask, marked)
+            continue
+        viewer = 0 if self_play else mover
+        to_play[i] = viewer
+        _write(i, a, b, t, viewer, True, obs, mask, marked)
+        if kind == POLICY_KIND:
+            _write(i, a, b, t, 1 - mover, True, opp_obs, opp_mask, opp_marked)
     return -1
 
 
@@ -216,7 +178,10 @@ class LifeForTwoVectorEnv(CompiledVectorEnv):
     :class:`~lifearena.interop.vector.base.CompiledVectorEnv` for the options)."""
 
     game: ClassVar[str] = "life_for_two"
-    opponents: ClassVar[tuple[str, ...]] = ("random", SELF)
+    opponents: ClassVar[tuple[str, ...]] = OPPONENTS
+    """The compiled opponents: ``random``, ``greedy`` and ``nash``, numbered as
+    :data:`~lifearena.games.life_for_two.fast.OPPONENTS` numbers them."""
+    simultaneous: ClassVar[bool] = True
 
     def _allocate(self) -> None:
         if self.params["rules"] != "instructed":
@@ -228,34 +193,50 @@ class LifeForTwoVectorEnv(CompiledVectorEnv):
         self._turn = np.zeros(n, np.int32)
         self._pending = np.full(n, -1, np.int64)
         self._marked = np.zeros(n, np.bool_)
+        """Whether the first-turn part of each mask row holds a true entry (a later turn
+        then clears it; otherwise only the 25 cell entries are written)."""
+        self._opp_marked = np.zeros(len(self._opp_mask), np.bool_)
+        """The same for the policy opponent's mask rows."""
         self._limit = int(self.params["max_turns"] or 0)
         self._population = self.params["limit_result"] == "population"
         self._planes = self._obs.reshape(n, 3, CELLS)
+        self._opp_planes = self._opp_obs.reshape(len(self._opp_obs), 3, CELLS)
 
-    def _reset_kernel(self) -> bool:
-        self._marked[:] = True  # the buffers' first-turn entries are unknown: rewrite them
-        return bool(_reset_all(self._ones, self._twos, self._turn, self._pending, self.player,
-                               self.self_play, self._planes, self._mask, self._marked,
-                               self.to_play))
+    def _start_kernel(self, which: np.ndarray) -> bool:
+        return bool(_start_all(which, self._ones, self._twos, self._turn, self._pending,
+                               self.player, self._kinds, self._planes, self._mask,
+                               self._marked, self.to_play, self._opp_planes, self._opp_mask,
+                               self._opp_marked))
 
-    def _step_kernel(self, actions: np.ndarray) -> int:
-        return int(_step_all(actions, self._ones, self._twos, self._turn, self._pending,
-                             self._ended, self._forfeit, self._rng, self.player,
-                             self.self_play, self._limit, self._population,
-                             self.illegal == "lose", self._planes, self._mask, self._marked,
-                             self._rewards, self._terminated, self.to_play,
-                             self.opponent_actions))
+    def _step_kernel(self, actions: np.ndarray, active: np.ndarray,
+                     opp_actions: np.ndarray) -> int:
+        if self.uses_policy:
+            self._check_policy(active & (self._kinds == POLICY_KIND), opp_actions)
+        return int(_step_all(actions, active, opp_actions, self._ones, self._twos,
+                             self._turn, self._pending, self._ended, self._forfeit,
+                             self._rng, self.player, self._kinds, self._limit,
+                             self._population, self.illegal == "lose", self._planes,
+                             self._mask, self._marked, self._rewards, self._terminated,
+                             self.to_play, self.opponent_actions, self._opp_planes,
+                             self._opp_mask, self._opp_marked))
+
+    def _check_policy(self, boards: np.ndarray, opp_actions: np.ndarray) -> None:
+        """Refuse, before anything changes, a policy choice its mask does not allow."""
+        chosen = opp_actions[boards]
+        inside = (chosen >= 0) & (chosen < self.num_actions)
+        allowed = inside.copy()
+        allowed[inside] = self._opp_mask[boards][inside, chosen[inside]]
+        if not allowed.all():
+            bad = int(np.flatnonzero(boards)[np.argmin(allowed)])
+            raise BadParameterError(
+                f"opponent_policy chose action {int(opp_actions[bad])} on board {bad}, which "
+                f"is illegal there; expected an action its mask allows")
 
     def position(self, i: int, *, start: bool = False) -> LifeForTwoState:
         """Environment ``i``'s position now (a choice held back in self-play is not in
         it), or with ``start=True`` the start of its episode, the empty board."""
-        board = np.zeros((SIZE, SIZE), np.int8)
-        if not start:
-            for cell in range(CELLS):
-                bit = np.uint64(BIT_OF[cell])
-                y, x = divmod(cell, SIZE)
-                board[y, x] = (1 if (self._ones[i] >> bit) & _ONE else
-                               2 if (self._twos[i] >> bit) & _ONE else 0)
+        board = bits_to_board(_ZERO, _ZERO) if start else \
+            bits_to_board(self._ones[i], self._twos[i])
         return LifeForTwoState(board, 1 if start else int(self._turn[i]),
                                max_turns=self._limit or None,
                                limit_result=str(self.params["limit_result"]))
