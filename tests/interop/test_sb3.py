@@ -12,13 +12,11 @@ pytest.importorskip("sb3_contrib", reason="needs sb3-contrib: pip install -e '.[
 
 from lifearena.errors import BadParameterError
 from lifearena.interop.sb3 import LifeArenaVecEnv
-from lifearena.interop.vector import make_vector_env
+from lifearena.interop.vector import VECTOR_GAMES, make_vector_env
 
 SMALL = {"war_of_life": {}, "life_for_two": {"max_turns": 6},
          "p2life": {"size": 6, "max_generations": 8}, "blocking_queen": {"size": 8},
          "losat": {"width": 7, "length": 9, "max_moves": 20}}
-SAME_STEP_GAMES = ["war_of_life", "losat", "p2life", "blocking_queen"]
-"""The games whose vector environment offers same-step auto-reset."""
 
 
 def test_terminal_observation_and_the_next_episode() -> None:
@@ -59,7 +57,7 @@ def test_masks_for_sb3_contrib() -> None:
         LifeArenaVecEnv("war_of_life", 2, autoreset_mode="next_step")
 
 
-@pytest.mark.parametrize("game", sorted(SAME_STEP_GAMES))
+@pytest.mark.parametrize("game", sorted(VECTOR_GAMES))
 def test_maskable_ppo_trains_on_every_game(game: str) -> None:
     from sb3_contrib import MaskablePPO
 

@@ -214,6 +214,9 @@ class CompiledVectorEnv(VectorEnv):
         kinds_of = [SELF_KIND if name == SELF else POLICY_KIND if name == POLICY
                     else self.opponents.index(name) for name in self.pool]
         self._kinds_of = np.array(kinds_of, np.int8)
+        self._pool_index = np.zeros(len(self.opponents) + 2, np.int8)
+        """A kind's index in :attr:`pool` (``SELF_KIND`` and ``POLICY_KIND`` from the end)."""
+        self._pool_index[self._kinds_of] = np.arange(len(self._kinds_of))
         self._cumulative = np.cumsum(list(self.pool_weights.values()))
         self._cumulative[-1] = 1.0
         self.self_play = self.pool == (SELF,)
@@ -283,13 +286,6 @@ class CompiledVectorEnv(VectorEnv):
         self._pool_rng = np.zeros(n, np.uint64)
         self._seed_boards(None, np.ones(n, np.bool_))
         self._started = False
-        self._legacy = type(self)._start_kernel is CompiledVectorEnv._start_kernel
-        if self._legacy and (len(self.pool) > 1 or self.uses_policy
-                             or self.autoreset_mode != AutoresetMode.NEXT_STEP):
-            raise BadParameterError(f"{self.game}: opponent pools, the policy opponent and "
-                                    f"same-step auto-reset are not offered yet; expected one "
-                                    f"opponent among {', '.join((*self.opponents, SELF))} "
-                                    f"and autoreset_mode='next_step'")
         self._allocate()
 
     # -- hooks for the game modules --------------------------------------------------------------
@@ -340,17 +336,6 @@ class CompiledVectorEnv(VectorEnv):
                                     "without it first")
         if seed is not None:
             self._seed_boards(seed, which)
-        if self._legacy:
-            if not which.all():
-                raise BadParameterError(f"{self.game}: reset_mask is not offered yet; "
-                                        f"expected a reset of every board")
-            self._ended[:] = False
-            self._forfeit[:] = False
-            self.opponent_actions[:] = -1
-            if not self._reset_kernel():  # type: ignore[attr-defined]
-                self._reset_failed()
-            self._started = True
-            return self._observation(), self._info()
         self.opponent_actions[which] = -1
         self._rewards[:] = 0.0
         self._terminated[:] = False
@@ -366,16 +351,6 @@ class CompiledVectorEnv(VectorEnv):
             raise BadParameterError("call reset() before step()")
         chosen = self._actions(actions)
         self.opponent_actions[:] = -1
-        if self._legacy:
-            bad = self._step_kernel(chosen)  # type: ignore[call-arg]
-            if bad >= 0:
-                raise IllegalMoveError(f"environment {bad}: "
-                                       f"{self._refusal(bad, int(chosen[bad]))}")
-            rewards, terminated, truncated = self._rewards, self._terminated, self._truncated
-            if self.copy:
-                rewards, terminated = rewards.copy(), terminated.copy()
-                truncated = truncated.copy()
-            return self._observation(), rewards, terminated, truncated, self._info()
         self._rewards[:] = 0.0
         self._terminated[:] = False
         self._truncated[:] = False
@@ -623,10 +598,7 @@ class CompiledVectorEnv(VectorEnv):
         info: dict[str, Any] = {
             "action_mask": self._mask_int8.copy() if self.copy else self._mask_int8,
             "to_play": self.to_play.copy()}
-        if not self._legacy:
-            index = np.zeros(len(self.opponents) + 2, np.int8)
-            index[self._kinds_of] = np.arange(len(self._kinds_of))
-            info["opponent"] = index[self._kinds]
+        info["opponent"] = self._pool_index[self._kinds]
         if self._forfeit.any():
             info["illegal_action"] = self._forfeit.copy()
             info["_illegal_action"] = self._forfeit.copy()
