@@ -2,7 +2,8 @@
 
 A file ending in ``.pt`` is a torch checkpoint of any game, written by
 ``python -m lifearena.rl.ppo`` and played by :mod:`lifearena.rl.torch_agent` (it needs the
-``[rl]`` extra: torch and gymnasium). What follows is the other kind, War of Life's ``.npz``.
+``[rl]`` extra: torch and gymnasium); ``policy:ppo`` is the game's PPO baseline shipped with
+the package (:data:`BASELINES`). What follows is the other kind, War of Life's ``.npz``.
 
 A policy file is a numpy ``.npz`` (playing needs the package's own numpy and numba, no
 deep-learning framework): a JSON header ``meta`` (``format`` :data:`POLICY_FORMAT`,
@@ -186,6 +187,29 @@ class TrainedPolicyAgent(Agent):
 
 TORCH_SUFFIX = ".pt"
 """A policy file ending so is a torch checkpoint (:mod:`lifearena.rl.torch_agent`)."""
+BASELINE = "ppo"
+"""``policy:ppo`` plays the game's shipped PPO baseline (:data:`BASELINES`)."""
+BASELINES_DIR = os.path.join(os.path.dirname(__file__), "baselines")
+BASELINES: dict[str, str] = {
+    "p2life": "p2life-12x12-v1.pt",
+    "blocking_queen": "blocking_queen-12-v1.pt",
+}
+"""The PPO checkpoints shipped with the package, by game (``docs/rl.md`` says how each was
+trained and how strong it is), in :data:`BASELINES_DIR`; each plays its versioned
+environment's parameters."""
+
+
+def baseline_path(game: str | None) -> str:
+    """The shipped PPO checkpoint of ``game`` (``policy:ppo``).
+
+    >>> os.path.basename(baseline_path("p2life"))
+    'p2life-12x12-v1.pt'
+    """
+    key = (game or "").strip().lower().replace("-", "_")
+    if key not in BASELINES:
+        raise BadParameterError(f"policy:{BASELINE} for {game or 'no game'}; expected one of "
+                                f"the games with a shipped baseline: {', '.join(BASELINES)}")
+    return os.path.join(BASELINES_DIR, BASELINES[key])
 
 
 @register_spec(SPEC_PREFIX)
@@ -193,11 +217,14 @@ def make_policy_agent(rest: str, game: str | None = None, seed: int | None = 0,
                       temperature: float = 0.0) -> Agent:
     """The agent of ``policy:FILE`` (the registry passes ``FILE`` as ``rest``): a ``.pt``
     torch checkpoint of any game (:mod:`lifearena.rl.torch_agent`, which needs the
-    ``[rl]`` extra) or a War of Life ``.npz`` (this module)."""
+    ``[rl]`` extra), ``policy:ppo`` the game's shipped checkpoint, or a War of Life ``.npz``
+    (this module)."""
     path = rest.strip()
     if not path:
-        raise BadParameterError("agent 'policy:' names no file; expected policy:FILE.npz "
-                                "or policy:FILE.pt")
+        raise BadParameterError("agent 'policy:' names no file; expected policy:FILE.npz, "
+                                "policy:FILE.pt or policy:ppo")
+    if path.lower() == BASELINE:
+        path = baseline_path(game)
     if path.lower().endswith(TORCH_SUFFIX):
         return _torch_agent(path, game, seed, float(temperature))
     policy = load_policy(path)

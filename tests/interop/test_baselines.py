@@ -1,0 +1,45 @@
+"""The PPO checkpoints shipped with the package (``policy:ppo``): each is small, plays its
+versioned environment's rules, and still beats ``random`` from the frozen evaluation set."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+pytest.importorskip("torch", reason="needs torch's CPU build: "
+                                    "pip install torch==2.13.0 -e '.[rl]'")
+
+from lifearena import agents  # noqa: E402
+from lifearena.agents.policy import BASELINES, baseline_path  # noqa: E402
+from lifearena.errors import BadParameterError  # noqa: E402
+from lifearena.rl.checkpoint import load_checkpoint  # noqa: E402
+from lifearena.rl.evaluate import evaluate  # noqa: E402
+from lifearena.rl.versions import spec  # noqa: E402
+
+
+def env_id(game: str) -> str:
+    return "lifearena/" + BASELINES[game].removesuffix(".pt")
+
+
+@pytest.mark.parametrize("game", sorted(BASELINES))
+def test_a_baseline_is_small_and_plays_its_versioned_rules(game: str) -> None:
+    path = baseline_path(game)
+    assert os.path.getsize(path) < 2 * 1024 * 1024
+    checkpoint = load_checkpoint(path)
+    fixed = spec(env_id(game))
+    assert checkpoint.game == fixed.game
+    assert {k: v for k, v in checkpoint.params.items() if k != "seed"} == dict(fixed.params)
+
+
+@pytest.mark.parametrize("game", sorted(BASELINES))
+def test_a_baseline_beats_random(game: str) -> None:
+    report = evaluate("policy:ppo", env_id(game), opponents="random", limit=10)
+    (row,) = report.rows
+    assert row.games == 20 and row.forfeits == 0
+    assert row.score >= 0.8, row
+
+
+def test_policy_ppo_needs_a_game_with_a_baseline() -> None:
+    with pytest.raises(BadParameterError, match="expected one of the games with a shipped"):
+        agents.make("policy:ppo", game="war_of_life")
