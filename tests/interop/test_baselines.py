@@ -10,12 +10,12 @@ import pytest
 pytest.importorskip("torch", reason="needs torch's CPU build: "
                                     "pip install torch==2.13.0 -e '.[rl]'")
 
-from lifearena import agents  # noqa: E402
-from lifearena.agents.policy import BASELINES, baseline_path  # noqa: E402
-from lifearena.errors import BadParameterError  # noqa: E402
-from lifearena.rl.checkpoint import load_checkpoint  # noqa: E402
-from lifearena.rl.evaluate import evaluate  # noqa: E402
-from lifearena.rl.versions import spec  # noqa: E402
+from lifearena import agents
+from lifearena.agents.policy import BASELINES, baseline_path
+from lifearena.errors import BadParameterError
+from lifearena.rl.checkpoint import load_checkpoint
+from lifearena.rl.evaluate import evaluate
+from lifearena.rl.versions import spec
 
 
 def env_id(game: str) -> str:
