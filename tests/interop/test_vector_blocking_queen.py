@@ -164,34 +164,6 @@ def test_reset_mask_restarts_only_the_masked_boards() -> None:
         np.testing.assert_array_equal(seen[i], seen_before[i])
 
 
-def test_same_step_gives_the_final_and_the_next_first_observation() -> None:
-    env = make_vector_env(GAME, 1, opponent="perfect", params=PARAMS,
-                          autoreset_mode="same_step")
-    twin = make_vector_env(GAME, 1, opponent="perfect", params=PARAMS)  # NEXT_STEP
-    assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
-    env.reset(seed=5)
-    twin.reset(seed=5)
-    ended = 0
-    for _ in range(60):
-        actions = env.sample_actions()
-        twin_seen, twin_rewards, twin_terminated, _, _ = twin.step(actions)
-        seen, rewards, terminated, _, info = env.step(actions)
-        np.testing.assert_array_equal(rewards, twin_rewards)
-        np.testing.assert_array_equal(terminated, twin_terminated)
-        if terminated[0]:
-            ended += 1
-            assert info["_final_obs"][0] and info["_final_info"][0]
-            np.testing.assert_array_equal(info["final_obs"][0], twin_seen[0])
-            restarted, *_ = twin.step(np.zeros(1, np.int64))  # the twin's next episode
-            np.testing.assert_array_equal(seen, restarted)
-            assert env.history(0) == twin.history(0)
-            assert env.action_masks()[0].any()
-        else:
-            assert "final_obs" not in info
-            np.testing.assert_array_equal(seen, twin_seen)
-    assert ended >= 3
-
-
 def test_snapshot_restore_and_step_boards_for_search() -> None:
     env = make_vector_env(GAME, 3, opponent="self", params=PARAMS)
     seen, _ = env.reset(seed=8)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from life_for_two_streams import StreamGenerator  # tests/ is on sys.path (tests/conftest.py)
 from lifearena.agents import make
 from lifearena.errors import BadParameterError
-from lifearena.games.life_for_two import CELLS, fast
+from lifearena.games.life_for_two import fast
 from lifearena.games.life_for_two.fast import board_to_bits
 from lifearena.interop.spaces import Encoding
 from lifearena.interop.vector import make_vector_env
@@ -193,30 +193,3 @@ def test_reset_mask_restarts_only_the_masked_boards() -> None:
         np.testing.assert_array_equal(full[mask], actions)
         np.testing.assert_array_equal(env.step(full)[0][mask], fresh.step(actions)[0])
         np.testing.assert_array_equal(env.opponent_actions[mask], fresh.opponent_actions)
-
-
-def test_same_step_gives_the_final_and_the_next_first_observation() -> None:
-    env = make_vector_env(GAME, 1, opponent="greedy", autoreset_mode="same_step",
-                          params={"max_turns": 3})
-    twin = make_vector_env(GAME, 1, opponent="greedy", params={"max_turns": 3})  # NEXT_STEP
-    env.reset(seed=5)
-    twin.reset(seed=5)
-    ended = 0
-    for _ in range(12):
-        actions = env.sample_actions()
-        twin_seen, twin_rewards, twin_terminated, _, _ = twin.step(actions)
-        seen, rewards, terminated, _, info = env.step(actions)
-        np.testing.assert_array_equal(rewards, twin_rewards)
-        np.testing.assert_array_equal(terminated, twin_terminated)
-        if terminated[0]:
-            ended += 1
-            assert info["_final_obs"][0] and info["_final_info"][0]
-            np.testing.assert_array_equal(info["final_obs"][0], twin_seen[0])
-            restarted, *_ = twin.step(np.zeros(1, np.int64))  # the twin's next episode
-            np.testing.assert_array_equal(seen, restarted)
-            assert env.position(0).turn == 1 and env.action_masks()[0, CELLS:].all()
-        else:
-            assert "final_obs" not in info
-            np.testing.assert_array_equal(seen, twin_seen)
-    assert ended >= 3
-

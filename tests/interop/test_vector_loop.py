@@ -154,14 +154,25 @@ def test_reset_mask_restarts_only_the_masked_boards() -> None:
         env.reset(options={"reset_mask": [1, 0]})
 
 
-def test_same_step_gives_the_final_and_the_next_first_observation() -> None:
-    env = make_vector_env(GAME, 1, opponent="minimax", autoreset_mode="same_step")
+SAME_STEP_CASES = [("war_of_life", "minimax", {}),
+                   ("life_for_two", "greedy", {"max_turns": 3}),
+                   ("p2life", "greedy", {"size": 4, "max_generations": 3}),
+                   ("losat", "greedy", {"width": 7, "length": 9, "max_moves": 12}),
+                   ("blocking_queen", "perfect", {"size": 12})]
+"""Every game with a compiled opponent and parameters whose games end within a few steps."""
+
+
+@pytest.mark.parametrize(("game", "opponent", "params"), SAME_STEP_CASES)
+def test_same_step_gives_the_final_and_the_next_first_observation(
+        game: str, opponent: str, params: dict[str, Any]) -> None:
+    env = make_vector_env(game, 1, opponent=opponent, params=params,
+                          autoreset_mode="same_step")
     assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
-    twin = make_vector_env(GAME, 1, opponent="minimax")  # NEXT_STEP, the same games
+    twin = make_vector_env(game, 1, opponent=opponent, params=params)  # NEXT_STEP
     env.reset(seed=5)
     twin.reset(seed=5)
     ended = 0
-    for _ in range(150):
+    for _ in range(60):
         actions = env.sample_actions()
         twin_seen, twin_rewards, twin_terminated, _, _ = twin.step(actions)
         seen, rewards, terminated, _, info = env.step(actions)
@@ -173,6 +184,9 @@ def test_same_step_gives_the_final_and_the_next_first_observation() -> None:
             np.testing.assert_array_equal(info["final_obs"][0], twin_seen[0])
             restarted, *_ = twin.step(np.zeros(1, np.int64))  # the twin's next episode
             np.testing.assert_array_equal(seen, restarted)
+            np.testing.assert_array_equal(env.action_masks(), twin.action_masks())
+            np.testing.assert_array_equal(env.position(0).observation(0),
+                                          twin.position(0).observation(0))
             assert env.action_masks()[0].any()
         else:
             assert "final_obs" not in info

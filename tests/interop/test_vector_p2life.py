@@ -4,8 +4,6 @@ auto-reset, each checked against the protocol game played move for move."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
 
@@ -180,34 +178,6 @@ def test_seeds_and_reset_mask_are_per_board() -> None:
         now = env.position(i)
         np.testing.assert_array_equal(now.board, before[i].board)
         assert now.generation == before[i].generation
-
-
-def test_same_step_gives_the_final_and_the_next_first_observation() -> None:
-    options: dict[str, Any] = {"opponent": "greedy", "params": {"size": 4,
-                                                                "max_generations": 3}}
-    env = make_vector_env(GAME, 1, autoreset_mode="same_step", **options)
-    assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
-    twin = make_vector_env(GAME, 1, **options)  # NEXT_STEP, the same games
-    env.reset(seed=5)
-    twin.reset(seed=5)
-    ended = 0
-    for _ in range(40):
-        actions = env.sample_actions()
-        twin_seen, twin_rewards, twin_terminated, _, _ = twin.step(actions)
-        seen, rewards, terminated, _, info = env.step(actions)
-        np.testing.assert_array_equal(rewards, twin_rewards)
-        np.testing.assert_array_equal(terminated, twin_terminated)
-        if terminated[0]:
-            ended += 1
-            assert info["_final_obs"][0] and info["_final_info"][0]
-            np.testing.assert_array_equal(info["final_obs"][0], twin_seen[0])
-            restarted, *_ = twin.step(np.zeros(1, np.int64))  # the twin's next episode
-            np.testing.assert_array_equal(seen, restarted)
-            assert env.action_masks()[0].any()
-        else:
-            assert "final_obs" not in info
-            np.testing.assert_array_equal(seen, twin_seen)
-    assert ended >= 3
 
 
 def test_snapshot_and_restore() -> None:
