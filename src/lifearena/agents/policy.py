@@ -191,6 +191,7 @@ BASELINE = "ppo"
 """``policy:ppo`` plays the game's shipped PPO baseline (:data:`BASELINES`)."""
 BASELINES_DIR = os.path.join(os.path.dirname(__file__), "baselines")
 BASELINES: dict[str, str] = {
+    "life_for_two": "life_for_two-v1.pt",
     "p2life": "p2life-12x12-v1.pt",
     "blocking_queen": "blocking_queen-12-v1.pt",
 }
