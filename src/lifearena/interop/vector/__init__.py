@@ -1,7 +1,9 @@
 """Compiled vector environments: ``num_envs`` boards of one game stepped in one numba call,
 Gymnasium ``VectorEnv`` s with the single environments' options, observations and masks
-(:mod:`lifearena.interop.gymnasium`), auto-reset in Gymnasium's ``NEXT_STEP`` mode, and the
-opponent compiled inside the batch.
+(:mod:`lifearena.interop.gymnasium`), on the game's own compiled rules
+(``games/<game>/fast.py``) and one step loop for every game (:mod:`.base`: auto-reset in
+Gymnasium's ``NEXT_STEP`` or ``SAME_STEP`` mode, per-board seeds, ``reset_mask``, the
+compiled opponents, pools of them, self-play and a frozen policy as opponent).
 
 ``gymnasium.make_vec("lifearena/<game>-v0", num_envs=N,
 vectorization_mode="vector_entry_point")`` builds one for the games of :data:`VECTOR_GAMES`

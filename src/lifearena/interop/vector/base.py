@@ -295,9 +295,11 @@ class CompiledVectorEnv(VectorEnv):
         raise NotImplementedError
 
     def _start_kernel(self, which: np.ndarray) -> bool:
-        """Start a new episode on every board ``which`` selects (the compiled call; see the
-        module doc of :mod:`lifearena.interop.vector` for what it writes); ``False`` if some
-        board found no start the learner can move in."""
+        """Start a new episode on every board ``which`` selects (the compiled call): draw its
+        start from its stream; when the learner sits second, play a compiled opponent's first
+        move, or leave a policy opponent's board waiting with that seat's view written; write
+        the learner's observation, mask and ``to_play``. ``False`` if some board found no
+        start the learner can move in after 100 draws."""
         raise NotImplementedError
 
     def _step_kernel(self, actions: np.ndarray, active: np.ndarray,
@@ -360,8 +362,6 @@ class CompiledVectorEnv(VectorEnv):
         if self.simultaneous and self.uses_policy:
             self._ask_policy(active & (self._kinds == POLICY_KIND))
         bad = self._step_kernel(chosen, active, self._opp_actions)
-        if bad == -2:
-            self._reset_failed()
         if bad >= 0:
             raise IllegalMoveError(f"environment {bad}: {self._refusal(bad, int(chosen[bad]))}")
         self._play_replies()
