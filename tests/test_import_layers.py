@@ -50,6 +50,7 @@ LAYERS: dict[str, int] = {
     "cli": 7,
     "web": 7,
     "interop": 7,
+    "rl": 8,  # trainers and their baselines, over the vector environments of interop
     "_entry": 8,  # the ``lifearena`` script's entry point, which loads the command line
     "__main__": 8,
 }
@@ -192,6 +193,9 @@ UPWARD_ALLOWED = {
     # PettingZoo policy); the adapter lives with the other adapters and is imported inside
     # ``make`` only when such a name is used, so the agents layer never needs the extra.
     "lifearena.agents.registry -> lifearena.interop.agents",
+    # ``make("alphazero:FILE.pt")`` plays by the trainer's search and network (torch, the
+    # compiled vector environment); imported inside the factory only when such a name is used.
+    "lifearena.agents.alphazero -> lifearena.rl.alphazero",
 }
 
 

@@ -1,0 +1,1 @@
+"""Reinforcement learning baselines trained on the compiled vector environments."""
