@@ -559,7 +559,7 @@ def train_step(net: PolicyValueNet, optimizer: torch.optim.Optimizer,
     optimizer.zero_grad()
     (policy_loss + value_loss).backward()  # type: ignore[no-untyped-call]
     optimizer.step()
-    return float(policy_loss), float(value_loss)
+    return policy_loss.item(), value_loss.item()
 
 
 def evaluate(net: PolicyValueNet, opponents: Sequence[str], games: int, simulations: int,
