@@ -82,6 +82,22 @@ def test_uniform_search_backs_up_the_replys_win_as_a_loss() -> None:
     assert (q <= 0.05).all() and (q < -0.3).sum() >= 15
 
 
+def test_boards_sharing_one_tree_walk_apart_and_find_the_win() -> None:
+    win = WarOfLifeState.from_setup(ONE_MOVE_WIN)
+    env = search_env(*[win] * 4)
+    mcts = az.BatchedMCTS(env, az.uniform_evaluator)
+    first = np.array([True, False, False, False])
+    (root, *_) = mcts.search([None] * 4, first, simulations=1)
+    assert root is not None
+    mcts.search([root] * 4, np.ones(4, np.bool_), simulations=1)
+    assert (root.visits > 0).sum() == 5  # the virtual losses sent the 4 paths apart
+    mcts.search([root] * 4, np.ones(4, np.bool_), simulations=60)
+    assert root.visits.sum() == 1 + 4 * 61
+    k = az.choose_action(root, 0.0, mcts.rng)
+    assert win.action_to_string(int(root.actions[k])) == WINNING_MOVE
+    assert root.value_sum[k] == root.visits[k]  # every visit +1: no virtual loss left behind
+
+
 def test_search_continues_a_kept_subtree_and_only_the_selected_boards() -> None:
     env = search_env(new_game(seed=3), new_game(seed=4))
     mcts = az.BatchedMCTS(env, az.uniform_evaluator)

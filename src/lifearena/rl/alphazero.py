@@ -217,7 +217,12 @@ class SearchConfig:
 
 class BatchedMCTS:
     """PUCT search over the boards of a self-play vector environment, one tree per board
-    (see the module doc). The environment is left as it was found."""
+    (see the module doc). The environment is left as it was found.
+
+    Several boards may share a tree (the same root node, the same position on each): each
+    simulation then walks one path per board, a virtual loss on every edge taken steering
+    the later boards to other paths, and their leaves are evaluated in one call (how the
+    agent searches one position with batched network calls)."""
 
     def __init__(self, env: WarOfLifeVectorEnv, evaluator: Evaluator,
                  config: SearchConfig | None = None,
@@ -306,6 +311,9 @@ class BatchedMCTS:
                 assert node is not None
                 k = node.select(c_puct)
                 paths[i].append((node, k))
+                # a virtual loss until the backup: boards sharing a tree take other paths
+                node.visits[k] += 1.0
+                node.value_sum[k] -= 1.0
                 child = node.children[k]
                 if child is not None and child.terminal is not None:
                     leaf_values[i] = child.terminal  # a known game end: no need to play it
@@ -338,8 +346,7 @@ class BatchedMCTS:
         for i in np.flatnonzero(boards):
             value = leaf_values[i]
             for node, k in reversed(paths[i]):
-                node.visits[k] += 1.0
-                node.value_sum[k] += value
+                node.value_sum[k] += value + 1.0  # the visit counted, the virtual loss undone
                 value = -value
 
 
@@ -399,31 +406,32 @@ def load_checkpoint(path: str | os.PathLike[str]) -> tuple[PolicyValueNet, dict[
 # -- the agent ----------------------------------------------------------------------------------
 
 class AlphaZeroAgent(Agent):
-    """Plays War of Life by :class:`BatchedMCTS` on one board with a checkpoint's network:
-    the most visited move after the simulations its limit allows (``Limit.simulations``,
-    or ``Limit.time`` less a safety margin, or ``simulations`` when the limit gives
-    neither)."""
+    """Plays War of Life by :class:`BatchedMCTS` with a checkpoint's network: ``parallel``
+    boards of a vector environment hold the position and share one tree (so each network
+    call evaluates ``parallel`` leaves), and the agent plays the most visited move after the
+    simulations its limit allows: ``Limit.simulations`` (counted as paths walked), or
+    ``Limit.time`` less a safety margin, or ``simulations`` when the limit gives neither."""
 
     MARGIN = 0.1
     """The share of a time limit kept back for the last simulation and the move's return."""
 
     def __init__(self, net: PolicyValueNet, *, seed: int | None = 0, simulations: int = 200,
-                 c_puct: float = 1.5, name: str = "alphazero") -> None:
-        if isinstance(simulations, bool) or not isinstance(simulations, int) \
-                or simulations < 1:
-            raise BadParameterError(f"simulations={simulations!r:.40}; expected an integer "
-                                    f">= 1")
+                 parallel: int = 8, c_puct: float = 1.5, name: str = "alphazero") -> None:
+        for option, value in (("simulations", simulations), ("parallel", parallel)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise BadParameterError(f"{option}={value!r:.40}; expected an integer >= 1")
         if not c_puct > 0:
             raise BadParameterError(f"c_puct={c_puct!r:.40}; expected a number > 0")
         self.net = net
         self.simulations = simulations
+        self.parallel = parallel
         self.name = name
-        self._env = WarOfLifeVectorEnv(1, opponent="self", illegal="raise")
+        self._env = WarOfLifeVectorEnv(parallel, opponent="self", illegal="raise")
         self._env.reset(seed=0 if seed is None else seed)
         self._mcts = BatchedMCTS(self._env, network_evaluator(net), SearchConfig(c_puct=c_puct),
                                  np.random.default_rng(seed))
         self.last_simulations = 0
-        """How many simulations the last move searched."""
+        """How many paths the last move's search walked (its root's visits)."""
 
     def act(self, state: State, player: int, limit: Limit | None = None) -> Action:
         start = time.perf_counter()
@@ -432,27 +440,35 @@ class AlphaZeroAgent(Agent):
                                     f"{type(state).__name__}")
         if state.to_move != player or state.is_terminal():
             raise BadParameterError(f"player {player} is not to move in this position")
-        self._env.set_position(0, state)
         limit = limit or Limit()
-        deadline = None
-        simulations: int | None = limit.simulations
-        if limit.time is not None:
-            deadline = start + limit.time * (1.0 - self.MARGIN)
-        elif simulations is None:
-            simulations = self.simulations
-        (root,) = self._mcts.search([None], np.ones(1, np.bool_), simulations=simulations,
-                                    deadline=deadline)
+        deadline = None if limit.time is None else start + limit.time * (1.0 - self.MARGIN)
+        wanted = limit.simulations
+        if wanted is None and deadline is None:
+            wanted = self.simulations
+        for i in range(self.parallel):
+            self._env.set_position(i, state)
+        first = np.zeros(self.parallel, np.bool_)
+        first[0] = True
+        (root, *_) = self._mcts.search([None] * self.parallel, first, simulations=1)
         assert root is not None
+        while True:
+            done = int(root.visits.sum())
+            if (wanted is not None and done >= wanted) or (
+                    deadline is not None and time.perf_counter() >= deadline):
+                break
+            count = self.parallel if wanted is None else min(self.parallel, wanted - done)
+            self._mcts.search([root] * self.parallel, np.arange(self.parallel) < count,
+                              simulations=1)
         self.last_simulations = int(root.visits.sum())
         return int(root.actions[choose_action(root, 0.0, self._mcts.rng)])
 
 
-def make_agent(path: str, *, seed: int | None = 0, simulations: int = 200,
+def make_agent(path: str, *, seed: int | None = 0, simulations: int = 200, parallel: int = 8,
                c_puct: float = 1.5) -> AlphaZeroAgent:
     """The agent of ``alphazero:FILE.pt``."""
     net, _ = load_checkpoint(path)
-    return AlphaZeroAgent(net, seed=seed, simulations=simulations, c_puct=c_puct,
-                          name=f"alphazero:{os.path.basename(path)}")
+    return AlphaZeroAgent(net, seed=seed, simulations=simulations, parallel=parallel,
+                          c_puct=c_puct, name=f"alphazero:{os.path.basename(path)}")
 
 
 # -- self-play, training and evaluation ---------------------------------------------------------
