@@ -606,8 +606,12 @@ def evaluate(net: PolicyValueNet, opponents: Sequence[str], games: int, simulati
                 root = roots[k * games + i]
                 if playing[k * games + i] and root is not None:
                     actions[i] = root.actions[choose_action(root, 0.0, mcts.rng)]
-            _, rewards, terminated, _, _ = env.step(actions)
-            for j in np.flatnonzero(terminated & playing[k * games:(k + 1) * games]):
+            _, rewards, terminated, _, info = env.step(actions)
+            mine = playing[k * games:(k + 1) * games]
+            if (info.get("illegal_action", np.zeros(games, np.bool_)) & mine).any():
+                raise RuntimeError("evaluate: the search chose an illegal move; the search "
+                                   "boards and the evaluation boards disagree")
+            for j in np.flatnonzero(terminated & mine):
                 results[k * games + j] = rewards[j]
                 playing[k * games + j] = False
     table: dict[str, tuple[int, int, int]] = {}
