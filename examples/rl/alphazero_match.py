@@ -6,7 +6,7 @@ the web gives its levels (``hard`` is ``alphabeta`` at 1.5 s). A line per game a
 then the checkpoint's wins, draws and losses, its win rate with a 95% Wilson interval and
 each side's mean thinking time a move::
 
-    python examples/rl/alphazero_match.py runs/alphazero/final.pt --opponent alphabeta \\
+    python examples/rl/alphazero_match.py out/alphazero/final.pt --opponent alphabeta \\
         --time 1.5 --starts 10
 """
 

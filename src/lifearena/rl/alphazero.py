@@ -508,7 +508,7 @@ class Args:
                                                         "evaluation (greedy, no noise)"})
     eval_opponents: str = field(default="random,bloodlust,minimax",
                                 metadata={"help": "compiled opponents, comma-separated"})
-    out: str = field(default="runs/alphazero", metadata={"help": "folder of the checkpoints "
+    out: str = field(default="out/alphazero", metadata={"help": "folder of the checkpoints "
                                                          "and the curve"})
 
 
@@ -649,6 +649,8 @@ def train(args: Args, log: Callable[[str], None] = print) -> Path:
     plies = np.zeros(args.games, np.int64)
     everyone = np.ones(args.games, np.bool_)
     counts = {"plies": 0, "games": 0, "updates": 0}
+    spent = {"self_play": 0.0, "training": 0.0, "evaluation": 0.0}
+    """Seconds of the budget each part took (reported with each evaluation)."""
     losses = [float("nan"), float("nan")]
     curve = out / "curve.csv"
     columns = ["minutes", "positions", "games", "updates", "policy_loss", "value_loss",
@@ -661,12 +663,15 @@ def train(args: Args, log: Callable[[str], None] = print) -> Path:
     def checkpoint(name: str) -> Path:
         path = out / name
         save_checkpoint(path, net, {"args": dataclasses.asdict(args), **counts,
-                                    "minutes": (time.perf_counter() - began) / 60.0})
+                                    "minutes": (time.perf_counter() - began) / 60.0,
+                                    "seconds": dict(spent)})
         return path
 
     def record_evaluation() -> None:
         net.eval()
+        started = time.perf_counter()
         table = evaluate(net, opponents, args.eval_games, args.eval_simulations, args.c_puct)
+        spent["evaluation"] += time.perf_counter() - started
         minutes = (time.perf_counter() - began) / 60.0
         row: list[Any] = [f"{minutes:.2f}", counts["plies"], counts["games"], counts["updates"],
                           f"{losses[0]:.4f}", f"{losses[1]:.4f}"]
@@ -680,13 +685,15 @@ def train(args: Args, log: Callable[[str], None] = print) -> Path:
             csv.writer(handle).writerow(row)
         log(f"[{minutes:5.1f} min] positions {counts['plies']} games {counts['games']} "
             f"updates {counts['updates']} losses {losses[0]:.3f}/{losses[1]:.3f} | "
-            f"w/d/l {', '.join(shown)}")
+            f"w/d/l {', '.join(shown)} | seconds "
+            f"{' '.join(f'{part} {value:.0f}' for part, value in spent.items())}")
         checkpoint(f"step_{counts['updates']:06d}.pt")
 
     record_evaluation()
     rounds = 0
     while rounds == 0 or time.perf_counter() < stop:  # at least one round, however short
         net.eval()
+        started = time.perf_counter()
         roots = mcts.search(roots, everyone, simulations=args.simulations, noise=True)
         observations = env.observations.reshape(args.games, PLANES, CELLS).astype(np.uint8)
         masks = env.action_masks()
@@ -718,13 +725,16 @@ def train(args: Args, log: Callable[[str], None] = print) -> Path:
         if terminated.any():
             env.reset(options={"reset_mask": terminated})
         rounds += 1
+        spent["self_play"] += time.perf_counter() - started
         if buffer.size >= args.min_buffer and rounds % args.train_every == 0:
+            started = time.perf_counter()
             net.train()
             for _ in range(args.updates):
                 losses = list(train_step(net, optimizer,
                                          buffer.sample(args.batch_size, rng)))
                 counts["updates"] += 1
             net.eval()
+            spent["training"] += time.perf_counter() - started
         if time.perf_counter() >= next_eval:
             record_evaluation()
             next_eval = time.perf_counter() + 60.0 * args.eval_every
