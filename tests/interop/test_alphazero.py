@@ -142,6 +142,11 @@ def test_set_position_writes_what_a_reset_to_the_same_start_writes() -> None:
     assert env.to_play.tolist() == [1, 0, 0] and env.position(0).board.tolist() == \
         state.board.tolist()
     assert env.action_masks()[0].sum() == len(state.legal_actions())
+    over = WarOfLifeState.from_setup(ONE_MOVE_WIN)
+    over.apply_action(over.string_to_action(WINNING_MOVE))
+    assert over.is_terminal()
+    env.set_position(1, over)  # a finished game: no legal action, restarted by the next step
+    assert not env.action_masks()[1].any() and env.observations[1, 2].sum() == 0
     with pytest.raises(BadParameterError, match="expected the learner's seat"):
         WarOfLifeVectorEnv(1, opponent="random", player=0).set_position(0, state)
     with pytest.raises(BadParameterError, match=r"expected an integer 0\.\.2"):
