@@ -206,6 +206,9 @@ UPWARD_ALLOWED = {
     # ``policy:FILE.pt`` plays a torch checkpoint: its agent lives in the rl layer with the
     # network, and is imported inside the ``policy:`` factory only for such a file
     "lifearena.agents.policy -> lifearena.rl.torch_agent",
+    # ``make("alphazero:FILE.pt")`` plays by the trainer's search and network (torch, the
+    # compiled vector environment); imported inside the factory only when such a name is used.
+    "lifearena.agents.alphazero -> lifearena.rl.alphazero",
 }
 
 

@@ -26,7 +26,8 @@ Factory = Callable[..., Any]
 _GENERIC: dict[str, Factory] = {}
 _BY_GAME: dict[tuple[str, str], Factory] = {}
 _SPECS: dict[str, Factory] = {}
-_GENERIC_MODULES = ("random_agent", "alphabeta", "mcts", "bot", "prolog", "policy")
+_GENERIC_MODULES = ("random_agent", "alphabeta", "mcts", "bot", "prolog", "policy",
+                    "alphazero")
 
 
 def _key(name: str) -> str:

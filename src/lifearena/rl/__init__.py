@@ -10,6 +10,7 @@
 * :mod:`lifearena.rl.evaluate`: a policy played from an id's evaluation set against the
   game's built-in agents, both seats, by the arena's referee (``lifearena rl evaluate``).
 * The torch modules (:mod:`lifearena.rl.network`, :mod:`lifearena.rl.checkpoint`,
-  :mod:`lifearena.rl.ppo`, :mod:`lifearena.rl.torch_agent`) need the ``[rl]`` extra
+  :mod:`lifearena.rl.ppo`, :mod:`lifearena.rl.torch_agent`, :mod:`lifearena.rl.alphazero`)
+  need the ``[rl]`` extra
   (``pip install -e ".[rl]"``). Importing this package imports none of them.
 """

@@ -27,6 +27,7 @@ from typing import ClassVar
 import numpy as np
 from numba import njit
 
+from lifearena.errors import BadParameterError
 from lifearena.games.war_of_life import WarOfLifeState, new_game
 from lifearena.games.war_of_life.fast import (
     BLUE_WINS,
@@ -355,3 +356,34 @@ class WarOfLifeVectorEnv(CompiledVectorEnv):
             return WarOfLifeState(bits_to_board(*self._starts[i]), 0, 0)
         return WarOfLifeState(bits_to_board(self._blue[i], self._red[i]), int(self._to_move[i]),
                               int(self._played[i]))
+
+    def set_position(self, i: int, state: WarOfLifeState) -> None:
+        """Put the protocol position ``state`` on board ``i``: its pieces, side to move and
+        moves played, its observation and mask from the side to move's view, and ``to_play``
+        (what a search plays from with :meth:`step_boards`, or an agent from a game played
+        elsewhere). The position becomes the board's episode start. A finished position
+        leaves the board ended (no legal action; the next :meth:`step` restarts it). Outside
+        self-play the learner's seat must be the side to move."""
+        if not isinstance(state, WarOfLifeState):
+            raise BadParameterError(f"set_position: a {type(state).__name__}; expected a "
+                                    f"WarOfLifeState")
+        if isinstance(i, bool) or not isinstance(i, int | np.integer) \
+                or not 0 <= i < self.num_envs:
+            raise BadParameterError(f"set_position: board {i!r:.40}; expected an integer "
+                                    f"0..{self.num_envs - 1}")
+        mover, count = state.to_move, state.moves_played
+        if not self.self_play and mover != self.player:
+            raise BadParameterError(f"set_position: {state.info.side_names[mover]} to move; "
+                                    f"expected the learner's seat "
+                                    f"({state.info.side_names[self.player]}) outside "
+                                    f"self-play")
+        blue, red = board_to_bits(state.board)
+        self._blue[i], self._red[i], self._to_move[i], self._played[i] = blue, red, mover, count
+        self._starts[i] = blue, red
+        over = _code(blue, red, mover, count) != GOES_ON
+        self._ended[i] = self._terminated[i] = over
+        self._forfeit[i] = self._waiting[i] = self._truncated[i] = False
+        self._rewards[i] = 0.0
+        self.to_play[i] = mover
+        self.opponent_actions[i] = -1
+        _write(i, blue, red, mover, not over, not over, self._planes, self._words)
