@@ -4,14 +4,15 @@ each id's observations and masks over a seeded random rollout."""
 
 from __future__ import annotations
 
-import gymnasium
 import numpy as np
 import pytest
 
-from lifearena.errors import BadParameterError
-from lifearena.interop.spaces import Encoding
-from lifearena.rl.envs import make_env, register_envs, rollout_digest
-from lifearena.rl.versions import SPECS, EnvSpec
+gymnasium = pytest.importorskip("gymnasium", reason="needs Gymnasium: pip install -e '.[interop]'")
+
+from lifearena.errors import BadParameterError  # noqa: E402
+from lifearena.interop.spaces import Encoding  # noqa: E402
+from lifearena.rl.envs import make_env, register_envs, rollout_digest  # noqa: E402
+from lifearena.rl.versions import SPECS, EnvSpec  # noqa: E402
 
 DIGESTS = {
     "lifearena/war_of_life-v1":
