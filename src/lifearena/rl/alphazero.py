@@ -61,6 +61,7 @@ from lifearena.core import Action, State
 from lifearena.errors import BadParameterError
 from lifearena.games.war_of_life import DIRECTIONS, NUM_ACTIONS, SIZE, WarOfLifeState
 from lifearena.interop.vector.war_of_life import WarOfLifeVectorEnv
+from lifearena.rl.network import ResidualBlock
 
 CHECKPOINT_FORMAT = "lifearena-alphazero-v1"
 """The ``format`` a checkpoint's dict names."""
@@ -111,18 +112,6 @@ def transform(observations: np.ndarray, rows: np.ndarray, which: np.ndarray
 
 
 # -- the network --------------------------------------------------------------------------------
-
-class ResidualBlock(nn.Module):
-    """Two 3x3 convolutions and a skip connection."""
-
-    def __init__(self, channels: int) -> None:
-        super().__init__()
-        self.first = nn.Conv2d(channels, channels, 3, padding=1)
-        self.second = nn.Conv2d(channels, channels, 3, padding=1)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.relu(x + self.second(torch.relu(self.first(x))))
-
 
 class PolicyValueNet(nn.Module):
     """The ``(3, 8, 8)`` planes to 512 policy logits and a value in [-1, 1] (see the module
