@@ -241,5 +241,6 @@ def test_without_torch_the_error_names_the_extra(checkpoints: dict[str, Path],
     monkeypatch.setitem(sys.modules, "torch", None)  # import torch raises ImportError
     for name in [m for m in sys.modules if m.startswith("lifearena.rl.")]:
         monkeypatch.delitem(sys.modules, name)
-    with pytest.raises(BadParameterError, match=r'needs torch: pip install -e "\.\[rl\]"'):
+    with pytest.raises(BadParameterError,
+                       match=r'needs torch: pip install torch==2.13.0 -e "\.\[rl\]"'):
         agents.make(f"policy:{checkpoints['losat']}", game="losat")

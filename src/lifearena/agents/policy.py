@@ -244,6 +244,6 @@ def _torch_agent(path: str, game: str | None, seed: int | None, temperature: flo
         if (error.name or "").startswith("lifearena"):
             raise
         raise BadParameterError(f"policy file {path!r} is a torch checkpoint, which needs "
-                                f"{error.name or 'torch'}: pip install -e \".[rl]\""
-                                ) from None
+                                f"{error.name or 'torch'}: pip install torch==2.13.0 "
+                                f"-e \".[rl]\" (torch's CPU build first)") from None
     return make_torch_agent(path, game=game, seed=seed, temperature=temperature)
