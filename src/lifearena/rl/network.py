@@ -18,6 +18,13 @@ without it a network could not tell which side it plays there.
   ``head_channels``-plane summary of the board (Life for Two's 2,300 first-turn triples
   too). A game or size that fits no layout gets the linear head for every action.
 * **Value**: the same kind of summary, one hidden layer of ``value_hidden``, one output.
+* **Mirror** (``mirror=True``, for the games of :data:`MIRRORS`): seat 1's view is turned
+  into seat 0's before the trunk (the colour planes swapped, the rows flipped) and its cell
+  logits turned back after the heads (the rows flipped back, the colour-specific kinds
+  swapped). Losat's planes show black and white and its two seats march in opposite
+  directions: mirrored, both seats play one task, so what the network learns in one seat
+  serves the other (without it, a 15-minute run learned white's seat while it unlearned
+  black's). The seat plane stays, since moving first or second still differs.
 
 Illegal actions are masked out of the logits (:func:`masked_logits`): their probability is
 zero, so sampling, the log-probabilities and the entropy only ever see legal moves.
@@ -45,6 +52,7 @@ import torch
 from torch import nn
 
 from lifearena.errors import BadParameterError
+from lifearena.rl.afterstates import AfterstateScorer, afterstate_logits
 
 LAYOUTS: dict[str, tuple[int, int, bool]] = {
     # game: (actions before the cell blocks, actions a cell, cell-major?)
@@ -56,6 +64,14 @@ LAYOUTS: dict[str, tuple[int, int, bool]] = {
 }
 """How each game numbers its actions by cell (read off the games' notation modules): the
 actions not in a cell block come after them (see :meth:`NetworkConfig.for_game`)."""
+
+MIRRORS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
+    # game: (its planes in seat 1's mirrored view, its cell kinds in seat 1's mirrored view)
+    "losat": ((1, 0), (0, 2, 1, 3)),  # black <-> white; remove, add white <-> add black, capture
+}
+"""The games whose board looks the same to both seats once turned upside down with the
+colours swapped (Losat's start is, but for one column: White's heptomino stands one column
+right of Black's; the convolutions do not mind)."""
 
 ILLEGAL_LOGIT = -1e8
 """The logit of an illegal action: its probability is exactly zero in float32."""
@@ -82,12 +98,22 @@ class NetworkConfig:
     blocks: int = 2
     head_channels: int = 2
     value_hidden: int = 64
+    mirror_planes: tuple[int, ...] = ()
+    """Seat 1's view mirrored into seat 0's: its planes in this order, its rows flipped
+    (:data:`MIRRORS`; empty: no mirror)."""
+    mirror_kinds: tuple[int, ...] = ()
+    """... and its cell logits' kinds in this order, their rows flipped back."""
+    afterstates: bool = False
+    """War of Life: the move logits are the scores of each legal move's board after its
+    crank (:mod:`lifearena.rl.afterstates`); the forward pass then needs the mask."""
 
     @classmethod
     def for_game(cls, game: str, shape: tuple[int, ...], num_actions: int,
+                 mirror: bool = False, afterstates: bool = False,
                  **sizes: int) -> NetworkConfig:
         """The network of ``game``'s planes ``shape`` and ``num_actions`` actions; ``sizes``
-        are ``channels``, ``blocks``, ``head_channels``, ``value_hidden``.
+        are ``channels``, ``blocks``, ``head_channels``, ``value_hidden``; ``mirror`` asks
+        for seat 1's mirrored view (:data:`MIRRORS`; refused for a game without one).
 
         >>> NetworkConfig.for_game("losat", (2, 19, 19), 1445).suffix
         1
@@ -102,8 +128,18 @@ class NetworkConfig:
         suffix = num_actions - prefix - kinds * height * width
         if suffix < 0 or (cell_major and suffix):
             prefix, kinds, cell_major, suffix = 0, 0, False, num_actions
+        if mirror and (game not in MIRRORS or kinds != len(MIRRORS[game][1])
+                       or planes != len(MIRRORS[game][0])):
+            raise BadParameterError(f"mirror for {game} with planes {shape}; expected one of "
+                                    f"{', '.join(sorted(MIRRORS))} at their own encoding")
+        if afterstates and (game != "war_of_life" or (planes, height, width, num_actions)
+                            != (3, 8, 8, 512)):
+            raise BadParameterError(f"afterstates for {game} with planes {shape}; expected "
+                                    f"war_of_life's (3, 8, 8) planes and 512 actions")
+        swaps = MIRRORS[game] if mirror else ((), ())
         config = cls(planes, height, width, int(num_actions), prefix, kinds, cell_major,
-                     suffix, **sizes)
+                     suffix, **sizes, mirror_planes=swaps[0], mirror_kinds=swaps[1],
+                     afterstates=bool(afterstates))
         for name in ("channels", "blocks", "head_channels", "value_hidden"):
             value = getattr(config, name)
             if not isinstance(value, int) or not (0 if name == "blocks" else 1) <= value <= 512:
@@ -117,8 +153,14 @@ class NetworkConfig:
 
     @classmethod
     def from_dict(cls, data: Any) -> NetworkConfig:
-        """The config stored by :meth:`to_dict`; :class:`BadParameterError` if it is not."""
+        """The config stored by :meth:`to_dict`; :class:`BadParameterError` if it is not
+        (the mirror's and the afterstates' fields, added later, default to none)."""
         names = {f.name for f in fields(cls)}
+        if isinstance(data, dict):
+            data = {"mirror_planes": (), "mirror_kinds": (), "afterstates": False, **data}
+            for name in ("mirror_planes", "mirror_kinds"):
+                if isinstance(data[name], list | tuple):
+                    data[name] = tuple(data[name])
         if not isinstance(data, dict) or set(data) != names:
             raise BadParameterError(f"network config {data!r:.80}; expected the keys "
                                     f"{', '.join(sorted(names))}")
@@ -127,6 +169,12 @@ class NetworkConfig:
                 != config.num_actions:
             raise BadParameterError(f"network config {data!r:.80} does not add up to "
                                     f"{config.num_actions} actions")
+        if (config.mirror_planes or config.mirror_kinds) and (
+                sorted(config.mirror_planes) != list(range(config.planes))
+                or sorted(config.mirror_kinds) != list(range(config.kinds))):
+            raise BadParameterError(f"network config {data!r:.80}: its mirror is not a "
+                                    f"permutation of its {config.planes} planes and "
+                                    f"{config.kinds} kinds")
         return config
 
 
@@ -152,7 +200,11 @@ class PlanesNetwork(nn.Module):
         self.stem = nn.Conv2d(c.planes + 1, c.channels, 3, padding=1)
         self.body = nn.Sequential(*(ResidualBlock(c.channels) for _ in range(c.blocks)))
         self.pool_bias = nn.Linear(c.channels, c.channels)
-        self.cell_policy = nn.Conv2d(c.channels, c.kinds, 1) if c.kinds else None
+        self.cell_policy = (nn.Conv2d(c.channels, c.kinds, 1)
+                            if c.kinds and not c.afterstates else None)
+        self.afterstate_scorer = (AfterstateScorer(c.channels, c.blocks, c.value_hidden,
+                                                   ResidualBlock)
+                                  if c.afterstates else None)
         dense = c.prefix + c.suffix
         self.dense_summary = nn.Conv2d(c.channels, c.head_channels, 1) if dense else None
         self.dense_policy = nn.Linear(c.head_channels * cells, dense) if dense else None
@@ -167,12 +219,17 @@ class PlanesNetwork(nn.Module):
         nn.init.normal_(self.value_out.weight, std=0.01)
         nn.init.zeros_(self.value_out.bias)
 
-    def forward(self, planes: torch.Tensor, seat: torch.Tensor
-                ) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, planes: torch.Tensor, seat: torch.Tensor,
+                mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """Raw logits ``(B, A)`` (unmasked) and values ``(B,)`` of observations
-        ``(B, C, H, W)`` seen by ``seat`` ``(B,)``."""
+        ``(B, C, H, W)`` seen by ``seat`` ``(B,)``; the legal moves ``mask`` ``(B, A)`` is
+        needed by an afterstate network only (the others mask their logits afterwards)."""
         c = self.config
         batch = planes.shape[0]
+        flipped = None
+        if c.mirror_planes:
+            flipped = (seat == 1).view(batch, 1, 1, 1)
+            planes = torch.where(flipped, planes[:, list(c.mirror_planes)].flip(2), planes)
         seat_plane = seat.to(planes.dtype).view(batch, 1, 1, 1).expand(
             batch, 1, c.height, c.width)
         x = torch.relu(self.stem(torch.cat((planes, seat_plane), dim=1)))
@@ -183,8 +240,15 @@ class PlanesNetwork(nn.Module):
         if self.dense_policy is not None and self.dense_summary is not None:
             dense = self.dense_policy(torch.relu(self.dense_summary(x)).flatten(1))
             parts.append(dense[:, :c.prefix])
+        if self.afterstate_scorer is not None:
+            if mask is None:
+                raise ValueError("an afterstate network needs the legal moves' mask")
+            parts.append(afterstate_logits(self.afterstate_scorer, planes, mask))
         if self.cell_policy is not None:
-            cell = self.cell_policy(x).flatten(2)  # (B, kinds, cells), kind-major
+            cell = self.cell_policy(x)  # (B, kinds, H, W)
+            if flipped is not None:  # back from the mirrored view to seat 1's own
+                cell = torch.where(flipped, cell[:, list(c.mirror_kinds)].flip(2), cell)
+            cell = cell.flatten(2)  # (B, kinds, cells), kind-major
             parts.append((cell.transpose(1, 2) if c.cell_major else cell).flatten(1))
         if dense is not None:
             parts.append(dense[:, c.prefix:])

@@ -105,10 +105,16 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     flag("--vf-coef", type=float, default=0.5, help="value loss weight")
     flag("--max-grad-norm", type=float, default=0.5, help="gradient norm clipping")
     flag("--target-kl", type=float, default=None, help="stop an update's epochs past this KL")
+    flag("--shaping", type=float, default=0.0, metavar="C", help="potential-based reward "
+         "shaping: C times the mover's pieces minus the opponent's (War of Life; 0: none)")
     flag("--channels", type=int, default=16, help="network: trunk channels")
     flag("--blocks", type=int, default=1, help="network: residual blocks")
     flag("--head-channels", type=int, default=2, help="network: planes of the heads' summary")
     flag("--value-hidden", type=int, default=64, help="network: the value head's hidden width")
+    flag("--afterstates", action=on_off, default=False, help="network: War of Life's move "
+         "logits scored on each legal move's board after its crank")
+    flag("--mirror", action=on_off, default=False, help="network: seat 1's view mirrored into "
+         "seat 0's (Losat: both seats one task)")
     flag("--seed", type=int, default=1, help="seed of torch and the environments")
     flag("--threads", type=int, default=1, help="torch.set_num_threads")
     flag("--torch-deterministic", action=on_off, default=True,
@@ -216,18 +222,53 @@ class Boards:
 def network_for(boards: Boards, game: str, args: argparse.Namespace) -> PlanesNetwork:
     """The network of the boards' game, sized by the flags."""
     config = NetworkConfig.for_game(game, boards.shape, boards.num_actions,
+                                    mirror=args.mirror, afterstates=args.afterstates,
                                     channels=args.channels, blocks=args.blocks,
                                     head_channels=args.head_channels,
                                     value_hidden=args.value_hidden)
     return PlanesNetwork(config)
 
 
-def collect(network: PlanesNetwork, boards: Boards, steps: int, stats: dict[str, list[float]]
+SHAPED_GAMES = frozenset({"war_of_life"})
+"""The games whose observation's planes 0 and 1 are the viewer's pieces and the opponent's
+(what :func:`material` reads)."""
+
+
+def material(obs: np.ndarray) -> np.ndarray:
+    """Each board's pieces of the viewer minus the opponent's (planes 0 and 1).
+
+    >>> material(np.array([[[[1, 1]], [[0, 1]], [[1, 1]]]], np.float32))
+    array([1.], dtype=float32)
+    """
+    difference: np.ndarray = (obs[:, 0].reshape(len(obs), -1).sum(1)
+                              - obs[:, 1].reshape(len(obs), -1).sum(1))
+    return difference
+
+
+def shaped(rewards: np.ndarray, dones: np.ndarray, before: np.ndarray, seats: np.ndarray,
+           after: np.ndarray, next_seats: np.ndarray, coef: float, gamma: float) -> np.ndarray:
+    """Potential-based shaping (Ng, Harada and Russell, ICML 1999: it leaves the optimal
+    policies as they are): ``r + gamma * phi(s') - phi(s)`` with ``phi = coef * material``
+    seen by the side that moved, and ``phi = 0`` at a game's end. A next observation seen
+    by the other seat (self-play) is that seat's material, so it counts negated.
+
+    >>> shaped(np.zeros(2, np.float32), np.array([False, True]), np.array([0., 2.]),
+    ...        np.array([0, 0]), np.array([3., 5.]), np.array([0, 0]), 0.1, 1.0).round(3)
+    array([ 0.3, -0.2], dtype=float32)
+    """
+    sign = np.where(seats == next_seats, 1.0, -1.0)
+    following = np.where(dones, 0.0, sign * coef * after)
+    return (rewards + gamma * following - coef * before).astype(np.float32)
+
+
+def collect(network: PlanesNetwork, boards: Boards, steps: int, stats: dict[str, list[float]],
+            shaping: float = 0.0, gamma: float = 1.0
             ) -> tuple[Rollout, torch.Tensor, torch.Tensor, torch.Tensor]:
     """``steps`` steps of every board, sampled from the masked policy; the rollout and the
     observation, seats and validity after it (for bootstrapping). Finished games append
     their length (learner moves) and, where the reward is the learner's, their outcome to
-    ``stats``."""
+    ``stats``. A ``shaping`` coefficient adds :func:`shaped`'s potential terms to the
+    rollout's rewards (the outcomes in ``stats`` stay the game's)."""
     b = boards.size
     buffers = Rollout(
         obs=torch.zeros((steps, b, *boards.shape)),
@@ -243,7 +284,7 @@ def collect(network: PlanesNetwork, boards: Boards, steps: int, stats: dict[str,
         mask = torch.from_numpy(boards.masks)
         seat = torch.from_numpy(boards.seats)
         with torch.no_grad():
-            logits, value = network(obs, seat)
+            logits, value = network(obs, seat, mask)
             log_probs = torch.log_softmax(masked_logits(logits, mask), dim=1)
             action = torch.multinomial(log_probs.exp(), 1).squeeze(1)
         valid = mask.any(dim=1)
@@ -251,8 +292,14 @@ def collect(network: PlanesNetwork, boards: Boards, steps: int, stats: dict[str,
         buffers.actions[t] = action
         buffers.logprobs[t] = log_probs.gather(1, action[:, None]).squeeze(1)
         buffers.values[t], buffers.valid[t] = value, valid
+        before = material(boards.obs) if shaping else None
         rewards, dones = boards.step(action.numpy())
-        buffers.rewards[t] = torch.from_numpy(rewards)
+        if before is not None:
+            buffers.rewards[t] = torch.from_numpy(shaped(
+                rewards, dones, before, seat.numpy(), material(boards.obs), boards.seats,
+                shaping, gamma))
+        else:
+            buffers.rewards[t] = torch.from_numpy(rewards)
         buffers.dones[t] = torch.from_numpy(dones.astype(np.float32))
         played = valid.numpy()
         lengths += played
@@ -301,7 +348,7 @@ def update(network: PlanesNetwork, optimizer: torch.optim.Optimizer, rollout: Ro
     for _ in range(args.update_epochs):
         # equal minibatches (a few transitions left over would make a noisy last step)
         for mb in torch.tensor_split(torch.randperm(size), min(args.num_minibatches, size)):
-            logits, new_value = network(flat["obs"][mb], flat["seats"][mb])
+            logits, new_value = network(flat["obs"][mb], flat["seats"][mb], flat["masks"][mb])
             logits = masked_logits(logits, flat["masks"][mb])
             new_logprob = torch.log_softmax(logits, dim=1).gather(
                 1, flat["actions"][mb, None]).squeeze(1)
@@ -344,9 +391,10 @@ def greedy_actions(network: PlanesNetwork, obs: np.ndarray, masks: np.ndarray,
                    seats: np.ndarray) -> np.ndarray:
     """The best legal action of each board (the first in action order on a tie)."""
     with torch.no_grad():
+        legal = torch.as_tensor(masks)
         logits, _ = network(torch.as_tensor(obs, dtype=torch.float32),
-                            torch.as_tensor(seats, dtype=torch.long))
-        chosen = masked_logits(logits, torch.as_tensor(masks)).argmax(dim=1)
+                            torch.as_tensor(seats, dtype=torch.long), legal)
+        chosen = masked_logits(logits, legal).argmax(dim=1)
     return chosen.numpy().astype(np.int64)
 
 
@@ -442,6 +490,10 @@ def train(argv: Sequence[str] | None = None) -> dict[str, Any]:
     command = "python -m lifearena.rl.ppo " + shlex.join(
         list(sys.argv[1:] if argv is None else argv))
     game = canonical_name(args.game)
+    if args.shaping and game not in SHAPED_GAMES:
+        raise BadParameterError(f"--shaping for {game}; expected a game whose planes are "
+                                f"the mover's and the opponent's pieces: "
+                                f"{', '.join(sorted(SHAPED_GAMES))}")
     opponents = [name.strip() for name in args.opponent.split(",") if name.strip()]
     random.seed(args.seed)
     np.random.seed(args.seed)
@@ -484,10 +536,10 @@ def train(argv: Sequence[str] | None = None) -> dict[str, Any]:
             group["lr"] = rate
         stats["lengths"].clear()
         stats["outcomes"].clear()
-        rollout, next_obs, next_seat, next_valid = collect(network, boards, args.num_steps,
-                                                           stats)
+        rollout, next_obs, next_seat, next_valid = collect(
+            network, boards, args.num_steps, stats, args.shaping, args.gamma)
         with torch.no_grad():
-            _, next_value = network(next_obs, next_seat)
+            _, next_value = network(next_obs, next_seat, torch.from_numpy(boards.masks))
         adv = advantages(rollout, next_value, next_seat, next_valid, args.gamma,
                          args.gae_lambda)
         losses = update(network, optimizer, rollout, adv, args)

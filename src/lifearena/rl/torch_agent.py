@@ -67,9 +67,10 @@ class TorchPolicyAgent(Agent):
                                     f"{self.checkpoint.game} checkpoint's board "
                                     f"{tuple(self.encoding.window.shape)[1:]}") from None
         with torch.no_grad():
+            legal = torch.from_numpy(mask[None])
             logits, _ = self.network(torch.from_numpy(planes[None]),
-                                     torch.tensor([player], dtype=torch.long))
-            chosen = masked_logits(logits, torch.from_numpy(mask[None]))[0]
+                                     torch.tensor([player], dtype=torch.long), legal)
+            chosen = masked_logits(logits, legal)[0]
         return chosen.numpy().astype(np.float64), mask
 
     def act(self, state: State, player: int, limit: Limit | None = None) -> Action:
