@@ -122,6 +122,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("puzzles", "show"): ["war-of-life"],
     ("puzzles", "check"): ["war-of-life"],
     ("rl", "evaluate"): ["random", "--env", "lifearena/war_of_life-v1"],
+    ("rl", "export"): ["missing.pt"],
 }
 
 

@@ -2,8 +2,10 @@
 
 A file ending in ``.pt`` is a torch checkpoint of any game, written by
 ``python -m lifearena.rl.ppo`` and played by :mod:`lifearena.rl.torch_agent` (it needs the
-``[rl]`` extra: torch and gymnasium); ``policy:ppo`` is the game's PPO baseline shipped with
-the package (:data:`BASELINES`). What follows is the other kind, War of Life's ``.npz``.
+``[rl]`` extra: torch and gymnasium); an ``.npz`` exported from one (``lifearena rl
+export``) plays with numpy alone (:mod:`lifearena.agents.planes_agent`); ``policy:ppo`` is
+the game's PPO baseline shipped with the package as such an export (:data:`BASELINES`).
+What follows is the other kind, War of Life's afterstate-features ``.npz``.
 
 A policy file is a numpy ``.npz`` (playing needs the package's own numpy and numba, no
 deep-learning framework): a JSON header ``meta`` (``format`` :data:`POLICY_FORMAT`,
@@ -40,6 +42,8 @@ from typing import Any
 import numpy as np
 
 from lifearena.agents.base import Agent, Limit
+from lifearena.agents.planes_agent import PlanesNetworkAgent
+from lifearena.agents.planes_network import is_planes_file, load_planes_policy
 from lifearena.agents.registry import register_spec
 from lifearena.core import Action, State
 from lifearena.errors import BadParameterError
@@ -191,12 +195,13 @@ BASELINE = "ppo"
 """``policy:ppo`` plays the game's shipped PPO baseline (:data:`BASELINES`)."""
 BASELINES_DIR = os.path.join(os.path.dirname(__file__), "baselines")
 BASELINES: dict[str, str] = {
-    "life_for_two": "life_for_two-v1.pt",
-    "p2life": "p2life-12x12-v1.pt",
-    "blocking_queen": "blocking_queen-12-v1.pt",
+    "life_for_two": "life_for_two-v1.npz",
+    "p2life": "p2life-12x12-v1.npz",
+    "blocking_queen": "blocking_queen-12-v1.npz",
 }
-"""The PPO checkpoints shipped with the package, by game (``docs/rl.md`` says how each was
-trained and how strong it is), in :data:`BASELINES_DIR`; each plays its versioned
+"""The PPO baselines shipped with the package, by game (``docs/rl.md`` says how each was
+trained and how strong it is), in :data:`BASELINES_DIR`: torch checkpoints exported to
+numpy (``lifearena rl export``), so they play without torch; each plays its versioned
 environment's parameters."""
 
 
@@ -204,7 +209,7 @@ def baseline_path(game: str | None) -> str:
     """The shipped PPO checkpoint of ``game`` (``policy:ppo``).
 
     >>> os.path.basename(baseline_path("p2life"))
-    'p2life-12x12-v1.pt'
+    'p2life-12x12-v1.npz'
     """
     key = (game or "").strip().lower().replace("-", "_")
     if key not in BASELINES:
@@ -218,8 +223,9 @@ def make_policy_agent(rest: str, game: str | None = None, seed: int | None = 0,
                       temperature: float = 0.0) -> Agent:
     """The agent of ``policy:FILE`` (the registry passes ``FILE`` as ``rest``): a ``.pt``
     torch checkpoint of any game (:mod:`lifearena.rl.torch_agent`, which needs the
-    ``[rl]`` extra), ``policy:ppo`` the game's shipped checkpoint, or a War of Life ``.npz``
-    (this module)."""
+    ``[rl]`` extra), an ``.npz`` exported from one (:mod:`lifearena.agents.planes_agent`,
+    numpy alone), ``policy:ppo`` the game's shipped baseline (such an export), or a War of
+    Life afterstate-features ``.npz`` (this module)."""
     path = rest.strip()
     if not path:
         raise BadParameterError("agent 'policy:' names no file; expected policy:FILE.npz, "
@@ -228,6 +234,12 @@ def make_policy_agent(rest: str, game: str | None = None, seed: int | None = 0,
         path = baseline_path(game)
     if path.lower().endswith(TORCH_SUFFIX):
         return _torch_agent(path, game, seed, float(temperature))
+    if is_planes_file(path):
+        network = load_planes_policy(path)
+        if game is not None and game.strip().lower().replace("-", "_") != network.game:
+            raise BadParameterError(f"policy file {path!r} plays {network.game}, not {game}")
+        return PlanesNetworkAgent(network, seed=seed, temperature=float(temperature),
+                                  name=f"policy:{os.path.basename(path)}")
     policy = load_policy(path)
     if game is not None and game.strip().lower().replace("-", "_") != policy.game:
         raise BadParameterError(f"policy file {path!r} plays {policy.game}, not {game}")

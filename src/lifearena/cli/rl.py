@@ -1,5 +1,6 @@
-"""``lifearena rl``: the versioned environments and ``lifearena rl evaluate``, a policy's
-standard table on one of them (:mod:`lifearena.rl.evaluate`).
+"""``lifearena rl``: the versioned environments, ``lifearena rl evaluate``, a policy's
+standard table on one of them (:mod:`lifearena.rl.evaluate`), and ``lifearena rl export``,
+a torch checkpoint as an ``.npz`` that plays with numpy alone.
 
 The ``rl`` package is imported inside the commands, so ``lifearena --help`` loads none of it.
 """
@@ -26,6 +27,7 @@ from rich.table import Table
 from lifearena import caps
 from lifearena.cli.checks import check_output, split_entrants
 from lifearena.cli.wide_tables import literal, print_whole
+from lifearena.errors import BadParameterError
 
 app = typer.Typer(help="Reinforcement learning: versioned environments, frozen evaluation "
                        "sets, a policy's standard table.", no_args_is_help=True)
@@ -122,3 +124,30 @@ def evaluate(
     if json_file is not None:
         json_file.write_text(report.to_json() + "\n", encoding="utf-8")
         console.print(f"wrote {json_file}")
+
+
+@app.command("export")
+def export(
+    checkpoint: Annotated[Path, typer.Argument(
+        help="A torch checkpoint (.pt) written by python -m lifearena.rl.ppo.")],
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="The .npz to write (default: the checkpoint's name with "
+                               ".npz).")] = None,
+) -> None:
+    """Export a torch checkpoint to an .npz that plays as policy:FILE.npz with numpy alone
+    (no torch needed: web levels, the arena, any machine)."""
+    try:
+        from lifearena.rl.checkpoint import export_numpy, load_checkpoint
+    except ImportError as error:
+        if (error.name or "").startswith("lifearena"):
+            raise
+        raise BadParameterError(f"exporting {str(checkpoint)!r} needs {error.name or 'torch'}: "
+                                f"pip install torch==2.13.0 -e \".[rl]\" (torch's CPU build "
+                                f"first)") from None
+
+    target = output if output is not None else checkpoint.with_suffix(".npz")
+    check_output(target, "--output", (".npz",))
+    loaded = load_checkpoint(checkpoint)
+    policy = export_numpy(loaded, target)
+    Console().print(f"wrote {target} ({target.stat().st_size:,} bytes): {policy.game}, "
+                    f"{len(policy.weights)} arrays; play it as policy:{target}")

@@ -7,7 +7,7 @@
 * :mod:`lifearena.interop.gymnasium` offers a single-agent Gymnasium environment per game,
   the other seat taken by one of our agents.
 * :mod:`lifearena.interop.spaces` holds what those environments share: spaces sized from the
-  game's parameters (:mod:`lifearena.interop.windows`), observation layouts, the mask, and
+  game's parameters (:mod:`lifearena.agents.windows`), observation layouts, the mask, and
   the options (``observation``, ``mask_in_obs``, ``illegal``).
 * :mod:`lifearena.interop.agents` goes the other way: an OpenSpiel bot or a PettingZoo-style
   policy becomes one of our agents (``lifearena tournament -a mine=module:callable``).

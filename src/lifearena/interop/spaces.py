@@ -14,7 +14,7 @@ and the options every environment shares.
   ``mask_in_obs=True``: PettingZoo's classic layout, a ``Dict`` of ``{"observation": ...,
   "action_mask": int8 vector}``.
 * actions: ``Discrete(n)`` with ``n`` read off the game's parameters through its
-  :class:`~lifearena.core.Game` object and :func:`~lifearena.interop.windows.window_of`.
+  :class:`~lifearena.core.Game` object and :func:`~lifearena.agents.windows.window_of`.
   The space's ``sample()`` without a mask draws one of the acting agent's legal actions (so
   the random loops of PettingZoo's and Gymnasium's checkers play real games);
   ``sample(mask)`` works as usual.
@@ -39,10 +39,10 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from lifearena.agents.windows import window_of
 from lifearena.core import SIMULTANEOUS, Game, State
 from lifearena.errors import BadParameterError, IllegalMoveError
 from lifearena.interop.games import game_object, refusal
-from lifearena.interop.windows import window_of
 
 OBSERVATIONS = ("planes", "flat")
 """The observation layouts (see the module doc)."""

@@ -14,7 +14,8 @@ A checkpoint is ``torch.save`` of a plain dict (no pickled classes, so it loads 
 * ``state_dict``: the network's tensors.
 
 ``policy:FILE.pt`` plays one (:mod:`lifearena.rl.torch_agent`); :mod:`lifearena.rl.ppo`
-writes them.
+writes them; :func:`export_numpy` turns one into the ``.npz`` that plays with numpy alone
+(:mod:`lifearena.agents.planes_network`, ``lifearena rl export``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,10 @@ from typing import Any
 import torch
 
 from lifearena import __version__
+from lifearena.agents.planes_network import PlanesPolicy, save_planes_policy
+from lifearena.agents.windows import window_spec
 from lifearena.errors import BadParameterError
+from lifearena.interop.spaces import Encoding
 from lifearena.rl.network import NetworkConfig, PlanesNetwork
 
 CHECKPOINT_FORMAT = "lifearena-torch-policy-v1"
@@ -117,3 +121,19 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Checkpoint:
     network.eval()
     meta = {key: value for key, value in data.items() if key != "state_dict"}
     return Checkpoint(network, game, dict(params), meta)
+
+
+def export_numpy(checkpoint: Checkpoint, path: str | os.PathLike[str]) -> PlanesPolicy:
+    """Write ``checkpoint``'s network as the ``.npz`` that ``policy:FILE.npz`` plays with
+    numpy alone (its config, weights, game, parameters and action window); the policy
+    written."""
+    policy = PlanesPolicy(
+        config=json.loads(json.dumps(checkpoint.network.config.to_dict())),
+        weights={name: tensor.detach().cpu().numpy()
+                 for name, tensor in checkpoint.network.state_dict().items()},
+        game=checkpoint.game, params=json.loads(json.dumps(checkpoint.params)),
+        window=window_spec(Encoding(checkpoint.game, checkpoint.params).window))
+    partial = f"{os.fspath(path)}.partial.npz"
+    save_planes_policy(partial, policy)
+    os.replace(partial, path)
+    return policy

@@ -1,6 +1,6 @@
 """The blocking queen game (k-Blocking Wythoff Nim) as a compiled vector environment:
 ``num_envs`` queens stepped in one numba call, in the single environment's ``side x side``
-window (:mod:`lifearena.interop.windows`): move to ``(x, y)`` is ``y * side + x``, block it
+window (:mod:`lifearena.agents.windows`): move to ``(x, y)`` is ``y * side + x``, block it
 ``side² + y * side + x``, stop blocking ``2 * side²``. The rules and the opponents are the
 game's compiled boards and players (:mod:`lifearena.games.blocking_queen.fast`); this module
 holds the buffers and writes the observations and masks.

@@ -10,8 +10,10 @@ the random start's ``size``, or ``max(x, y) + 1`` for a chosen square) never lea
 window shows that corner and renumbers its actions densely: move to ``(x, y)`` is
 ``y * side + x``, block ``(x, y)`` is ``side² + y * side + x``, stop blocking is ``2 * side²``.
 
-This module is the one place of the adapters that knows a game's action numbering (read off
-the game's notation module, not copied); the rules stay with the game.
+This module is the one place that knows a network's action numbering (read off the game's
+notation module, not copied): the adapters of :mod:`lifearena.interop` number their actions
+with it, and the agents that play trained networks (:mod:`lifearena.agents.planes_network`)
+read their planes and actions through it. The rules stay with the game.
 
 >>> from lifearena.core import get_game
 >>> window = window_of(get_game("blocking_queen", size=12))
@@ -103,3 +105,27 @@ def window_of(game: Game) -> ActionWindow:
         window.shape = (shape[0], side, side)
         return window
     return ActionWindow(game.num_distinct_actions, shape)
+
+
+def window_spec(window: ActionWindow) -> dict[str, int | str]:
+    """What rebuilds ``window`` (:func:`window_from_spec`), as plain data for a file.
+
+    >>> spec = window_spec(CornerWindow(side=3, full=128, kinds=2, extra=1))
+    >>> spec["kind"], window_from_spec(spec).to_game(13)
+    ('corner', 16513)
+    """
+    if isinstance(window, CornerWindow):
+        return {"kind": "corner", "side": window.side, "full": window.full,
+                "kinds": window.kinds,
+                "extra": window.num_actions - window.kinds * window.side * window.side}
+    return {"kind": "identity", "num_actions": window.num_actions}
+
+
+def window_from_spec(spec: dict[str, int | str]) -> ActionWindow:
+    """The window :func:`window_spec` described (its ``shape`` is not needed to play)."""
+    if spec.get("kind") == "corner":
+        return CornerWindow(side=int(spec["side"]), full=int(spec["full"]),
+                            kinds=int(spec["kinds"]), extra=int(spec["extra"]))
+    if spec.get("kind") == "identity":
+        return ActionWindow(int(spec["num_actions"]), ())
+    raise ValueError(f"window {spec!r:.60}; expected kind 'identity' or 'corner'")
