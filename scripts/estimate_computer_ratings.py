@@ -21,8 +21,8 @@ limits of :data:`lifearena.web.catalog.CATALOG` with every time limit multiplied
   opponents), so no first estimate is better than about 100 points; the cap because a
   level the ladder barely separates is still better known than an unknown player.
 
-Levels that play the same agent with the same limit (p2life's ``random`` and ``easy``) are
-one entrant of the ladder and get the same rating.
+Levels that play the same agent with the same limit are one entrant of the ladder and get
+the same rating.
 
 The result is merged into ``--output`` (by default the package's
 ``src/lifearena/web/computer_ratings.json``): the games run replace their entries, the others
@@ -115,7 +115,7 @@ def level_entrants(game: str, time_scale: float) -> tuple[list[Entrant], dict[st
 
     >>> entrants, plays = level_entrants("p2life", 0.2)
     >>> [e.label for e in entrants], plays["easy"]
-    (['random', 'medium', 'hard'], 'random')
+    (['random', 'easy', 'medium', 'hard'], 'easy')
     >>> entrants[-1].limit.time
     0.3
     """

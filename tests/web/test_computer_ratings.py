@@ -63,7 +63,7 @@ def test_random_sits_at_the_anchor_and_deviations_are_bounded() -> None:
 
 
 def test_levels_sharing_an_agent_share_a_rating() -> None:
-    """p2life's random and easy are both the random agent: one player, one rating."""
+    """Levels with the same agent and limit are one player with one rating (none today)."""
     estimates = _committed()
     for game in GAMES:
         for level, entry in estimates[game].items():
@@ -77,12 +77,13 @@ ORDERS = {
     "war_of_life": [("random", "easy", "medium", "hard")],
     "blocking_queen": [("random", "easy", "medium", "hard")],
     "life_for_two": [("random", "hard", "easy", "medium")],
-    "p2life": [("random", "hard", "medium")],
+    "p2life": [("random", "hard", "medium"), ("random", "easy", "medium")],
     "losat": [("random", "easy", "medium"), ("random", "easy", "hard")],
 }
 """Each game's levels from the weakest up, as the committed ladder ranks them; a level
-whose place the ladder leaves open (Losat's ``medium`` against ``hard``: 12 points apart)
-is in two chains. Life for Two's and p2life's ``hard`` (MCTS) rank below their ``medium``:
+whose place the ladder leaves open (Losat's ``medium`` against ``hard``: 12 points apart;
+p2life's ``easy``, the PPO baseline, against its ``hard``: overlapping intervals) is in two
+chains. Life for Two's and p2life's ``hard`` (MCTS) rank below their ``medium``:
 docs/ratings.md says what the ladder found."""
 
 

@@ -38,6 +38,30 @@ class PlanesNetworkAgent(Agent):
         self.name = name
         self._rng = np.random.default_rng(seed)
 
+    def fits(self, state: State, player: int) -> bool:
+        """Whether the network can play ``player`` in ``state`` as trained: the state's
+        rule parameters are the network's and its planes and legal moves fit its window
+        (a blocking queen outside the trained corner does not). A caller with another agent
+        to fall back on asks this first (the web's levels do).
+
+        >>> from lifearena import agents
+        >>> from lifearena.games.p2life import new_game
+        >>> bot = agents.make("policy:ppo", game="p2life")
+        >>> bot.fits(new_game(size=12), 0), bot.fits(new_game(size=8), 0)
+        (True, False)
+        >>> bot.fits(new_game(size=12, max_generations=10), 0)   # other rules, same planes
+        False
+        """
+        rules = {key: value for key, value in state.params.items() if key != "seed"}
+        if any(key in self.policy.params and self.policy.params[key] != value
+               for key, value in rules.items()):
+            return False
+        try:
+            self.logits(state, player)
+        except BadParameterError:
+            return False
+        return True
+
     def logits(self, state: State, player: int) -> tuple[np.ndarray, np.ndarray]:
         """The masked logits over the network's actions for ``player`` in ``state``, and
         the boolean mask."""

@@ -119,7 +119,7 @@ CATALOG: dict[str, GameEntry] = {
         "an empty cell with exactly 3 neighbours of one side is born that side's (3 of each: "
         "a fair, seeded coin decides). A lone token dies, so place next to friends. A side "
         "with no tokens loses; at the generation limit the larger side wins.",
-        {"random": ("random", None), "easy": ("random", None), "medium": ("greedy", None),
+        {"random": ("random", None), "easy": ("policy:ppo", None), "medium": ("greedy", None),
          "hard": ("mcts", Limit(time=1.5))},
     ),
     "blocking_queen": GameEntry(
@@ -255,13 +255,27 @@ def sample_display(game: str) -> dict[str, Any]:
     return presentation_of(state).display(state, None)
 
 
+FALLBACKS: dict[tuple[str, str], str] = {
+    ("p2life", "policy:ppo"): "random",
+}
+"""A level's agent that plays only some parameters (a trained network: its rules, its
+board) and who moves for it elsewhere: the agent the level had before (p2life's shipped
+PPO baseline, ``lifearena/p2life-12x12-v1``, beats ``random`` in every game of its
+evaluation set; on another board size or generation limit, ``easy`` is ``random`` again)."""
+
+
 def choose_move(state: Any, seat: int, agent_name: str, limit: Limit | None,
                 seed: int) -> str:
     """Run in a worker: the agent's move for ``seat`` in ``state`` (already that seat's view),
-    in the game's notation."""
+    in the game's notation; an agent that cannot play this position's rules hands it to its
+    :data:`FALLBACKS`."""
     from lifearena import agents
 
-    agent = agents.make(agent_name, game=state.info.name, seed=seed)
+    game = state.info.name
+    agent = agents.make(agent_name, game=game, seed=seed)
+    fits = getattr(agent, "fits", None)
+    if (game, agent_name) in FALLBACKS and fits is not None and not fits(state, seat):
+        agent = agents.make(FALLBACKS[game, agent_name], game=game, seed=seed)
     action = agent.act(state, seat, limit)
     return str(state.action_to_string(action, seat))
 
