@@ -90,10 +90,6 @@ def _imports(tree: ast.AST, module: str, is_package: bool, *, top_level_only: bo
     found: set[str] = set()
 
     def visit(node: ast.AST, nested: bool) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.orelse:
-                visit(child, nested)
-            return
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             if top_level_only:
                 return
