@@ -9,7 +9,8 @@ anything it imports) imports FastAPI or Starlette (``tests/test_import_layers.py
 the routes (:mod:`lifearena.web.app`) only parse and call it.
 
 * :mod:`~lifearena.web.rooms.runner`: :class:`Rooms`, making games, moves, offers and
-  endings, the agents, the pages' news;
+  endings, abandoned games, the pages' news;
+* :mod:`~lifearena.web.rooms.agents`: the computer's turns (its searches and moves);
 * :mod:`~lifearena.web.rooms.cache`: the games in memory, their locks and eviction;
 * :mod:`~lifearena.web.rooms.clocks`: flag timers, clocks paused and resumed;
 * :mod:`~lifearena.web.rooms.presence`: the open pages of every game, who is here;

@@ -31,11 +31,10 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lifearena.core import Outcome, Record, State, Termination
+from lifearena.core import Outcome, Record, Termination
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
 from lifearena.web import catalog
 from lifearena.web.agent_queue import AgentQueue
-from lifearena.web.agent_workers import SearchCancelled
 from lifearena.web.endings import takeback_position
 from lifearena.web.heavy import HeavyWork
 from lifearena.web.limits import (
@@ -50,6 +49,7 @@ from lifearena.web.models import Move, MoveMessage, NewGame
 from lifearena.web.players import Player, PlayerStore
 from lifearena.web.rated import Ratings
 from lifearena.web.refusals import SeatError
+from lifearena.web.rooms.agents import AgentTurns
 from lifearena.web.rooms.cache import LOOP_REPLAY_MOVES, LiveGames
 from lifearena.web.rooms.clocks import Clocks
 from lifearena.web.rooms.presence import Presence
@@ -116,6 +116,8 @@ class Rooms:
         self.clocks = Clocks(self.settings, self.store, self.cache.games,
                              self.cache.is_locked, self.broadcast)
         self.seats = Seats(self.players, self.ratings, self.listeners)
+        self.turns = AgentTurns(lambda: self.agents, self.store, self.clocks, self.locked,
+                                self.broadcast, self.tasks)
 
     @property
     def games(self) -> collections.OrderedDict[str, LiveGame]:
@@ -451,8 +453,7 @@ class Rooms:
             live.take_back(kept, state)
             # a search of the position taken back is void: stopped, and one of the new
             # position starts once it has (or now, when none ran)
-            if self.agents is not None:
-                self.agents.cancel(game_id)
+            self.turns.cancel(game_id)
         self.schedule_agent(live, address_key(client))
         return live
 
@@ -577,8 +578,8 @@ class Rooms:
                 live.seats_closed = finished = True
                 self.seats.close_seats(live, live.stored_outcome())
             self.in_progress.finished(game_id)
-            if live.thinking and self.agents is not None:
-                self.agents.cancel(game_id)
+            if live.thinking:
+                self.turns.cancel(game_id)
         else:
             self.in_progress.touch(game_id)
         self.transport.tell(self.presence.audience(game_id), live.view_text)
@@ -588,59 +589,9 @@ class Rooms:
             except Exception:  # a listener's bug must not stop the pages being told
                 log.exception("a game listener failed on a change of %s", game_id)
 
-    # -- agents ------------------------------------------------------------------------------
-
     def schedule_agent(self, live: LiveGame, address: str | None = None) -> None:
-        """Start the agent's thinking when the game waits for it (in a worker, in the turn
-        of ``address``: the client whose request gave the agent work, else the one that did
-        last; :mod:`lifearena.web.agent_queue`)."""
-        if address is not None:
-            live.address = address
-        seat = live.agent_seat
-        if seat is None or live.thinking or seat not in live.awaiting() or live.over:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        live.thinking = True
-        task = loop.create_task(self._agent_move(live, seat, live.address or "server"))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-
-    async def _agent_move(self, live: LiveGame, seat: int, address: str) -> None:
-        opponent = live.row.opponent
-        name, limit = catalog.level_agent(live.row.game, opponent["level"])
-        if live.clock is not None:  # it thinks within its clock
-            limit = live.clock.agent_limit(seat, limit, live.now())
-        number, undone = len(live.row.moves), live.undone
-        seed = (int(opponent.get("seed", 0)) + 7919 * number) % (catalog.MAX_SEED + 1)
-        view: State = live.state.view(seat)
-        assert self.agents is not None
-        try:
-            text = await self.agents.run(address, live.row.id, catalog.choose_move, view, seat,
-                                         name, limit, seed)
-            # a thinking game is never evicted: the lock gives this very copy
-            async with self.locked(live.row.id) as current:
-                self.clocks.settle(live, force=True)
-                if (current is live and len(live.row.moves) == number
-                        and live.undone == undone and seat in live.awaiting()):
-                    live.play(text, seat, number)
-                    self.store.save_play(live.row, live.stored_outcome())
-                    self.clocks.schedule(live)
-            live.agent_error = None
-        except SearchCancelled:  # the game ended, or a takeback changed the position:
-            pass  # after the flag is cleared below, a search of the new position (if due)
-        except Exception as error:
-            log.exception("agent %s failed in game %s", name, live.row.id)
-            live.agent_error = f"the agent {name} failed: {str(error).splitlines()[0][:200]}"
-            live.thinking = False
-            self.broadcast(live)
-            return  # not retried in a loop; reopening the game tries again
-        finally:
-            live.thinking = False
-        self.schedule_agent(live)
-        self.broadcast(live)
+        """Start the agent's thinking when the game waits for it (:mod:`.agents`)."""
+        self.turns.schedule(live, address)
 
 
 def _holds(live: LiveGame, token: str) -> bool:
