@@ -9,10 +9,16 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lifearena.web import catalog
+from lifearena.web.live import LiveGame
 from lifearena.web.models import Move, NewGame
 from lifearena.web.rooms import Rooms
 from lifearena.web.settings import Settings
-from lifearena.web.store import Store
+from lifearena.web.store import GameRow, Store
 
 
 class Page:
@@ -72,3 +78,30 @@ def test_a_game_is_made_played_and_resigned_through_the_rooms_alone(tmp_path: Pa
         assert row is not None and len(row.moves) == 1
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("game", catalog.GAMES)
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, catalog.MAX_SEED), plies=st.integers(0, 3))
+def test_a_game_started_from_its_state_plays_as_one_replayed_from_its_setup(
+        game: str, seed: int, plies: int) -> None:
+    """The fast start (:meth:`LiveGame.started`, the form's state itself) and the simple one
+    (:meth:`LiveGame.from_row`, its setup parsed back) show the same game, and go on alike."""
+    drawn = catalog.drawn_values(game, {}, draw=lambda n: seed % n)
+    state = catalog.start_of(catalog.served_game(game, drawn))
+    row = GameRow("started1", game, dict(state.params), state.setup(), {"kind": "hotseat"},
+                  ["t", "t"])
+    fast = LiveGame.started(row, state)
+    simple = LiveGame.from_row(GameRow(**{**vars(row), "moves": [], "pending": {}}))
+    for ply in range(plies + 1):
+        shown = fast.view([0, 1])
+        assert shown == simple.view([0, 1]), f"{game} differs at ply {ply}"
+        legal = shown["legal"]
+        if fast.over or not legal:
+            return
+        seat = int(min(legal))
+        actions = fast.state.legal_actions(seat)
+        text = fast.state.action_to_string(actions[(seed + ply) % len(actions)], seat)
+        number = len(fast.row.moves)  # a simultaneous choice leaves it as it is
+        fast.play(text, seat, number)
+        simple.play(text, seat, number)
