@@ -1,12 +1,13 @@
 """The package's import graph: no circles, and every import points down the layers.
 
 The graph is read from the source with :mod:`ast` (nothing is imported), one node per module
-of ``src/lifearena``. An edge ``a -> b`` is an ``import`` of ``b`` by ``a``; imports under
-``if TYPE_CHECKING:`` are only for type checkers and are left out.
+of ``src/lifearena``. An edge ``a -> b`` is an ``import`` of ``b`` by ``a``, wherever it is:
+at module level, inside a function, or under ``if TYPE_CHECKING:``.
 
-* **No circles**, counting imports inside functions too: a circle is a reader going back and
-  forth whether or not a lazy import hides it from the interpreter (``losat`` and
-  its heuristic, ``war_of_life`` and its compiled simulator used to be such pairs).
+* **No circles**, counting imports inside functions and imports for type checkers too: a
+  circle is a reader going back and forth whether or not a lazy or a ``TYPE_CHECKING``
+  import hides it from the interpreter (``losat`` and its heuristic, ``war_of_life`` and its
+  compiled simulator, the web server and the modules of its routes used to be such).
 * **Layers** (``../DESIGN.md``): ``errors`` (and ``caps``, the caps on numbers and sizes
   that the interfaces accept) < ``life`` < ``core`` (and ``testing``, the conformance check
   of the protocol, and ``killtest``, the kill-and-resume harness) < ``games`` < ``agents`` <
@@ -14,6 +15,9 @@ of ``src/lifearena``. An edge ``a -> b`` is an ``import`` of ``b`` by ``a``; imp
   ``puzzles``) < the interfaces ``cli``,
   ``web``, ``interop``, ``rl`` < the entry points ``_entry`` and ``__main__``. Every import, at
   module level or inside a function, must point to the same layer or a lower one.
+* **The rooms know no web framework**: :mod:`lifearena.web.rooms` (the match runner) and
+  every module of the package it imports, directly or not, import neither FastAPI nor
+  Starlette (:data:`NO_FRAMEWORK`).
 * **Interfaces stand side by side**: no module of one interface (``cli``, ``web``,
   ``interop``, ``rl``) imports a module of another, at module level or inside a function;
   what two of them share lives below them (``lifearena.caps``,
@@ -78,22 +82,14 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
 def _imports(tree: ast.AST, module: str, is_package: bool, *, top_level_only: bool,
-             modules: set[str] | frozenset[str] = frozenset()) -> set[str]:
+             modules: set[str] | frozenset[str] = frozenset(),
+             package: str | None = PACKAGE) -> set[str]:
     """The ``lifearena`` modules ``module`` imports (``from x import y`` counts ``x.y`` when
-    that is a module, else ``x``)."""
+    that is a module, else ``x``); every module it imports when ``package`` is ``None``."""
     found: set[str] = set()
 
     def visit(node: ast.AST, nested: bool) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.orelse:
-                visit(child, nested)
-            return
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             if top_level_only:
                 return
@@ -112,7 +108,9 @@ def _imports(tree: ast.AST, module: str, is_package: bool, *, top_level_only: bo
             visit(child, nested)
 
     visit(tree, False)
-    return {name for name in found if name == PACKAGE or name.startswith(PACKAGE + ".")}
+    if package is None:
+        return found
+    return {name for name in found if name == package or name.startswith(package + ".")}
 
 
 def import_graph(*, top_level_only: bool) -> dict[str, set[str]]:
@@ -178,9 +176,9 @@ def test_the_graph_sees_the_package() -> None:
 def test_a_circle_is_found_when_there_is_one() -> None:
     tree = ast.parse("from lifearena.games import b\nif TYPE_CHECKING:\n    import lifearena.c")
     assert _imports(tree, "lifearena.games.a", False, top_level_only=True) == {
-        "lifearena.games"}
+        "lifearena.games", "lifearena.c"}  # an import for type checkers is an edge too
     assert _imports(tree, "lifearena.games.a", False, top_level_only=True,
-                    modules={"lifearena.games.b"}) == {"lifearena.games.b"}
+                    modules={"lifearena.games.b"}) == {"lifearena.games.b", "lifearena.c"}
     graph = import_graph(top_level_only=True)
     graph["lifearena.core"] = {*graph["lifearena.core"], "lifearena.games.losat"}
     assert find_cycle(graph) is not None
@@ -292,3 +290,50 @@ def test_interfaces_do_not_import_one_another(top_level_only: bool) -> None:
     crossing = crossings(import_graph(top_level_only=top_level_only), allowed)
     assert not crossing, ("an interface imports another (move what they share below them):\n"
                           + "\n".join(sorted(crossing)))
+
+
+NO_FRAMEWORK = ("fastapi", "starlette")
+"""The web frameworks the rooms (:mod:`lifearena.web.rooms`) must not import."""
+ROOMS = "lifearena.web.rooms"
+
+
+def reached_from(graph: dict[str, set[str]], start: str) -> set[str]:
+    """``start`` and every module of the package it imports, directly or not.
+
+    >>> sorted(reached_from({"a": {"b"}, "b": {"c"}, "c": set(), "d": {"a"}}, "a"))
+    ['a', 'b', 'c']
+    """
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in graph.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def framework_imports(modules: set[str]) -> set[str]:
+    """``module -> framework`` for each of ``modules`` that imports FastAPI or Starlette
+    anywhere (inside functions and for type checkers too)."""
+    paths = {module_name(p): p for p in SOURCE.rglob("*.py")}
+    found = set()
+    for module in sorted(modules):
+        path = paths[module]
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for name in _imports(tree, module, path.name == "__init__.py", top_level_only=False,
+                             package=None):
+            if name.split(".")[0] in NO_FRAMEWORK:
+                found.add(f"{module} -> {name}")
+    return found
+
+
+def test_the_rooms_import_no_web_framework() -> None:
+    graph = import_graph(top_level_only=False)
+    reached = reached_from(graph, ROOMS)
+    assert {f"{ROOMS}.runner", "lifearena.web.store", "lifearena.web.live"} <= reached
+    assert "lifearena.web.app" not in reached
+    assert not framework_imports(reached), (
+        "the rooms import a web framework through:\n"
+        + "\n".join(sorted(framework_imports(reached))))
+    # and the check sees one: the routes' module imports FastAPI
+    assert any(found.endswith("-> fastapi") for found in framework_imports({"lifearena.web.app"}))

@@ -18,7 +18,8 @@ from fastapi.testclient import TestClient
 from lifearena.core import Record
 from lifearena.games import losat
 from lifearena.games.losat import format_position, parse_point
-from lifearena.web.app import Settings, create_app
+from lifearena.web.app import create_app
+from lifearena.web.settings import Settings
 
 HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures" / "views.json"

@@ -5,16 +5,22 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 import lifearena.web
-from lifearena.core import Record, replay
+from lifearena.core import Game, Record, State, presentation_of, replay
 from lifearena.web.app import MAX_BODY
 from lifearena.web.lab.common import MAX_LAB_BODY
 
 from .conftest import QUICK_WAR, claim, create, move, tokens_of, view
+
+
+def shown(state: State) -> str:
+    """A position as its text board shows it."""
+    return presentation_of(state).text(state)
 
 
 def test_catalog_lists_the_five_games_with_a_picture_each(client: TestClient) -> None:
@@ -44,6 +50,40 @@ def test_pages_name_no_other_host(client: TestClient) -> None:
         text = response.text
         assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
         assert "https://" not in text
+
+
+@pytest.mark.parametrize("game", ["war_of_life", "life_for_two", "losat", "p2life",
+                                  "blocking_queen"])
+def test_a_new_game_is_built_once_from_its_form(client: TestClient, game: str,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """``POST /api/games`` checks the form's parameters and makes the start with one
+    :class:`~lifearena.core.Game`, and plays from that start: it never writes the start out
+    as text to parse it back (and the game then plays from the very state made)."""
+    built: list[str] = []
+    parsed: list[str] = []
+    make, parse = Game.__init__, Game.state_from_setup
+
+    def counted_init(self: Game, *args: Any, **kwargs: Any) -> None:
+        built.append(type(self).__name__)
+        make(self, *args, **kwargs)
+
+    def counted_parse(self: Game, setup: str) -> State:
+        parsed.append(setup)
+        return parse(self, setup)
+
+    monkeypatch.setattr(Game, "__init__", counted_init)
+    monkeypatch.setattr(Game, "state_from_setup", counted_parse)
+    made = create(client, game, join=False)
+    assert (len(built), parsed) == (1, [])
+    # the game made plays on, and its start is stored as the same position
+    monkeypatch.setattr(Game, "__init__", make)
+    monkeypatch.setattr(Game, "state_from_setup", parse)
+    server = client.app.state.server  # type: ignore[attr-defined]
+    live = server.games[made["id"]]
+    stored = server.store.get(made["id"])
+    assert shown(replay(Record(game, stored.params, stored.setup, ["", ""], []))) == \
+        shown(live.state)
+    assert view(client, made["id"], made["token"])["ply"] == 0
 
 
 def test_an_online_game_gives_its_creator_one_seat_and_an_invitation_for_the_other(

@@ -26,6 +26,8 @@ from lifearena.web import Settings, create_app
 from lifearena.web import app as web_app
 from lifearena.web.heavy import HeavyWork
 from lifearena.web.limits import SOCKETS_PER_ADDRESS
+from lifearena.web.rooms import cache as rooms_cache
+from lifearena.web.rooms import runner as rooms_runner
 from lifearena.web.store import GameRow
 
 from .conftest import claim, connect, create, move, tokens_of, view, wait_until, ws_url
@@ -264,7 +266,7 @@ def test_long_uploads_and_first_loads_are_replayed_off_the_event_loop(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """Opening a long record and loading a long stored game (after a restart or an
     eviction) replay it in a worker: a move elsewhere is not held up meanwhile."""
-    long = web_app.LOOP_REPLAY_MOVES + 1
+    long = rooms_cache.LOOP_REPLAY_MOVES + 1
 
     def slow(original: Any) -> Any:
         def replay_slowly(row: Any) -> Any:
@@ -273,8 +275,8 @@ def test_long_uploads_and_first_loads_are_replayed_off_the_event_loop(
             return original(row)
         return replay_slowly
 
-    monkeypatch.setattr(web_app, "replayed", slow(web_app.replayed))
-    monkeypatch.setattr(web_app, "_rebuild", slow(web_app._rebuild))
+    monkeypatch.setattr(rooms_runner, "replayed", slow(rooms_runner.replayed))
+    monkeypatch.setattr(rooms_cache, "rebuild", slow(rooms_cache.rebuild))
     server = client.app.state.server
     server.heavy = client.app.state.heavy = HeavyWork("thread", workers=2, per_client=2)
     uploaded, took = _while_replaying(client, lambda: client.post(
@@ -320,7 +322,7 @@ def test_slow_work_runs_in_processes_that_take_only_an_idle_cpu() -> None:
 
     async def ask() -> tuple[int, Any]:
         return (await heavy.run("10.0.0.1", os.sched_getscheduler, 0),
-                await heavy.run("10.0.0.1", web_app.replayed, row))
+                await heavy.run("10.0.0.1", rooms_runner.replayed, row))
 
     try:
         policy, live = asyncio.run(ask())
@@ -328,7 +330,7 @@ def test_slow_work_runs_in_processes_that_take_only_an_idle_cpu() -> None:
         heavy.close()
     assert policy == os.SCHED_IDLE
     assert live.row.moves == row.moves
-    assert shown(live.state) == shown(web_app.replayed(row).state)
+    assert shown(live.state) == shown(rooms_runner.replayed(row).state)
 
 
 def test_slow_requests_past_a_clients_bound_are_refused(client: TestClient,

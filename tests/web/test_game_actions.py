@@ -9,7 +9,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from lifearena.core import Record
-from lifearena.web.actions import PRESENCE_DELAY
+from lifearena.web.rooms.presence import PRESENCE_DELAY
 
 from .conftest import connect, create, move, tokens_of, view, wait_until
 

@@ -17,15 +17,8 @@ from hypothesis import strategies as st
 from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
-from lifearena.web.guard import (
-    CSP,
-    MAX_DEPTH,
-    MAX_NUMBER_DIGITS,
-    Guard,
-    default_hosts,
-    same_origin,
-    split_host,
-)
+from lifearena.web.guard import CSP, Guard, default_hosts, same_origin, split_host
+from lifearena.web.json_limits import MAX_DEPTH, MAX_NUMBER_DIGITS
 
 BOUND = 4_096
 """The body bound of every path but /big."""

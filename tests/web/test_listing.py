@@ -9,7 +9,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from lifearena.web.actions import ABORT_AFTER
+from lifearena.web.rooms import ABORT_AFTER
 
 from .conftest import connect, create, view
 

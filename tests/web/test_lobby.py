@@ -182,7 +182,7 @@ def test_bad_requests_about_challenges_are_refused_in_one_line(client: TestClien
 
 
 def test_open_challenges_are_bounded_per_address_and_in_all(client: TestClient) -> None:
-    lobby = client.app.state.server.lobby  # type: ignore[attr-defined]
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
     made = [challenge(client) for _ in range(lobby.per_address)]
     assert "open challenges from this address" in one_line_error(
         client.post("/api/challenges", json={"game": "losat"}), 429)
@@ -403,7 +403,8 @@ def test_an_expired_challenge_leaves_every_list(quick: TestClient) -> None:
 
 def test_lobby_sockets_count_under_the_servers_socket_bounds(client: TestClient) -> None:
     server = client.app.state.server  # type: ignore[attr-defined]
-    server.lobby.max_watchers = 1
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    lobby.max_watchers = 1
     with lobby_page(client) as first:
         assert first.receive_json()["type"] == "snapshot"
         with lobby_page(client) as second:
@@ -413,7 +414,7 @@ def test_lobby_sockets_count_under_the_servers_socket_bounds(client: TestClient)
     deadline = time.monotonic() + 10
     while server.socket_counts.total and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert server.socket_counts.total == 0 and not server.lobby.watchers
+    assert server.socket_counts.total == 0 and not lobby.watchers
 
 
 class RecordingPage:

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 
 from lifearena.core import Record
 from lifearena.web import Settings, create_app
-from lifearena.web.app import LIVE_WITHIN
 from lifearena.web.guard import CSP
+from lifearena.web.rooms import LIVE_WITHIN
 from lifearena.web.store import Store
 
 from .conftest import QUICK_WAR, create, move, tokens_of, view

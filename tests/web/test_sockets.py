@@ -22,13 +22,16 @@ from fastapi import FastAPI, Request, WebSocket
 from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
 
-from lifearena.errors import BadParameterError
+from lifearena.errors import BadParameterError, LifeArenaError, ParseError
+from lifearena.web.limits import MessageRate
 from lifearena.web.sockets import (
+    FLOOD_CODE,
     OUTBOX_SIZE,
     SLOW_CODE,
     AbortableSockets,
     Outbox,
     broadcast,
+    read_loop,
     receive,
 )
 
@@ -261,6 +264,43 @@ def test_receive_gives_the_peers_messages_then_a_disconnect_once_the_outbox_clos
         message = await asyncio.wait_for(waiting, 5)
         assert message == {"type": "websocket.disconnect", "code": SLOW_CODE}
         assert await receive(page, outbox) == message  # and so on, at once
+        await outbox.close()
+        assert no_tasks_left()
+
+    run(scenario)
+
+
+def test_the_read_loop_hands_on_messages_refuses_what_it_must_and_closes_a_flood() -> None:
+    """The one loop of the game's and the lobby's sockets: a message goes to the handler; a
+    long one is refused unread and a handler's error told, the loop going on; past the
+    rate the page is told to slow down, and a flood closes it with its address held off."""
+    async def scenario() -> None:
+        page = Page()
+        outbox = Outbox(page, close_timeout=0.5)
+        outbox.start()
+        handled: list[str | None] = []
+        held_off: list[bool] = []
+
+        async def handle(text: str | None) -> None:
+            if text == "bad":
+                raise ParseError("bad message; expected a good one")
+            handled.append(text)
+
+        def told(error: LifeArenaError) -> dict[str, Any]:
+            return {"type": "error", "error": str(error)}
+
+        # three at once, then one refused (a warning), then one more: flooding
+        rate = MessageRate(per_second=1, burst=3, excess=1, clock=lambda: 0.0)
+        for text in ("hi", "x" * 11, "bad", "late", "later", "never read"):
+            page.incoming.put_nowait({"type": "websocket.receive", "text": text})
+        await asyncio.wait_for(read_loop(page, outbox, handle, max_chars=10,
+                                         hold_off=lambda: held_off.append(True),
+                                         error_message=told, rate=rate), 5)
+        assert handled == ["hi"] and held_off == [True]
+        assert [m["error"][:20] for m in page.got] == [
+            "message of 11 charac", "bad message; expecte", "more than 1 messages"]
+        assert page.closes and page.closes[0][0] == FLOOD_CODE
+        assert page.incoming.qsize() == 1  # what came after the flood was never read
         await outbox.close()
         assert no_tasks_left()
 

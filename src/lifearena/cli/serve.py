@@ -92,8 +92,8 @@ def serve(
     from sqlalchemy.exc import SQLAlchemyError
 
     from lifearena.web import Settings, create_app
-    from lifearena.web.app import tournaments_folder
     from lifearena.web.database import ForeignDatabase, hide_password
+    from lifearena.web.settings import tournaments_folder
 
     where = str(target) if isinstance(target, Path) else hide_password(target)
     lab = tournaments_folder(target, tournaments_dir.resolve() if tournaments_dir else None)

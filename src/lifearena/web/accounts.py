@@ -82,7 +82,7 @@ def router_for(server: Any, identity: Identity) -> APIRouter:
         player = await identity.delete_account(request, response, body.password)
         for live in list(server.games.values()):  # open pages show the name gone
             if player.id in live.holders.values():
-                server.describe(live)
+                server.seats.describe(live)
                 server.broadcast(live)
         return {"player": None, "deleted": True}
 

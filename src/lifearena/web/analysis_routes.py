@@ -42,7 +42,7 @@ from lifearena.web.heavy import client_of
 from lifearena.web.models import MAX_RECORD, Declared
 
 if TYPE_CHECKING:
-    from lifearena.web.app import Server
+    from lifearena.web.rooms import Rooms
 
 ANALYSES_KEPT = 64
 """Whole-game analyses kept in memory."""
@@ -134,7 +134,7 @@ def record_key(record: Record) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def router_for(server: Server, static: Path) -> APIRouter:
+def router_for(server: Rooms, static: Path) -> APIRouter:
     """The analysis routes of ``server``; the page
     is ``static / "analysis.html"``."""
     router = APIRouter()

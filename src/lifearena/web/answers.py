@@ -41,15 +41,15 @@ from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 from lifearena.web.heavy import TooBusy
+from lifearena.web.limits import ANSWER_BYTES_PER_ADDRESS, ANSWER_BYTES_TOTAL
 
 T = TypeVar("T")
 
 CHUNK = 65_536
 """Bytes of a big answer handed to the ASGI server at once."""
-PER_ADDRESS = 32 * 2**20
-"""Bytes of big answers not yet sent that one client address may hold (a 1,000-move
-replay of p2life on 64x64 is about 17 MiB)."""
-TOTAL = 256 * 2**20
+PER_ADDRESS = ANSWER_BYTES_PER_ADDRESS
+"""Bytes of big answers not yet sent that one client address may hold."""
+TOTAL = ANSWER_BYTES_TOTAL
 """Bytes of big answers not yet sent that the whole server holds before it refuses more."""
 
 

@@ -61,7 +61,7 @@ from lifearena.web.players import BOT, COMPUTER, DELETED, Player, UnknownPlayer,
 from lifearena.web.refusals import SeatError
 
 if TYPE_CHECKING:
-    from lifearena.web.app import Server
+    from lifearena.web.rooms import Rooms
 
 REQUESTS_PER_MINUTE = 600
 """Requests one token may make in a minute (streams opened included)."""
@@ -121,7 +121,7 @@ class Caller:
     token: bool
 
 
-def router_for(server: Server, identity: Identity) -> APIRouter:
+def router_for(server: Rooms, identity: Identity) -> APIRouter:
     """The bot API's routes over ``server``; its streams are ``server``'s listener."""
     router = APIRouter()
     hub = BotEvents(server.players)
@@ -257,7 +257,7 @@ def router_for(server: Server, identity: Identity) -> APIRouter:
                             "challenge casual (rated false)")
         params = check_challenge(body.game, body.params)
         clock = None if body.clock is None else body.clock.model_dump(exclude_none=True)
-        server.check_control(clock)
+        server.clocks.check_control(clock)
         address = address_key(client_of(request.client))
         server.in_progress.check(address)  # its game will be in progress for its maker
         made = hub.challenges.create(who.player.id, address, dest.id, body.game, params,
@@ -299,7 +299,7 @@ def router_for(server: Server, identity: Identity) -> APIRouter:
     return router
 
 
-def check_rated(server: Server, challenge: PlayerChallenge, acceptor: Player,
+def check_rated(server: Rooms, challenge: PlayerChallenge, acceptor: Player,
                 address: str) -> None:
     """Refuse a rated challenge's acceptance when it cannot be rated: an acceptor without
     an account, or both sides at one client address (unless the server allows it)."""

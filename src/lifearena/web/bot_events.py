@@ -3,7 +3,7 @@ game's state streams (no FastAPI; the routes are :mod:`lifearena.web.bot_api`).
 
 The server tells :class:`BotEvents` of every game that seats players
 (:meth:`BotEvents.seated`: a ``gameStart`` to each holder) and of every change of a game
-(:meth:`BotEvents.changed`, from :meth:`Server.broadcast <lifearena.web.app.Server.broadcast>`:
+(:meth:`BotEvents.changed`, from :meth:`Rooms.broadcast <lifearena.web.rooms.Rooms.broadcast>`:
 a ``gameState`` line to each stream of that game and, when it ends, a ``gameFinish`` to each
 holder). Nothing here awaits: every line is offered to a bounded
 :class:`~lifearena.web.feeds.Feed`, and a reader that does not keep up is dropped.

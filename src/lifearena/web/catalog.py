@@ -171,7 +171,7 @@ def drawn_values(game: str, values: Mapping[str, Any],
 def check_values(game: str, values: Mapping[str, Any]) -> dict[str, Any]:
     """Every parameter of ``game``, from a form's ``values`` or its default, checked against
     the server's ranges (and against each other)."""
-    return entry_of(game).game_type.from_served(values).params
+    return served_game(game, values).params
 
 
 def entry_of(game: str) -> GameEntry:
@@ -201,7 +201,19 @@ def new_state(game: str, values: Mapping[str, Any]) -> State:
     ...
     lifearena.errors.BadParameterError: this start is already decided (b wins (win)); ...
     """
-    state = entry_of(game).game_type.from_served(values).new_initial_state()
+    return start_of(served_game(game, values))
+
+
+def served_game(game: str, values: Mapping[str, Any]) -> Game:
+    """The :class:`~lifearena.core.Game` of ``game`` a form's ``values`` ask for, every
+    parameter checked against the server's ranges (and against each other)."""
+    return entry_of(game).game_type.from_served(values)
+
+
+def start_of(game: Game) -> State:
+    """The start of a new game of ``game``, refused (:class:`BadParameterError`) when it is
+    already decided (see :func:`new_state`)."""
+    state = game.new_initial_state()
     if state.is_terminal():  # every game's typed start passes here: one check for all
         raise BadParameterError(f"this start is already decided ({state.outcome()}); "
                                 "expected a start where both sides can still play")

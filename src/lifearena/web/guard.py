@@ -15,10 +15,9 @@ It stops, before the app reads a byte:
 * **large bodies**: a ``Content-Length`` over the path's bound is refused unread, and a body
   sent in chunks is counted while it streams and refused the moment it passes the bound,
   never buffered whole;
-* **JSON that would hurt the parser or the app**: numbers of more than
-  :data:`MAX_NUMBER_DIGITS` digits (Python refuses to make an int of over 4,300 digits with
-  an error FastAPI answers as a 500), ``NaN`` and ``Infinity``, nesting deeper than
-  :data:`MAX_DEPTH` levels; the app is handed the original bytes and parses them again.
+* **JSON that would hurt the parser or the app** (:mod:`lifearena.web.json_limits`): numbers
+  of too many digits, ``NaN`` and ``Infinity``, nesting too deep; the app is handed the
+  original bytes and parses them again.
 
 Every HTTP response, the app's and the guard's own, carries the security headers of
 :data:`SECURITY_HEADERS` (a Content-Security-Policy allowing only this host: the pages work
@@ -29,12 +28,12 @@ was expected.
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Callable, Collection, Sequence
-from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from lifearena.web.json_limits import Refused, check_json
 
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
@@ -54,10 +53,6 @@ ANY_HOST = "*"
 """The name in ``allowed_hosts`` that allows any ``Host``."""
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 """The methods that must come from this server's own pages, as JSON."""
-MAX_DEPTH = 32
-"""Deepest nesting of arrays and objects in a JSON body."""
-MAX_NUMBER_DIGITS = 40
-"""Most digits of one number in a JSON body."""
 WEBSOCKET_POLICY_VIOLATION = 1008
 SECRET_PARAMETERS = frozenset({"token", "access_token", "api_token", "api_key", "bearer",
                                "password", "session"})
@@ -68,10 +63,6 @@ _PORT = re.compile(r"[0-9]{1,5}")
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 _SHOWN = 80
 """Most characters of a header's value quoted in an error message."""
-
-
-class _Refused(ValueError):
-    """A JSON body the guard refuses; the message says why and what was expected."""
 
 
 def default_hosts(bind_host: str, extra: Sequence[str] = ()) -> frozenset[str]:
@@ -146,61 +137,6 @@ def same_origin(origin: str, host: str) -> bool:
     return (theirs[1] or default) == (ours[1] or default)
 
 
-def check_json(body: bytes) -> None:
-    """Raise :class:`ValueError` with a one-line reason unless ``body`` is JSON this server
-    reads: no number of over :data:`MAX_NUMBER_DIGITS` digits, no ``NaN`` or ``Infinity``,
-    no nesting deeper than :data:`MAX_DEPTH` levels (:func:`parse_json`'s checks).
-
-    >>> check_json(b'{"game": "war_of_life", "seed": 7}')
-    >>> def reason(body: bytes) -> None:
-    ...     try:
-    ...         check_json(body)
-    ...     except ValueError as error:
-    ...         print(error)
-    >>> reason(b"[NaN]")
-    request body is not JSON: NaN is not a JSON number; expected finite numbers
-    >>> reason(b"[" * 40 + b"]" * 40)  # doctest: +ELLIPSIS
-    request body is not JSON within this server's limits: nested deeper than 32 levels; ...
-    >>> reason(b"1" * 5000)  # doctest: +ELLIPSIS
-    request body is not JSON within this server's limits: a number of 5000 digits; ...
-    """
-    parse_json(body)
-
-
-def parse_json(text: str | bytes, what: str = "request body") -> Any:
-    """The JSON value of ``text`` (``what`` a client sent: a request body, a socket
-    message), or :class:`ValueError` with a one-line reason when it is not JSON this server
-    reads. Every JSON a client sends is read through here, so nothing reaches the standard
-    parser's own failures (a 5,000-digit integer, infinity) or a deep recursion later.
-
-    >>> parse_json('{"a": [1, 2.5]}', "message")
-    {'a': [1, 2.5]}
-    >>> parse_json("[Infinity]", "message")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    lifearena.web.guard._Refused: message is not JSON: Infinity is not a JSON number; ...
-    """
-    try:
-        value = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
-                           parse_constant=_parse_constant)
-    except _Refused as error:
-        raise _Refused(str(error).replace("request body", what, 1)) from None
-    except json.JSONDecodeError as error:
-        raise _Refused(f"{what} is not JSON: {error.msg} at line {error.lineno} column "
-                       f"{error.colno}; expected one JSON document") from None
-    except UnicodeDecodeError as error:
-        raise _Refused(f"{what} is not JSON: byte {error.start} is not {error.encoding} "
-                       "text; expected UTF-8") from None
-    except RecursionError:
-        raise _Refused(_too_deep().replace("request body", what, 1)) from None
-    except ValueError as error:  # anything else the decoder finds wrong
-        reason = str(error).splitlines()[0][:_SHOWN] if str(error) else type(error).__name__
-        raise _Refused(f"{what} is not JSON: {reason}; expected one JSON document") from None
-    if _depth(value) > MAX_DEPTH:
-        raise _Refused(_too_deep().replace("request body", what, 1))
-    return value
-
-
 class Guard:
     """The ASGI middleware of this module (see its docstring): ``Guard(app,
     allowed_hosts=default_hosts(host, extra), bound_of=...)``.
@@ -254,7 +190,7 @@ class Guard:
         if body and _is_json(scope):
             try:
                 check_json(bytes(body))
-            except _Refused as error:
+            except Refused as error:
                 await _refuse(send, 400, str(error))
                 return
         await self.app(scope, _replay(bytes(body), receive), send)
@@ -430,51 +366,3 @@ def _normal_name(name: str) -> str:
     if name.startswith("[") and name.endswith("]"):
         name = name[1:-1]
     return name.removesuffix(".") if name != ANY_HOST else name
-
-
-def _parse_int(text: str) -> int:
-    _check_digits(text)
-    return int(text)
-
-
-def _parse_float(text: str) -> float:
-    _check_digits(text)
-    value = float(text)
-    if not math.isfinite(value):
-        raise _Refused(f"request body is not JSON within this server's limits: the number "
-                       f"{_shown(text)} is out of range; expected a finite number")
-    return value
-
-
-def _parse_constant(text: str) -> Any:
-    raise _Refused(f"request body is not JSON: {text} is not a JSON number; expected finite "
-                   "numbers")
-
-
-def _check_digits(text: str) -> None:
-    digits = sum(character.isdigit() for character in text)
-    if digits > MAX_NUMBER_DIGITS:
-        raise _Refused(f"request body is not JSON within this server's limits: a number of "
-                       f"{digits} digits; expected at most {MAX_NUMBER_DIGITS}")
-
-
-def _too_deep() -> str:
-    return (f"request body is not JSON within this server's limits: nested deeper than "
-            f"{MAX_DEPTH} levels; expected at most {MAX_DEPTH}")
-
-
-def _depth(value: Any) -> int:
-    """How deep arrays and objects nest in a parsed JSON value (a scalar is 0), found
-    without recursion; it stops looking once past :data:`MAX_DEPTH`."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            item = list(item.values())
-        if isinstance(item, list):
-            deepest = max(deepest, depth + 1)
-            if deepest > MAX_DEPTH:
-                return deepest
-            stack.extend((child, depth + 1) for child in item)
-    return deepest

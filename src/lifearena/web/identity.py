@@ -32,7 +32,6 @@ from lifearena.web.limits import CreationRate, TooMany, address_key
 from lifearena.web.passwords import Hasher, check_password
 from lifearena.web.player_names import check_name, name_key
 from lifearena.web.players import ANONYMOUS, NameTaken, Player, PlayerStore
-from lifearena.web.refusals import SeatError
 
 COOKIE = "lifearena_session"
 """The session cookie's name."""
@@ -222,9 +221,3 @@ class Identity:
     @staticmethod
     def _address(connection: HTTPConnection) -> str:
         return address_key(client_of(connection.scope.get("client")))
-
-
-def seat_refusal(rated: bool, player: Player | None) -> None:
-    """Refuse a seat of a rated game to a player without an account (403)."""
-    if rated and (player is None or not player.has_account):
-        raise SeatError("this game is rated: sign up or log in to take its seat")

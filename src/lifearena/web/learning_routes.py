@@ -48,7 +48,7 @@ from lifearena.web.refusals import SeatError, TurnError
 from lifearena.web.seat_tokens import Token
 
 if TYPE_CHECKING:
-    from lifearena.web.app import Server
+    from lifearena.web.rooms import Rooms
 
 CARDS = 512
 """Rules cards kept, by game, parameters and kind of state (a p2life game's seed is one of
@@ -138,7 +138,7 @@ class Cards:
         self.kept: BoundedTable[CardKey, bytes] = BoundedTable(size)
         self.defaults: dict[str, bytes] = {}
 
-    async def of(self, server: Server, client: str, state: State,
+    async def of(self, server: Rooms, client: str, state: State,
                  params: dict[str, Any], setup: str) -> bytes:
         """The card of ``state`` (a game under ``params`` started at ``setup``): kept, or
         built in the slow-work pool for ``client`` and kept."""
@@ -150,7 +150,7 @@ class Cards:
             self.kept[key] = body
         return body
 
-    async def default(self, server: Server, client: str, game: str) -> bytes:
+    async def default(self, server: Rooms, client: str, game: str) -> bytes:
         """The card of ``game`` under the form's defaults: kept, or built in the slow-work
         pool for ``client`` and kept."""
         body = self.defaults.get(game)
@@ -170,7 +170,7 @@ KEPT = Cards()
 nothing but its game)."""
 
 
-def router_for(server: Server, cards: Cards = KEPT) -> APIRouter:
+def router_for(server: Rooms, cards: Cards = KEPT) -> APIRouter:
     """The rules and preview routes over ``server`` (its games, its slow-work pool and the
     seat tokens of its move routes). The home page's cards are built now, before the server
     answers (once per process: a few milliseconds once the engine's kernels are loaded)."""

@@ -367,6 +367,11 @@ class GamesInProgress:
         return len(self._games), len(self._holders)
 
 
+ANSWER_BYTES_PER_ADDRESS = 32 * 2**20
+"""Bytes of big answers not yet sent that one client address may hold (a 1,000-move
+replay of p2life on 64x64 is about 17 MiB; :mod:`lifearena.web.answers`)."""
+ANSWER_BYTES_TOTAL = 256 * 2**20
+"""Bytes of big answers not yet sent that the whole server holds before it refuses more."""
 VIEW_BYTES_PER_SECOND = 4 * 2**20
 """Bytes of game views one client address may fetch over HTTP a second, on average (4 MiB:
 a page fetches a view when it opens and gets the rest pushed over its socket)."""

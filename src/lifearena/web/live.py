@@ -161,7 +161,8 @@ class LiveGame(Endings):
     connected: list[bool] = field(default_factory=lambda: [False, False])
     """Whether each seat's holder has a page of the game open (the server keeps it)."""
     told: list[bool] = field(default_factory=lambda: [False, False])
-    """The presence the pages were last told of (:meth:`Server.presence_changed`)."""
+    """The presence the pages were last told of
+    (:meth:`~lifearena.web.rooms.presence.Presence.changed`)."""
     undone: int = 0
     """How many takebacks this copy has seen (an agent's move chosen before one is void)."""
     first_side: int | None = None
@@ -180,6 +181,20 @@ class LiveGame(Endings):
     people: list[dict[str, Any] | None] = field(default_factory=lambda: [None, None])
     """Each seat's player as pages show it (name, kind, rating in this game and, once a
     rated game ended, the rating's change), or ``None``."""
+
+    def stored_outcome(self) -> dict[str, Any] | None:
+        """The outcome as the store keeps it, once the game is over; else ``None``."""
+        outcome = self.outcome()
+        return None if outcome is None else outcome.to_dict()
+
+    @classmethod
+    def started(cls, row: GameRow, state: State) -> LiveGame:
+        """A new game at its start ``state``, whose setup ``row`` keeps: nothing is parsed
+        or replayed (a form's game is built once, by :func:`~lifearena.web.catalog.start_of`)."""
+        if row.moves or row.pending or row.clock is not None:
+            raise ValueError(f"game {row.id!r}: a started game has no moves, choices or "
+                             "clock yet")
+        return cls(row, state)
 
     @classmethod
     def from_row(cls, row: GameRow) -> LiveGame:

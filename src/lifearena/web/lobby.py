@@ -3,7 +3,7 @@
 A challenge names a game, its parameters (checked against the catalog exactly as a new game's
 are), a time control and the creator's colour (seat 0 or 1, or ``"random"``, drawn when it
 is accepted). Accepting it seats both players at once: the server creates an online game
-with both seats' tokens (:meth:`lifearena.web.app.Server.start_seated`), answers the
+with both seats' tokens (:meth:`lifearena.web.rooms.Rooms.start_seated`), answers the
 acceptor its token, and tells the creator its own privately, over its lobby socket and to
 ``GET /api/challenges/{id}`` with its owner secret. Nobody else ever learns either token.
 
@@ -55,7 +55,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 import secrets
 import time
 from collections.abc import Callable, Iterable
@@ -63,17 +62,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Request, Response, WebSocket
-from starlette.websockets import WebSocketState
 
-from lifearena.errors import BadParameterError, LifeArenaError, ParseError
+from lifearena.errors import BadParameterError, LifeArenaError
 from lifearena.web import catalog
 from lifearena.web.heavy import client_of
-from lifearena.web.identity import seat_refusal
 from lifearena.web.limits import (
-    FLOOD_HOLD_OFF,
     BoundedTable,
     CreationRate,
-    MessageRate,
     SocketCounts,
     TooMany,
     address_key,
@@ -87,10 +82,11 @@ from lifearena.web.models import (
     NewChallenge,
     read_lobby_message,
 )
-from lifearena.web.sockets import Outbox, encode, receive, stop_reading
+from lifearena.web.rooms.seats import seat_refusal
+from lifearena.web.sockets import Outbox, encode, read_loop, refuse
 
 if TYPE_CHECKING:
-    from lifearena.web.app import Server
+    from lifearena.web.rooms import Rooms
 
 log = logging.getLogger("lifearena.web.lobby")
 
@@ -115,8 +111,6 @@ LOBBY_KEY = "(lobby)"
 """The key the lobby's sockets are counted under (no game id has parentheses)."""
 MAX_LOBBY_MESSAGE = 4_096
 """Largest message a lobby page may send, in characters."""
-FLOOD_CODE = 1008
-"""The close code of a lobby socket closed for flooding (WebSocket's "policy violation")."""
 OwnerHeader = Annotated[str | None, Header(alias="X-Challenge-Owner", max_length=MAX_TOKEN,
                                            description="the creator's secret")]
 
@@ -473,16 +467,15 @@ def check_challenge(game: str, params: dict[str, Any]) -> dict[str, Any]:
 # -- the routes ------------------------------------------------------------------------------
 
 
-def router_for(server: Server) -> APIRouter:
-    """The lobby's routes and socket over ``server`` (its lobby, games and limits)."""
+def router_for(server: Rooms, lobby: Lobby) -> APIRouter:
+    """The routes and socket of ``lobby`` over the rooms ``server`` (its games and limits)."""
     router = APIRouter()
-    lobby = server.lobby
 
     @router.post("/api/challenges", status_code=201)
     async def create(body: NewChallenge, request: Request, response: Response
                      ) -> dict[str, Any]:
         if body.clock is not None:  # the server's shortest clock, as for any game
-            server.check_control(body.clock.model_dump(exclude_none=True))
+            server.clocks.check_control(body.clock.model_dump(exclude_none=True))
         address = address_key(client_of(request.client))
         server.in_progress.check(address)  # its game will be in progress for its maker
         identity = request.app.state.identity
@@ -557,49 +550,28 @@ def router_for(server: Server) -> APIRouter:
 
 async def serve_lobby(lobby: Lobby, counts: SocketCounts, websocket: WebSocket) -> None:
     """One page's lobby socket: the snapshot, then the deltas through a bounded outbox, and
-    the page's hellos (and pings) taken at a bounded rate, until either side goes."""
+    the page's hellos (and pings) taken at a bounded rate (:func:`~lifearena.web.sockets.
+    read_loop`, as a game's socket), until either side goes."""
     address = address_key(client_of(websocket.client))
     await websocket.accept()
     try:
         counts.acquire(LOBBY_KEY, address, limit=lobby.max_watchers)
     except TooMany as error:
-        await _refuse(websocket, error, 429)
+        await refuse(websocket, _error_message(error, 429))
         return
     outbox = Outbox(websocket)
+
+    async def said(text: str | None) -> None:
+        message = read_lobby_message(text)
+        if isinstance(message, LobbyHello):
+            lobby.hello(outbox, message.owners)
+
     try:
         outbox.start()
         lobby.watch(outbox)
-        rate = MessageRate()
-        warned = -math.inf
-        while not outbox.closed:
-            message = await receive(websocket, outbox)
-            if message["type"] == "websocket.disconnect":
-                break
-            if not rate.allow():
-                if rate.flooding:  # read no more of it: close, and hold its address off
-                    stop_reading(websocket)
-                    counts.hold_off(address)
-                    await outbox.close(FLOOD_CODE, f"flooding: over {rate.per_second:.0f} "
-                                       f"messages a second; no new socket for "
-                                       f"{FLOOD_HOLD_OFF:.0f} s", flush=True)
-                    break
-                if time.monotonic() - warned > 1.0:
-                    warned = time.monotonic()
-                    outbox.offer({"type": "error", "status": 429, "error": (
-                        f"more than {rate.per_second:.0f} messages a second from one page; "
-                        "slow down (messages past the rate are dropped)")})
-                continue
-            try:
-                text = message.get("text")
-                if text is not None and len(text) > MAX_LOBBY_MESSAGE:
-                    raise ParseError(f"message of {len(text)} characters; expected at most "
-                                     f"{MAX_LOBBY_MESSAGE}")
-                said = read_lobby_message(text)
-            except ParseError as error:
-                outbox.offer({"type": "error", "status": 400, "error": str(error)})
-                continue
-            if isinstance(said, LobbyHello):
-                lobby.hello(outbox, said.owners)
+        await read_loop(websocket, outbox, said, max_chars=MAX_LOBBY_MESSAGE,
+                        hold_off=lambda: counts.hold_off(address),
+                        error_message=_error_message)
     except (RuntimeError, ConnectionError):  # the peer went away mid-send
         pass
     finally:
@@ -608,12 +580,9 @@ async def serve_lobby(lobby: Lobby, counts: SocketCounts, websocket: WebSocket) 
         await outbox.close()
 
 
-async def _refuse(websocket: WebSocket, error: Exception, status: int) -> None:
-    """Tell a socket why it is refused, then close it with 44xx (the HTTP status's twin)."""
-    with contextlib.suppress(Exception):
-        await websocket.send_json({"type": "error", "error": str(error), "status": status})
-        if websocket.client_state != WebSocketState.DISCONNECTED:
-            await websocket.close(code=4400 + status % 100, reason=str(error)[:120])
+def _error_message(error: LifeArenaError, status: int = 400) -> dict[str, Any]:
+    """An error as a lobby socket tells it (a message the lobby cannot read: 400)."""
+    return {"type": "error", "error": str(error), "status": status}
 
 
 __all__ = ["EXPIRY", "MAX_OPEN", "OPEN_PER_ADDRESS", "Challenge", "ChallengeClosed", "Lobby",

@@ -33,7 +33,7 @@ from pydantic import (
 )
 
 from lifearena.errors import ParseError
-from lifearena.web.guard import parse_json
+from lifearena.web.json_limits import parse_json
 
 MAX_MOVE_TEXT = 200
 """Longest move text accepted (the longest real move, Life for Two's first, is ~17)."""
@@ -226,8 +226,8 @@ _MESSAGE: TypeAdapter[AnyMessage] = TypeAdapter(ClientMessage)
 
 
 def loads(text: str | bytes) -> Any:
-    """JSON a client sent over a socket, read as every body is (:func:`guard.parse_json
-    <lifearena.web.guard.parse_json>`): numbers over 40 digits, NaN and Infinity, and nesting
+    """JSON a client sent over a socket, read as every body is (:func:`json_limits.parse_json
+    <lifearena.web.json_limits.parse_json>`): numbers over 40 digits, NaN and Infinity, and nesting
     deeper than 32 levels are a one-line :class:`ParseError`.
 
     >>> loads('{"a": [1, 2.5]}')

@@ -18,7 +18,7 @@
 
 Every :data:`PAIR_EVERY` seconds :class:`PoolRoom` pairs every pool and starts each pairing's
 game, both seats held by their players (an online game with the preset's clock, made by
-:meth:`~lifearena.web.app.Server.start_seated`, under the same bounds as any game). It keeps
+:meth:`~lifearena.web.rooms.Rooms.start_seated`, under the same bounds as any game). It keeps
 the times seekers waited and the time each pairing round took, for the benchmarks.
 """
 

@@ -13,7 +13,7 @@ from lifearena.web.identity import Identity
 from lifearena.web.models import MAX_TOKEN
 
 if TYPE_CHECKING:
-    from lifearena.web.app import Server
+    from lifearena.web.rooms import Rooms
 
 SeatToken = Annotated[str | None, Header(alias="X-Seat-Token", max_length=MAX_TOKEN,
                                          description="the seat's private token")]
@@ -29,7 +29,7 @@ async def seat_token(game_id: str, request: Request, token: SeatToken = None) ->
     player = identity.player_of(request)
     if player is None:
         return None
-    server: Server = request.app.state.server
+    server: Rooms = request.app.state.server
     live = await server.game(game_id, client_of(request.client))
     return live.token_of_player(player.id)
 

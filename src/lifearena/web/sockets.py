@@ -33,13 +33,16 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable, Mapping, Sequence
+import math
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from lifearena.errors import BadParameterError
+from lifearena.errors import BadParameterError, LifeArenaError, ParseError
+from lifearena.web.limits import FLOOD_HOLD_OFF, MessageRate
 
 log = logging.getLogger("lifearena.web.sockets")
 
@@ -327,6 +330,78 @@ async def receive(websocket: Any, outbox: Outbox) -> Message:
     if reading.done() and not reading.cancelled():
         return reading.result()  # type: ignore[no-any-return]
     return {"type": "websocket.disconnect", "code": outbox.close_code or 1006}
+
+
+FLOOD_CODE = 1008
+"""The close code of a socket closed for flooding (WebSocket's "policy violation")."""
+
+
+class LocalTransport:
+    """The rooms' transport to the pages of this process: each page is a socket's
+    :class:`Outbox`, told at once (:func:`broadcast`)."""
+
+    def tell(self, pages: Mapping[Any, Sequence[int]],
+             message_of: Callable[[list[int]], dict[str, Any] | str]) -> int:
+        """Offer every page its message (see :func:`broadcast`)."""
+        return broadcast(pages, message_of)
+
+
+async def read_loop(websocket: Any, outbox: Outbox,
+                    handle: Callable[[str | None], Awaitable[None]], *, max_chars: int,
+                    hold_off: Callable[[], None],
+                    error_message: Callable[[LifeArenaError], dict[str, Any]],
+                    rate: MessageRate | None = None) -> None:
+    """Read a page's messages until it goes or its outbox closes, each handed to
+    ``handle`` (its text; ``None`` for a binary frame) at a bounded rate
+    (:class:`~lifearena.web.limits.MessageRate`): the game sockets' and the lobby's one loop.
+
+    A message of more than ``max_chars`` characters is refused unread; an error a handler
+    raises (:class:`~lifearena.errors.LifeArenaError`) is told to the page as
+    ``error_message(error)`` and the loop goes on. Past the rate, the page is told to slow
+    down (at most once a second) and what it sends is dropped unread; a page that floods
+    is read no more, its address held off new sockets (``hold_off()``) and its socket
+    closed with :data:`FLOOD_CODE`. ``rate``: the page's own (a fresh
+    :class:`~lifearena.web.limits.MessageRate` by default)."""
+    rate = MessageRate() if rate is None else rate
+    warned = -math.inf  # when the page was last told to slow down
+    while not outbox.closed:
+        message = await receive(websocket, outbox)
+        if message["type"] == "websocket.disconnect":
+            return
+        if not rate.allow():
+            if rate.flooding:  # read no more of it: close, and hold its address off
+                stop_reading(websocket)
+                hold_off()
+                await outbox.close(FLOOD_CODE, f"flooding: over {rate.per_second:.0f} "
+                                   f"messages a second; no new socket for "
+                                   f"{FLOOD_HOLD_OFF:.0f} s", flush=True)
+                return
+            # said at most once a second; whatever is past the rate is dropped unread
+            if time.monotonic() - warned > 1.0:
+                warned = time.monotonic()
+                outbox.offer({"type": "error", "status": 429, "error": (
+                    f"more than {rate.per_second:.0f} messages a second from one page; "
+                    "slow down (messages past the rate are dropped)")})
+            continue
+        text = message.get("text")
+        try:
+            if text is not None and len(text) > max_chars:
+                raise ParseError(f"message of {len(text)} characters; expected at most "
+                                 f"{max_chars}")
+            await handle(text)
+        except LifeArenaError as error:
+            outbox.offer(error_message(error))
+
+
+async def refuse(websocket: Any, message: dict[str, Any]) -> None:
+    """Tell a socket why it is refused (an error ``message`` with its HTTP ``status``), then
+    close it with 44xx (the status's twin); nothing more is read from it (a refused page
+    may be flooding)."""
+    with contextlib.suppress(Exception):
+        await websocket.send_json(message)
+        if websocket.client_state != WebSocketState.DISCONNECTED:
+            status = int(message.get("status", 400))
+            await websocket.close(code=4400 + status % 100, reason=str(message["error"])[:120])
 
 
 class AbortableSockets:

@@ -20,7 +20,7 @@ program says to it: ``ILLEGAL COORDS. RETYPE``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 from lifearena.core import (
     Action,
@@ -35,8 +35,14 @@ from lifearena.core import (
 from lifearena.games.life_for_two.card import rules_card
 from lifearena.games.life_for_two.classic_program import RETYPE
 
-if TYPE_CHECKING:
-    from lifearena.games.life_for_two.classic import ClassicState
+
+class _Transcribed(Protocol):
+    """What this presentation reads of a :class:`~.classic.ClassicState` (named by its
+    shape: the state's module imports this one, which imports nothing back)."""
+
+    @property
+    def transcript(self) -> str: ...
+
 
 ANSWER_PROMPT = "answer the program with x,y below"
 """What a page asks of the player the program waits for."""
@@ -84,4 +90,4 @@ class ClassicPresentation(Presentation):
 
 
 def _transcript(state: State) -> str:
-    return cast("ClassicState", state).transcript
+    return cast(_Transcribed, state).transcript

@@ -18,7 +18,7 @@
 * ``GET /lab/live``, ``GET /api/lab/live``: the games in progress on this server, each with
   its spectator link (simultaneous choices stay hidden until revealed, as for any spectator),
   and the last :data:`RECENT` finished ones with their replays: the store's lists, as
-  ``GET /api/games`` gives them (:meth:`lifearena.web.app.Server.recent`), so a restarted
+  ``GET /api/games`` gives them (:meth:`lifearena.web.rooms.Rooms.recent`), so a restarted
   server lists them all the same.
 """
 

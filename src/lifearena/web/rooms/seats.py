@@ -1,13 +1,12 @@
-"""Who plays each seat of the server's games, and what their games do to their ratings:
-the part of :class:`~lifearena.web.app.Server` that joins games to players (no FastAPI).
+"""Who plays each seat of the rooms' games, and what their games do to their ratings.
 
-Every way of making a game names the players it seats (:meth:`Seating.seat_players`); the
+Every way of making a game names the players it seats (:meth:`Seats.seat_players`); the
 seats are stored (:class:`~lifearena.web.players.PlayerStore`) and each
 :class:`~lifearena.web.live.LiveGame` carries its holders (a player's session or token then
 acts as its seat's private link) and ``people``, the names and ratings its pages show. When
-a game ends, :meth:`Seating.close_seats` closes its seats and rates it if it is rated
+a game ends, :meth:`Seats.close_seats` closes its seats and rates it if it is rated
 (:mod:`lifearena.web.rated`), once. Whoever follows the players' games (the bot API's event
-streams, :mod:`lifearena.web.bot_events`) is a :class:`GameListener` of the server, told of
+streams, :mod:`lifearena.web.bot_events`) is a :class:`GameListener` of the rooms, told of
 every game that seats players and of every change of a game.
 """
 
@@ -25,8 +24,14 @@ from lifearena.web.refusals import SeatError
 log = logging.getLogger("lifearena.web")
 
 
+def seat_refusal(rated: bool, player: Player | None) -> None:
+    """Refuse a seat of a rated game to a player without an account (403)."""
+    if rated and (player is None or not player.has_account):
+        raise SeatError("this game is rated: sign up or log in to take its seat")
+
+
 class GameListener(Protocol):
-    """Told of the server's games, from the event loop; must never await or raise."""
+    """Told of the rooms' games, from the event loop; must never await or raise."""
 
     def seated(self, live: LiveGame) -> None:
         """Players were seated in ``live`` (a new game, or a claimed invitation)."""
@@ -35,12 +40,16 @@ class GameListener(Protocol):
         """``live`` changed (every broadcast); ``finished``: it has just ended."""
 
 
-class Seating:
-    """Players on the seats of a server's games (a mixin of the server)."""
+class Seats:
+    """Players on the seats of the rooms' games: ``players`` their store (``None``: games
+    seat nobody), ``ratings`` the ratings of rated games over it, ``listeners`` told of
+    every game that seats players and every change of a game."""
 
-    players: PlayerStore | None
-    ratings: Ratings | None
-    listeners: list[GameListener]
+    def __init__(self, players: PlayerStore | None, ratings: Ratings | None,
+                 listeners: list[GameListener]) -> None:
+        self.players = players
+        self.ratings = ratings
+        self.listeners = listeners
 
     def seat_players(self, live: LiveGame, holders: dict[int, str]) -> None:
         """Store that ``holders`` (seat to player id) hold the seats of the new game
