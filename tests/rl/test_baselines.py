@@ -40,4 +40,10 @@ def test_a_baseline_beats_random(game: str) -> None:
 
 def test_policy_ppo_needs_a_game_with_a_baseline() -> None:
     with pytest.raises(BadParameterError, match="expected one of the games with a shipped"):
-        agents.make("policy:ppo", game="war_of_life")
+        agents.make("policy:ppo")  # no game named: which baseline?
+
+
+def test_every_game_has_a_baseline() -> None:
+    from lifearena.rl.versions import SPECS
+
+    assert set(BASELINES) == {fixed.game for fixed in SPECS}

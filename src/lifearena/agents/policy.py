@@ -199,6 +199,7 @@ BASELINES: dict[str, str] = {
     "p2life": "p2life-12x12-v1.npz",
     "blocking_queen": "blocking_queen-12-v1.npz",
     "losat": "losat-19x19-v1.npz",
+    "war_of_life": "war_of_life-v1.npz",
 }
 """The PPO baselines shipped with the package, by game (``docs/rl.md`` says how each was
 trained and how strong it is), in :data:`BASELINES_DIR`: torch checkpoints exported to
