@@ -402,17 +402,24 @@ def _message(raw: dict[str, Any]) -> Message:
 class _RedisSubscription:
     """A subscription of the :class:`RedisBroker` on a pub/sub connection of its own, which
     it remakes (with backoff) when the connection is lost, then yields a ``gap`` message per
-    channel."""
+    channel.
+
+    The connection comes from a client of the subscription's own, not from the broker's
+    pool: a reader still waiting on it when the subscription closes must never share a
+    connection with the broker's commands."""
 
     def __init__(self, broker: RedisBroker, channels: list[str]) -> None:
         self._broker = broker
         self.channels = channels
         self._pubsub: Any = None
+        self._client: Any = None
         self._pending: collections.deque[Message] = collections.deque()
         self._closed = False
 
     async def _open(self) -> None:
-        pubsub: Any = self._broker._client.pubsub()
+        if self._client is None:
+            self._client = self._broker._new_client()
+        pubsub: Any = self._client.pubsub()
         try:
             await pubsub.subscribe(*self.channels)
             # SUBSCRIBE is only sent: a message published before the server reads it would
@@ -452,8 +459,12 @@ class _RedisSubscription:
             await pubsub.aclose()
 
     async def __aenter__(self) -> _RedisSubscription:
-        await self._broker._call(self._open())
         self._broker._subscriptions.add(self)
+        try:
+            await self._broker._call(self._open())
+        except BaseException:
+            await self.aclose()
+            raise
         return self
 
     async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
@@ -465,6 +476,10 @@ class _RedisSubscription:
         self._closed = True
         self._broker._subscriptions.discard(self)
         await self._drop()
+        client, self._client = self._client, None
+        if client is not None:
+            with contextlib.suppress(Exception):
+                await client.aclose()
 
     def __aiter__(self) -> _RedisSubscription:
         return self
@@ -531,11 +546,16 @@ class RedisBroker:
         self._connection_errors: tuple[type[BaseException], ...] = (
             RedisConnectionError, RedisTimeoutError, OSError)
         self._timeout_error = RedisTimeoutError
-        self._client = aioredis.Redis.from_url(
-            url, socket_connect_timeout=connect_timeout_s, socket_timeout=5.0,
-            health_check_interval=5,
-            retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries=2),
-            retry_on_error=[RedisConnectionError, RedisTimeoutError])
+
+        def new_client() -> Any:
+            return aioredis.Redis.from_url(
+                url, socket_connect_timeout=connect_timeout_s, socket_timeout=5.0,
+                health_check_interval=5,
+                retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries=2),
+                retry_on_error=[RedisConnectionError, RedisTimeoutError])
+
+        self._new_client = new_client
+        self._client = new_client()
         self._acquire = self._client.register_script(_ACQUIRE)
         self._renew = self._client.register_script(_RENEW)
         self._release = self._client.register_script(_RELEASE)
