@@ -30,16 +30,29 @@ DATABASES = range(1, 16)
 whoever else uses a shared server)."""
 
 
-def redis_program() -> str:
-    """The path of ``redis-server``; the test skips (or fails, under
-    ``LIFEARENA_REQUIRE_REDIS=1``) when there is none."""
-    found = shutil.which("redis-server")
-    if found:
-        return found
-    why = "Redis: no redis-server on PATH (apt-get install redis-server)"
+def unavailable(why: str) -> None:
+    """Skip the test saying ``why``, or fail it under ``LIFEARENA_REQUIRE_REDIS=1``."""
     if os.environ.get(REQUIRE) == "1":
         pytest.fail(f"{REQUIRE}=1 but {why}")
     pytest.skip(why)
+
+
+def need_redis_py() -> None:
+    """Skip (or fail) the test when redis-py, which the web extra installs, is missing."""
+    try:
+        import redis  # noqa: F401
+    except ImportError:
+        unavailable("Redis: the redis package is missing (pip install 'lifearena[web]')")
+
+
+def redis_program() -> str:
+    """The path of ``redis-server``; the test skips (or fails, under
+    ``LIFEARENA_REQUIRE_REDIS=1``) when there is none."""
+    need_redis_py()
+    found = shutil.which("redis-server")
+    if not found:
+        unavailable("Redis: no redis-server on PATH (apt-get install redis-server)")
+    return str(found)
 
 
 def free_port() -> int:
@@ -118,6 +131,7 @@ _turns = itertools.cycle(DATABASES)
 def fresh_redis(shared: RedisServer | None) -> Iterator[str]:
     """The URL of an empty database on the server ``LIFEARENA_TEST_REDIS`` names, or else on
     ``shared`` (a session's throwaway server), flushed again on leaving."""
+    need_redis_py()
     base = os.environ.get(SERVER)
     if base:
         parts = urlsplit(base)

@@ -16,7 +16,7 @@ from typing import TypeVar
 
 import pytest
 
-from brokers import RedisServer, free_port
+from brokers import RedisServer, free_port, need_redis_py
 from lifearena.errors import BadParameterError
 from lifearena.web.broker import (
     Broker,
@@ -401,6 +401,7 @@ def test_a_bad_url_is_one_line_naming_the_expected_form(bad: str) -> None:
 
 
 def test_an_unreachable_server_is_one_clear_error_without_the_password() -> None:
+    need_redis_py()
     async def scenario() -> None:
         url = f"redis://:s3cret@127.0.0.1:{free_port()}/0"
         broker = RedisBroker(url)
@@ -421,5 +422,6 @@ def test_an_unreachable_server_is_one_clear_error_without_the_password() -> None
 
 
 def test_both_brokers_are_brokers() -> None:
+    need_redis_py()
     assert isinstance(MemoryBroker(), Broker)
     assert isinstance(open_broker("redis://127.0.0.1:6379/0"), Broker)
