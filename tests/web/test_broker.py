@@ -10,11 +10,14 @@ deadlines; the TTLs are a few hundred milliseconds.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from brokers import RedisServer, free_port, need_redis_py
 from lifearena.errors import BadParameterError
@@ -127,6 +130,25 @@ def test_publish_reaches_subscribers_in_order_per_channel(url: str) -> None:
                 await chat.stop()
             # unsubscribed on leaving: a later message reaches nobody and harms nothing
             await replicas.a.publish("moves", {"n": 3})
+
+    run(scenario)
+
+
+def test_leaving_or_closing_ends_a_reader_in_another_task(url: str) -> None:
+    async def scenario() -> None:
+        broker = open_broker(url)
+        try:
+            async with broker.subscribe(["moves"]) as moves:
+                left = Collector(moves)
+            await asyncio.wait_for(left.task, 3)  # ended, not cancelled
+            async with broker.subscribe(["moves"]) as moves:
+                closed = Collector(moves)
+                await broker.publish("moves", {"n": 1})
+                await closed.count(1)
+                await broker.close()
+                await asyncio.wait_for(closed.task, 3)
+        finally:
+            await broker.close()
 
     run(scenario)
 
@@ -425,3 +447,48 @@ def test_both_brokers_are_brokers() -> None:
     need_redis_py()
     assert isinstance(MemoryBroker(), Broker)
     assert isinstance(open_broker("redis://127.0.0.1:6379/0"), Broker)
+
+
+KEYS = st.sampled_from(["k1", "k2"])
+OWNERS = st.sampled_from(["a", "b", "c"])
+OPERATIONS = st.lists(st.one_of(
+    st.tuples(st.just("acquire"), KEYS, OWNERS, st.integers(0, 4)),
+    st.tuples(st.sampled_from(["renew", "release", "mark", "unmark"]), KEYS, OWNERS),
+    st.tuples(st.sampled_from(["owner_of", "members"]), KEYS),
+), max_size=30)
+_examples = itertools.count()
+
+
+async def answers(broker: Broker, operations: list[tuple[Any, ...]]) -> list[object]:
+    """What ``broker`` answers to each of ``operations`` (TTLs too long to run out)."""
+    found: list[object] = []
+    for name, key, *rest in operations:
+        if name == "acquire":
+            found.append(await broker.acquire(key, rest[0], 60, after=rest[1]))
+        elif name == "renew":
+            found.append(await broker.renew(key, rest[0], 60))
+        elif name == "release":
+            found.append(await broker.release(key, rest[0]))
+        elif name == "mark":
+            found.append(await broker.mark(key, rest[0], 60))
+        elif name == "unmark":
+            found.append(await broker.unmark(key, rest[0]))
+        else:
+            found.append(await getattr(broker, name)(key))
+    return found
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(operations=OPERATIONS)
+def test_redis_answers_as_the_memory_broker_does(redis_url: str,
+                                                 operations: list[tuple[Any, ...]]) -> None:
+    async def scenario() -> tuple[list[object], list[object]]:
+        redis = RedisBroker(redis_url, prefix=f"example{next(_examples)}:")
+        try:
+            return await answers(MemoryBroker(), operations), await answers(redis, operations)
+        finally:
+            await redis.close()
+
+    in_memory, on_redis = run(scenario)
+    assert on_redis == in_memory

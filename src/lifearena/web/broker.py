@@ -100,7 +100,8 @@ class Message:
 class Subscription(Protocol):
     """Messages from some channels: an async context manager (entering subscribes, so a
     message published once ``async with`` has entered is delivered; leaving unsubscribes)
-    and, inside it, an async iterator of :class:`Message`."""
+    and, inside it, an async iterator of :class:`Message`, which ends when the subscription
+    is left or its broker closed (a reader in another task stops too)."""
 
     async def __aenter__(self) -> Subscription: ...
 
@@ -193,6 +194,7 @@ class _MemorySubscription:
     async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
                         trace: TracebackType | None) -> None:
         self._broker._detach(self)
+        self.queue.put_nowait(None)  # a reader in another task stops too
 
     def __aiter__(self) -> _MemorySubscription:
         return self
@@ -507,11 +509,18 @@ class _RedisSubscription:
             if self._closed:
                 raise StopAsyncIteration
             try:
-                # a timeout lets the client's health check notice a silent dead connection
-                raw = await self._pubsub.get_message(timeout=1.0)
+                # a timeout lets the client's health check notice a silent dead connection, and a
+                # reader in another task see soon that the subscription was closed
+                raw = await self._pubsub.get_message(timeout=0.25)
             except self._broker._connection_errors:
+                if self._closed:
+                    raise StopAsyncIteration from None
                 await self._reconnect()
                 continue
+            except Exception:
+                if self._closed:  # closed under a reader in another task
+                    raise StopAsyncIteration from None
+                raise
             if raw is None or raw.get("type") != "message":
                 continue  # nothing yet, or the confirmation of a resubscription
             message = _message(raw)
