@@ -68,6 +68,7 @@ from typing import Any, Protocol, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
 from lifearena.errors import BadParameterError
+from lifearena.extras import MissingExtra
 
 EXPECTED_URL = "expected redis://host:port/db"
 """What a broker URL should look like, as the errors about a bad one say."""
@@ -548,9 +549,10 @@ class RedisBroker:
             from redis.backoff import ExponentialBackoff
             from redis.exceptions import ConnectionError as RedisConnectionError
             from redis.exceptions import TimeoutError as RedisTimeoutError
-        except ImportError as error:  # pragma: no cover - the web extra installs it
-            raise BadParameterError("a redis:// broker needs the redis package; expected "
-                                    "pip install 'lifearena[web]'") from error
+        except ImportError:  # pragma: no cover - the web extra installs it
+            raise MissingExtra("a redis:// broker needs lifearena's web extra (redis is not "
+                               "installed); install it with: pip install 'lifearena[web]'"
+                               ) from None
         self.prefix = prefix
         self._connection_errors: tuple[type[BaseException], ...] = (
             RedisConnectionError, RedisTimeoutError, OSError)
