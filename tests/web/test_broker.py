@@ -410,6 +410,34 @@ def test_a_restarted_redis_loses_messages_and_the_broker_reconnects(
     run(scenario, within=15)
 
 
+def test_a_dropped_subscription_connection_comes_back_with_a_gap(
+        redis_server: RedisServer) -> None:
+    """The server stays up but drops the subscriber's connection (CLIENT KILL, as a proxy
+    or a network blip would): the client reconnects at once and says what may be lost."""
+    import redis
+
+    async def scenario() -> None:
+        broker = RedisBroker(redis_server.url(0))
+        admin = redis.asyncio.Redis.from_url(redis_server.url(0))
+        try:
+            async with broker.subscribe(["moves", "chat"]) as moves:
+                collected = Collector(moves)
+                await broker.publish("moves", {"n": 1})
+                await collected.count(1)
+                assert await admin.client_kill_filter(_type="pubsub") == 1
+                got = await collected.count(3)
+                assert sorted(m.channel for m in got[1:]) == ["chat", "moves"]
+                assert all(m.gap and m.data == {} for m in got[1:])
+                await broker.publish("moves", {"n": 2})
+                assert (await collected.count(4))[3] == Message("moves", {"n": 2})
+                await collected.stop()
+        finally:
+            await admin.aclose()
+            await broker.close()
+
+    run(scenario)
+
+
 @pytest.mark.parametrize("bad", [
     "http://127.0.0.1:6379/0", "redis://", "redis://host:port/0", "redis://host:6379/x",
     "redis://host:6379/0/1", "redis://:s3cret@host:99999/0", "127.0.0.1:6379", "",

@@ -418,13 +418,20 @@ class _RedisSubscription:
         self._client: Any = None
         self._pending: collections.deque[Message] = collections.deque()
         self._closed = False
+        self._gap_due = False
 
     async def _open(self) -> None:
+        """Subscribe on a new pub/sub connection; after a lost one, queue a gap message per
+        channel first, ahead of anything the new connection receives."""
         if self._client is None:
             self._client = self._broker._new_client()
         pubsub: Any = self._client.pubsub()
         try:
             await pubsub.subscribe(*self.channels)
+            if self._gap_due:
+                self._gap_due = False
+                self._pending.extend(Message(channel, {}, gap=True)
+                                     for channel in self.channels)
             # SUBSCRIBE is only sent: a message published before the server reads it would
             # miss this subscription, so wait for the server to confirm every channel
             waiting = set(self.channels)
@@ -489,6 +496,7 @@ class _RedisSubscription:
 
     async def _reconnect(self) -> None:
         await self._drop()
+        self._gap_due = True
         attempt = 0
         while not self._closed:
             try:
@@ -498,7 +506,6 @@ class _RedisSubscription:
                                                             len(RECONNECT_BACKOFF_S) - 1)])
                 attempt += 1
                 continue
-            self._pending.extend(Message(channel, {}, gap=True) for channel in self.channels)
             return
 
     async def __anext__(self) -> Message:

@@ -136,7 +136,10 @@ class LeaseKeeper:
         interval = self.ttl_s / 3
         while True:
             started = time.monotonic()
-            await self.renew_all()
+            try:
+                await self.renew_all()
+            except Exception:  # an unforeseen error must not end the renewals for good
+                log.exception("renewing the leases of %s", self.owner)
             await asyncio.sleep(max(0.0, interval - (time.monotonic() - started)))
 
     def start(self) -> None:
