@@ -438,6 +438,37 @@ def test_a_dropped_subscription_connection_comes_back_with_a_gap(
     run(scenario)
 
 
+def test_the_keeper_gives_up_a_lease_it_cannot_renew_for_a_whole_ttl(
+        redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        lost: list[str] = []
+        broker = RedisBroker(redis_server.url(0))
+        keeper = LeaseKeeper(broker, "a", TTL, on_lost=lost.append)
+        try:
+            await keeper.claim("g1")
+            keeper.start()
+            rounds = keeper.renewals
+
+            async def renewed() -> bool:
+                return keeper.renewals >= rounds + 2
+            await eventually(renewed, "two renewal rounds")
+            redis_server.stop()  # within a poll (10 ms) of the last renewal that reached it
+            stopped = time.monotonic()
+
+            async def reported() -> list[str]:
+                return lost
+            assert await eventually(reported, "the unrenewable lease reported") == ["g1"]
+            # not before a whole TTL since the last renewal that reached the server (giving
+            # up at the first failure would report it a third of a TTL after the stop)
+            assert time.monotonic() - stopped >= TTL - 0.02
+            assert keeper.held == {}
+        finally:
+            await keeper.stop()
+            await broker.close()
+
+    run(scenario)
+
+
 @pytest.mark.parametrize("bad", [
     "http://127.0.0.1:6379/0", "redis://", "redis://host:port/0", "redis://host:6379/x",
     "redis://host:6379/0/1", "redis://:s3cret@host:99999/0", "127.0.0.1:6379", "",
