@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import importlib.util
 
-TORCH_MODULES = ["network.py", "checkpoint.py", "ppo.py", "torch_agent.py", "alphazero.py"]
+TORCH_MODULES = ["network.py", "checkpoint.py", "ppo.py", "torch_agent.py", "alphazero.py",
+                 "afterstates.py"]
 _GYMNASIUM = importlib.util.find_spec("gymnasium") is not None
 _TORCH = importlib.util.find_spec("torch") is not None
 
