@@ -123,6 +123,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("puzzles", "check"): ["war-of-life"],
     ("rl", "evaluate"): ["random", "--env", "lifearena/war_of_life-v1"],
     ("rl", "export"): ["missing.pt"],
+    ("deploy", "nginx"): ["--replica", "127.0.0.1:8001"],
 }
 
 

@@ -91,6 +91,8 @@ COMMANDS: dict[str, tuple[Callable[[typer.Typer], None], str]] = {
     "puzzles": (_registered("puzzles"), "Puzzles mined from games: generate, show, check."),
     "rl": (_group("rl", "rl"), "Reinforcement learning: versioned environments, frozen "
                                "evaluation sets, a policy's standard table."),
+    "deploy": (_group("deploy", "deploy"), "Configuration for running the site: nginx in "
+                                           "front of the replicas."),
 }
 """Every command and group of ``lifearena`` in the order the help lists them: how to load
 it and its one-line summary. A command's module is imported only when that command runs (or

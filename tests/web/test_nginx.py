@@ -1,0 +1,141 @@
+"""Debian's nginx in front of ``lifearena serve``, with the configuration that ``lifearena
+deploy nginx`` prints (:mod:`lifearena.web.nginx`) wrapped for an unprivileged nginx on a
+loopback port: pages, answers, a game's socket and the body bound all pass through.
+
+nginx is a real part here: without it the tests skip, naming the package, unless
+``LIFEARENA_REQUIRE_NGINX=1`` (CI installs it), which makes them fail instead."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from lifearena.web.app import MAX_LAB_BODY
+from lifearena.web.nginx import BODY_BYTES, site_config, standalone_config
+
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx")
+                                  else None)
+STARTUP = 300.0
+"""Seconds the server may take to start (a fresh install's warm-up compiles the engine)."""
+
+if NGINX is None:
+    if os.environ.get("LIFEARENA_REQUIRE_NGINX") == "1":
+        pytest.fail("nginx is missing and LIFEARENA_REQUIRE_NGINX=1: apt-get install nginx",
+                    pytrace=False)
+    pytest.skip("needs Debian's nginx: apt-get install nginx", allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _wait_until_answering(url: str, deadline: float) -> None:
+    while True:
+        try:
+            if httpx.get(url, timeout=5).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{url} did not answer in time")
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """A ``lifearena serve`` behind nginx: (nginx's URL, the server's own URL)."""
+    folder = tmp_path_factory.mktemp("nginx")
+    port, front = _free_port(), _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "lifearena", "serve", "--port", str(port),
+         "--db", str(folder / "games.sqlite"), "--workers", "1", "--tournaments", "0",
+         "--forwarded-allow-ips", "127.0.0.1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=folder,
+        env={**os.environ, "NO_COLOR": "1"})
+    config = folder / "nginx.conf"
+    config.write_text(standalone_config(
+        site_config([f"127.0.0.1:{port}"], listen=f"127.0.0.1:{front}"), folder))
+    proxy = subprocess.Popen([str(NGINX), "-p", str(folder), "-c", str(config)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()  # printed once the server is warm and bound
+        assert first.startswith("lifearena web: http://127.0.0.1:"), first
+        deadline = time.monotonic() + STARTUP
+        _wait_until_answering(f"http://127.0.0.1:{front}/api/catalog", deadline)
+        yield f"http://127.0.0.1:{front}", f"http://127.0.0.1:{port}"
+    finally:
+        for process in (proxy, server):
+            process.kill()
+            process.communicate(timeout=60)
+
+
+def test_pages_and_answers_pass_through(site: tuple[str, str]) -> None:
+    front, direct = site
+    for path in ("/api/catalog", "/api/games"):
+        via, own = httpx.get(front + path, timeout=30), httpx.get(direct + path, timeout=30)
+        assert via.status_code == own.status_code == 200
+        assert via.json().keys() == own.json().keys() if isinstance(own.json(), dict) \
+            else len(via.json()) == len(own.json())
+    home = httpx.get(front + "/", timeout=30)
+    assert home.status_code == 200 and "<html" in home.text.lower()
+
+
+def test_a_game_plays_over_its_socket_through_nginx(site: tuple[str, str]) -> None:
+    front, _ = site
+    created = httpx.post(front + "/api/games", json={"game": "war_of_life",
+                                                     "opponent": "hotseat"}, timeout=30)
+    assert created.status_code == 201, created.text
+    game_id, token = created.json()["id"], created.json()["token"]
+    with connect(front.replace("http", "ws") + f"/ws/{game_id}", open_timeout=30) as page:
+        page.send(json.dumps({"type": "hello", "token": token}))
+        first = json.loads(page.recv(timeout=30))
+        assert first["seats"] == [0, 1]  # hot seat: this page holds both
+        text = first["legal"]["0"]["moves"][0]["move"]
+        page.send(json.dumps({"type": "move", "move": text, "ply": 0, "seat": 0}))
+        assert json.loads(page.recv(timeout=30))["moves"] == [text]
+
+
+def test_a_body_over_the_servers_largest_is_refused_at_the_proxy(site: tuple[str, str]
+                                                                  ) -> None:
+    front, _ = site
+    answer = httpx.post(front + "/api/records", content=b"x" * (BODY_BYTES + 1),
+                        headers={"Content-Type": "text/plain"}, timeout=30)
+    assert answer.status_code == 413
+    assert BODY_BYTES == MAX_LAB_BODY
+
+
+def test_a_dead_replica_is_a_gateway_error_not_a_hang(tmp_path: Path) -> None:
+    # nginx in front of a port where nothing listens answers 502 at once
+    front = _free_port()
+    config = tmp_path / "nginx.conf"
+    config.write_text(standalone_config(
+        site_config([f"127.0.0.1:{_free_port()}"], listen=f"127.0.0.1:{front}"), tmp_path))
+    proxy = subprocess.Popen([str(NGINX), "-p", str(tmp_path), "-c", str(config)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                answer = httpx.get(f"http://127.0.0.1:{front}/api/catalog", timeout=10)
+                break
+            except httpx.ConnectError:
+                assert time.monotonic() < deadline, "nginx did not start"
+                time.sleep(0.05)
+        assert answer.status_code == 502
+    finally:
+        proxy.kill()
+        proxy.communicate(timeout=60)
