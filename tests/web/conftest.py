@@ -1,12 +1,15 @@
 """Fixtures of the web tests: an app over a fresh SQLite file, a test client, game helpers;
 ``games_db``, a fresh games database of each backend (SQLite, then PostgreSQL: see
-``tests/databases.py``)."""
+``tests/databases.py``); ``redis_url`` and ``redis_server``, Redis for the broker's tests
+(``tests/brokers.py``)."""
 
 from __future__ import annotations
 
 import contextlib
 import http.cookiejar
 import json
+import os
+import shutil
 import socket
 import threading
 import time
@@ -17,6 +20,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from brokers import RedisServer, fresh_redis, own_redis, redis_program
 from databases import fresh_postgres
 from lifearena.web import Settings, create_app
 
@@ -190,3 +194,30 @@ def wait_until(check: Callable[[], Any], what: str = "the condition",
             return found
         time.sleep(0.02)
     raise AssertionError(f"{what}: not within {within:g} s")
+
+
+@pytest.fixture(scope="session")
+def session_redis() -> Iterator[RedisServer | None]:
+    """A throwaway Redis server for the session when ``LIFEARENA_TEST_REDIS`` names none and
+    ``redis-server`` is installed; else None (``redis_url`` then uses that variable, or
+    skips)."""
+    if os.environ.get("LIFEARENA_TEST_REDIS") or not shutil.which("redis-server"):
+        yield None
+        return
+    with own_redis() as server:
+        yield server
+
+
+@pytest.fixture
+def redis_url(session_redis: RedisServer | None) -> Iterator[str]:
+    """The URL of a Redis database of this test's own, empty (see ``tests/brokers.py``)."""
+    with fresh_redis(session_redis) as url:
+        yield url
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    """A Redis server of this test's own, which it may stop and start again."""
+    redis_program()
+    with own_redis() as server:
+        yield server
