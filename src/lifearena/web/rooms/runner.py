@@ -160,6 +160,15 @@ class Rooms:
         live.connected = self.presence.present(live.row.id)
         self.clocks.start(live)
 
+    async def join(self) -> None:
+        """The server starts (nothing to do for a single server; replicas join the others:
+        :mod:`lifearena.web.rooms.cluster`)."""
+
+    async def leave(self) -> None:
+        """The server stops: running clocks are paused and stored (time while the server
+        is down is not charged)."""
+        self.clocks.pause_all()
+
     async def load_clocked(self) -> None:
         """Load every stored game with a clock, so that its flag falls on time."""
         for game_id in self.store.clocked():
