@@ -343,6 +343,13 @@ class Store:
                 continue  # a damaged row: its own page says so
         return idle
 
+    def fence_of(self, game_id: str) -> int | None:
+        """The fencing token that last wrote ``game_id`` (``None``: no such game)."""
+        with self.engine.connect() as db:
+            found = db.execute(select(games.c.fence).where(games.c.id == game_id))
+            fence = found.scalar_one_or_none()
+        return None if fence is None else int(fence)
+
     def running(self, limit: int = 1000) -> list[str]:
         """The ids of the games being played that something must run without a request: a
         clock (its flag) or an agent (its moves); a replica's sweep claims those whose

@@ -303,9 +303,15 @@ class ReplicatedRooms(Rooms):
 
     async def game(self, game_id: str, client: str = "server") -> LiveGame:
         """The game: the owner's copy here, else (a game in progress whose lease is free)
-        taken over, else a copy read from the store for this request."""
-        if self.owns(game_id):
-            return await super().game(game_id, client)
+        taken over, else a copy read from the store for this request. An owner whose
+        lease was taken over before it noticed (a Redis restart) sees a larger fence in
+        the store and answers from the store too."""
+        token = self._keeper.token(game_id)
+        if token is not None:
+            if (self.store.fence_of(game_id) or 0) <= token:
+                return await super().game(game_id, client)
+            self._forget(game_id)
+            await self._keeper.release(game_id)
         copy = self.read_copy(game_id)
         if not (copy.over or copy.row.cancelled) and await self._take(game_id, copy.row.fence):
             return await super().game(game_id, client)
@@ -441,7 +447,10 @@ class ReplicatedRooms(Rooms):
 
     def _received(self, message: Message) -> None:
         data = message.data
-        if message.gap or not data:
+        if message.gap:  # Redis went away: were the leases kept? (they are gone if it
+            self._spawn(self._renew_now())  # restarted empty)
+            return
+        if not data:
             return
         if message.channel.startswith("reply:"):
             future = self.pending.get(str(data.get("request")))
@@ -449,6 +458,10 @@ class ReplicatedRooms(Rooms):
                 future.set_result(data)
         else:
             self._spawn(self._answer(data))
+
+    async def _renew_now(self) -> None:
+        with contextlib.suppress(BrokerUnavailable):
+            await self._keeper.renew_all()
 
     # -- pages on every replica ----------------------------------------------------------------
 
