@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ import pytest
 
 from brokers import RedisServer, free_port, need_redis_py, own_redis, redis_program
 from databases import fresh_postgres
+from lifearena.web.store import FencedOut, GameRow, Store
 
 from .conftest import wait_until
 
@@ -184,6 +185,25 @@ def moves_of(replica: Replica, game_id: str) -> list[str]:
 
 def at_ply(ply: int) -> Callable[[dict[str, Any]], bool]:
     return lambda message: message.get("type") == "state" and message.get("ply") == ply
+
+
+def test_a_write_with_a_stale_fencing_token_is_refused(tmp_path: Path) -> None:
+    store = Store(tmp_path / "games.sqlite")
+    row = GameRow("g1", "war_of_life", {}, "", {"kind": "online"}, ["t", "u"])
+    store.insert(row)
+    store.save_play(row)  # a single server's writes (fence 0) are never refused
+    new_owner, old_owner = replace(row, fence=2), replace(row, fence=1)
+    new_owner.moves = ["[2,8,1,8]"]
+    store.save_play(new_owner)
+    old_owner.moves = ["[2,8,2,7]"]
+    with pytest.raises(FencedOut, match="owned by another replica"):
+        store.save_play(old_owner)
+    with pytest.raises(FencedOut):
+        store.save_seats(old_owner)
+    stored = store.get("g1")
+    assert stored is not None and stored.moves == ["[2,8,1,8]"] and stored.fence == 2
+    assert store.fence_of("g1") == 2 and store.fence_of("nope") is None
+    store.close()
 
 
 def test_two_clients_on_two_replicas_play_war_of_life(cluster: Cluster) -> None:
