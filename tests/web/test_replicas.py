@@ -203,6 +203,12 @@ def test_a_write_with_a_stale_fencing_token_is_refused(tmp_path: Path) -> None:
     stored = store.get("g1")
     assert stored is not None and stored.moves == ["[2,8,1,8]"] and stored.fence == 2
     assert store.fence_of("g1") == 2 and store.fence_of("nope") is None
+    # a replica taking the game over marks it before loading it: the old owner's late
+    # write is refused before the new owner wrote anything
+    assert store.take_fence("g1", 3) and not store.take_fence("g1", 2)
+    new_owner.moves.append("[5,1,4,1]")
+    with pytest.raises(FencedOut):
+        store.save_play(new_owner)
     store.close()
 
 

@@ -343,6 +343,22 @@ class Store:
                 continue  # a damaged row: its own page says so
         return idle
 
+    def take_fence(self, game_id: str, fence: int) -> bool:
+        """Mark ``game_id`` as written by ``fence`` now, where no larger token wrote it: a
+        replica that takes a game over does so before loading it, so the late writes of
+        the owner before it are refused from then on. Whether it was marked.
+
+        >>> import tempfile, pathlib
+        >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite")
+        >>> store.insert(GameRow("g1", "losat", {}, "", {"kind": "hotseat"}, ["t", "t"]))
+        >>> store.take_fence("g1", 3), store.take_fence("g1", 2), store.fence_of("g1")
+        (True, False, 3)
+        """
+        with self._writing() as db:
+            done = db.execute(update(games).where(games.c.id == game_id,
+                                                  games.c.fence <= fence).values(fence=fence))
+            return bool(done.rowcount)
+
     def fence_of(self, game_id: str) -> int | None:
         """The fencing token that last wrote ``game_id`` (``None``: no such game)."""
         with self.engine.connect() as db:

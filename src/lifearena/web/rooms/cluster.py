@@ -232,6 +232,10 @@ class ReplicatedRooms(Rooms):
             return False
         if token is None:
             return False
+        # the store first: from now on the late writes of an earlier owner are refused
+        if not self.store.take_fence(game_id, token):
+            await self._keeper.release(game_id)
+            return False
         self._forget(game_id)  # any copy held from an earlier ownership is stale
         try:
             await super().game(game_id)  # loaded: its clock and its agent run here now
@@ -275,8 +279,8 @@ class ReplicatedRooms(Rooms):
             token = await self._keeper.claim(game_id)
         except BrokerUnavailable:
             token = None
-        if token is None:  # taken by another replica first (or no broker): not ours
-            self._forget(game_id)
+        if token is None or not self.store.take_fence(game_id, token):
+            self._forget(game_id)  # taken by another replica first (or no broker)
             return
         if self.games.get(game_id) is live:
             live.row.fence = token
