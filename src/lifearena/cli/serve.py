@@ -96,6 +96,7 @@ def serve(
     target = check_db(db)
     if broker is not None:
         check_replica(target, broker, replica_id)
+        reach_broker(broker)
     names = [check_host_name(name) for name in allowed_host or ()]
     proxies = check_proxies(forwarded_allow_ips) if forwarded_allow_ips is not None else None
     from sqlalchemy.exc import SQLAlchemyError
@@ -221,6 +222,25 @@ def check_replica(target: str | Path, broker: str, replica_id: str | None) -> No
             and all(c.isascii() and (c.isalnum() or c in "-_.") for c in replica_id)):
         raise BadParameterError(f"--replica-id {replica_id[:70]!r}; expected 1 to 64 "
                                 "letters, digits, '-', '_' or '.'")
+
+
+def reach_broker(url: str) -> None:
+    """Refuse (one line) a ``--broker`` that does not answer now."""
+    import asyncio
+
+    from lifearena.web.broker import BrokerUnavailable, RedisBroker
+
+    async def ping() -> None:
+        broker = RedisBroker(url)
+        try:
+            await broker.ping()
+        finally:
+            await broker.close()
+
+    try:
+        asyncio.run(ping())
+    except BrokerUnavailable as error:
+        raise BadParameterError(f"--broker: {first_line(error)}") from None
 
 
 def server_config(app: Any, proxies: str | None, **more: Any) -> Any:
