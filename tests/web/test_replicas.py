@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -276,6 +277,65 @@ def test_a_hidden_choice_reaches_no_other_seat_on_any_replica(cluster: Cluster) 
                 assert choice not in text
     finally:
         for page in [chooser, *others]:
+            page.close()
+
+
+DEPLOY = Path(__file__).parents[2] / "docs" / "deploy.md"
+
+
+def nginx_config(folder: Path, port: int, replicas: list[Replica]) -> Path:
+    """docs/deploy.md's nginx server, in front of ``replicas`` on loopback ``port``, run
+    unprivileged in ``folder`` (its pid, logs and temporary files there)."""
+    text = DEPLOY.read_text(encoding="utf-8")
+    server = text.split("```nginx\n", 1)[1].split("```", 1)[0]
+    upstream = "".join(f"    server {r.url.removeprefix('http://')};\n" for r in replicas)
+    server = (server.replace("    server 127.0.0.1:8001;\n    server 127.0.0.1:8002;\n",
+                             upstream)
+              .replace("listen 443 ssl;", f"listen 127.0.0.1:{port};"))
+    assert upstream in server and f"127.0.0.1:{port}" in server, "deploy.md's nginx changed"
+    temp = "".join(f"    {kind}_temp_path {folder}/{kind};\n"
+                   for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    config = folder / "nginx.conf"
+    config.write_text(f"daemon off;\npid {folder}/nginx.pid;\nerror_log {folder}/error.log;\n"
+                      f"events {{}}\nhttp {{\n    access_log off;\n{temp}{server}}}\n")
+    return config
+
+
+@pytest.fixture(scope="module")
+def proxy(cluster: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Replica]:
+    """nginx on a free loopback port in front of the cluster's replicas."""
+    program = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
+                                        else None)
+    if program is None:
+        pytest.skip("nginx is not installed (apt-get install nginx)")
+    folder = tmp_path_factory.mktemp("nginx")
+    port = free_port()
+    config = nginx_config(folder, port, cluster.replicas)
+    process = subprocess.Popen([program, "-p", str(folder), "-c", str(config)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    front = Replica("nginx", f"http://127.0.0.1:{port}", process, folder / "error.log")
+    try:
+        wait_until(lambda: front.answers() or process.poll() is not None, "nginx answering")
+        assert process.poll() is None, front.log.read_text()
+        yield front
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_a_game_through_nginx_in_front_of_the_replicas(proxy: Replica) -> None:
+    game_id, tokens = online_game(proxy, proxy, "war_of_life", params=LASTING)
+    pages = [open_page(proxy, game_id, tokens[0]), open_page(proxy, game_id, tokens[1])]
+    try:
+        for ply in range(4):  # each request may reach either replica
+            _, text = first_legal(proxy, game_id, tokens[ply % 2])
+            answer = proxy.post(f"/api/games/{game_id}/moves", {"move": text, "ply": ply},
+                                tokens[ply % 2])
+            assert answer.status_code == 200, answer.text
+            for page in pages:
+                page.read_until(at_ply(ply + 1), f"ply {ply + 1} through nginx")
+    finally:
+        for page in pages:
             page.close()
 
 
