@@ -221,6 +221,9 @@ def test_two_clients_on_two_replicas_play_war_of_life(cluster: Cluster) -> None:
              open_page(b, game_id, None)]
     played = []
     try:
+        # the owner (a) sees seat 0's page on replica b as present
+        wait_until(lambda: a.get(f"/api/games/{game_id}").json()["connected"] == [True, True],
+                   "both seats present on the owner", within=5)
         for ply in range(6):
             seat = ply % 2
             seen, text = first_legal(b if ply % 3 else a, game_id, tokens[seat])

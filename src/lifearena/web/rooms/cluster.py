@@ -300,6 +300,10 @@ class ReplicatedRooms(Rooms):
         """The game under its lock, only where this replica owns it (:class:`NotOwner`)."""
         return self._owned(game_id, client)
 
+    def may_abort(self, game_id: str) -> bool:
+        """Only the owner aborts an abandoned game (the others leave it to the owner)."""
+        return self.owns(game_id)
+
     async def load_clocked(self) -> None:
         """Nothing at start: the sweep takes the running games whose lease is free."""
 

@@ -494,8 +494,8 @@ class Rooms:
         cutoff = (time.time() if now is None else now) - ABORT_AFTER
         aborted = []
         for game_id in self.store.idle_agent_games(cutoff):
-            if any(self.presence.present(game_id)):
-                continue  # its player is looking at it
+            if any(self.presence.present(game_id)) or not self.may_abort(game_id):
+                continue  # its player is looking at it, or another replica runs it
             try:
                 async with self.locked(game_id) as live:
                     if live.over or live.thinking or any(self.presence.present(game_id)):
@@ -509,6 +509,10 @@ class Rooms:
             self.broadcast(live)
             aborted.append(game_id)
         return aborted
+
+    def may_abort(self, game_id: str) -> bool:
+        """Whether this server runs ``game_id`` (every game, for a single server)."""
+        return True
 
     async def abort_idle_often(self) -> None:
         """:meth:`abort_idle` every :data:`ABORT_SWEEP` seconds, as long as the server runs."""
