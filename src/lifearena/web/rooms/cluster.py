@@ -177,6 +177,7 @@ class ReplicatedRooms(Rooms):
         self._ids = itertools.count()
         self._ready: asyncio.Event | None = None
         self._claiming: dict[str, asyncio.Task[None]] = {}
+        self._own_tasks: list[asyncio.Task[None]] = []
 
     @property
     def _broker(self) -> Broker:
@@ -196,15 +197,15 @@ class ReplicatedRooms(Rooms):
         self._ready = asyncio.Event()
         self._outgoing = asyncio.Queue()
         self._keeper.start()
-        for work in (self._listen(), self._publish_in_order(), self._sweep_often()):
-            self._spawn(work)
+        self._own_tasks = [self._spawn(work) for work in (
+            self._listen(), self._publish_in_order(), self._sweep_often())]
         await asyncio.wait_for(self._ready.wait(), 10)
 
     async def leave(self) -> None:
         """Give every lease up, so the other replicas take the games over at once (the
         server stops); the games' clocks keep running there."""
-        for task in list(self.relays.values()):
-            task.cancel()
+        for task in [*self._own_tasks, *self.relays.values()]:
+            task.cancel()  # first: no sweep takes a game again once the leases are given up
         with contextlib.suppress(BrokerUnavailable):
             await self._keeper.stop(release=True)
         await self._broker.close()
@@ -342,18 +343,22 @@ class ReplicatedRooms(Rooms):
 
     async def move(self, game_id: str, token: str | None, seats: list[int] | None,
                    move: Move | MoveMessage, client: str = "server") -> LiveGame:
+        """:meth:`Rooms.move` where the game's owner is (here or forwarded)."""
         args = {"token": token, "seats": seats, "client": client,
                 "move": {"kind": type(move).__name__, "body": move.model_dump()}}
         return await self._call(game_id, "move", args)  # type: ignore[no-any-return]
 
     async def act(self, game_id: str, kind: str, token: str | None, seats: list[int] | None,
                   action: str | None = None, client: str = "server") -> LiveGame:
+        """:meth:`Rooms.act` where the game's owner is (here or forwarded)."""
         args = {"kind": kind, "token": token, "seats": seats, "action": action,
                 "client": client}
         return await self._call(game_id, "act", args)  # type: ignore[no-any-return]
 
     async def claim(self, game_id: str, invitation: str, holder: str | None,
                     client: str = "server", player: Player | None = None) -> dict[str, Any]:
+        """:meth:`Rooms.claim` where the game's owner is (here or forwarded; the player
+        travels by id)."""
         args = {"invitation": invitation, "holder": holder, "client": client,
                 "player": None if player is None else player.id}
         return await self._call(game_id, "claim", args)  # type: ignore[no-any-return]
@@ -505,6 +510,7 @@ class ReplicatedRooms(Rooms):
         self._spawn(self._mark_pages(game_id))
 
     def close_page(self, game_id: str, page: Page) -> None:
+        """A page closed here: the last one of a game ends its relay."""
         super().close_page(game_id, page)
         if not self.presence.watched(game_id):
             relay = self.relays.pop(game_id, None)
