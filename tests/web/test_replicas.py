@@ -7,6 +7,7 @@ killed with SIGKILL (after which only one replica is left)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -24,6 +25,7 @@ import pytest
 
 from brokers import RedisServer, free_port, need_redis_py, own_redis, redis_program
 from databases import fresh_postgres
+from lifearena.web.refusals import TurnError
 from lifearena.web.store import FencedOut, GameRow, Store
 
 from .conftest import wait_until
@@ -211,6 +213,54 @@ def test_a_write_with_a_stale_fencing_token_is_refused(tmp_path: Path) -> None:
     with pytest.raises(FencedOut):
         store.save_play(new_owner)
     store.close()
+
+
+def test_a_stale_owner_s_move_is_refused_by_the_store_and_forwarded_to_the_new_owner(
+        tmp_path: Path) -> None:
+    """Two replicas in one process over a memory broker: the first loses its lease without
+    noticing (as in a long pause), the second takes the game over and moves; the first's
+    next move is refused by the store (its fencing token is stale), and the call then
+    reaches the new owner: both moves are played once, in order."""
+    from lifearena.web.broker import MemoryBroker
+    from lifearena.web.models import Move, NewGame
+    from lifearena.web.rooms.cluster import ReplicatedRooms
+    from lifearena.web.settings import Settings
+    from lifearena.web.sockets import LocalTransport
+
+    broker = MemoryBroker()
+    stores = [Store(tmp_path / "games.sqlite") for _ in range(2)]
+    one, two = (ReplicatedRooms(Settings(tmp_path / "games.sqlite", agent_workers="thread"),
+                                store, LocalTransport(), broker=broker, replica=name)
+                for store, name in zip(stores, ("one", "two"), strict=True))
+
+    async def scenario() -> list[str]:
+        await one.join()
+        await two.join()
+        made = one.create(NewGame(game="war_of_life", opponent="hotseat", params=LASTING))
+        game_id, token = made["id"], made["token"]
+        live = await one.game(game_id)
+        assert one.owns(game_id) and live.row.fence > 0
+        first = live.view([0, 1])["legal"]["0"]["moves"][0]["move"]
+        await broker.release(f"game:{game_id}", "one")  # lost, and "one" does not know yet
+        after = await two.move(game_id, token, None, Move(move=first, ply=0))
+        assert two.owns(game_id) and after.row.moves == [first]
+        second = after.view([0, 1])["legal"]["1"]["moves"][0]["move"]
+        stale = await one.move(game_id, token, None, Move(move=second, ply=1))
+        assert stale.row.moves == [first, second] and not one.owns(game_id)
+        with pytest.raises(TurnError):  # a refusal comes back as the owner raised it
+            await one.move(game_id, token, None, Move(move=second, ply=1))
+        for rooms in (one, two):
+            await rooms.leave()
+            for task in list(rooms.tasks):
+                task.cancel()
+        return stores[0].get(game_id).moves  # type: ignore[union-attr]
+
+    try:
+        moves = asyncio.run(scenario())
+        assert len(moves) == 2 and len(set(moves)) == 2
+    finally:
+        for store in stores:
+            store.close()
 
 
 def test_two_clients_on_two_replicas_play_war_of_life(cluster: Cluster) -> None:

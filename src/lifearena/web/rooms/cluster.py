@@ -245,6 +245,19 @@ class ReplicatedRooms(Rooms):
             raise
         return True
 
+    async def _still_owns(self, game_id: str) -> bool:
+        """Whether this replica holds ``game_id``'s lease and no larger fencing token wrote
+        the game since (else it lost the lease without noticing yet: the game is dropped
+        here, so that no answer comes from a stale copy)."""
+        token = self._keeper.token(game_id)
+        if token is None:
+            return False
+        if (self.store.fence_of(game_id) or 0) <= token:
+            return True
+        self._forget(game_id)
+        await self._keeper.release(game_id)
+        return False
+
     def _forget(self, game_id: str) -> None:
         live = self.games.pop(game_id, None)
         self.cache.locks.pop(game_id, None)
@@ -315,12 +328,8 @@ class ReplicatedRooms(Rooms):
         taken over, else a copy read from the store for this request. An owner whose
         lease was taken over before it noticed (a Redis restart) sees a larger fence in
         the store and answers from the store too."""
-        token = self._keeper.token(game_id)
-        if token is not None:
-            if (self.store.fence_of(game_id) or 0) <= token:
-                return await super().game(game_id, client)
-            self._forget(game_id)
-            await self._keeper.release(game_id)
+        if await self._still_owns(game_id):
+            return await super().game(game_id, client)
         copy = self.read_copy(game_id)
         if not (copy.over or copy.row.cancelled) and await self._take(game_id, copy.row.fence):
             return await super().game(game_id, client)
@@ -386,7 +395,7 @@ class ReplicatedRooms(Rooms):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CALL_DEADLINE_S
         while True:
-            copy = None if self.owns(game_id) else self.read_copy(game_id)
+            copy = None if await self._still_owns(game_id) else self.read_copy(game_id)
             if copy is None or await self._take(game_id, copy.row.fence):
                 try:
                     return await self._here(game_id, method, args)
@@ -427,7 +436,7 @@ class ReplicatedRooms(Rooms):
         asker, game_id = str(data.get("asker")), str(data.get("game"))
         reply: dict[str, Any] = {"request": data.get("request")}
         try:
-            if not self.owns(game_id):
+            if not await self._still_owns(game_id):
                 raise NotOwner(f"game {game_id!r} is not owned by replica {self.replica}")
             value = await self._here(game_id, str(data.get("method")), dict(data["args"]))
             reply["value"] = None if isinstance(value, LiveGame) else value
