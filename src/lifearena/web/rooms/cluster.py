@@ -489,9 +489,14 @@ class ReplicatedRooms(Rooms):
 
     def broadcast(self, live: LiveGame) -> None:
         """Tell this replica's pages (as :meth:`Rooms.broadcast`) and publish every seat
-        list's view on ``game:{id}`` for the other replicas' pages."""
+        list's view on ``game:{id}`` for the other replicas' pages. A game whose lease
+        was lost (a late timer, an agent's search ending after the loss) is not told: its
+        copy here may hold a change the store refused, and the game's books (its end, its
+        ratings) are the new owner's."""
+        if not self.owns(live.row.id) or self.games.get(live.row.id) is not live:
+            return
         super().broadcast(live)
-        if not self.owns(live.row.id) or self._outgoing is None:
+        if self._outgoing is None:
             return
         lists: list[list[int]] = [[], [0], [1]]
         if live.row.tokens[0] is not None and live.row.tokens[0] == live.row.tokens[1]:
