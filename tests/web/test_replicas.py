@@ -428,13 +428,14 @@ def test_a_killed_replicas_games_go_on_on_another(cluster: Cluster) -> None:
                   tokens[0]).status_code == 200
     before_timed, before_two = moves_of(a, timed), moves_of(a, two)
     assert cluster.owner(timed) == cluster.owner(two) == a.name
+    watcher = open_page(b, two, None)  # a page of the untimed game on the survivor
 
     a.process.send_signal(signal.SIGKILL)
     killed = time.monotonic()
     a.process.wait(timeout=10)
     # the sweep of the survivor takes the timed game over within 5 s (lease TTL + a sweep)
-    wait_until(lambda: cluster.owner(timed) == b.name, "the timed game taken over",
-               within=5)
+    wait_until(lambda: cluster.owner(timed) == cluster.owner(two) == b.name,
+               "the timed game and the watched one taken over", within=5)
     taken = time.monotonic() - killed
     view = b.get(f"/api/games/{timed}", person).json()
     left = view["clock"]["remaining_ms"][0] / 1000
@@ -452,3 +453,5 @@ def test_a_killed_replicas_games_go_on_on_another(cluster: Cluster) -> None:
     answer = b.post(f"/api/games/{two}/moves", {"move": second, "ply": 1}, tokens[1])
     assert answer.status_code == 200, answer.text
     assert moves_of(b, two) == [*before_two, second]
+    watcher.read_until(at_ply(2), "the watcher told of the move on the new owner")
+    watcher.close()

@@ -25,12 +25,13 @@ and once a new subscription is open, its pages get the game read afresh from the
 Each replica marks the seats its pages hold in the presence set ``pages:{id}``, so the owner
 shows a seat's holder as present wherever its page is.
 
-**Failover.** Every :data:`SWEEP_S` seconds each replica looks for games something must run
-without a request (a clock, an agent: :meth:`~lifearena.web.store.Store.running`) whose
-lease is free, takes them (the lease decides between replicas) and loads them: their clocks
-are charged for the time since their last stored change, their flags set and their agents
-started. A replica killed with ``kill -9`` stops renewing; its games are taken over within
-the lease's TTL plus one sweep.
+**Failover.** Every :data:`SWEEP_S` seconds each replica looks for games in progress whose
+lease is free and that something must run without a request (a clock, an agent:
+:meth:`~lifearena.web.store.Store.running`) or that one of its pages shows, takes them
+(the lease decides between replicas) and loads them: their clocks are charged for the time
+since their last stored change, their flags set and their agents started. A replica killed
+with ``kill -9`` stops renewing; its games are taken over within the lease's TTL plus one
+sweep.
 """
 
 from __future__ import annotations
@@ -593,17 +594,21 @@ class ReplicatedRooms(Rooms):
     # -- failover ------------------------------------------------------------------------------
 
     async def sweep(self) -> list[str]:
-        """Take the running games whose lease is free (their owner died or left); renew
-        the marks of this replica's pages and learn the others'. Answers the games taken."""
+        """Take the games in progress whose lease is free (their owner died or left) and
+        that something must run (a clock, an agent) or that a page here shows; renew the
+        marks of this replica's pages and learn the others'. Answers the games taken."""
         taken = []
-        for game_id in self.store.running():
+        running = self.store.running()
+        for game_id in dict.fromkeys([*running, *self.presence.open_games()]):
             if self.owns(game_id):
                 continue
             try:
                 if await self._broker.owner_of(self._keeper.key(game_id)) is not None:
                     continue
-                row = self.store.get(game_id)
-                if row is not None and await self._take(game_id, row.fence):
+                copy = self.read_copy(game_id)  # a game with pages here: if still played
+                if copy.over or copy.row.cancelled:
+                    continue
+                if await self._take(game_id, copy.row.fence):
                     taken.append(game_id)
             except (NotFound, DamagedRow):
                 continue
