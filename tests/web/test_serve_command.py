@@ -20,6 +20,15 @@ from lifearena.cli import main
      "file path or a supported URL; expected"),
     (["--db", "postgresql://me:secret@127.0.0.1:1/games"],
      "--db postgresql+psycopg://me:***@127.0.0.1:1/games cannot be used:"),
+    (["--db", "{tmp}/games.sqlite", "--broker", "redis://127.0.0.1:6379/0"],
+     "--broker needs a shared store; expected --db postgresql://"),
+    (["--db", "postgresql://me@127.0.0.1:1/games", "--broker", "http://cache"],
+     "--broker: broker URL 'http://cache'; expected redis://host:port/db"),
+    (["--db", "postgresql://me@127.0.0.1:1/games", "--broker", "redis://127.0.0.1:6379/0",
+      "--replica-id", "a b"], "--replica-id 'a b'; expected 1 to 64 letters"),
+    (["--db", "postgresql://me@127.0.0.1:1/games", "--broker",
+      "redis://:secret@127.0.0.1:1/0"], "--broker: the broker at redis://:***@127.0.0.1:1/0 "
+     "cannot be reached"),
 ])
 def test_bad_serve_options_exit_2_with_one_line(args: list[str], fragment: str, tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:

@@ -82,11 +82,21 @@ def serve(
     forwarded_allow_ips: Annotated[str | None, typer.Option(
         "--forwarded-allow-ips", help="Comma-separated addresses of the proxies whose "
         "X-Forwarded-For and X-Forwarded-Proto are believed (default: nobody's).")] = None,
+    broker: Annotated[str | None, typer.Option(
+        "--broker", help="Run as one replica of several behind a load balancer: the Redis "
+        "they share, redis://host:port/db (needs a PostgreSQL --db; default: one process, "
+        "nothing shared).")] = None,
+    replica_id: Annotated[str | None, typer.Option(
+        "--replica-id", help="This replica's name among the others (default: "
+        "host-pid-random).")] = None,
 ) -> None:
     """Serve the games in a browser: hot-seat, online (your own link and an invitation for
     your opponent) or against an agent. Prints the URL and the database file."""
     require("web", "lifearena serve")
     target = check_db(db)
+    if broker is not None:
+        check_replica(target, broker, replica_id)
+        reach_broker(broker)
     names = [check_host_name(name) for name in allowed_host or ()]
     proxies = check_proxies(forwarded_allow_ips) if forwarded_allow_ips is not None else None
     from sqlalchemy.exc import SQLAlchemyError
@@ -123,6 +133,7 @@ def serve(
                                       results=tuple(p.resolve() for p in results or ()),
                                       tournaments_running=tournaments, lab_admin=admin,
                                       bind_host=host, allowed_hosts=tuple(names),
+                                      broker=broker, replica_id=replica_id,
                                       on_ready=ready))
         except ForeignDatabase as error:
             raise BadParameterError(f"--db {where}: {error}") from None
@@ -187,6 +198,49 @@ def settle_collector() -> None:
     ``serve`` command owns it, the web application does not."""
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def check_replica(target: str | Path, broker: str, replica_id: str | None) -> None:
+    """Refuse (one line) a replica whose store is not shared (a SQLite ``--db``), a
+    ``--broker`` that is not a Redis URL, or a ``--replica-id`` that is not a short name.
+
+    >>> check_replica(Path("games.sqlite"), "redis://127.0.0.1:6379/0", None)
+    Traceback (most recent call last):
+    lifearena.errors.BadParameterError: --broker needs a shared store; expected --db postgresql://...
+    """
+    from lifearena.web.broker import check_redis_url
+
+    if isinstance(target, Path) or str(target).startswith("sqlite"):
+        raise BadParameterError("--broker needs a shared store; expected --db postgresql://"
+                                f"user@host:port/name, not the SQLite file {target}")
+    try:
+        check_redis_url(broker)
+    except BadParameterError as error:
+        raise BadParameterError(f"--broker: {error}") from None
+    if replica_id is not None and not (
+            0 < len(replica_id) <= 64
+            and all(c.isascii() and (c.isalnum() or c in "-_.") for c in replica_id)):
+        raise BadParameterError(f"--replica-id {replica_id[:70]!r}; expected 1 to 64 "
+                                "letters, digits, '-', '_' or '.'")
+
+
+def reach_broker(url: str) -> None:
+    """Refuse (one line) a ``--broker`` that does not answer now."""
+    import asyncio
+
+    from lifearena.web.broker import BrokerUnavailable, RedisBroker
+
+    async def ping() -> None:
+        broker = RedisBroker(url)
+        try:
+            await broker.ping()
+        finally:
+            await broker.close()
+
+    try:
+        asyncio.run(ping())
+    except BrokerUnavailable as error:
+        raise BadParameterError(f"--broker: {first_line(error)}") from None
 
 
 def server_config(app: Any, proxies: str | None, **more: Any) -> Any:

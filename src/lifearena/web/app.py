@@ -141,10 +141,11 @@ from lifearena.web.pool_room import router_for as pools_router
 from lifearena.web.puzzle_routes import router_for as puzzles_router
 from lifearena.web.rated import Ratings
 from lifearena.web.rooms import NotFound, Rooms, seat_refusal
+from lifearena.web.rooms.cluster import OwnerUnavailable, rooms_of
 from lifearena.web.seat_tokens import SeatToken, Token
 from lifearena.web.settings import Settings, tournaments_folder
 from lifearena.web.sockets import AbortableSockets, LocalTransport, Outbox, read_loop, refuse
-from lifearena.web.store import DamagedRow, Store
+from lifearena.web.store import DamagedRow, FencedOut, Store
 
 log = logging.getLogger("lifearena.web")
 
@@ -168,7 +169,8 @@ _STATUS: list[tuple[type[Exception], int]] = [
     (ParseError, 400), (BadParameterError, 400), (UnknownResults, 404),
     (TooManyRunning, 429), (TooBusy, 429), (TooMany, 429), (TooManySockets, 429),
     (DamagedRow, 410), (UnknownChallenge, 404), (NotLoggedIn, 401), (WrongPassword, 401),
-    (MissingScope, 403), (NameTaken, 409), (UnknownPlayer, 404)]
+    (MissingScope, 403), (NameTaken, 409), (UnknownPlayer, 404), (OwnerUnavailable, 503),
+    (FencedOut, 503)]
 
 
 def status_of(error: Exception) -> int:
@@ -221,12 +223,11 @@ def create_app(settings: Settings) -> FastAPI:
     players = PlayerStore(store.engine)  # one database: the games and their players
     identity = Identity(players)
     # the match runner, over the store and this process's sockets (lifearena.web.rooms)
-    server = Rooms(settings, store, LocalTransport(), creations=creations, players=players,
-                   ratings=Ratings(players),
-                   in_progress=GamesInProgress(settings.games_in_progress),
-                   view_rate=ByteRate(settings.view_bytes_per_second,
-                                      2 * settings.view_bytes_per_second),
-                   heavy=HeavyWork(settings.agent_workers, settings.workers))
+    server = rooms_of(settings)(
+        settings, store, LocalTransport(), creations=creations, players=players,
+        ratings=Ratings(players), in_progress=GamesInProgress(settings.games_in_progress),
+        view_rate=ByteRate(settings.view_bytes_per_second, 2 * settings.view_bytes_per_second),
+        heavy=HeavyWork(settings.agent_workers, settings.workers))
     lobby = Lobby(settings.challenge_expiry, creations=creations)
     pool_room = PoolRoom(server)
     # the lab's tournaments play into files of their own, beside the games database
@@ -237,6 +238,7 @@ def create_app(settings: Settings) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         server.agents = await start_agents(settings)
+        await server.join()  # a replica joins the others (lifearena.web.rooms.cluster)
         lobby.start()
         pool_room.start()
         loading = asyncio.get_running_loop().create_task(server.load_clocked())
@@ -250,7 +252,7 @@ def create_app(settings: Settings) -> FastAPI:
         try:
             yield
         finally:
-            server.clocks.pause_all()  # time while the server is down is not charged
+            await server.leave()  # clocks paused (one server) or leases given up (replicas)
             for task in list(server.tasks):
                 task.cancel()
             await lobby.stop()

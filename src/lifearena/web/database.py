@@ -181,7 +181,7 @@ def head() -> str:
     """The newest revision of the migrations.
 
     >>> head()
-    '0003'
+    '0004'
     """
     found = _scripts().get_current_head()
     assert found is not None

@@ -74,6 +74,13 @@ class Settings:
     puzzles_dir: Path | None = None
     """A folder of ``<game>.jsonl.gz`` puzzle files offered in place of the shipped ones
     (:mod:`lifearena.web.puzzle_routes`)."""
+    broker: str | None = None
+    """The broker shared with the other replicas of this site (``redis://host:port/db``,
+    ``serve --broker``; :mod:`lifearena.web.rooms.cluster`), or ``None``: one process,
+    nothing shared (the store may then be SQLite)."""
+    replica_id: str | None = None
+    """This replica's name among the others (``serve --replica-id``; default
+    ``host-pid-random``)."""
 
 
 TOURNAMENTS_DIR = "lifearena-tournaments"

@@ -62,8 +62,16 @@ from lifearena.web.database import (
 )
 from lifearena.web.tables import games
 
-__all__ = ["APPLICATION_ID", "EARLIER_COLUMNS", "DamagedRow", "ForeignDatabase", "GameRow",
-           "Listed", "Store"]
+__all__ = [
+    "APPLICATION_ID",
+    "EARLIER_COLUMNS",
+    "DamagedRow",
+    "FencedOut",
+    "ForeignDatabase",
+    "GameRow",
+    "Listed",
+    "Store",
+]
 
 MAX_ALSO = 500
 """Most ids :meth:`Store.latest` takes besides its time bound (the games open on a page)."""
@@ -71,7 +79,8 @@ PLAYING, FINISHED = "playing", "finished"
 """The statuses of a game whose end is known: still being played, or over."""
 ROW = (games.c.id, games.c.game, games.c.params, games.c.setup, games.c.opponent,
        games.c.tokens, games.c.moves, games.c.pending, games.c.created, games.c.updated,
-       games.c.invites, games.c.cancelled, games.c.ending, games.c.clock, games.c.offers)
+       games.c.invites, games.c.cancelled, games.c.ending, games.c.clock, games.c.offers,
+       games.c.fence)
 """The columns a :class:`GameRow` is read from, in its fields' order."""
 
 
@@ -79,9 +88,11 @@ ROW = (games.c.id, games.c.game, games.c.params, games.c.setup, games.c.opponent
 def _updating(*columns: str) -> Update:
     """An update of ``columns`` of the game whose id is bound as ``key``, every value bound
     by its column's name: built once, so a move's write skips building and compiling it
-    (about a third of the time of building it at each call)."""
-    return update(games).where(games.c.id == bindparam("key")).values(
-        {name: bindparam(name) for name in columns})
+    (about a third of the time of building it at each call). It writes only where the
+    stored ``fence`` is not above the writer's (bound as ``fence``, and stored)."""
+    return update(games).where(games.c.id == bindparam("key"),
+                               games.c.fence <= bindparam("fence")).values(
+        {name: bindparam(name) for name in (*columns, "fence")})
 
 
 INSERT = insert(games).values({column.name: bindparam(column.name) for column in games.c})
@@ -121,6 +132,10 @@ class GameRow:
     ending: dict[str, Any] | None = None
     clock: dict[str, Any] | None = None
     offers: dict[str, Any] = field(default_factory=dict)
+    fence: int = 0
+    """The fencing token of the replica that owns the game now (its lease's, see
+    :mod:`lifearena.web.leases`; 0 on a single server): a write of this row is refused
+    (:class:`FencedOut`) where a larger token already wrote it."""
 
 
 @dataclass(frozen=True)
@@ -180,17 +195,17 @@ class Store:
                 "updated": row.updated, "invites": json.dumps(row.invites),
                 "cancelled": int(row.cancelled), "ending": json.dumps(row.ending),
                 "clock": json.dumps(row.clock), "offers": json.dumps(row.offers),
-                "status": status, "outcome": ended})
+                "status": status, "outcome": ended, "fence": row.fence})
 
     def save_progress(self, game_id: str, moves: list[str], pending: dict[str, str],
-                      outcome: dict[str, Any] | None = None) -> None:
+                      outcome: dict[str, Any] | None = None, fence: int = 0) -> None:
         """Record a game's moves and pending choices, and its ``outcome`` once it is over
         (one statement: all or nothing)."""
         status, ended = _status(outcome)
         with self._writing() as db:
             db.execute(SAVE_PROGRESS, {
                 "key": game_id, "moves": json.dumps(moves), "pending": json.dumps(pending),
-                "updated": time.time(), "status": status, "outcome": ended})
+                "updated": time.time(), "status": status, "outcome": ended, "fence": fence})
 
     def save_play(self, row: GameRow, outcome: dict[str, Any] | None = None) -> None:
         """Record everything play changes in ``row``: its moves, pending choices, ending,
@@ -209,11 +224,13 @@ class Store:
         """
         status, ended = _status(outcome)
         with self._writing() as db:
-            db.execute(SAVE_PLAY, {
+            done = db.execute(SAVE_PLAY, {
                 "key": row.id, "moves": json.dumps(row.moves),
                 "pending": json.dumps(row.pending), "ending": json.dumps(row.ending),
                 "clock": json.dumps(row.clock), "offers": json.dumps(row.offers),
-                "updated": time.time(), "status": status, "outcome": ended})
+                "updated": time.time(), "status": status, "outcome": ended,
+                "fence": row.fence})
+            _fenced(row, done.rowcount)
 
     def clocked(self) -> list[str]:
         """The ids of the games being played whose clocks may be running (the server
@@ -235,10 +252,11 @@ class Store:
     def save_seats(self, row: GameRow) -> None:
         """Record who holds the seats of ``row`` and whether it was cancelled."""
         with self._writing() as db:
-            db.execute(SAVE_SEATS, {
+            done = db.execute(SAVE_SEATS, {
                 "key": row.id, "tokens": json.dumps(row.tokens),
                 "invites": json.dumps(row.invites), "cancelled": int(row.cancelled),
-                "updated": time.time()})
+                "updated": time.time(), "fence": row.fence})
+            _fenced(row, done.rowcount)
 
     def get(self, game_id: str) -> GameRow | None:
         """The stored game ``game_id``, or ``None``; :class:`DamagedRow` when the row no
@@ -248,12 +266,12 @@ class Store:
         if found is None:
             return None
         (gid, game, params, setup, opponent, tokens, moves, pending, created, updated,
-         invites, cancelled, ending, clock, offers) = found
+         invites, cancelled, ending, clock, offers, fence) = found
         try:
             return GameRow(gid, game, json.loads(params), setup, json.loads(opponent),
                            json.loads(tokens), json.loads(moves), json.loads(pending), created,
                            updated, json.loads(invites), bool(cancelled), json.loads(ending),
-                           json.loads(clock), json.loads(offers))
+                           json.loads(clock), json.loads(offers), int(fence))
         except (TypeError, ValueError) as error:
             raise DamagedRow(f"game {game_id!r}: its stored row does not read ({error})"
                              ) from None
@@ -325,6 +343,57 @@ class Store:
                 continue  # a damaged row: its own page says so
         return idle
 
+    def take_fence(self, game_id: str, fence: int) -> bool:
+        """Mark ``game_id`` as written by ``fence`` now, where no larger token wrote it: a
+        replica that takes a game over does so before loading it, so the late writes of
+        the owner before it are refused from then on. Whether it was marked.
+
+        >>> import tempfile, pathlib
+        >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite")
+        >>> store.insert(GameRow("g1", "losat", {}, "", {"kind": "hotseat"}, ["t", "t"]))
+        >>> store.take_fence("g1", 3), store.take_fence("g1", 2), store.fence_of("g1")
+        (True, False, 3)
+        """
+        with self._writing() as db:
+            done = db.execute(update(games).where(games.c.id == game_id,
+                                                  games.c.fence <= fence).values(fence=fence))
+            return bool(done.rowcount)
+
+    def fence_of(self, game_id: str) -> int | None:
+        """The fencing token that last wrote ``game_id`` (``None``: no such game)."""
+        with self.engine.connect() as db:
+            found = db.execute(select(games.c.fence).where(games.c.id == game_id))
+            fence = found.scalar_one_or_none()
+        return None if fence is None else int(fence)
+
+    def running(self, limit: int = 1000) -> list[str]:
+        """The ids of the games being played that something must run without a request: a
+        clock (its flag) or an agent (its moves); a replica's sweep claims those whose
+        owner is gone.
+
+        >>> import tempfile, pathlib
+        >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite")
+        >>> store.insert(GameRow("g1", "losat", {}, "", {"kind": "agent"}, ["t", None]))
+        >>> store.insert(GameRow("g2", "losat", {}, "", {"kind": "online"}, ["t", "u"]))
+        >>> store.insert(GameRow("g3", "losat", {}, "", {"kind": "online"}, ["t", "u"],
+        ...                      clock={"kind": "live"}))
+        >>> sorted(store.running())
+        ['g1', 'g3']
+        """
+        query = (select(games.c.id, games.c.opponent, games.c.clock)
+                 .where(games.c.status == PLAYING, games.c.cancelled == 0)
+                 .order_by(games.c.updated.desc()).limit(limit))
+        with self.engine.connect() as db:
+            found = db.execute(query).all()
+        running = []
+        for game_id, opponent, clock in found:
+            try:
+                if clock != "null" or json.loads(opponent).get("kind") == "agent":
+                    running.append(game_id)
+            except (AttributeError, TypeError, ValueError):
+                continue  # a damaged row: its own page says so
+        return running
+
     def count(self) -> int:
         """How many games are stored."""
         with self.engine.connect() as db:
@@ -345,6 +414,20 @@ class Store:
 
 class DamagedRow(LifeArenaError):
     """A stored game whose row no longer reads."""
+
+
+class FencedOut(LifeArenaError):
+    """A write of a game by a replica whose lease was taken over: a replica with a larger
+    fencing token has written the row since (the writer must drop its copy of the game)."""
+
+
+def _fenced(row: GameRow, updated: int) -> None:
+    """Refuse (:class:`FencedOut`) a write of a replica's game (``fence`` above 0) that
+    changed no row: a larger token wrote it since. A single server's writes (``fence`` 0)
+    are never refused."""
+    if row.fence > 0 and updated == 0:
+        raise FencedOut(f"game {row.id!r} is owned by another replica now (fencing token "
+                        f"{row.fence} is stale)")
 
 
 def _status(outcome: dict[str, Any] | None) -> tuple[str, str]:

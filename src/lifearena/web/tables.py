@@ -48,9 +48,11 @@ games = Table(
     Column("ending", Text, nullable=False, server_default="null"),
     Column("clock", Text, nullable=False, server_default="null"),
     Column("offers", Text, nullable=False, server_default="{}"),
+    Column("fence", Integer, nullable=False, server_default="0"),
     Index("games_by_status", "status", "updated"),
 )
-"""One row per game: what rebuilds it exactly (:class:`lifearena.web.store.GameRow`)."""
+"""One row per game: what rebuilds it exactly (:class:`lifearena.web.store.GameRow`);
+``fence``: the highest lease token that wrote it (replicas, :mod:`lifearena.web.leases`)."""
 
 players = Table(
     "players", metadata,

@@ -160,6 +160,15 @@ class Rooms:
         live.connected = self.presence.present(live.row.id)
         self.clocks.start(live)
 
+    async def join(self) -> None:
+        """The server starts (nothing to do for a single server; replicas join the others:
+        :mod:`lifearena.web.rooms.cluster`)."""
+
+    async def leave(self) -> None:
+        """The server stops: running clocks are paused and stored (time while the server
+        is down is not charged)."""
+        self.clocks.pause_all()
+
     async def load_clocked(self) -> None:
         """Load every stored game with a clock, so that its flag falls on time."""
         for game_id in self.store.clocked():
@@ -485,8 +494,8 @@ class Rooms:
         cutoff = (time.time() if now is None else now) - ABORT_AFTER
         aborted = []
         for game_id in self.store.idle_agent_games(cutoff):
-            if any(self.presence.present(game_id)):
-                continue  # its player is looking at it
+            if any(self.presence.present(game_id)) or not self.may_abort(game_id):
+                continue  # its player is looking at it, or another replica runs it
             try:
                 async with self.locked(game_id) as live:
                     if live.over or live.thinking or any(self.presence.present(game_id)):
@@ -500,6 +509,10 @@ class Rooms:
             self.broadcast(live)
             aborted.append(game_id)
         return aborted
+
+    def may_abort(self, game_id: str) -> bool:
+        """Whether this server runs ``game_id`` (every game, for a single server)."""
+        return True
 
     async def abort_idle_often(self) -> None:
         """:meth:`abort_idle` every :data:`ABORT_SWEEP` seconds, as long as the server runs."""

@@ -1,0 +1,633 @@
+"""Several replicas of the server, one site: :class:`ReplicatedRooms` are the rooms of one
+replica among others that share a store (PostgreSQL) and a broker (Redis,
+:mod:`lifearena.web.broker`).
+
+**One owner per live game.** The replica holding a game's lease (``game:{id}``, renewed by
+a :class:`~lifearena.web.leases.LeaseKeeper`) is its owner: only it keeps the game in
+memory, runs its clock and its agent's turns and writes its row, and every write carries the
+lease's fencing token (``fence``: the store refuses a write where a larger token wrote
+before, :class:`~lifearena.web.store.FencedOut`; the game is then dropped here). A replica
+asked to change a game it does not own takes the lease when it is free (and loads the game
+from the store), else **forwards** the call to the owner: a request on ``replica:{owner}``
+with an id, answered on ``reply:{asker}`` with the result or the library error (its class
+and message, so the route answers the same 4xx). An owner that does not answer within
+:data:`FORWARD_TIMEOUT_S` is asked again, or its game taken over once its lease expired;
+after :data:`CALL_DEADLINE_S` the caller is told :class:`OwnerUnavailable` (503).
+
+**Pages on any replica.** A read of a game this replica does not own is answered from a copy
+read from the store (the truth after each write; never cached, no clock or agent runs on
+it). The owner tells its own pages as a single server does and publishes each seat list's
+view on ``game:{id}`` (``{"seats": [...], "text": ...}``: a spectator's, each seat's and, at
+one screen, both seats'); every replica with pages of the game subscribes to that channel
+and hands each view only to its pages holding exactly those seats, so a hidden choice
+reaches no other seat and no spectator. After a gap in the subscription (Redis went away),
+and once a new subscription is open, its pages get the game read afresh from the store.
+Each replica marks the seats its pages hold in the presence set ``pages:{id}``, so the owner
+shows a seat's holder as present wherever its page is.
+
+**Failover.** Every :data:`SWEEP_S` seconds each replica looks for games in progress whose
+lease is free and that something must run without a request (a clock, an agent:
+:meth:`~lifearena.web.store.Store.running`) or that one of its pages shows, takes them
+(the lease decides between replicas) and loads them: their clocks are charged for the time
+since their last stored change, their flags set and their agents started. A replica killed
+with ``kill -9`` stops renewing; its games are taken over within the lease's TTL plus one
+sweep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import itertools
+import logging
+import os
+import secrets
+import socket
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from lifearena.errors import BadParameterError, LifeArenaError
+from lifearena.web.broker import Broker, BrokerUnavailable, Message, RedisBroker
+from lifearena.web.database import database_url
+from lifearena.web.leases import LeaseKeeper
+from lifearena.web.live import LiveGame
+from lifearena.web.models import Move, MoveMessage
+from lifearena.web.players import Player
+from lifearena.web.rooms.cache import NotFound, valid_id
+from lifearena.web.rooms.presence import Presence
+from lifearena.web.rooms.runner import Rooms
+from lifearena.web.rooms.transport import Page
+from lifearena.web.settings import Settings
+from lifearena.web.store import DamagedRow, FencedOut
+
+log = logging.getLogger("lifearena.web")
+
+LEASE_TTL_S = 3.0
+"""Seconds a game's lease lasts without renewal (renewed every third of it)."""
+SWEEP_S = 1.0
+"""Seconds between two looks for games whose owner is gone (and for other replicas'
+pages)."""
+FORWARD_TIMEOUT_S = 2.0
+"""Seconds a replica waits for the owner's answer to a forwarded call."""
+CALL_DEADLINE_S = 8.0
+"""Seconds a call may spend finding an owner (forwarding, waiting for a dead owner's lease
+to expire) before it is refused with :class:`OwnerUnavailable`."""
+PAGES_TTL_S = 10.0
+"""Seconds a replica's mark of the seats its pages hold lasts in ``pages:{id}`` (marked
+again every sweep)."""
+
+
+def default_replica_id() -> str:
+    """A name for this replica that no other has: ``host-pid-random``."""
+    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def rooms_of(settings: Settings) -> Callable[..., Rooms]:
+    """What makes the rooms of a server with ``settings``: :class:`Rooms` for one process
+    (no broker), else :class:`ReplicatedRooms` over the Redis broker ``settings.broker``
+    (whose store must be shared: SQLite is refused, one line)."""
+    if settings.broker is None:
+        return Rooms
+    if database_url(settings.db).startswith("sqlite"):
+        raise BadParameterError("replicas (--broker) need a shared store; expected --db "
+                                "postgresql://user@host:port/name, not a SQLite file")
+    return functools.partial(ReplicatedRooms, broker=RedisBroker(settings.broker),
+                             replica=settings.replica_id or default_replica_id())
+
+
+class OwnerUnavailable(LifeArenaError):
+    """No replica can act on the game now (its owner does not answer and its lease has
+    not expired yet, or the broker is down): 503, try again."""
+
+
+class NotOwner(LifeArenaError):
+    """This replica was asked to change a game whose lease it does not hold (the caller
+    forwards it, or takes the lease over)."""
+
+
+class RemoteError(LifeArenaError):
+    """An error of the owner whose class this replica does not know (400)."""
+
+
+def _error_classes() -> dict[str, type[LifeArenaError]]:
+    found: dict[str, type[LifeArenaError]] = {}
+    todo: list[type[LifeArenaError]] = [LifeArenaError]
+    while todo:
+        kind = todo.pop()
+        found.setdefault(kind.__name__, kind)
+        todo.extend(kind.__subclasses__())
+    return found
+
+
+def remote_error(name: str, message: str) -> LifeArenaError:
+    """The library error ``name`` (a class name) with ``message``, as the owner raised it.
+
+    >>> type(remote_error("NotFound", "no game 'x'")).__name__
+    'NotFound'
+    >>> type(remote_error("Nonesuch", "?")).__name__
+    'RemoteError'
+    """
+    kind = _error_classes().get(name, RemoteError)
+    try:
+        return kind(message)
+    except TypeError:  # a class whose constructor takes more than a message
+        return RemoteError(message)
+
+
+def _seat_key(seats: list[int] | tuple[int, ...]) -> str:
+    return ",".join(str(s) for s in sorted(seats))
+
+
+class SharedPresence(Presence):
+    """The open pages of this replica, and the seats other replicas' pages hold
+    (``remote``: game id to whether each seat has a page open elsewhere)."""
+
+    def __init__(self, settled: Callable[[str], None]) -> None:
+        super().__init__(settled)
+        self.remote: dict[str, list[bool]] = {}
+
+    def present(self, game_id: str) -> list[bool]:
+        here = super().present(game_id)
+        there = self.remote.get(game_id, [False, False])
+        return [a or b for a, b in zip(here, there, strict=True)]
+
+
+@dataclass
+class ReplicatedRooms(Rooms):
+    """The rooms of one replica among several (see the module): ``broker`` is shared with
+    the others, ``replica`` names this one. :meth:`join` starts the lease keeper, the
+    forwarding and the sweep; :meth:`leave` gives the leases up."""
+
+    broker: Broker | None = None
+    replica: str = ""
+    keeper: LeaseKeeper | None = None
+    pending: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
+    """Forwarded calls waiting for their answer, by request id."""
+    relays: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    """The subscription to ``game:{id}`` of each game with pages here."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.broker is None or not self.replica:
+            raise ValueError("replicated rooms need a broker and a replica name")
+        self.presence = SharedPresence(self._presence_settled)
+        self.keeper = LeaseKeeper(self.broker, self.replica, LEASE_TTL_S, on_lost=self._lost)
+        self._outgoing: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None
+        self._ids = itertools.count()
+        self._ready: asyncio.Event | None = None
+        self._claiming: dict[str, asyncio.Task[None]] = {}
+        self._own_tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def _broker(self) -> Broker:
+        assert self.broker is not None
+        return self.broker
+
+    @property
+    def _keeper(self) -> LeaseKeeper:
+        assert self.keeper is not None
+        return self.keeper
+
+    # -- joining and leaving ---------------------------------------------------------------
+
+    async def join(self) -> None:
+        """Start renewing leases, answering forwarded calls and sweeping (the server
+        starts); returns once this replica's channels are subscribed."""
+        self._ready = asyncio.Event()
+        self._outgoing = asyncio.Queue()
+        self._keeper.start()
+        self._own_tasks = [self._spawn(work) for work in (
+            self._listen(), self._publish_in_order(), self._sweep_often())]
+        await asyncio.wait_for(self._ready.wait(), 10)
+
+    async def leave(self) -> None:
+        """Give every lease up, so the other replicas take the games over at once (the
+        server stops); the games' clocks keep running there."""
+        for task in [*self._own_tasks, *self.relays.values()]:
+            task.cancel()  # first: no sweep takes a game again once the leases are given up
+        with contextlib.suppress(BrokerUnavailable):
+            await self._keeper.stop(release=True)
+        await self._broker.close()
+
+    def _spawn(self, work: Any) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    # -- ownership ---------------------------------------------------------------------------
+
+    def owns(self, game_id: str) -> bool:
+        """Whether this replica holds ``game_id``'s lease now."""
+        return self._keeper.token(game_id) is not None
+
+    async def _take(self, game_id: str, fence: int) -> bool:
+        """Take ``game_id``'s lease if it is free (above the stored ``fence``) and load the
+        game; whether this replica owns it now."""
+        if self.owns(game_id):
+            return True
+        try:
+            token = await self._keeper.claim(game_id, after=fence)
+        except BrokerUnavailable:
+            return False
+        if token is None:
+            return False
+        # the store first: from now on the late writes of an earlier owner are refused
+        if not self.store.take_fence(game_id, token):
+            await self._keeper.release(game_id)
+            return False
+        self._forget(game_id)  # any copy held from an earlier ownership is stale
+        try:
+            await super().game(game_id)  # loaded: its clock and its agent run here now
+        except Exception:
+            await self._keeper.release(game_id)
+            raise
+        return True
+
+    async def _still_owns(self, game_id: str) -> bool:
+        """Whether this replica holds ``game_id``'s lease and no larger fencing token wrote
+        the game since (else it lost the lease without noticing yet: the game is dropped
+        here, so that no answer comes from a stale copy)."""
+        token = self._keeper.token(game_id)
+        if token is None:
+            return False
+        if (self.store.fence_of(game_id) or 0) <= token:
+            return True
+        self._forget(game_id)
+        await self._keeper.release(game_id)
+        return False
+
+    def _forget(self, game_id: str) -> None:
+        live = self.games.pop(game_id, None)
+        self.cache.locks.pop(game_id, None)
+        timer = self.clocks.timers.pop(game_id, None)
+        if timer is not None:
+            timer.cancel()
+        if live is not None and live.thinking:
+            self.turns.cancel(game_id)
+
+    async def _lost(self, game_id: str) -> None:
+        log.warning("replica %s lost the lease of game %s", self.replica, game_id)
+        self._forget(game_id)
+
+    def _loaded(self, live: LiveGame) -> None:
+        token = self._keeper.token(live.row.id)
+        live.row.fence = token or 0  # every write of the owner carries its token
+        super()._loaded(live)
+
+    def start(self, live: LiveGame, token: str, side: int | None, address: str,
+              *others: str, holders: dict[int, str] | None = None) -> dict[str, Any]:
+        """A game made here (see :meth:`Rooms.start`); its lease is taken at once (a new
+        id nobody else knows yet: it is free), and its writes carry the token."""
+        answer = super().start(live, token, side, address, *others, holders=holders)
+        game_id = live.row.id
+        self._claiming[game_id] = self._spawn(self._claim_new(live))
+        self._claiming[game_id].add_done_callback(
+            lambda _: self._claiming.pop(game_id, None))
+        return answer
+
+    async def _claim_new(self, live: LiveGame) -> None:
+        game_id = live.row.id
+        try:
+            token = await self._keeper.claim(game_id)
+        except BrokerUnavailable:
+            token = None
+        if token is None or not self.store.take_fence(game_id, token):
+            self._forget(game_id)  # taken by another replica first (or no broker)
+            return
+        if self.games.get(game_id) is live:
+            live.row.fence = token
+
+    @contextlib.asynccontextmanager
+    async def _owned(self, game_id: str, client: str) -> AsyncIterator[LiveGame]:
+        claiming = self._claiming.get(game_id)
+        if claiming is not None:  # a game just made here: its lease is on its way
+            await asyncio.shield(claiming)
+        if not self.owns(game_id):
+            raise NotOwner(f"game {game_id!r} is not owned by replica {self.replica}")
+        async with self.cache.locked(game_id, client) as live:
+            yield live
+
+    def locked(self, game_id: str, client: str = "server"
+               ) -> contextlib.AbstractAsyncContextManager[LiveGame]:
+        """The game under its lock, only where this replica owns it (:class:`NotOwner`)."""
+        return self._owned(game_id, client)
+
+    def may_abort(self, game_id: str) -> bool:
+        """Only the owner aborts an abandoned game (the others leave it to the owner)."""
+        return self.owns(game_id)
+
+    async def load_clocked(self) -> None:
+        """Nothing at start: the sweep takes the running games whose lease is free."""
+
+    # -- reads -----------------------------------------------------------------------------
+
+    async def game(self, game_id: str, client: str = "server") -> LiveGame:
+        """The game: the owner's copy here, else (a game in progress whose lease is free)
+        taken over, else a copy read from the store for this request. An owner whose
+        lease was taken over before it noticed (a Redis restart) sees a larger fence in
+        the store and answers from the store too."""
+        if await self._still_owns(game_id):
+            return await super().game(game_id, client)
+        copy = self.read_copy(game_id)
+        if not (copy.over or copy.row.cancelled) and await self._take(game_id, copy.row.fence):
+            return await super().game(game_id, client)
+        return copy
+
+    def read_copy(self, game_id: str) -> LiveGame:
+        """``game_id`` as stored now (never cached; no clock or agent runs on it)."""
+        if not valid_id(game_id):
+            raise NotFound(f"no game {game_id[:40]!r}")
+        row = self.store.get(game_id)
+        if row is None:
+            raise NotFound(f"no game {game_id!r}")
+        live = LiveGame.from_row(row)
+        live.now = self.settings.now
+        self.seats.load_people(live)
+        live.connected = self.presence.present(game_id)
+        return live
+
+    # -- changes: here, or at the owner --------------------------------------------------------
+
+    async def move(self, game_id: str, token: str | None, seats: list[int] | None,
+                   move: Move | MoveMessage, client: str = "server") -> LiveGame:
+        """:meth:`Rooms.move` where the game's owner is (here or forwarded)."""
+        args = {"token": token, "seats": seats, "client": client,
+                "move": {"kind": type(move).__name__, "body": move.model_dump()}}
+        return await self._call(game_id, "move", args)  # type: ignore[no-any-return]
+
+    async def act(self, game_id: str, kind: str, token: str | None, seats: list[int] | None,
+                  action: str | None = None, client: str = "server") -> LiveGame:
+        """:meth:`Rooms.act` where the game's owner is (here or forwarded)."""
+        args = {"kind": kind, "token": token, "seats": seats, "action": action,
+                "client": client}
+        return await self._call(game_id, "act", args)  # type: ignore[no-any-return]
+
+    async def claim(self, game_id: str, invitation: str, holder: str | None,
+                    client: str = "server", player: Player | None = None) -> dict[str, Any]:
+        """:meth:`Rooms.claim` where the game's owner is (here or forwarded; the player
+        travels by id)."""
+        args = {"invitation": invitation, "holder": holder, "client": client,
+                "player": None if player is None else player.id}
+        return await self._call(game_id, "claim", args)  # type: ignore[no-any-return]
+
+    async def _here(self, game_id: str, method: str, args: dict[str, Any]) -> Any:
+        """Run ``method`` of the plain rooms on a game this replica owns."""
+        if method == "move":
+            body = args["move"]
+            kind = MoveMessage if body["kind"] == "MoveMessage" else Move
+            return await Rooms.move(self, game_id, args["token"], args["seats"],
+                                    kind.model_validate(body["body"]), args["client"])
+        if method == "act":
+            return await Rooms.act(self, game_id, args["kind"], args["token"], args["seats"],
+                                   args["action"], args["client"])
+        if method == "claim":
+            player = (None if args["player"] is None or self.players is None
+                      else self.players.get(args["player"]))
+            return await Rooms.claim(self, game_id, args["invitation"], args["holder"],
+                                     args["client"], player)
+        raise NotOwner(f"unknown forwarded call {method!r}")
+
+    async def _call(self, game_id: str, method: str, args: dict[str, Any]) -> Any:
+        """``method`` on ``game_id`` where its owner is: here (taking a free lease), or
+        forwarded; a LiveGame answer is the game as stored after the change."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CALL_DEADLINE_S
+        while True:
+            copy = None if await self._still_owns(game_id) else self.read_copy(game_id)
+            if copy is None or await self._take(game_id, copy.row.fence):
+                try:
+                    return await self._here(game_id, method, args)
+                except (FencedOut, NotOwner):
+                    self._forget(game_id)  # another replica owns it now: ask it
+                    await self._keeper.release(game_id)
+            else:
+                try:
+                    owner = await self._broker.owner_of(self._keeper.key(game_id))
+                    if owner is not None and owner != self.replica:
+                        answer = await self._forward(owner, game_id, method, args)
+                        return self.read_copy(game_id) if answer is None else answer
+                except (TimeoutError, BrokerUnavailable, NotOwner):
+                    pass  # the owner is gone or lost it: look again
+            if loop.time() > deadline:
+                raise OwnerUnavailable(f"game {game_id!r}: no replica can act on it now; "
+                                       "try again in a few seconds")
+            await asyncio.sleep(0.1)
+
+    async def _forward(self, owner: str, game_id: str, method: str,
+                       args: dict[str, Any]) -> Any:
+        request = f"{self.replica}/{next(self._ids)}/{secrets.token_hex(4)}"
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.pending[request] = future
+        try:
+            await self._broker.publish(f"replica:{owner}", {
+                "request": request, "asker": self.replica, "game": game_id,
+                "method": method, "args": args})
+            answer = await asyncio.wait_for(future, FORWARD_TIMEOUT_S)
+        finally:
+            self.pending.pop(request, None)
+        if "error" in answer:
+            raise remote_error(answer["error"], answer.get("message", ""))
+        return answer.get("value")
+
+    async def _answer(self, data: dict[str, Any]) -> None:
+        """Run a forwarded call (if this replica owns the game) and answer the asker."""
+        asker, game_id = str(data.get("asker")), str(data.get("game"))
+        reply: dict[str, Any] = {"request": data.get("request")}
+        try:
+            if not await self._still_owns(game_id):
+                raise NotOwner(f"game {game_id!r} is not owned by replica {self.replica}")
+            value = await self._here(game_id, str(data.get("method")), dict(data["args"]))
+            reply["value"] = None if isinstance(value, LiveGame) else value
+        except FencedOut as error:
+            self._forget(game_id)
+            reply.update(error="NotOwner", message=str(error))
+        except LifeArenaError as error:
+            reply.update(error=type(error).__name__, message=str(error))
+        except Exception as error:  # the asker answers 400 rather than wait in vain
+            log.exception("a forwarded %s of game %s failed", data.get("method"), game_id)
+            reply.update(error="RemoteError", message=str(error).splitlines()[0][:200])
+        with contextlib.suppress(BrokerUnavailable):
+            await self._broker.publish(f"reply:{asker}", reply)
+
+    async def _listen(self) -> None:
+        """Read this replica's requests and replies (resubscribing after a failure)."""
+        assert self._ready is not None
+        channels = [f"replica:{self.replica}", f"reply:{self.replica}"]
+        while True:
+            try:
+                async with self._broker.subscribe(channels) as subscription:
+                    self._ready.set()
+                    async for message in subscription:
+                        self._received(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("replica %s: its channels failed (%s); again", self.replica, error)
+            await asyncio.sleep(0.5)
+
+    def _received(self, message: Message) -> None:
+        data = message.data
+        if message.gap:  # Redis went away: were the leases kept? (they are gone if it
+            self._spawn(self._renew_now())  # restarted empty)
+            return
+        if not data:
+            return
+        if message.channel.startswith("reply:"):
+            future = self.pending.get(str(data.get("request")))
+            if future is not None and not future.done():
+                future.set_result(data)
+        else:
+            self._spawn(self._answer(data))
+
+    async def _renew_now(self) -> None:
+        with contextlib.suppress(BrokerUnavailable):
+            await self._keeper.renew_all()
+
+    # -- pages on every replica ----------------------------------------------------------------
+
+    def broadcast(self, live: LiveGame) -> None:
+        """Tell this replica's pages (as :meth:`Rooms.broadcast`) and publish every seat
+        list's view on ``game:{id}`` for the other replicas' pages. A game whose lease
+        was lost (a late timer, an agent's search ending after the loss) is not told: its
+        copy here may hold a change the store refused, and the game's books (its end, its
+        ratings) are the new owner's."""
+        if not self.owns(live.row.id) or self.games.get(live.row.id) is not live:
+            return
+        super().broadcast(live)
+        if self._outgoing is None:
+            return
+        lists: list[list[int]] = [[], [0], [1]]
+        if live.row.tokens[0] is not None and live.row.tokens[0] == live.row.tokens[1]:
+            lists.append([0, 1])  # one screen: its page holds both seats
+        for seats in lists:
+            self._outgoing.put_nowait((f"game:{live.row.id}", {
+                "from": self.replica, "seats": seats, "text": live.view_text(seats)}))
+
+    async def _publish_in_order(self) -> None:
+        assert self._outgoing is not None
+        while True:
+            channel, message = await self._outgoing.get()
+            try:
+                await self._broker.publish(channel, message)
+            except BrokerUnavailable as error:  # the pages resync after the gap
+                log.warning("publishing on %s: %s", channel, error)
+
+    def open_page(self, live: LiveGame, page: Page, seats: list[int]) -> None:
+        """A page opened here (see :meth:`Rooms.open_page`): it hears the owner's views
+        through ``game:{id}`` when the owner is another replica."""
+        super().open_page(live, page, seats)
+        game_id = live.row.id
+        if game_id not in self.relays:
+            self.relays[game_id] = self._spawn(self._relay(game_id))
+        self._spawn(self._mark_pages(game_id))
+
+    def close_page(self, game_id: str, page: Page) -> None:
+        """A page closed here: the last one of a game ends its relay."""
+        super().close_page(game_id, page)
+        if not self.presence.watched(game_id):
+            relay = self.relays.pop(game_id, None)
+            if relay is not None:
+                relay.cancel()
+        self._spawn(self._mark_pages(game_id))
+
+    async def _relay(self, game_id: str) -> None:
+        while True:
+            try:
+                async with self._broker.subscribe([f"game:{game_id}"]) as subscription:
+                    self._resync(game_id)  # whatever was published before this is missed
+                    async for message in subscription:
+                        if message.gap:
+                            self._resync(game_id)
+                        elif message.data.get("from") != self.replica:
+                            self._hand_on(game_id, message.data)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("relaying game %s: %s; again", game_id, error)
+            await asyncio.sleep(0.5)
+
+    def _hand_on(self, game_id: str, data: dict[str, Any]) -> None:
+        """Offer a view to the pages here holding exactly its seats."""
+        key, text = _seat_key(list(data.get("seats") or [])), str(data.get("text"))
+        for page, seats in list(self.presence.audience(game_id).items()):
+            if _seat_key(seats) == key:
+                page.offer(text)
+
+    def _resync(self, game_id: str) -> None:
+        """Offer every page here the game as stored now."""
+        if self.owns(game_id):
+            return  # the owner's pages were told of every change
+        try:
+            live = self.read_copy(game_id)
+        except (NotFound, DamagedRow):
+            return
+        self.transport.tell(self.presence.audience(game_id), live.view_text)
+
+    async def _mark_pages(self, game_id: str) -> None:
+        held = {seat for seats in self.presence.audience(game_id).values() for seat in seats}
+        key = f"pages:{game_id}"
+        with contextlib.suppress(BrokerUnavailable):
+            for seat in (0, 1):
+                member = f"{self.replica}:{seat}"
+                if seat in held:
+                    await self._broker.mark(key, member, PAGES_TTL_S)
+                else:
+                    await self._broker.unmark(key, member)
+
+    async def _others_pages(self, game_id: str) -> None:
+        """Learn the seats other replicas' pages of an owned game hold."""
+        members = await self._broker.members(f"pages:{game_id}")
+        there = [False, False]
+        for member in members:
+            replica, _, seat = member.rpartition(":")
+            if replica != self.replica and seat in ("0", "1"):
+                there[int(seat)] = True
+        presence = self.presence
+        assert isinstance(presence, SharedPresence)
+        if presence.remote.get(game_id, [False, False]) != there:
+            presence.remote[game_id] = there
+            self._presence_settled(game_id)
+
+    # -- failover ------------------------------------------------------------------------------
+
+    async def sweep(self) -> list[str]:
+        """Take the games in progress whose lease is free (their owner died or left) and
+        that something must run (a clock, an agent) or that a page here shows; renew the
+        marks of this replica's pages and learn the others'. Answers the games taken."""
+        taken = []
+        running = self.store.running()
+        for game_id in dict.fromkeys([*running, *self.presence.open_games()]):
+            if self.owns(game_id):
+                continue
+            try:
+                if await self._broker.owner_of(self._keeper.key(game_id)) is not None:
+                    continue
+                copy = self.read_copy(game_id)  # a game with pages here: if still played
+                if copy.over or copy.row.cancelled:
+                    continue
+                if await self._take(game_id, copy.row.fence):
+                    taken.append(game_id)
+            except (NotFound, DamagedRow):
+                continue
+        for game_id in self.presence.open_games():
+            await self._mark_pages(game_id)
+        for game_id in list(self._keeper.held):
+            await self._others_pages(game_id)
+        return taken
+
+    async def _sweep_often(self) -> None:
+        while True:
+            try:
+                taken = await self.sweep()
+                if taken:
+                    log.info("replica %s took over games %s", self.replica, taken)
+            except asyncio.CancelledError:
+                raise
+            except BrokerUnavailable as error:
+                log.warning("replica %s: sweep: %s", self.replica, error)
+            except Exception:
+                log.exception("replica %s: the sweep failed", self.replica)
+            await asyncio.sleep(SWEEP_S)

@@ -1,0 +1,449 @@
+"""Several replicas of ``lifearena serve`` as one site: real processes over one PostgreSQL
+database and one Redis (``--db postgresql://... --broker redis://...``).
+
+One module-scoped cluster of two replicas serves every test (their start is the costly
+part); the tests that break something run last: Redis restarted mid-game, then a replica
+killed with SIGKILL (after which only one replica is left)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from brokers import RedisServer, free_port, need_redis_py, own_redis, redis_program
+from databases import fresh_postgres
+from lifearena.web.nginx import site_config, standalone_config
+from lifearena.web.refusals import TurnError
+from lifearena.web.store import FencedOut, GameRow, Store
+
+from .conftest import wait_until
+
+websockets_sync = pytest.importorskip("websockets.sync.client")
+
+LASTING = {"seed": 4}
+"""A War of Life start that its first legal moves play for ten plies without an end."""
+
+
+@dataclass
+class Replica:
+    """One ``lifearena serve`` process of the cluster."""
+
+    name: str
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def get(self, path: str, token: str | None = None) -> httpx.Response:
+        headers = {"X-Seat-Token": token} if token else {}
+        return httpx.get(self.url + path, headers=headers, timeout=15)
+
+    def post(self, path: str, body: dict[str, Any], token: str | None = None
+             ) -> httpx.Response:
+        headers = {"X-Seat-Token": token} if token else {}
+        return httpx.post(self.url + path, json=body, headers=headers, timeout=15)
+
+    def answers(self) -> bool:
+        try:
+            return self.get("/api/catalog").status_code == 200
+        except httpx.HTTPError:
+            return False
+
+
+@dataclass
+class Cluster:
+    replicas: list[Replica]
+    redis: RedisServer
+    db: str
+
+    def owner(self, game_id: str) -> str | None:
+        """The replica holding ``game_id``'s lease now (read straight from Redis)."""
+        import redis
+
+        client = redis.Redis.from_url(self.redis.url(), socket_connect_timeout=2)
+        try:
+            held = client.get(f"lifearena:lease:game:{game_id}")
+        finally:
+            client.close()
+        return None if held is None else held.decode()
+
+
+def start_replica(folder: Path, name: str, db: str, broker: str) -> Replica:
+    port = free_port()
+    log = folder / f"{name}.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "lifearena", "serve", "--port", str(port), "--db", db,
+             "--broker", broker, "--replica-id", name, "--workers", "1", "--tournaments",
+             "0", "--games-in-progress", "10000", "--creates-per-minute", "10000"],
+            stdout=out, stderr=subprocess.STDOUT, cwd=folder,
+            env={**os.environ, "NO_COLOR": "1"})
+    return Replica(name, f"http://127.0.0.1:{port}", process, log)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    need_redis_py()
+    redis_program()
+    folder = tmp_path_factory.mktemp("replicas")
+    with fresh_postgres() as db, own_redis() as redis:
+        replicas = [start_replica(folder, f"r{i}", db, redis.url()) for i in range(2)]
+        try:
+            for replica in replicas:
+                wait_until(lambda r=replica: r.answers() or r.process.poll() is not None,
+                           f"replica {replica.name} answering", within=60)
+                assert replica.process.poll() is None, replica.log.read_text()[-2000:]
+            yield Cluster(replicas, redis, db)
+        finally:
+            for replica in replicas:
+                if replica.process.poll() is None:
+                    replica.process.terminate()
+            for replica in replicas:
+                try:
+                    replica.process.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    replica.process.kill()
+                    replica.process.wait(timeout=5)
+
+
+@dataclass
+class Page:
+    """A game's socket on one replica, keeping every message it received."""
+
+    socket: Any
+    got: list[dict[str, Any]] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+
+    def read_until(self, check: Callable[[dict[str, Any]], bool], what: str,
+                   within: float = 10.0) -> dict[str, Any]:
+        for message in self.got:
+            if check(message):
+                return message
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            try:
+                text = self.socket.recv(timeout=max(0.01, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            self.texts.append(text)
+            message = json.loads(text)
+            self.got.append(message)
+            if check(message):
+                return message
+        raise AssertionError(f"{what}: not within {within:g} s")
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+def open_page(replica: Replica, game_id: str, token: str | None) -> Page:
+    socket = websockets_sync.connect(replica.url.replace("http", "ws") + f"/ws/{game_id}",
+                                     open_timeout=10)
+    socket.send(json.dumps({"type": "hello", "token": token}))
+    page = Page(socket)
+    page.read_until(lambda m: m.get("type") == "state", "the first view")
+    return page
+
+
+def online_game(maker: Replica, joiner: Replica, game: str, **extra: Any
+                ) -> tuple[str, list[str]]:
+    """An online game made on ``maker`` and claimed on ``joiner``: its id and the seats'
+    tokens."""
+    made = maker.post("/api/games", {"game": game, "opponent": "online", **extra})
+    assert made.status_code == 201, made.text
+    created = made.json()
+    invitation = created["links"]["invite"].split("#i=")[1]
+    claimed = joiner.post(f"/api/games/{created['id']}/claim", {"invitation": invitation})
+    assert claimed.status_code == 200, claimed.text
+    tokens = ["", ""]
+    tokens[created["seat"]] = created["token"]
+    tokens[claimed.json()["seat"]] = claimed.json()["token"]
+    return created["id"], tokens
+
+
+def first_legal(replica: Replica, game_id: str, token: str) -> tuple[dict[str, Any], str]:
+    """The game as ``token``'s seat sees it on ``replica``, and a legal War of Life move."""
+    seen = replica.get(f"/api/games/{game_id}", token).json()
+    assert seen["awaiting"], {k: seen.get(k) for k in ("ply", "outcome", "awaiting")}
+    seat = seen["awaiting"][0]
+    assert str(seat) in seen["legal"], {k: seen.get(k) for k in ("ply", "seats", "awaiting")}
+    return seen, seen["legal"][str(seat)]["moves"][0]["move"]
+
+
+def moves_of(replica: Replica, game_id: str) -> list[str]:
+    answer = replica.get(f"/api/games/{game_id}/moves?limit=500").json()
+    return [m if isinstance(m, str) else m["move"] for m in answer["moves"]]
+
+
+def at_ply(ply: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda message: message.get("type") == "state" and message.get("ply") == ply
+
+
+def test_a_write_with_a_stale_fencing_token_is_refused(tmp_path: Path) -> None:
+    store = Store(tmp_path / "games.sqlite")
+    row = GameRow("g1", "war_of_life", {}, "", {"kind": "online"}, ["t", "u"])
+    store.insert(row)
+    store.save_play(row)  # a single server's writes (fence 0) are never refused
+    new_owner, old_owner = replace(row, fence=2), replace(row, fence=1)
+    new_owner.moves = ["[2,8,1,8]"]
+    store.save_play(new_owner)
+    old_owner.moves = ["[2,8,2,7]"]
+    with pytest.raises(FencedOut, match="owned by another replica"):
+        store.save_play(old_owner)
+    with pytest.raises(FencedOut):
+        store.save_seats(old_owner)
+    stored = store.get("g1")
+    assert stored is not None and stored.moves == ["[2,8,1,8]"] and stored.fence == 2
+    assert store.fence_of("g1") == 2 and store.fence_of("nope") is None
+    # a replica taking the game over marks it before loading it: the old owner's late
+    # write is refused before the new owner wrote anything
+    assert store.take_fence("g1", 3) and not store.take_fence("g1", 2)
+    new_owner.moves.append("[5,1,4,1]")
+    with pytest.raises(FencedOut):
+        store.save_play(new_owner)
+    store.close()
+
+
+def test_a_stale_owner_s_move_is_refused_by_the_store_and_forwarded_to_the_new_owner(
+        tmp_path: Path) -> None:
+    """Two replicas in one process over a memory broker: the first loses its lease without
+    noticing (as in a long pause), the second takes the game over and moves; the first's
+    next move is refused by the store (its fencing token is stale), and the call then
+    reaches the new owner: both moves are played once, in order."""
+    from lifearena.web.broker import MemoryBroker
+    from lifearena.web.models import Move, NewGame
+    from lifearena.web.rooms.cluster import ReplicatedRooms
+    from lifearena.web.settings import Settings
+    from lifearena.web.sockets import LocalTransport
+
+    broker = MemoryBroker()
+    stores = [Store(tmp_path / "games.sqlite") for _ in range(2)]
+    one, two = (ReplicatedRooms(Settings(tmp_path / "games.sqlite", agent_workers="thread"),
+                                store, LocalTransport(), broker=broker, replica=name)
+                for store, name in zip(stores, ("one", "two"), strict=True))
+
+    async def scenario() -> list[str]:
+        await one.join()
+        await two.join()
+        made = one.create(NewGame(game="war_of_life", opponent="hotseat", params=LASTING))
+        game_id, token = made["id"], made["token"]
+        live = await one.game(game_id)
+        assert one.owns(game_id) and live.row.fence > 0
+        first = live.view([0, 1])["legal"]["0"]["moves"][0]["move"]
+        await broker.release(f"game:{game_id}", "one")  # lost, and "one" does not know yet
+        after = await two.move(game_id, token, None, Move(move=first, ply=0))
+        assert two.owns(game_id) and after.row.moves == [first]
+        second = after.view([0, 1])["legal"]["1"]["moves"][0]["move"]
+        stale = await one.move(game_id, token, None, Move(move=second, ply=1))
+        assert stale.row.moves == [first, second] and not one.owns(game_id)
+        with pytest.raises(TurnError):  # a refusal comes back as the owner raised it
+            await one.move(game_id, token, None, Move(move=second, ply=1))
+        for rooms in (one, two):
+            await rooms.leave()
+            for task in list(rooms.tasks):
+                task.cancel()
+        return stores[0].get(game_id).moves  # type: ignore[union-attr]
+
+    try:
+        moves = asyncio.run(scenario())
+        assert len(moves) == 2 and len(set(moves)) == 2
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_two_clients_on_two_replicas_play_war_of_life(cluster: Cluster) -> None:
+    a, b = cluster.replicas
+    game_id, tokens = online_game(a, b, "war_of_life", params=LASTING)
+    assert cluster.owner(game_id) == a.name  # the replica that made it owns it
+    pages = [open_page(b, game_id, tokens[0]), open_page(a, game_id, tokens[1]),
+             open_page(b, game_id, None)]
+    played = []
+    try:
+        # the owner (a) sees seat 0's page on replica b as present
+        wait_until(lambda: a.get(f"/api/games/{game_id}").json()["connected"] == [True, True],
+                   "both seats present on the owner", within=5)
+        for ply in range(6):
+            seat = ply % 2
+            seen, text = first_legal(b if ply % 3 else a, game_id, tokens[seat])
+            assert seen["awaiting"] == [seat] and seen["ply"] == ply
+            if seat == 0:  # over its socket on replica b, forwarded to the owner
+                pages[0].socket.send(json.dumps({"type": "move", "move": text, "ply": ply}))
+            else:  # over HTTP, alternately on either replica
+                answer = (a, b)[ply % 4 == 1].post(f"/api/games/{game_id}/moves",
+                                                   {"move": text, "ply": ply}, tokens[seat])
+                assert answer.status_code == 200, answer.text
+                assert answer.json()["ply"] == ply + 1
+            played.append(text)
+            for page in pages:  # every page, on either replica, is told
+                page.read_until(at_ply(ply + 1), f"ply {ply + 1} on a page")
+        # a refusal travels back from the owner as the same 4xx
+        stale = b.post(f"/api/games/{game_id}/moves", {"move": played[0], "ply": 0},
+                       tokens[0])
+        assert stale.status_code == 409, stale.text
+        assert moves_of(a, game_id) == moves_of(b, game_id) == played
+    finally:
+        for page in pages:
+            page.close()
+
+
+def test_a_hidden_choice_reaches_no_other_seat_on_any_replica(cluster: Cluster) -> None:
+    a, b = cluster.replicas
+    game_id, tokens = online_game(a, b, "life_for_two")
+    chooser = open_page(b, game_id, tokens[0])
+    others = [open_page(a, game_id, tokens[1]), open_page(b, game_id, tokens[1]),
+              open_page(a, game_id, None), open_page(b, game_id, None)]
+    try:
+        seen = b.get(f"/api/games/{game_id}", tokens[0]).json()
+        cells = [part["text"] for part in seen["legal"]["0"]["interaction"]["parts"]]
+        choice, answer_choice = " ".join(cells[:3]), " ".join(cells[-3:])
+        sent = b.post(f"/api/games/{game_id}/moves", {"move": choice, "ply": 0}, tokens[0])
+        assert sent.status_code == 200, sent.text
+        # seat 0's own page on replica b (the owner is a) sees its choice ...
+        chooser.read_until(lambda m: m.get("type") == "state" and bool(m.get("mine")),
+                           "the choice on its own seat's page")
+        # ... and every other page learns that a choice was made, never what it is
+        for page in others:
+            page.read_until(lambda m: m.get("type") == "state" and m.get("awaiting") == [1],
+                            "seat 0's choice made")
+        others[0].socket.send(json.dumps({"type": "move", "move": answer_choice, "ply": 0}))
+        for page in [chooser, *others]:
+            page.read_until(lambda m: m.get("type") == "state" and m.get("ply", 0) >= 1,
+                            "the turn resolved")
+        for page in others:  # what each saw before the turn resolved (and showed both)
+            before = [(m, text) for m, text in zip(page.got, page.texts, strict=True)
+                      if m.get("type") == "state" and m.get("ply") == 0]
+            assert before, "no view of the turn before it resolved"
+            for message, text in before:
+                assert not message.get("mine") and not message.get("mine_cells"), message
+                assert choice not in text
+    finally:
+        for page in [chooser, *others]:
+            page.close()
+
+
+def nginx_config(folder: Path, port: int, replicas: list[Replica]) -> Path:
+    """The server block of ``lifearena deploy nginx`` (docs/deploy.md) in front of
+    ``replicas`` on loopback ``port``, run unprivileged in ``folder``."""
+    site = site_config([r.url.removeprefix("http://") for r in replicas],
+                       listen=f"127.0.0.1:{port}")
+    config = folder / "nginx.conf"
+    config.write_text(standalone_config(site, folder))
+    return config
+
+
+@pytest.fixture(scope="module")
+def proxy(cluster: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Replica]:
+    """nginx on a free loopback port in front of the cluster's replicas."""
+    program = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
+                                        else None)
+    if program is None:
+        if os.environ.get("LIFEARENA_REQUIRE_NGINX") == "1":
+            pytest.fail("nginx is missing and LIFEARENA_REQUIRE_NGINX=1: apt-get install nginx")
+        pytest.skip("nginx is not installed (apt-get install nginx)")
+    folder = tmp_path_factory.mktemp("nginx")
+    port = free_port()
+    config = nginx_config(folder, port, cluster.replicas)
+    process = subprocess.Popen([program, "-p", str(folder), "-c", str(config)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    front = Replica("nginx", f"http://127.0.0.1:{port}", process, folder / "error.log")
+    try:
+        wait_until(lambda: front.answers() or process.poll() is not None, "nginx answering")
+        assert process.poll() is None, front.log.read_text()
+        yield front
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_a_game_through_nginx_in_front_of_the_replicas(proxy: Replica) -> None:
+    game_id, tokens = online_game(proxy, proxy, "war_of_life", params=LASTING)
+    pages = [open_page(proxy, game_id, tokens[0]), open_page(proxy, game_id, tokens[1])]
+    try:
+        for ply in range(4):  # each request may reach either replica
+            _, text = first_legal(proxy, game_id, tokens[ply % 2])
+            answer = proxy.post(f"/api/games/{game_id}/moves", {"move": text, "ply": ply},
+                                tokens[ply % 2])
+            assert answer.status_code == 200, answer.text
+            for page in pages:
+                page.read_until(at_ply(ply + 1), f"ply {ply + 1} through nginx")
+    finally:
+        for page in pages:
+            page.close()
+
+
+def test_the_game_goes_on_after_redis_restarts(cluster: Cluster) -> None:
+    a, b = cluster.replicas
+    game_id, tokens = online_game(a, b, "war_of_life", params=LASTING)
+    _, text = first_legal(a, game_id, tokens[0])
+    assert a.post(f"/api/games/{game_id}/moves", {"move": text, "ply": 0},
+                  tokens[0]).status_code == 200
+    cluster.redis.stop()
+    cluster.redis.start()  # empty: every lease and fencing counter forgotten
+    played = [text]
+    for ply, (replica, seat) in enumerate([(b, 1), (a, 0), (b, 1)], start=1):
+        _seen, text = first_legal(replica, game_id, tokens[seat])
+        answer = replica.post(f"/api/games/{game_id}/moves", {"move": text, "ply": ply},
+                              tokens[seat])
+        assert answer.status_code == 200, answer.text
+        played.append(text)
+    assert moves_of(a, game_id) == moves_of(b, game_id) == played
+    assert cluster.owner(game_id) in (a.name, b.name)
+
+
+def test_a_killed_replicas_games_go_on_on_another(cluster: Cluster) -> None:
+    a, b = cluster.replicas
+    clock = {"kind": "live", "minutes": 1, "increment": 0}
+    made = a.post("/api/games", {"game": "war_of_life", "opponent": "agent", "side": 0,
+                                 "clock": clock, "params": LASTING})
+    assert made.status_code == 201, made.text
+    timed, person = made.json()["id"], made.json()["token"]
+    _, text = first_legal(a, timed, person)
+    assert a.post(f"/api/games/{timed}/moves", {"move": text, "ply": 0},
+                  person).status_code == 200
+    wait_until(lambda: a.get(f"/api/games/{timed}").json()["ply"] == 2, "the agent's reply")
+    two, tokens = online_game(a, b, "war_of_life", params=LASTING)
+    _, first = first_legal(a, two, tokens[0])
+    assert a.post(f"/api/games/{two}/moves", {"move": first, "ply": 0},
+                  tokens[0]).status_code == 200
+    before_timed, before_two = moves_of(a, timed), moves_of(a, two)
+    assert cluster.owner(timed) == cluster.owner(two) == a.name
+    watcher = open_page(b, two, None)  # a page of the untimed game on the survivor
+
+    a.process.send_signal(signal.SIGKILL)
+    killed = time.monotonic()
+    a.process.wait(timeout=10)
+    # the sweep of the survivor takes the timed game over within 5 s (lease TTL + a sweep)
+    wait_until(lambda: cluster.owner(timed) == cluster.owner(two) == b.name,
+               "the timed game and the watched one taken over", within=5)
+    taken = time.monotonic() - killed
+    view = b.get(f"/api/games/{timed}", person).json()
+    left = view["clock"]["remaining_ms"][0] / 1000
+    # the person's clock ran on while no replica held the game: it is charged for it
+    assert left <= 60 - taken + 0.5, (left, taken)
+    _, text = first_legal(b, timed, person)
+    answer = b.post(f"/api/games/{timed}/moves", {"move": text, "ply": 2}, person)
+    assert answer.status_code == 200, answer.text
+    wait_until(lambda: b.get(f"/api/games/{timed}").json()["ply"] == 4,
+               "the agent's reply on the survivor")
+    after = moves_of(b, timed)
+    assert after[:2] == before_timed and after[2] == text and len(after) == 4
+    # the two-person game moves on through the survivor (its lease expired)
+    _seen, second = first_legal(b, two, tokens[1])
+    answer = b.post(f"/api/games/{two}/moves", {"move": second, "ply": 1}, tokens[1])
+    assert answer.status_code == 200, answer.text
+    assert moves_of(b, two) == [*before_two, second]
+    watcher.read_until(at_ply(2), "the watcher told of the move on the new owner")
+    watcher.close()
