@@ -149,8 +149,10 @@ class Page:
 
 
 def open_page(replica: Replica, game_id: str, token: str | None) -> Page:
+    # entered as a context manager (what websockets asks of a connection kept open);
+    # Page.close leaves it
     socket = websockets_sync.connect(replica.url.replace("http", "ws") + f"/ws/{game_id}",
-                                     open_timeout=10)
+                                     open_timeout=10).__enter__()
     socket.send(json.dumps({"type": "hello", "token": token}))
     page = Page(socket)
     page.read_until(lambda m: m.get("type") == "state", "the first view")
