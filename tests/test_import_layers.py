@@ -231,6 +231,9 @@ CROSSINGS_ALLOWED: dict[str, str] = {
     "lifearena.cli.puzzles": "web",
     # ``lifearena rl`` presents the rl package's evaluation: imported when the command runs
     "lifearena.cli.rl": "rl",
+    # ``lifearena deploy nginx`` prints the web package's proxy configuration
+    # (lifearena.web.nginx, which the web tests run): imported when the command runs
+    "lifearena.cli.deploy": "web",
 }
 """Modules of an interface that may import another interface inside a function (the one
 named), never at module level."""
