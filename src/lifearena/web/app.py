@@ -117,6 +117,7 @@ from lifearena.web.live import (
 )
 from lifearena.web.lobby import Lobby, UnknownChallenge
 from lifearena.web.lobby import router_for as lobby_router
+from lifearena.web.lobby_share import share_lobby
 from lifearena.web.models import (
     MAX_TOKEN,
     Cancel,
@@ -239,6 +240,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         server.agents = await start_agents(settings)
         await server.join()  # a replica joins the others (lifearena.web.rooms.cluster)
+        await share_lobby(server, lobby)  # replicas tell each other the lobby's changes
         lobby.start()
         pool_room.start()
         loading = asyncio.get_running_loop().create_task(server.load_clocked())
