@@ -12,7 +12,15 @@ import httpx
 import pytest
 
 from .conftest import wait_until
-from .test_replicas import Cluster, Page, Replica, cluster, websockets_sync
+from .test_replicas import (
+    LASTING,
+    Cluster,
+    Page,
+    Replica,
+    cluster,
+    first_legal,
+    websockets_sync,
+)
 
 __all__ = ["cluster"]  # the module's fixture, shared by these tests
 
@@ -47,6 +55,13 @@ def changed(kind: str, challenge_id: str) -> Any:
 def listed(replica: Replica) -> list[str]:
     """The ids of the open challenges ``replica`` lists."""
     return [c["id"] for c in replica.get("/api/challenges").json()["challenges"]]
+
+
+def token_of(client: httpx.Client, made: dict[str, Any]) -> dict[str, Any] | None:
+    """The creator's seat once its challenge ``made`` is accepted (None until then)."""
+    answer = client.get(f"/api/challenges/{made['id']}",
+                        headers={"X-Challenge-Owner": made["owner"]}).json()
+    return answer if answer.get("token") else None
 
 
 def make(replica: Replica) -> dict[str, Any]:
@@ -127,3 +142,47 @@ def test_a_page_saying_hello_on_either_replica_learns_its_own_challenge(
         assert mine["ids"] == [made["id"]]
     finally:
         page.close()
+
+
+def test_two_seekers_on_two_replicas_are_paired_into_one_game(cluster: Cluster) -> None:
+    a, b = cluster.replicas
+    with httpx.Client(base_url=a.url, timeout=15) as ann, \
+            httpx.Client(base_url=b.url, timeout=15) as bob:
+        for client in (ann, bob):
+            joined = client.post("/api/pools/war_of_life/unlimited/join", json={})
+            assert joined.status_code == 200, joined.text
+        told = [client.get("/api/pools/me", params={"wait": 10}).json()["paired"]
+                for client in (ann, bob)]
+        assert told[0] is not None and told[1] is not None, told
+        assert told[0]["id"] == told[1]["id"]
+        for client in (ann, bob):
+            assert client.get("/api/pools/me").json()["seeking"] == []
+
+
+def test_your_turn_is_right_on_either_replica(cluster: Cluster) -> None:
+    a, b = cluster.replicas
+    with httpx.Client(base_url=a.url, timeout=15) as maker, \
+            httpx.Client(base_url=b.url, timeout=15) as taker:
+        made = maker.post("/api/challenges", json={"game": "war_of_life", "colour": 0,
+                                                   "params": LASTING})
+        assert made.status_code == 201, made.text
+        wait_until(lambda: made.json()["id"] in listed(b), "the challenge listed on B")
+        game = taker.post(f"/api/challenges/{made.json()['id']}/accept", json={}).json()
+        mine = wait_until(lambda: token_of(maker, made.json()), "the maker's seat, on A")
+
+        def turns(client: httpx.Client, url: str) -> int:
+            answer = client.get(url + "/api/me/games")
+            assert answer.status_code == 200, answer.text
+            entry = [g for g in answer.json()["playing"] if g["id"] == game["id"]]
+            assert entry, answer.text
+            return int(entry[0]["your_turn"])
+
+        # the maker plays seat 0 (it moves first), on whichever replica its page asks
+        for url in (a.url, b.url):
+            assert (turns(maker, url), turns(taker, url)) == (1, 0)
+        seen, move = first_legal(b, game["id"], mine["token"])
+        played = b.post(f"/api/games/{game['id']}/moves", {"move": move, "ply": seen["ply"]},
+                        mine["token"])
+        assert played.status_code == 200, played.text
+        for url in (a.url, b.url):
+            assert (turns(maker, url), turns(taker, url)) == (0, 1)

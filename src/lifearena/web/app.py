@@ -139,6 +139,7 @@ from lifearena.web.models import (
 from lifearena.web.players import NameTaken, PlayerStore, UnknownPlayer
 from lifearena.web.pool_room import PoolRoom
 from lifearena.web.pool_room import router_for as pools_router
+from lifearena.web.pool_share import share_pools
 from lifearena.web.puzzle_routes import router_for as puzzles_router
 from lifearena.web.rated import Ratings
 from lifearena.web.rooms import NotFound, Rooms, seat_refusal
@@ -241,6 +242,7 @@ def create_app(settings: Settings) -> FastAPI:
         server.agents = await start_agents(settings)
         await server.join()  # a replica joins the others (lifearena.web.rooms.cluster)
         await share_lobby(server, lobby)  # replicas tell each other the lobby's changes
+        await share_pools(server, pool_room)  # and the pools (one of them pairs)
         lobby.start()
         pool_room.start()
         loading = asyncio.get_running_loop().create_task(server.load_clocked())

@@ -37,7 +37,9 @@ Challenges expire after ``Settings.challenge_expiry`` seconds (30 minutes by def
 by a task every few seconds.
 
 The lobby is kept in memory: an open challenge does not survive a restart of the server (its
-creator makes it again); an accepted one is a stored game like any other.
+creator makes it again); an accepted one is a stored game like any other. Replicas of one
+site (``serve --broker``) keep copies of one another's challenges and take one outcome per
+challenge through the broker (:mod:`lifearena.web.lobby_share`).
 
 >>> from lifearena.web.models import NewChallenge
 >>> lobby = Lobby(clock=lambda: 1000.0)
