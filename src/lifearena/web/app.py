@@ -256,11 +256,11 @@ def create_app(settings: Settings) -> FastAPI:
         try:
             yield
         finally:
+            await lobby.stop()  # first: a replica's lobby and pools use the broker
+            await pool_room.stop()
             await server.leave()  # clocks paused (one server) or leases given up (replicas)
             for task in list(server.tasks):
                 task.cancel()
-            await lobby.stop()
-            await pool_room.stop()
             server.agents.close()
             server.heavy.close()
             if launcher is not None:
