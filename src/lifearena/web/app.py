@@ -117,6 +117,7 @@ from lifearena.web.live import (
 )
 from lifearena.web.lobby import Lobby, UnknownChallenge
 from lifearena.web.lobby import router_for as lobby_router
+from lifearena.web.lobby_share import share_lobby
 from lifearena.web.models import (
     MAX_TOKEN,
     Cancel,
@@ -138,6 +139,7 @@ from lifearena.web.models import (
 from lifearena.web.players import NameTaken, PlayerStore, UnknownPlayer
 from lifearena.web.pool_room import PoolRoom
 from lifearena.web.pool_room import router_for as pools_router
+from lifearena.web.pool_share import share_pools
 from lifearena.web.puzzle_routes import router_for as puzzles_router
 from lifearena.web.rated import Ratings
 from lifearena.web.rooms import NotFound, Rooms, seat_refusal
@@ -239,6 +241,8 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         server.agents = await start_agents(settings)
         await server.join()  # a replica joins the others (lifearena.web.rooms.cluster)
+        await share_lobby(server, lobby)  # replicas tell each other the lobby's changes
+        await share_pools(server, pool_room)  # and the pools (one of them pairs)
         lobby.start()
         pool_room.start()
         loading = asyncio.get_running_loop().create_task(server.load_clocked())
@@ -252,11 +256,11 @@ def create_app(settings: Settings) -> FastAPI:
         try:
             yield
         finally:
+            await lobby.stop()  # first: a replica's lobby and pools use the broker
+            await pool_room.stop()
             await server.leave()  # clocks paused (one server) or leases given up (replicas)
             for task in list(server.tasks):
                 task.cancel()
-            await lobby.stop()
-            await pool_room.stop()
             server.agents.close()
             server.heavy.close()
             if launcher is not None:

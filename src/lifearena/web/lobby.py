@@ -37,7 +37,9 @@ Challenges expire after ``Settings.challenge_expiry`` seconds (30 minutes by def
 by a task every few seconds.
 
 The lobby is kept in memory: an open challenge does not survive a restart of the server (its
-creator makes it again); an accepted one is a stored game like any other.
+creator makes it again); an accepted one is a stored game like any other. Replicas of one
+site (``serve --broker``) keep copies of one another's challenges and take one outcome per
+challenge through the broker (:mod:`lifearena.web.lobby_share`).
 
 >>> from lifearena.web.models import NewChallenge
 >>> lobby = Lobby(clock=lambda: 1000.0)
@@ -86,6 +88,7 @@ from lifearena.web.rooms.seats import seat_refusal
 from lifearena.web.sockets import Outbox, encode, read_loop, refuse
 
 if TYPE_CHECKING:
+    from lifearena.web.lobby_share import LobbyShare
     from lifearena.web.rooms import Rooms
 
 log = logging.getLogger("lifearena.web.lobby")
@@ -206,6 +209,9 @@ class Lobby:
     """Open challenges by client address."""
     watchers: dict[Outbox, frozenset[str]] = field(default_factory=dict)
     """The lobby's sockets and the owner secrets each page said it holds."""
+    share: LobbyShare | None = None
+    """The link to the other replicas' lobbies (:mod:`lifearena.web.lobby_share`); None
+    for a single server."""
     _listed: str | None = None  # the open challenges' JSON, made once per change
     _changes: list[str] = field(default_factory=list)  # encoded, not yet told to the pages
     _flush: asyncio.TimerHandle | None = None
@@ -245,10 +251,41 @@ class Lobby:
         self.owners[challenge.owner] = challenge.id
         self.addresses[address] = self.addresses.get(address, 0) + 1
         self.creations.count(address)
-        self._listed = None
-        self._tell_all(f'{{"type":"challenge-added","now":{now!r},'
-                       f'"challenge":{challenge.text}}}')
+        self._opened(challenge)
+        if self.share is not None:
+            self.share.added(challenge)
         return {"id": challenge.id, "owner": challenge.owner}
+
+    def _opened(self, challenge: Challenge) -> None:
+        self._listed = None
+        self._tell_all(f'{{"type":"challenge-added","now":{self.clock()!r},'
+                       f'"challenge":{challenge.text}}}')
+
+    def adopt(self, challenge: Challenge) -> None:
+        """An open challenge made on another replica: listed here too, counted against its
+        maker's address (one already known here, open or closed, is left as it is)."""
+        if challenge.id in self.open or self.closed.peek(challenge.id) is not None \
+                or challenge.expires <= self.clock():
+            return
+        self.open[challenge.id] = challenge
+        self.owners[challenge.owner] = challenge.id
+        self.addresses[challenge.address] = self.addresses.get(challenge.address, 0) + 1
+        self._opened(challenge)
+
+    def close_elsewhere(self, challenge_id: str, reason: Reason, game_id: str | None = None,
+                        seat: int | None = None, token: str | None = None) -> None:
+        """Another replica cancelled or accepted ``challenge_id`` (into ``game_id``, where
+        its creator plays ``seat`` with ``token``): close the copy here and tell the
+        creator's pages here their seat."""
+        challenge = self.open.get(challenge_id) or self.closed.peek(challenge_id)
+        if challenge is None:
+            return
+        if challenge.status == "open":
+            self._close(challenge, reason, told=True)
+        if reason == "accepted" and game_id is not None and seat is not None and token:
+            challenge.status = "accepted"
+            challenge.game_id, challenge.seat, challenge.token = game_id, seat, token
+            self._tell_seated(challenge)
 
     def listing(self) -> dict[str, Any]:
         """The open challenges (oldest first, without secrets) and the server's clock."""
@@ -283,7 +320,7 @@ class Lobby:
         if not challenge.owned_by(owner):
             raise SeatError("cancelling a challenge needs its owner secret (the "
                             "X-Challenge-Owner header)")
-        self._check_open(challenge)
+        self.check_open(challenge)
         self._close(challenge, "cancelled")
         return {"id": challenge.id, "status": challenge.status}
 
@@ -294,7 +331,7 @@ class Lobby:
         if challenge.owned_by(owner):
             raise OwnChallenge("this is your own challenge: wait for someone to accept it, "
                                "or cancel it")
-        self._check_open(challenge)
+        self.check_open(challenge)
         return challenge
 
     def accepted(self, challenge: Challenge, game_id: str, seat: int, token: str) -> None:
@@ -302,6 +339,9 @@ class Lobby:
         with ``token``; tell the creator's pages."""
         challenge.game_id, challenge.seat, challenge.token = game_id, seat, token
         self._close(challenge, "accepted")
+        self._tell_seated(challenge)
+
+    def _tell_seated(self, challenge: Challenge) -> None:
         seated = encode(challenge.seated())
         for outbox, owners in list(self.watchers.items()):
             if challenge.owner in owners:
@@ -322,14 +362,17 @@ class Lobby:
             self.owners.pop(gone.owner, None)
         return len(expired)
 
-    def _check_open(self, challenge: Challenge) -> None:
+    def check_open(self, challenge: Challenge) -> None:
+        """:class:`ChallengeClosed` unless ``challenge`` is still open."""
         if challenge.status == "open":
             return
         said = {"accepted": "was already accepted", "cancelled": "was cancelled by its creator",
                 "expired": "expired before anyone accepted it"}[challenge.status]
         raise ChallengeClosed(f"this challenge {said}")
 
-    def _close(self, challenge: Challenge, reason: Reason) -> None:
+    def _close(self, challenge: Challenge, reason: Reason, *, told: bool = False) -> None:
+        """Close an open challenge; the other replicas are told unless ``told`` (they told
+        this one) or it expired (each expires its copy itself)."""
         challenge.status = reason
         challenge.closed = self.clock()
         del self.open[challenge.id]
@@ -346,6 +389,8 @@ class Lobby:
         self.closed[challenge.id] = challenge
         self._listed = None
         self._tell_all({"type": "challenge-removed", "id": challenge.id, "reason": reason})
+        if self.share is not None and not told and reason != "expired":
+            self.share.removed(challenge, reason)
 
     # -- pages -------------------------------------------------------------------------------
 
@@ -426,6 +471,8 @@ class Lobby:
     async def stop(self) -> None:
         """Stop the running loop's sweeper."""
         self.flush()
+        if self.share is not None:
+            await self.share.stop()
         task = self._sweepers.pop(asyncio.get_running_loop(), None)
         if task is not None:
             task.cancel()
@@ -521,6 +568,8 @@ def router_for(server: Rooms, lobby: Lobby) -> APIRouter:
                             f"{'any' if high is None else high})")
         server.admit(address)  # before a player is made for it
         player = identity.maybe(request, response)
+        if lobby.share is not None:  # one acceptance among the replicas (409 for the others)
+            await lobby.share.claim(challenge, "accepted")
         # no await from here on: the challenge cannot be taken twice. The game counts as
         # made by the acceptor (its quota and bounds, checked in start_seated) and in
         # progress for the maker too
@@ -529,16 +578,26 @@ def router_for(server: Rooms, lobby: Lobby) -> APIRouter:
         holders = {} if player is None else {1 - creator: player.id}
         if maker is not None:
             holders[creator] = maker
-        answer, creator_token = server.start_seated(challenge.game, challenge.params,
-                                                    challenge.clock, creator, address,
-                                                    challenge.address, holders=holders,
-                                                    rated=challenge.rated)
+        try:
+            answer, creator_token = server.start_seated(
+                challenge.game, challenge.params, challenge.clock, creator, address,
+                challenge.address, holders=holders, rated=challenge.rated)
+        except Exception:
+            if lobby.share is not None:  # refused: the challenge stays open for others
+                await lobby.share.unclaim(challenge, "accepted")
+            raise
         lobby.accepted(challenge, answer["id"], creator, creator_token)
         return answer
 
     @router.post("/api/challenges/{challenge_id}/cancel")
     async def cancel(challenge_id: str, body: CancelChallenge,
                      owner: OwnerHeader = None) -> dict[str, Any]:
+        if lobby.share is not None:  # cancelled or accepted, once among the replicas
+            challenge = lobby.get(challenge_id)
+            if not challenge.owned_by(owner):
+                raise SeatError("cancelling a challenge needs its owner secret (the "
+                                "X-Challenge-Owner header)")
+            await lobby.share.claim(challenge, "cancelled")
         return lobby.cancel(challenge_id, owner)
 
     @router.websocket("/ws/lobby")

@@ -20,6 +20,8 @@ Every :data:`PAIR_EVERY` seconds :class:`PoolRoom` pairs every pool and starts e
 game, both seats held by their players (an online game with the preset's clock, made by
 :meth:`~lifearena.web.rooms.Rooms.start_seated`, under the same bounds as any game). It keeps
 the times seekers waited and the time each pairing round took, for the benchmarks.
+Replicas of one site (``serve --broker``) keep copies of one another's seekers and only
+one of them pairs (:mod:`lifearena.web.pool_share`).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import Field
@@ -42,8 +44,11 @@ from lifearena.web.heavy import client_of
 from lifearena.web.limits import address_key
 from lifearena.web.models import Declared
 from lifearena.web.players import BOT, Player
-from lifearena.web.pools import PRESETS, Pairing, Pools, Seeker, preset
+from lifearena.web.pools import PRESETS, Pairing, PoolKey, Pools, Seeker, preset
 from lifearena.web.refusals import SeatError
+
+if TYPE_CHECKING:
+    from lifearena.web.pool_share import PoolShare
 
 log = logging.getLogger("lifearena.web")
 
@@ -97,6 +102,9 @@ class PoolRoom:
     starting: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Players paired whose game is about to be made, and the pool each was paired from
     (still seeking, as their pages see it)."""
+    share: PoolShare | None = None
+    """The link to the other replicas' pools (:mod:`lifearena.web.pool_share`); None for
+    a single server."""
     _tasks: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = field(default_factory=dict)
     _round: threading.Lock = field(default_factory=threading.Lock)
 
@@ -118,17 +126,56 @@ class PoolRoom:
             address = player.id  # a club's site: its members all share one address
         rating = self.server.players.rating(player.id, game).rating
         now = self.clock()
-        self.pools.join(game, key, kind, Seeker(player.id, rating.rating, rating.deviation,
-                                                rated, address, now, kind == "bots"))
+        seeker = Seeker(player.id, rating.rating, rating.deviation, rated, address, now,
+                        kind == "bots")
+        self.pools.join(game, key, kind, seeker)
         self.seen[player.id] = now
         self.paired.pop(player.id, None)
+        if self.share is not None:
+            self.share.joined(PoolKey(game, key, kind), seeker)
         return self.where(player)
+
+    # -- what other replicas tell (lifearena.web.pool_share) ---------------------------------
+
+    def adopt(self, game: str, key: str, kind: str, seeker: Seeker) -> None:
+        """A seeker joined on another replica: it waits here too."""
+        try:
+            self.pools.join(game, key, kind, seeker)
+        except LifeArenaError as error:  # a bound reached here first: it waits there only
+            log.info("a seeker from another replica not kept: %s", error)
+            return
+        self.seen[seeker.player] = self.clock()
+        self.paired.pop(seeker.player, None)
+
+    def left_elsewhere(self, player_id: str) -> None:
+        """A player left the pools on another replica (or its pairing failed there)."""
+        self.pools.leave_all(player_id)
+        self.seen.pop(player_id, None)
+        self._tell(player_id)
+
+    def seen_elsewhere(self, players: list[str]) -> None:
+        """These seekers' pages asked on another replica lately: they are still here."""
+        now = self.clock()
+        for player_id in players:
+            if player_id in self.seen:
+                self.seen[player_id] = now
+
+    def paired_elsewhere(self, players: list[str], game: dict[str, Any]) -> None:
+        """The pairer (another replica) started ``game`` for ``players``."""
+        now = self.clock()
+        for player_id in players:
+            self.pools.leave_all(player_id)
+            self.seen.pop(player_id, None)
+            self.paired[player_id] = (now, game)
+            self._tell(player_id)
 
     def leave(self, player: Player) -> dict[str, Any]:
         """Take ``player`` out of every pool."""
         self.pools.leave_all(player.id)
         self.seen.pop(player.id, None)
         self._tell(player.id)
+        if self.share is not None:
+            self.share.left(player.id)
         return self.where(player)
 
     async def wait(self, player: Player, seconds: float) -> dict[str, Any]:
@@ -145,6 +192,8 @@ class PoolRoom:
         entry = (asyncio.get_running_loop(), asyncio.Event())
         waiting.append(entry)
         self.seen[player.id] = self.clock()
+        if self.share is not None:
+            self.share.alive(player.id)
         try:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(entry[1].wait(), min(seconds, LONGEST_WAIT))
@@ -164,6 +213,8 @@ class PoolRoom:
         """Where ``player`` waits, and its new game once paired."""
         if self.pools.pools_of(player.id):
             self.seen[player.id] = self.clock()
+            if self.share is not None:
+                self.share.alive(player.id)
         told = self.paired.get(player.id)
         seeking = [key._asdict() for key in self.pools.pools_of(player.id)]
         if player.id in self.starting:
@@ -183,7 +234,7 @@ class PoolRoom:
         with self._round:  # one round at a time (tests serve one app from two loops)
             started, now = time.perf_counter(), self.clock()
             games = [game for pairing in self._pairings(now)
-                     if (game := self._start_or_log(pairing, now)) is not None]
+                     if (game := self._started(pairing, now)) is not None]
             self.rounds.append(time.perf_counter() - started)
             return games
 
@@ -198,9 +249,20 @@ class PoolRoom:
         for pairing in pairings:
             await asyncio.sleep(0)
             with self._round:
-                made += self._start_or_log(pairing, now) is not None
+                made += self._started(pairing, now) is not None
         self.rounds.append(time.perf_counter() - started)
         return made
+
+    def _started(self, pairing: Pairing, now: float) -> dict[str, Any] | None:
+        """:meth:`_start_or_log`, told to the other replicas."""
+        game = self._start_or_log(pairing, now)
+        if self.share is not None:
+            if game is not None:
+                self.share.paired(pairing, game)
+            else:
+                for player_id in pairing.players:
+                    self.share.left(player_id)
+        return game
 
     def _pairings(self, now: float) -> list[Pairing]:
         for player_id, last in list(self.seen.items()):
@@ -208,6 +270,8 @@ class PoolRoom:
                 self.pools.leave_all(player_id)
                 del self.seen[player_id]
                 self._tell(player_id)
+                if self.share is not None:
+                    self.share.left(player_id)
         for player_id, (made, _) in list(self.paired.items()):
             if now - made > TOLD_FOR:
                 del self.paired[player_id]
@@ -259,12 +323,16 @@ class PoolRoom:
         while True:
             await asyncio.sleep(PAIR_EVERY)
             try:
+                if self.share is not None and not await self.share.leads():
+                    continue  # another replica pairs every pool
                 await self.pair_round_in_turns()
             except Exception:  # the pairing task must outlive any one round
                 log.exception("a pairing round failed")
 
     async def stop(self) -> None:
         """Stop pairing on the running loop."""
+        if self.share is not None:
+            await self.share.stop()
         task = self._tasks.pop(asyncio.get_running_loop(), None)
         if task is not None:
             task.cancel()

@@ -1,0 +1,210 @@
+"""The lobby shared by the replicas of one site (:mod:`lifearena.web.rooms.cluster`).
+
+Every replica keeps the open challenges in memory, as one server does
+(:class:`~lifearena.web.lobby.Lobby`), and tells the others of each change on the broker's
+channel :data:`CHANNEL`:
+
+* ``added``: a challenge made here, with its owner secret and its maker's address (the
+  broker is trusted as the store is), so that its owner's page may say ``hello`` to any
+  replica and every replica counts it against the maker's address;
+* ``removed``: a challenge cancelled or accepted here; once accepted it carries the game, the
+  creator's seat and token, so the replica where the creator's lobby page is tells it
+  ``seated``. Expiry is not told: every replica expires its copy at the same ``expires``.
+
+**One outcome per challenge.** Accepting and cancelling first take the broker lease
+``challenge:{id}`` (:meth:`LobbyShare.claim`), held as long as a closed challenge is
+remembered: two acceptances racing on two replicas (or an acceptance and a cancellation)
+seat one game, and the loser is told 409 (:class:`~lifearena.web.lobby.ChallengeClosed`).
+The lease's holder is ``{outcome}:{replica}``, so a replica that missed the ``removed``
+message still learns why its copy is closed.
+
+**Joining late.** A replica that subscribes (it starts, or Redis came back after a gap)
+says ``hello``; every other replica answers ``open``, its open challenges, which the
+newcomer adopts where it does not know them. Pub/sub is at most once: a ``removed``
+message lost in a gap leaves a copy open until the next acceptance of it is refused by the
+lease (and the copy closed) or it expires.
+
+A single server (no broker) never makes a :class:`LobbyShare`: its lobby behaves as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+from lifearena.web.broker import Broker, BrokerUnavailable, Message
+from lifearena.web.rooms.cluster import OwnerUnavailable, ReplicatedRooms
+from lifearena.web.sockets import encode
+
+if TYPE_CHECKING:
+    from lifearena.web.lobby import Challenge, Lobby, Reason
+    from lifearena.web.rooms import Rooms
+
+log = logging.getLogger("lifearena.web.lobby")
+
+CHANNEL = "lobby"
+"""The broker channel the replicas tell each other the lobby's changes on."""
+RETRY_S = 0.5
+"""Seconds before a failed subscription to :data:`CHANNEL` is tried again."""
+
+_SHARED_FIELDS = ("id", "owner", "address", "game", "params", "clock", "colour", "created",
+                  "expires", "maker", "rated")
+
+
+def record_of(challenge: Challenge) -> dict[str, Any]:
+    """An open challenge as the replicas tell it to each other (its secret included)."""
+    record = {name: getattr(challenge, name) for name in _SHARED_FIELDS}
+    record["rating_range"] = list(challenge.rating_range)
+    return record
+
+
+def challenge_of(record: dict[str, Any]) -> Challenge:
+    """The challenge another replica told (:func:`record_of`'s inverse)."""
+    from lifearena.web.lobby import Challenge
+
+    low, high = record.get("rating_range") or (None, None)
+    challenge = Challenge(**{name: record[name] for name in _SHARED_FIELDS},
+                          rating_range=(low, high))
+    challenge.text = encode(challenge.listed())
+    return challenge
+
+
+@dataclass
+class LobbyShare:
+    """One replica's link between its lobby and the others' (see the module)."""
+
+    broker: Broker
+    replica: str
+    lobby: Lobby
+    lease_s: float = 3600.0
+    """Seconds the ``challenge:{id}`` lease (the challenge's outcome) is kept."""
+    _outgoing: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+    # -- telling the others --------------------------------------------------------------------
+
+    def added(self, challenge: Challenge) -> None:
+        """A challenge was made here."""
+        self._send({"kind": "added", "challenge": record_of(challenge)})
+
+    def removed(self, challenge: Challenge, reason: Reason) -> None:
+        """A challenge was cancelled or accepted here (the seat and token of its creator
+        with it, for the replica where the creator's page is)."""
+        self._send({"kind": "removed", "id": challenge.id, "reason": reason,
+                    "game": challenge.game_id, "seat": challenge.seat,
+                    "token": challenge.token})
+
+    def _send(self, message: dict[str, Any]) -> None:
+        self._outgoing.put_nowait({"from": self.replica, **message})
+
+    # -- one outcome per challenge -------------------------------------------------------------
+
+    async def claim(self, challenge: Challenge, outcome: Reason) -> None:
+        """Take ``challenge``'s lease for ``outcome`` (this replica accepts or cancels it);
+        :class:`~lifearena.web.lobby.ChallengeClosed` if another acceptance or cancellation
+        took it first (the copy here is then closed), :class:`OwnerUnavailable` (503) when
+        the broker does not answer."""
+        try:
+            token = await self.broker.acquire(self._key(challenge), f"{outcome}:{self.replica}",
+                                              self.lease_s)
+            holder = None if token is not None else await self.broker.owner_of(
+                self._key(challenge))
+        except BrokerUnavailable as error:
+            raise OwnerUnavailable(f"the lobby cannot reach its broker; try again ({error})"
+                                   ) from error
+        if token is None:
+            taken = (holder or "accepted:").partition(":")[0]
+            reason = cast("Reason", taken if taken in ("accepted", "cancelled") else "accepted")
+            if challenge.status == "open":
+                self.lobby.close_elsewhere(challenge.id, reason)
+        self.lobby.check_open(challenge)  # closed meanwhile (a message, or the lease's news)
+
+    async def unclaim(self, challenge: Challenge, outcome: Reason) -> None:
+        """Give the lease back: the acceptance failed after :meth:`claim` (a refused game)."""
+        with contextlib.suppress(BrokerUnavailable):
+            await self.broker.release(self._key(challenge), f"{outcome}:{self.replica}")
+
+    @staticmethod
+    def _key(challenge: Challenge) -> str:
+        return f"challenge:{challenge.id}"
+
+    # -- hearing the others --------------------------------------------------------------------
+
+    def received(self, message: Message) -> None:
+        """Act on one message of :data:`CHANNEL` (this replica's own are skipped)."""
+        data = message.data
+        if message.gap:
+            self._send({"kind": "hello"})
+            return
+        if data.get("from") == self.replica:
+            return
+        kind = data.get("kind")
+        if kind == "added":
+            self.lobby.adopt(challenge_of(data["challenge"]))
+        elif kind == "open":
+            for record in data.get("challenges", []):
+                self.lobby.adopt(challenge_of(record))
+        elif kind == "removed":
+            self.lobby.close_elsewhere(str(data["id"]), data["reason"], data.get("game"),
+                                       data.get("seat"), data.get("token"))
+        elif kind == "hello":
+            records = [record_of(c) for c in self.lobby.open.values()]
+            if records:
+                self._send({"kind": "open", "challenges": records})
+
+    async def _listen(self, ready: asyncio.Event) -> None:
+        while True:
+            try:
+                async with self.broker.subscribe([CHANNEL]) as subscription:
+                    self._send({"kind": "hello"})  # the others answer what is open
+                    ready.set()
+                    async for message in subscription:
+                        try:
+                            self.received(message)
+                        except (KeyError, TypeError, ValueError) as error:
+                            log.warning("a lobby message unread (%s): %s", error, message)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("the lobby's channel failed (%s); again", error)
+            await asyncio.sleep(RETRY_S)
+
+    async def _publish(self) -> None:
+        while True:
+            message = await self._outgoing.get()
+            try:
+                await self.broker.publish(CHANNEL, message)
+            except BrokerUnavailable as error:  # the others resync at their gap's hello
+                log.warning("publishing the lobby's change: %s", error)
+
+    async def start(self) -> None:
+        """Subscribe and start telling (returns once subscribed, or after 10 s)."""
+        ready = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen(ready), name="lobby share"),
+                       loop.create_task(self._publish(), name="lobby share out")]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(ready.wait(), 10)
+
+    async def stop(self) -> None:
+        """Stop hearing and telling."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+
+
+async def share_lobby(server: Rooms, lobby: Lobby) -> None:
+    """Link ``lobby`` to the other replicas' when ``server`` is one replica of several
+    (nothing for a single server)."""
+    if isinstance(server, ReplicatedRooms) and server.broker is not None:
+        lobby.share = LobbyShare(server.broker, server.replica, lobby)
+        await lobby.share.start()
+
+
+__all__ = ["CHANNEL", "LobbyShare", "challenge_of", "record_of", "share_lobby"]

@@ -1,0 +1,209 @@
+"""The quick-pairing pools shared by the replicas of one site
+(:mod:`lifearena.web.rooms.cluster`).
+
+Every replica keeps a copy of every pool (:class:`~lifearena.web.pool_room.PoolRoom`) and
+tells the others on the broker channel :data:`CHANNEL` of each seeker that joins or leaves
+there (``join``, ``leave``) and, about once a second, of the seekers whose pages asked there
+lately (``alive``: a seeker whose page is on another replica is not taken for gone).
+
+**One pairer.** Only the replica holding the broker lease :data:`LEASE` (renewed while it
+lives, taken by another within its TTL once it dies) runs the pairing rounds: two seekers
+joining on two replicas are paired by it, it starts their game and tells every replica
+``paired`` (both players and their new game), so ``GET /api/pools/me`` answers the game
+wherever the player's page is. A pairing that could not start is told as ``leave``.
+
+**Joining late.** A replica that subscribes says ``hello``; the others answer ``seekers``,
+which the newcomer adds where it does not know them. Seekers' join times travel as how
+long they have waited (each replica's pairing clock is its own monotonic clock).
+
+A single server (no broker) never makes a :class:`PoolShare`: its pools pair as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from lifearena.web.broker import Broker, BrokerUnavailable, Message
+from lifearena.web.pools import Pairing, PoolKey, Seeker
+from lifearena.web.rooms.cluster import ReplicatedRooms
+
+if TYPE_CHECKING:
+    from lifearena.web.pool_room import PoolRoom
+    from lifearena.web.rooms import Rooms
+
+log = logging.getLogger("lifearena.web")
+
+CHANNEL = "pools"
+"""The broker channel the replicas tell each other the pools' changes on."""
+LEASE = "pools"
+"""The broker lease whose holder runs the pairing rounds."""
+LEASE_TTL_S = 3.0
+"""Seconds the pairer's lease lasts without renewal (a dead pairer's successor waits at
+most this long)."""
+ALIVE_EVERY_S = 1.0
+"""Seconds between two ``alive`` messages of one replica."""
+RETRY_S = 0.5
+"""Seconds before a failed subscription to :data:`CHANNEL` is tried again."""
+
+
+def seeker_record(key: PoolKey, seeker: Seeker, now: float) -> dict[str, Any]:
+    """A seeker in the pool ``key`` as the replicas tell it (its wait so far, not its
+    join time on this replica's clock)."""
+    return {"pool": list(key), "player": seeker.player, "rating": seeker.rating,
+            "deviation": seeker.deviation, "rated": seeker.rated, "address": seeker.address,
+            "waited": max(0.0, now - seeker.joined), "bot": seeker.bot}
+
+
+@dataclass
+class PoolShare:
+    """One replica's link between its pools and the others' (see the module)."""
+
+    broker: Broker
+    replica: str
+    room: PoolRoom
+    _outgoing: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    _alive: set[str] = field(default_factory=set)
+    _leads: bool = False
+    _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+    # -- telling the others --------------------------------------------------------------------
+
+    def joined(self, key: PoolKey, seeker: Seeker) -> None:
+        """A seeker joined a pool here."""
+        self._send({"kind": "join", "seeker": seeker_record(key, seeker, self.room.clock())})
+
+    def left(self, player: str) -> None:
+        """A player left every pool here (or was taken out: quiet, or its pairing failed)."""
+        self._send({"kind": "leave", "player": player})
+
+    def alive(self, player: str) -> None:
+        """A seeker's page asked here (told with the others at the next ``alive``)."""
+        self._alive.add(player)
+
+    def paired(self, pairing: Pairing, game: dict[str, Any]) -> None:
+        """The pairer started ``pairing``'s ``game``."""
+        self._send({"kind": "paired", "players": list(pairing.players), "game": game})
+
+    def _send(self, message: dict[str, Any]) -> None:
+        self._outgoing.put_nowait({"from": self.replica, **message})
+
+    # -- the pairer ------------------------------------------------------------------------------
+
+    async def leads(self) -> bool:
+        """Whether this replica runs the pairing rounds now: it renews the lease it holds,
+        or takes it when it is free."""
+        try:
+            if self._leads and await self.broker.renew(LEASE, self.replica, LEASE_TTL_S):
+                return True
+            self._leads = await self.broker.acquire(LEASE, self.replica,
+                                                    LEASE_TTL_S) is not None
+        except BrokerUnavailable as error:
+            log.warning("the pools' lease: %s", error)
+            self._leads = False
+        return self._leads
+
+    # -- hearing the others ------------------------------------------------------------------
+
+    def received(self, message: Message) -> None:
+        """Act on one message of :data:`CHANNEL` (this replica's own are skipped)."""
+        data = message.data
+        if message.gap:
+            self._send({"kind": "hello"})
+            return
+        if data.get("from") == self.replica:
+            return
+        kind = data.get("kind")
+        room = self.room
+        if kind == "join":
+            room.adopt(**self._seeker(data["seeker"]))
+        elif kind == "seekers":
+            for record in data.get("seekers", []):
+                if not room.pools.pools_of(str(record["player"])):
+                    room.adopt(**self._seeker(record))
+        elif kind == "leave":
+            room.left_elsewhere(str(data["player"]))
+        elif kind == "alive":
+            room.seen_elsewhere([str(p) for p in data.get("players", [])])
+        elif kind == "paired":
+            room.paired_elsewhere([str(p) for p in data["players"]], dict(data["game"]))
+        elif kind == "hello":
+            now = room.clock()
+            records = [seeker_record(key, seeker, now) for key in room.pools.counts()
+                       for seeker in room.pools.pool(*key).waiting()]
+            if records:
+                self._send({"kind": "seekers", "seekers": records})
+
+    def _seeker(self, record: dict[str, Any]) -> dict[str, Any]:
+        game, preset_key, kind = record["pool"]
+        seeker = Seeker(str(record["player"]), float(record["rating"]),
+                        float(record["deviation"]), bool(record["rated"]),
+                        str(record["address"]), self.room.clock() - float(record["waited"]),
+                        bool(record["bot"]))
+        return {"game": str(game), "key": str(preset_key), "kind": str(kind),
+                "seeker": seeker}
+
+    async def _listen(self, ready: asyncio.Event) -> None:
+        while True:
+            try:
+                async with self.broker.subscribe([CHANNEL]) as subscription:
+                    self._send({"kind": "hello"})  # the others answer who waits
+                    ready.set()
+                    async for message in subscription:
+                        try:
+                            self.received(message)
+                        except (KeyError, TypeError, ValueError, LookupError) as error:
+                            log.warning("a pools message unread (%s): %s", error, message)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("the pools' channel failed (%s); again", error)
+            await asyncio.sleep(RETRY_S)
+
+    async def _publish(self) -> None:
+        while True:
+            message = await self._outgoing.get()
+            try:
+                await self.broker.publish(CHANNEL, message)
+            except BrokerUnavailable as error:
+                log.warning("publishing the pools' change: %s", error)
+
+    async def _tell_alive(self) -> None:
+        while True:
+            await asyncio.sleep(ALIVE_EVERY_S)
+            if self._alive:
+                players, self._alive = sorted(self._alive), set()
+                self._send({"kind": "alive", "players": players})
+
+    async def start(self) -> None:
+        """Subscribe and start telling (returns once subscribed, or after 10 s)."""
+        ready = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen(ready), name="pools share"),
+                       loop.create_task(self._publish(), name="pools share out"),
+                       loop.create_task(self._tell_alive(), name="pools alive")]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(ready.wait(), 10)
+
+    async def stop(self) -> None:
+        """Stop hearing and telling (the lease lapses by itself)."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+
+
+async def share_pools(server: Rooms, room: PoolRoom) -> None:
+    """Link ``room`` to the other replicas' pools when ``server`` is one replica of several
+    (nothing for a single server)."""
+    if isinstance(server, ReplicatedRooms) and server.broker is not None:
+        room.share = PoolShare(server.broker, server.replica, room)
+        await room.share.start()
+
+
+__all__ = ["CHANNEL", "LEASE", "PoolShare", "seeker_record", "share_pools"]

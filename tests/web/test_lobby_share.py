@@ -1,0 +1,89 @@
+"""Two lobbies linked over one in-process broker, as two replicas' are over Redis
+(:mod:`lifearena.web.lobby_share`): what one makes the other lists, one outcome per
+challenge, a late joiner learns what is open."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from lifearena.web.broker import MemoryBroker
+from lifearena.web.lobby import ChallengeClosed, Lobby
+from lifearena.web.lobby_share import LobbyShare
+from lifearena.web.models import NewChallenge
+
+CHALLENGE = {"game": "blocking_queen", "colour": 0}
+
+
+def run(scenario: Callable[[], Awaitable[Any]]) -> Any:
+    return asyncio.run(asyncio.wait_for(scenario(), 10))
+
+
+async def until(check: Callable[[], bool], what: str) -> None:
+    """Give the loop turns until ``check()`` holds (a deadline: :func:`run`'s)."""
+    while not check():
+        await asyncio.sleep(0.005)
+    assert check(), what
+
+
+async def linked(broker: MemoryBroker, name: str) -> Lobby:
+    lobby = Lobby()
+    lobby.share = LobbyShare(broker, name, lobby)
+    await lobby.share.start()
+    return lobby
+
+
+def test_a_challenge_made_on_one_is_listed_and_closed_on_the_other() -> None:
+    async def scenario() -> None:
+        broker = MemoryBroker()
+        a, b = await linked(broker, "a"), await linked(broker, "b")
+        made = a.create(NewChallenge.model_validate(CHALLENGE), "203.0.113.7")
+        await until(lambda: made["id"] in b.open, "listed on b")
+        assert b.addresses == {"203.0.113.7": 1}
+        challenge = b.take(made["id"], None)
+        assert b.share is not None
+        await b.share.claim(challenge, "accepted")
+        b.accepted(challenge, "g1", 0, "creator-token")
+        await until(lambda: made["id"] not in a.open, "closed on a")
+        closed = a.get(made["id"])
+        assert (closed.status, closed.game_id, closed.token) == ("accepted", "g1",
+                                                                 "creator-token")
+        await a.stop()
+        await b.stop()
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("second", ["accepted", "cancelled"])
+def test_only_the_first_claim_of_a_challenge_wins(second: str) -> None:
+    async def scenario() -> None:
+        broker = MemoryBroker()
+        a, b = await linked(broker, "a"), await linked(broker, "b")
+        made = a.create(NewChallenge.model_validate(CHALLENGE), "203.0.113.7")
+        await until(lambda: made["id"] in b.open, "listed on b")
+        assert a.share is not None and b.share is not None
+        await b.share.claim(b.get(made["id"]), "accepted")
+        with pytest.raises(ChallengeClosed):
+            await a.share.claim(a.get(made["id"]), second)  # type: ignore[arg-type]
+        assert a.get(made["id"]).status == "accepted"  # the lease told why
+        await a.stop()
+        await b.stop()
+
+    run(scenario)
+
+
+def test_a_lobby_linked_late_learns_the_open_challenges() -> None:
+    async def scenario() -> None:
+        broker = MemoryBroker()
+        a = await linked(broker, "a")
+        made = a.create(NewChallenge.model_validate(CHALLENGE), "203.0.113.7")
+        late = await linked(broker, "late")
+        await until(lambda: made["id"] in late.open, "learnt by the late one")
+        assert late.owners[made["owner"]] == made["id"]
+        await a.stop()
+        await late.stop()
+
+    run(scenario)
