@@ -2067,7 +2067,7 @@ def sizing_report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]
                   + ", ".join(str(n) for n in last["replica_games"]))
         for run in scenario_runs:
             for sample in run["error_samples"][:3]:
-                print(f"  {name} error: {sample}")
+                print(f"  {name} error: {' '.join(sample.split())[:160]}")
     failover = [run for name, rs in runs.items() if name.startswith("failover") for run in rs]
     if failover:
         median = {key: statistics.median(run[key] for run in failover)
