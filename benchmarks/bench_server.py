@@ -2068,6 +2068,13 @@ def sizing_report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]
         for run in scenario_runs:
             for sample in run["error_samples"][:3]:
                 print(f"  {name} error: {' '.join(sample.split())[:160]}")
+    unshared = [name for name in ("lobby", "players") if name in args.through_replicas]
+    if unshared:
+        print(f"{' and '.join(unshared)} through the replicas: the lobby's challenges and the "
+              "quick-pairing pools are not shared between replicas yet (docs/deploy.md, "
+              "Limits of this version): a challenge accepted through another replica than "
+              "its maker's, or players who joined through different replicas, are errors or "
+              "wait unpaired here; these rows measure that, not a working lobby")
     failover = [run for name, rs in runs.items() if name.startswith("failover") for run in rs]
     if failover:
         median = {key: statistics.median(run[key] for run in failover)
