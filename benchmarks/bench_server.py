@@ -198,6 +198,7 @@ import multiprocessing
 import os
 import random
 import select
+import signal
 import socket
 import statistics
 import subprocess
@@ -2015,6 +2016,15 @@ def sizing(args: argparse.Namespace) -> None:
     and a replica killed during an ordinary run; medians over ``--repeat`` runs."""
     capacity_args = argparse.Namespace(**{**vars(args), "think": 0.0})
     runs: dict[str, list[dict[str, Any]]] = {}
+
+    def interrupt(number: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {number}")
+
+    # Ctrl-C and SIGTERM end the run at once, through every ``finally`` that stops a server
+    # or the replicas' site: asyncio.run's own SIGINT handler only cancels the scenario's
+    # task, which the players' loops outlive, and SIGTERM would skip the ``finally``s
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, interrupt)
 
     def measure(name: str, run: Any) -> None:
         print(f"  {name} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
