@@ -2023,8 +2023,8 @@ def sizing(args: argparse.Namespace) -> None:
     # Ctrl-C and SIGTERM end the run at once, through every ``finally`` that stops a server
     # or the replicas' site: asyncio.run's own SIGINT handler only cancels the scenario's
     # task, which the players' loops outlive, and SIGTERM would skip the ``finally``s
-    for number in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(number, interrupt)
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, interrupt)
 
     def measure(name: str, run: Any) -> None:
         print(f"  {name} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
