@@ -151,12 +151,39 @@ the replay workers have answered a first request, and in the lobby scenario once
 challenges stand and its pages have read their snapshots. With the defaults a run takes about
 three minutes; ``--quick`` about one and a half.
 
+``--replicas N`` makes the run a *sizing* run instead (docs/deploy.md "Sizing" quotes one):
+in one run, and on the same machine, the ordinary scenario and the capacity (the ordinary
+scenario with ``--think 0``) are played once against one ``lifearena serve`` over SQLite, as
+above (the baseline), and once through N replicas: a PostgreSQL cluster of the benchmark's
+own (a temporary folder, a free port, ``fsync=off``: throwaway data, so that its writes cost
+PostgreSQL's work and not this machine's disk), a ``redis-server`` without persistence, N
+``lifearena serve --db postgresql://... --broker redis://... --forwarded-allow-ips
+127.0.0.1`` processes and nginx in front (its configuration from ``lifearena.web.nginx``,
+with more ``worker_connections``), started by ``benchmarks/replica_site.py`` and all
+stopped at the end, also on an error or Ctrl-C. The clients talk to nginx, which sets
+``X-Forwarded-For`` to each client's own ``127.x.y.z`` address, so the replicas' bounds per
+address count the players, not nginx (each replica keeps its own counts: they are not
+shared). Then the ``--through-replicas`` scenarios (hostile, lobby, players: the flooded
+players run, without its quiet twin) play through the same replicas: the lobby's challenges
+are not shared between replicas yet (docs/deploy.md), so a challenge made on one replica
+and accepted through another fails, and its errors say so rather than being hidden. Last
+the *failover* scenario: the ordinary scenario during which the last replica is killed
+(SIGKILL) a third of ``--seconds`` in; a game whose sockets are lost (or are told an error)
+reconnects through nginx every 0.1 s, as a page does, and sends its move again if it was not
+played: its *failover time* is from the kill to its first view again, and the moves sent
+while it failed over are timed from their first send to the view that shows them played
+(their p99 is reported). The report is one table of medians over ``--repeat`` runs (the
+replicas' CPU seconds and RSS are their sums), each replica's peak RSS, peak of open TCP
+connections and peak of games whose lease it held (read from Redis), the failover figures,
+and the ratios of the replicas' p99 and capacity to the single process's.
+
     .venv/bin/python benchmarks/bench_server.py
     .venv/bin/python benchmarks/bench_server.py --quick
     .venv/bin/python benchmarks/bench_server.py --repeat 3 --seconds 20
     .venv/bin/python benchmarks/bench_server.py --scenario lobby
     .venv/bin/python benchmarks/bench_server.py --scenario agents --seconds 30
     .venv/bin/python benchmarks/bench_server.py --scenario players
+    .venv/bin/python benchmarks/bench_server.py --replicas 3 --seconds 20
 """
 
 from __future__ import annotations
@@ -171,6 +198,7 @@ import multiprocessing
 import os
 import random
 import select
+import signal
 import socket
 import statistics
 import subprocess
@@ -190,6 +218,9 @@ from lifearena.core import Record
 from lifearena.web.attempts import ACCOUNT_FAILURES, ADDRESS_ATTEMPTS
 from lifearena.web.identity import COOKIE
 from lifearena.web.lobby import OPEN_PER_ADDRESS
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from replica_site import ReplicaSite  # beside this file, not a package
 
 T = TypeVar("T")
 
@@ -221,6 +252,11 @@ SMALL_EVERY = 0.02
 """Seconds between two small requests of that client."""
 PROBE_START = 3.0
 """Seconds a new process of that client takes to start, at most (it imports httpx)."""
+FAILOVER_WINDOW = 60.0
+"""Seconds after the kill in which a game that loses its sockets reconnects rather than
+counting an error (the failover scenario)."""
+RECONNECT_PAUSE = 0.1
+"""Seconds a game waits before it reconnects (the failover scenario)."""
 FLOOD_MESSAGES = (b'{"type": "ping"}', b"this is not JSON {", b'[1, 2, 3]',
                   b'{"type": "move", "move": "pass", "ply": 0}')
 """What a hostile spectator sends, in turn (a spectator's move is refused too)."""
@@ -294,6 +330,84 @@ class Memory:
                 child_times = child.cpu_times()
                 children += child_times.user + child_times.system
         return times.user + times.system, children
+
+
+class ReplicasMemory(Memory):
+    """:class:`Memory` over every replica of a :class:`ReplicaSite` (their sum; a killed
+    replica counts no more), also sampling, about every second, each replica's peak RSS,
+    its peak of open TCP connections (the pages' sockets and HTTP connections from nginx,
+    and its connections to PostgreSQL and Redis) and the games whose lease it holds."""
+
+    def __init__(self, site: ReplicaSite, period: float = 0.25) -> None:
+        self.site = site
+        self.replicas = [psutil.Process(p.pid) for p in site.replicas]
+        super().__init__(site.replicas[0].pid, period)
+        count = len(self.replicas)
+        self.rss = [0] * count
+        self.sockets = [0] * count
+        self.games = [0] * count
+        self.cpu_seen = [(0.0, 0.0)] * count
+        """Each replica's CPU seconds (its own, its children's) when last read: a killed
+        replica's last reading still counts in the sum."""
+
+    def _alive(self) -> list[tuple[int, psutil.Process]]:
+        return [(i, p) for i, p in enumerate(self.replicas)
+                if self.site.replicas[i].poll() is None]
+
+    def _sample(self) -> None:
+        import redis
+
+        client = redis.Redis.from_url(self.site.broker, socket_connect_timeout=2)
+        rounds = 0
+        try:
+            while not self._stop.is_set():
+                with contextlib.suppress(psutil.Error, ValueError):
+                    self.now()
+                if rounds % 4 == 0:
+                    with contextlib.suppress(psutil.Error, redis.RedisError):
+                        self._count(client)
+                rounds += 1
+                self._stop.wait(self.period)
+        finally:
+            client.close()
+
+    def _count(self, client: Any) -> None:
+        for index, process in self._alive():
+            self.sockets[index] = max(self.sockets[index], sum(
+                1 for c in process.net_connections("tcp") if c.status == "ESTABLISHED"))
+        owners: dict[str, int] = {}
+        for key in client.scan_iter("lifearena:lease:game:*", count=1000):
+            owner = client.get(key)
+            if owner is not None:
+                owners[owner.decode()] = owners.get(owner.decode(), 0) + 1
+        for index in range(len(self.replicas)):
+            self.games[index] = max(self.games[index], owners.get(f"r{index}", 0))
+
+    def now(self) -> tuple[int, int]:
+        own = children = 0
+        for index, process in self._alive():
+            with contextlib.suppress(psutil.Error):
+                rss = process.memory_info().rss
+                self.rss[index] = max(self.rss[index], rss)
+                own += rss
+                for child in process.children(recursive=True):
+                    with contextlib.suppress(psutil.Error):
+                        children += child.memory_info().rss
+        self.peak = max(self.peak, own)
+        return own, children
+
+    def cpu(self) -> tuple[float, float]:
+        for index, process in self._alive():
+            with contextlib.suppress(psutil.Error):
+                times = process.cpu_times()
+                children = 0.0
+                for child in process.children(recursive=True):
+                    with contextlib.suppress(psutil.Error):
+                        child_times = child.cpu_times()
+                        children += child_times.user + child_times.system
+                self.cpu_seen[index] = (times.user + times.system, children)
+        return (sum(own for own, _ in self.cpu_seen),
+                sum(children for _, children in self.cpu_seen))
 
 
 def busy_seconds() -> float:
@@ -403,6 +517,20 @@ class Scenario:
     logins_sent: int = 0
     login_latencies: list[float] = field(default_factory=list)
     """Seconds to each wrong password's answer (401)."""
+    # the failover scenario
+    killed_at: float = 0.0
+    """When a replica was killed (``time.monotonic``; 0: none was)."""
+    killed_perf: float = 0.0
+    """The same moment on ``time.perf_counter``'s clock."""
+    lost_games: set[str] = field(default_factory=set)
+    """The games whose sockets were lost (or told an error) after the kill."""
+    recovered: dict[str, float] = field(default_factory=dict)
+    """Seconds from the kill to each lost game's first view again, by game."""
+    recovered_perf: dict[str, float] = field(default_factory=dict)
+    """When each lost game answered again (``time.perf_counter``)."""
+    delayed: list[float] = field(default_factory=list)
+    """Latencies of the moves of a lost game first sent before it answered again (timed
+    from that first send, across the reconnection, to the view that shows them played)."""
 
     @property
     def base(self) -> str:
@@ -471,7 +599,32 @@ async def receive_state(ws: Any, ply: int) -> dict[str, Any]:
 
 async def play_game(scenario: Scenario, game_id: str, tokens: list[str], address: str,
                     rng: random.Random) -> None:
-    """Play one game between two seats until its end, ``--moves`` moves, or the deadline."""
+    """Play one game between two seats until its end, ``--moves`` moves, or the deadline.
+
+    In the failover scenario, a game that loses its sockets (or is told an error) once the
+    replica was killed reconnects, as a page does, until it answers again: the first view
+    after the kill is its recovery, and a move sent before the loss is a delayed move, timed
+    from its first send to the view that shows it played (sent again when it was not)."""
+    pending: list[float] = []  # when the move in flight was first sent (at most one)
+    made = [0]
+    while True:
+        try:
+            await play_connected(scenario, game_id, tokens, address, rng, pending, made)
+            return
+        except Exception:
+            if not scenario.killed_at or time.monotonic() > scenario.deadline:
+                raise
+            lost = time.monotonic()
+            if not pending and lost - scenario.killed_at > FAILOVER_WINDOW:
+                raise
+            scenario.lost_games.add(game_id)
+            await asyncio.sleep(RECONNECT_PAUSE)
+
+
+async def play_connected(scenario: Scenario, game_id: str, tokens: list[str], address: str,
+                         rng: random.Random, pending: list[float], made: list[int]) -> None:
+    """The moves of :func:`play_game` over one pair of sockets (``pending``: the first send
+    of a move not yet seen played; ``made``: the game's moves so far)."""
     url = f"ws://127.0.0.1:{scenario.port}/ws/{game_id}"
     options: dict[str, Any] = {"proxy": None, "open_timeout": STEP_TIMEOUT,
                                "local_addr": (address, 0)}
@@ -482,25 +635,36 @@ async def play_game(scenario: Scenario, game_id: str, tokens: list[str], address
             await ws.send(json.dumps({"type": "hello", "token": token}))
             sockets.append(ws)
         states = [await receive_state(ws, 0) for ws in sockets]
-        made = 0
-        while (made < scenario.args.moves and not states[0]["outcome"]
+        if game_id in scenario.lost_games and game_id not in scenario.recovered:
+            scenario.recovered[game_id] = time.monotonic() - scenario.killed_at
+            scenario.recovered_perf[game_id] = time.perf_counter()
+        while (made[0] < scenario.args.moves and not states[0]["outcome"]
                and time.monotonic() < scenario.deadline):
             seat = states[0]["awaiting"][0]
             legal = states[seat]["legal"][str(seat)]["moves"]
             if not legal:
                 raise PlayerError(f"the view of seat {seat} lists no legal moves")
             ply = states[seat]["ply"]
-            if scenario.args.think > 0:  # a player's thought: the load's shape, not a wait
-                await asyncio.sleep(scenario.args.think * rng.uniform(0.5, 1.5))
-            started = time.perf_counter()
+            if pending:  # sent before the sockets were lost, and not played: sent again
+                started = pending[0]
+            else:
+                if scenario.args.think > 0:  # a player's thought: the load's shape
+                    await asyncio.sleep(scenario.args.think * rng.uniform(0.5, 1.5))
+                started = time.perf_counter()
+                pending.append(started)
             await sockets[seat].send(json.dumps({"type": "move", "ply": ply,
                                                  "move": rng.choice(legal)["move"]}))
             mine = await receive_state(sockets[seat], ply + 1)
-            scenario.latencies.append(time.perf_counter() - started)
+            latency = time.perf_counter() - started
+            scenario.latencies.append(latency)
+            if game_id in scenario.lost_games and started < scenario.recovered_perf.get(
+                    game_id, float("inf")):  # sent while its game was failing over
+                scenario.delayed.append(latency)
+            pending.clear()
             scenario.moves += 1
             other = await receive_state(sockets[1 - seat], ply + 1)
             states = [mine, other] if seat == 0 else [other, mine]
-            made += 1
+            made[0] += 1
 
 
 async def new_game_through_lobby(creator: httpx.AsyncClient, acceptor: httpx.AsyncClient,
@@ -1287,6 +1451,52 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+def site_scenario_run(args: argparse.Namespace, kind: str, site: ReplicaSite
+                      ) -> dict[str, Any]:
+    """One scenario through ``site``'s nginx (ordinary, hostile, lobby, a players run, or
+    failover: ordinary with the last replica killed after a third of ``--seconds``): its
+    figures, with each replica's peak RSS, sockets and games."""
+    memory = ReplicasMemory(site)
+    with memory:
+        scenario = Scenario(site.port, args, CpuMeter(memory))
+
+        async def play() -> float:
+            if kind != "failover":
+                return await (run_players(scenario, kind == "players") if kind in PLAYERS
+                              else run_scenario(scenario, kind))
+            killer = asyncio.create_task(kill_later(scenario, site))
+            try:
+                return await run_scenario(scenario, "ordinary")
+            finally:
+                killer.cancel()
+
+        elapsed = asyncio.run(play())
+        rss, workers = memory.now()
+    figures = scenario_figures(scenario, "players" if kind == "players" else kind, elapsed,
+                               rss, workers, memory.peak)
+    delayed = sorted(scenario.delayed)
+    recovered = sorted(scenario.recovered.values())
+    figures.update({
+        "replica_rss": [r / 2**20 for r in memory.rss], "replica_sockets": memory.sockets,
+        "replica_games": memory.games, "lost_games": len(scenario.lost_games),
+        "recovered": len(recovered), "failover_p50": percentile(recovered, 0.5),
+        "failover_max": recovered[-1] if recovered else float("nan"),
+        "delayed": len(delayed), "delayed_p99": 1000 * percentile(delayed, 0.99)})
+    return figures
+
+
+async def kill_later(scenario: Scenario, site: ReplicaSite) -> None:
+    """SIGKILL the site's last replica a third of ``--seconds`` into the clock."""
+    while not scenario.clock_started:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(scenario.args.seconds / 3)
+    scenario.killed_perf = time.perf_counter()
+    scenario.killed_at = time.monotonic()
+    site.kill(len(site.replicas) - 1)
+    print(f"  replica r{len(site.replicas) - 1} killed (SIGKILL) at "
+          f"{scenario.killed_at - scenario.clock_started:.1f} s", flush=True)
+
+
 def scenario_run(args: argparse.Namespace, kind: str) -> dict[str, Any]:
     """One scenario on a fresh server: its figures."""
     port = free_port()
@@ -1315,6 +1525,12 @@ def scenario_run(args: argparse.Namespace, kind: str) -> dict[str, Any]:
                       "killed", flush=True)
                 server.kill()
                 server.wait()
+    return scenario_figures(scenario, kind, elapsed, rss, workers, memory.peak)
+
+
+def scenario_figures(scenario: Scenario, kind: str, elapsed: float, rss: int, workers: int,
+                     peak: int) -> dict[str, Any]:
+    """What one scenario measured (``rss``, ``workers``, ``peak``: the server's bytes)."""
     latencies = sorted(scenario.latencies)
     positions = sorted(scenario.position_latencies)
     lags = sorted(arrived - scenario.created_at[made]
@@ -1332,7 +1548,7 @@ def scenario_run(args: argparse.Namespace, kind: str) -> dict[str, Any]:
         "errors": len(scenario.errors), "error_samples": scenario.errors[:6],
         "cpu": server_cpu, "workers_cpu": workers_cpu, "bench_cpu": bench_cpu,
         "others_cpu": max(0.0, machine - server_cpu - workers_cpu - bench_cpu),
-        "rss": rss / 2**20, "peak": memory.peak / 2**20, "workers": workers / 2**20,
+        "rss": rss / 2**20, "peak": peak / 2**20, "workers": workers / 2**20,
         "uploads": scenario.upload_seconds, "positions": len(positions),
         "position_p50": percentile(positions, 0.5), "position_max": (
             positions[-1] if positions else float("nan")),
@@ -1342,7 +1558,7 @@ def scenario_run(args: argparse.Namespace, kind: str) -> dict[str, Any]:
         "small_count": len(scenario.small_latencies),
         "small_base_p50": 1000 * percentile(sorted(scenario.small_baseline), 0.5),
         "small_base_p99": 1000 * percentile(sorted(scenario.small_baseline), 0.99),
-        "growth": (memory.peak - scenario.rss_start) / 2**20,
+        "growth": (peak - scenario.rss_start) / 2**20,
         "huge_upload": scenario.huge_upload, "huge_reads": scenario.huge_reads,
         "huge_refused": scenario.huge_refused,
         "huge_view_bytes": scenario.huge_view_bytes,
@@ -1789,6 +2005,105 @@ def big_report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]],
           f"{'met' if judged < args.growth_target_mib else 'MISSED'}")
 
 
+SIZING_SERVE = ["--creates-per-minute", "100000", "--games-in-progress", "100000"]
+"""The replicas' options beside the site's own (those of the single server's, see
+:func:`scenario_run`)."""
+
+
+def sizing(args: argparse.Namespace) -> None:
+    """The sizing run: the ordinary scenario and the capacity (``--think 0``) through
+    ``--replicas`` replicas against one SQLite process, the ``--through-replicas`` scenarios
+    and a replica killed during an ordinary run; medians over ``--repeat`` runs."""
+    capacity_args = argparse.Namespace(**{**vars(args), "think": 0.0})
+    runs: dict[str, list[dict[str, Any]]] = {}
+
+    def interrupt(number: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {number}")
+
+    # Ctrl-C and SIGTERM end the run at once, through every ``finally`` that stops a server
+    # or the replicas' site: asyncio.run's own SIGINT handler only cancels the scenario's
+    # task, which the players' loops outlive, and SIGTERM would skip the ``finally``s
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, interrupt)
+
+    def measure(name: str, run: Any) -> None:
+        print(f"  {name} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
+              "as it starts) ...", flush=True)
+        runs.setdefault(name, []).append(run())
+
+    for number in range(args.repeat):
+        print(f"run {number + 1}/{args.repeat}:", flush=True)
+        measure("ordinary, 1 process", lambda: scenario_run(args, "ordinary"))
+        measure("capacity, 1 process", lambda: scenario_run(capacity_args, "ordinary"))
+        started = time.monotonic()
+        with ReplicaSite(args.replicas, SIZING_SERVE) as site:
+            print(f"  {args.replicas} replicas, PostgreSQL (fsync=off), Redis and nginx "
+                  f"answering after {time.monotonic() - started:.0f} s", flush=True)
+            replicas = f"{args.replicas} replicas"
+            measure(f"ordinary, {replicas}", lambda: site_scenario_run(args, "ordinary", site))
+            measure(f"capacity, {replicas}",
+                    lambda: site_scenario_run(capacity_args, "ordinary", site))
+            for extra in args.through_replicas:
+                measure(f"{extra}, {replicas}", lambda e=extra: site_scenario_run(args, e, site))
+            measure(f"failover, {replicas}", lambda: site_scenario_run(args, "failover", site))
+    sizing_report(args, runs)
+
+
+SIZING = (("scenario", "", 26, "s"), ("games", "games", 6, "d"), ("moves", "moves", 6, "d"),
+          ("rate", "moves/s", 8, ".0f"), ("p50", "p50 ms", 8, ".1f"),
+          ("p99", "p99 ms", 8, ".1f"), ("max", "max ms", 9, ".1f"), ("errors", "errors", 6, "d"),
+          ("cpu", "server CPU s", 12, ".1f"), ("others_cpu", "others CPU s", 12, ".1f"),
+          ("peak", "RSS peak MiB", 12, ".0f"))
+"""The sizing table's columns (the replicas' CPU and RSS are their sums)."""
+
+
+def sizing_report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]]) -> None:
+    """The sizing table (medians over the runs), each replica's figures, the failover."""
+    keys = [key for key, _, _, kind in SIZING if kind != "s"]
+    medians = {name: {key: statistics.median(run[key] for run in scenario_runs)
+                      for key in keys} for name, scenario_runs in runs.items()}
+    print()
+    print(f"{args.games} online War of Life games at once for {args.seconds:g} s a scenario "
+          f"(at most {args.moves} moves a game; players think {args.think:g} s a move, "
+          f"capacity: 0 s); medians of {args.repeat} run(s); {os.cpu_count()} cores shared by "
+          "the server(s), PostgreSQL, Redis, nginx and this benchmark's clients")
+    table(SIZING, list(medians.items()))
+    for name, scenario_runs in runs.items():
+        last = scenario_runs[-1]
+        if "replica_rss" in last:
+            print(f"{name} (the last run), each replica: peak RSS "
+                  + ", ".join(f"{m:.0f}" for m in last["replica_rss"]) + " MiB; peak sockets "
+                  + ", ".join(str(n) for n in last["replica_sockets"]) + "; peak games owned "
+                  + ", ".join(str(n) for n in last["replica_games"]))
+        for run in scenario_runs:
+            for sample in run["error_samples"][:3]:
+                print(f"  {name} error: {' '.join(sample.split())[:160]}")
+    unshared = [name for name in ("lobby", "players") if name in args.through_replicas]
+    if unshared:
+        print(f"{' and '.join(unshared)} through the replicas: the lobby's challenges and the "
+              "quick-pairing pools are not shared between replicas yet (docs/deploy.md, "
+              "Limits of this version): a challenge accepted through another replica than "
+              "its maker's, or players who joined through different replicas, are errors or "
+              "wait unpaired here; these rows measure that, not a working lobby")
+    failover = [run for name, rs in runs.items() if name.startswith("failover") for run in rs]
+    if failover:
+        median = {key: statistics.median(run[key] for run in failover)
+                  for key in ("lost_games", "recovered", "failover_p50", "failover_max",
+                              "delayed", "delayed_p99")}
+        print(f"failover (medians): the killed replica's sockets reached "
+              f"{median['lost_games']:.0f} games; {median['recovered']:.0f} answered again, "
+              f"{median['failover_p50']:.1f} s after the kill at the median, "
+              f"{median['failover_max']:.1f} s at the latest (failover time); "
+              f"{median['delayed']:.0f} moves were sent while their game failed over, "
+              f"p99 {median['delayed_p99']:.0f} ms")
+    for one, many in (("ordinary", "p99"), ("capacity", "rate")):
+        base = medians.get(f"{one}, 1 process")
+        site = medians.get(f"{one}, {args.replicas} replicas")
+        if base and site:
+            print(f"{one}: {args.replicas} replicas / 1 process {many}: "
+                  f"{site[many] / base[many]:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="concurrent games (1..1000)")
@@ -1859,7 +2174,21 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true",
                         help="a short run: 50 games for 8 s a scenario, one long game, "
                         "50 rated games")
+    parser.add_argument("--replicas", type=int, default=0,
+                        help="0: one process over SQLite (as before); N: the sizing run, N "
+                        "replicas over PostgreSQL and Redis behind nginx against one SQLite "
+                        "process, measured in the same run (see the docstring)")
+    parser.add_argument("--through-replicas", default="hostile,lobby,players",
+                        help="with --replicas: the other scenarios also played through the "
+                        "replicas, comma-separated among hostile, lobby, players (or none)")
     args = parser.parse_args()
+    extras = [] if args.through_replicas in ("", "none") else args.through_replicas.split(",")
+    if not 0 <= args.replicas <= 16 or not set(extras) <= {"hostile", "lobby", "players"}:
+        parser.error(f"--replicas {args.replicas} --through-replicas "
+                     f"{args.through_replicas!r}; expected --replicas 0..16 and "
+                     "--through-replicas a comma-separated subset of hostile,lobby,players "
+                     "or none")
+    args.through_replicas = extras
     if args.quick:
         args.games, args.seconds, args.long_games = min(args.games, 50), 8.0, 1
         args.players_games = min(args.players_games, 50)
@@ -1876,6 +2205,9 @@ def main() -> None:
                      "--position-clients 0..250, --position-inflight >= 1, "
                      "--challenges 1..5000, --watchers 1..2000, --churn 0..1000 (> 0), "
                      "--players-games 1..10000, --logins-per-second 0..1000 (> 0)")
+    if args.replicas:
+        sizing(args)
+        return
     if args.scenario == "agents":
         agent_runs = []
         for number in range(args.repeat):
