@@ -164,9 +164,8 @@ stopped at the end, also on an error or Ctrl-C. The clients talk to nginx, which
 ``X-Forwarded-For`` to each client's own ``127.x.y.z`` address, so the replicas' bounds per
 address count the players, not nginx (each replica keeps its own counts: they are not
 shared). Then the ``--through-replicas`` scenarios (hostile, lobby, players: the flooded
-players run, without its quiet twin) play through the same replicas: the lobby's challenges
-are not shared between replicas yet (docs/deploy.md), so a challenge made on one replica
-and accepted through another fails, and its errors say so rather than being hidden. Last
+players run, without its quiet twin) play through the same replicas (the lobby's challenges
+and the pools are shared between replicas: docs/deploy.md, Several replicas). Last
 the *failover* scenario: the ordinary scenario during which the last replica is killed
 (SIGKILL) a third of ``--seconds`` in; a game whose sockets are lost (or are told an error)
 reconnects through nginx every 0.1 s, as a page does, and sends its move again if it was not
@@ -2078,13 +2077,6 @@ def sizing_report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]
         for run in scenario_runs:
             for sample in run["error_samples"][:3]:
                 print(f"  {name} error: {' '.join(sample.split())[:160]}")
-    unshared = [name for name in ("lobby", "players") if name in args.through_replicas]
-    if unshared:
-        print(f"{' and '.join(unshared)} through the replicas: the lobby's challenges and the "
-              "quick-pairing pools are not shared between replicas yet (docs/deploy.md, "
-              "Limits of this version): a challenge accepted through another replica than "
-              "its maker's, or players who joined through different replicas, are errors or "
-              "wait unpaired here; these rows measure that, not a working lobby")
     failover = [run for name, rs in runs.items() if name.startswith("failover") for run in rs]
     if failover:
         median = {key: statistics.median(run[key] for run in failover)

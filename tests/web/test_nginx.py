@@ -78,9 +78,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
         _wait_until_answering(f"http://127.0.0.1:{front}/api/catalog", deadline)
         yield f"http://127.0.0.1:{front}", f"http://127.0.0.1:{port}"
     finally:
+        # nginx's master ends its workers on SIGTERM (a killed master would orphan them)
         for process in (proxy, server):
-            process.kill()
-            process.communicate(timeout=60)
+            process.terminate()
+            try:
+                process.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.communicate(timeout=60)
 
 
 def test_pages_and_answers_pass_through(site: tuple[str, str]) -> None:
@@ -137,5 +142,5 @@ def test_a_dead_replica_is_a_gateway_error_not_a_hang(tmp_path: Path) -> None:
                 time.sleep(0.05)
         assert answer.status_code == 502
     finally:
-        proxy.kill()
+        proxy.terminate()  # its master ends its workers
         proxy.communicate(timeout=60)
