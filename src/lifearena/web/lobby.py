@@ -61,7 +61,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
 
 from fastapi import APIRouter, Header, Request, Response, WebSocket
 
@@ -88,10 +88,25 @@ from lifearena.web.rooms.seats import seat_refusal
 from lifearena.web.sockets import Outbox, encode, read_loop, refuse
 
 if TYPE_CHECKING:
-    from lifearena.web.lobby_share import LobbyShare
     from lifearena.web.rooms import Rooms
 
 log = logging.getLogger("lifearena.web.lobby")
+
+
+class ChallengeShare(Protocol):
+    """The link to the other replicas' lobbies that a :class:`Lobby` tells of its
+    challenges (:class:`lifearena.web.lobby_share.LobbyShare`: it imports this module, so
+    this one names only what it calls)."""
+
+    def added(self, challenge: Challenge) -> None: ...
+
+    def removed(self, challenge: Challenge, reason: Reason) -> None: ...
+
+    async def claim(self, challenge: Challenge, outcome: Reason) -> None: ...
+
+    async def unclaim(self, challenge: Challenge, outcome: Reason) -> None: ...
+
+    async def stop(self) -> None: ...
 
 EXPIRY = 1800.0
 """Seconds an open challenge waits for an opponent before it expires (30 minutes)."""
@@ -209,7 +224,7 @@ class Lobby:
     """Open challenges by client address."""
     watchers: dict[Outbox, frozenset[str]] = field(default_factory=dict)
     """The lobby's sockets and the owner secrets each page said it holds."""
-    share: LobbyShare | None = None
+    share: ChallengeShare | None = None
     """The link to the other replicas' lobbies (:mod:`lifearena.web.lobby_share`); None
     for a single server."""
     _listed: str | None = None  # the open challenges' JSON, made once per change

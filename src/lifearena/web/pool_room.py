@@ -33,7 +33,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol
 
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import Field
@@ -47,10 +47,25 @@ from lifearena.web.players import BOT, Player
 from lifearena.web.pools import PRESETS, Pairing, PoolKey, Pools, Seeker, preset
 from lifearena.web.refusals import SeatError
 
-if TYPE_CHECKING:
-    from lifearena.web.pool_share import PoolShare
-
 log = logging.getLogger("lifearena.web")
+
+
+class SeekShare(Protocol):
+    """The link to the other replicas' pools that a :class:`PoolRoom` tells of its seekers
+    and pairings (:class:`lifearena.web.pool_share.PoolShare`: it imports this module, so
+    this one names only what it calls)."""
+
+    def joined(self, key: PoolKey, seeker: Seeker) -> None: ...
+
+    def left(self, player: str) -> None: ...
+
+    def alive(self, player: str) -> None: ...
+
+    def paired(self, pairing: Pairing, game: dict[str, Any]) -> None: ...
+
+    async def leads(self) -> bool: ...
+
+    async def stop(self) -> None: ...
 
 PAIR_EVERY = 0.5
 """Seconds between pairing rounds."""
@@ -102,7 +117,7 @@ class PoolRoom:
     starting: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Players paired whose game is about to be made, and the pool each was paired from
     (still seeking, as their pages see it)."""
-    share: PoolShare | None = None
+    share: SeekShare | None = None
     """The link to the other replicas' pools (:mod:`lifearena.web.pool_share`); None for
     a single server."""
     _tasks: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = field(default_factory=dict)
