@@ -86,11 +86,21 @@ class PlanesNetworkAgent(Agent):
         logits, mask = self.logits(state, player)
         if not mask.any():
             raise BadParameterError(f"player {player} has no legal move in this position")
-        if self.temperature == 0.0:
-            index = int(np.argmax(logits))
-        else:
-            legal = np.flatnonzero(mask)
-            scores = logits[legal] / self.temperature
-            weights = np.exp(scores - scores.max())
-            index = int(legal[self._rng.choice(len(legal), p=weights / weights.sum())])
-        return int(self.window.to_game(index))
+        return int(self.window.to_game(pick(logits, mask, self.temperature, self._rng)))
+
+
+def pick(logits: np.ndarray, mask: np.ndarray, temperature: float,
+         rng: np.random.Generator) -> int:
+    """The network's action: the best legal logit (the first on a tie) at ``temperature``
+    0, else a draw from the softmax of the legal logits divided by ``temperature``.
+
+    >>> pick(np.array([0.0, 2.0, 2.0, 9.0]), np.array([True, True, True, False]), 0.0,
+    ...      np.random.default_rng(0))
+    1
+    """
+    if temperature == 0.0:
+        return int(np.argmax(np.where(mask, logits, -np.inf)))
+    legal = np.flatnonzero(mask)
+    scores = logits[legal] / temperature
+    weights = np.exp(scores - scores.max())
+    return int(legal[rng.choice(len(legal), p=weights / weights.sum())])

@@ -23,6 +23,7 @@ import numpy as np
 import torch
 
 from lifearena.agents.base import Agent, Limit
+from lifearena.agents.planes_agent import pick
 from lifearena.core import Action, State
 from lifearena.errors import BadParameterError
 from lifearena.interop.games import canonical_name
@@ -77,14 +78,8 @@ class TorchPolicyAgent(Agent):
         logits, mask = self.logits(state, player)
         if not mask.any():
             raise BadParameterError(f"player {player} has no legal move in this position")
-        if self.temperature == 0.0:
-            index = int(np.argmax(logits))
-        else:
-            legal = np.flatnonzero(mask)
-            scores = logits[legal] / self.temperature
-            weights = np.exp(scores - scores.max())
-            index = int(legal[self._rng.choice(len(legal), p=weights / weights.sum())])
-        return int(self.encoding.window.to_game(index))
+        return int(self.encoding.window.to_game(
+            pick(logits, mask, self.temperature, self._rng)))
 
 
 def make_torch_agent(path: str, game: str | None = None, seed: int | None = 0,
