@@ -267,6 +267,71 @@ def test_a_stale_owner_s_move_is_refused_by_the_store_and_forwarded_to_the_new_o
             store.close()
 
 
+def test_another_replicas_game_is_rebuilt_once_per_change_and_off_the_event_loop(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replica that does not own a game reads its row at every request but rebuilds the
+    game only when the row changed, and rebuilds a long one in a slow-work worker (here
+    every one: the bound is set below 0 moves), so readers cannot stall its event loop."""
+    from lifearena.web.broker import MemoryBroker
+    from lifearena.web.models import Move, NewGame
+    from lifearena.web.rooms import cluster as cluster_module
+    from lifearena.web.rooms.cluster import ReplicatedRooms
+    from lifearena.web.settings import Settings
+    from lifearena.web.sockets import LocalTransport
+
+    rebuilt: list[int] = []
+    original = cluster_module.rebuild
+
+    def counting(row: GameRow) -> Any:
+        rebuilt.append(len(row.moves))
+        return original(row)
+
+    monkeypatch.setattr(cluster_module, "rebuild", counting)
+    monkeypatch.setattr(cluster_module, "LOOP_REPLAY_MOVES", -1)
+    broker = MemoryBroker()
+    stores = [Store(tmp_path / "games.sqlite") for _ in range(2)]
+    one, two = (ReplicatedRooms(Settings(tmp_path / "games.sqlite", agent_workers="thread"),
+                                store, LocalTransport(), broker=broker, replica=name)
+                for store, name in zip(stores, ("one", "two"), strict=True))
+    offloaded: list[str] = []
+    run = two.heavy.run
+
+    async def watched_run(client: str, work: Any, *args: Any) -> Any:
+        offloaded.append(getattr(work, "__name__", str(work)))
+        return await run(client, work, *args)
+
+    monkeypatch.setattr(two.heavy, "run", watched_run)
+
+    async def scenario() -> None:
+        await one.join()
+        await two.join()
+        made = one.create(NewGame(game="war_of_life", opponent="hotseat", params=LASTING))
+        game_id, token = made["id"], made["token"]
+        live = await one.game(game_id)
+        rebuilt.clear()  # the owner's own first read
+        rows = set()  # the stored rows the reads met (the owner may stamp it meanwhile)
+        for _ in range(4):
+            rows.add(repr(stores[1].get(game_id)))
+            seen = await two.game(game_id)
+            assert not two.owns(game_id) and seen.row.moves == []
+        assert len(rebuilt) == len(rows) < 4 and offloaded == ["counting"] * len(rows)
+        before = len(rebuilt)
+        first = live.view([0, 1])["legal"]["0"]["moves"][0]["move"]
+        await one.move(game_id, token, None, Move(move=first, ply=0))
+        assert (await two.game(game_id)).row.moves == [first]  # a new row: a new copy
+        assert len(rebuilt) == before + 1 and rebuilt[-1] == 1
+        for rooms in (one, two):
+            await rooms.leave()
+            for task in list(rooms.tasks):
+                task.cancel()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        for store in stores:
+            store.close()
+
+
 def test_two_clients_on_two_replicas_play_war_of_life(cluster: Cluster) -> None:
     a, b = cluster.replicas
     game_id, tokens = online_game(a, b, "war_of_life", params=LASTING)

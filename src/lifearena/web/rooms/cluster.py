@@ -37,6 +37,7 @@ sweep.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import itertools
@@ -51,11 +52,12 @@ from typing import Any
 from lifearena.errors import BadParameterError, LifeArenaError
 from lifearena.web.broker import Broker, BrokerUnavailable, Message, RedisBroker
 from lifearena.web.database import database_url
+from lifearena.web.heavy import TooBusy
 from lifearena.web.leases import LeaseKeeper
 from lifearena.web.live import LiveGame
 from lifearena.web.models import Move, MoveMessage
 from lifearena.web.players import Player
-from lifearena.web.rooms.cache import NotFound, valid_id
+from lifearena.web.rooms.cache import LOOP_REPLAY_MOVES, NotFound, rebuild, valid_id
 from lifearena.web.rooms.presence import Presence
 from lifearena.web.rooms.runner import Rooms
 from lifearena.web.rooms.transport import Page
@@ -74,6 +76,9 @@ FORWARD_TIMEOUT_S = 2.0
 CALL_DEADLINE_S = 8.0
 """Seconds a call may spend finding an owner (forwarding, waiting for a dead owner's lease
 to expire) before it is refused with :class:`OwnerUnavailable`."""
+READ_COPIES = 64
+"""Games read from the store (another replica's) kept rebuilt here until their row
+changes."""
 PAGES_TTL_S = 10.0
 """Seconds a replica's mark of the seats its pages hold lasts in ``pages:{id}`` (marked
 again every sweep)."""
@@ -179,6 +184,9 @@ class ReplicatedRooms(Rooms):
         self._ready: asyncio.Event | None = None
         self._claiming: dict[str, asyncio.Task[None]] = {}
         self._own_tasks: list[asyncio.Task[None]] = []
+        self._copies: collections.OrderedDict[str, tuple[str, LiveGame]] = \
+            collections.OrderedDict()
+        """Games read from the store here, by id: (the row's stamp, the game rebuilt)."""
 
     @property
     def _broker(self) -> Broker:
@@ -331,23 +339,46 @@ class ReplicatedRooms(Rooms):
         the store and answers from the store too."""
         if await self._still_owns(game_id):
             return await super().game(game_id, client)
-        copy = self.read_copy(game_id)
+        copy = await self.read_copy(game_id, client)
         if not (copy.over or copy.row.cancelled) and await self._take(game_id, copy.row.fence):
             return await super().game(game_id, client)
         return copy
 
-    def read_copy(self, game_id: str) -> LiveGame:
-        """``game_id`` as stored now (never cached; no clock or agent runs on it)."""
+    async def read_copy(self, game_id: str, client: str = "server") -> LiveGame:
+        """``game_id`` as stored now (no clock or agent runs on it). The row is read on
+        every call; the game is rebuilt only when the row changed since the last read here
+        (:data:`READ_COPIES` copies kept), and a long game is rebuilt in a slow-work worker
+        under ``client``'s bound, as the owner loads one: readers of another replica's long
+        game never replay it on the event loop, request after request."""
         if not valid_id(game_id):
             raise NotFound(f"no game {game_id[:40]!r}")
         row = self.store.get(game_id)
         if row is None:
             raise NotFound(f"no game {game_id!r}")
-        live = LiveGame.from_row(row)
+        stamp = repr(row)  # every stored field: any change makes a new copy
+        kept = self._copies.get(game_id)
+        if kept is not None and kept[0] == stamp:
+            live = kept[1]
+            self._copies.move_to_end(game_id)
+        else:
+            live = (rebuild(row) if len(row.moves) <= LOOP_REPLAY_MOVES
+                    else await self.heavy.run(client, rebuild, row))
+            self._copies[game_id] = (stamp, live)
+            while len(self._copies) > READ_COPIES:
+                self._copies.popitem(last=False)
         live.now = self.settings.now
         self.seats.load_people(live)
         live.connected = self.presence.present(game_id)
         return live
+
+    def stored_fence(self, game_id: str) -> int:
+        """The fencing token stored with ``game_id`` (:class:`NotFound` for none)."""
+        if not valid_id(game_id):
+            raise NotFound(f"no game {game_id[:40]!r}")
+        fence = self.store.fence_of(game_id)
+        if fence is None:
+            raise NotFound(f"no game {game_id!r}")
+        return fence
 
     # -- changes: here, or at the owner --------------------------------------------------------
 
@@ -396,8 +427,8 @@ class ReplicatedRooms(Rooms):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CALL_DEADLINE_S
         while True:
-            copy = None if await self._still_owns(game_id) else self.read_copy(game_id)
-            if copy is None or await self._take(game_id, copy.row.fence):
+            fence = None if await self._still_owns(game_id) else self.stored_fence(game_id)
+            if fence is None or await self._take(game_id, fence):
                 try:
                     return await self._here(game_id, method, args)
                 except (FencedOut, NotOwner):
@@ -408,7 +439,7 @@ class ReplicatedRooms(Rooms):
                     owner = await self._broker.owner_of(self._keeper.key(game_id))
                     if owner is not None and owner != self.replica:
                         answer = await self._forward(owner, game_id, method, args)
-                        return self.read_copy(game_id) if answer is None else answer
+                        return await self.read_copy(game_id) if answer is None else answer
                 except (TimeoutError, BrokerUnavailable, NotOwner):
                     pass  # the owner is gone or lost it: look again
             if loop.time() > deadline:
@@ -537,10 +568,10 @@ class ReplicatedRooms(Rooms):
         while True:
             try:
                 async with self._broker.subscribe([f"game:{game_id}"]) as subscription:
-                    self._resync(game_id)  # whatever was published before this is missed
+                    await self._resync(game_id)  # what was published before this is missed
                     async for message in subscription:
                         if message.gap:
-                            self._resync(game_id)
+                            await self._resync(game_id)
                         elif message.data.get("from") != self.replica:
                             self._hand_on(game_id, message.data)
             except asyncio.CancelledError:
@@ -556,13 +587,13 @@ class ReplicatedRooms(Rooms):
             if _seat_key(seats) == key:
                 page.offer(text)
 
-    def _resync(self, game_id: str) -> None:
+    async def _resync(self, game_id: str) -> None:
         """Offer every page here the game as stored now."""
         if self.owns(game_id):
             return  # the owner's pages were told of every change
         try:
-            live = self.read_copy(game_id)
-        except (NotFound, DamagedRow):
+            live = await self.read_copy(game_id)
+        except (NotFound, DamagedRow, TooBusy):
             return
         self.transport.tell(self.presence.audience(game_id), live.view_text)
 
@@ -605,12 +636,12 @@ class ReplicatedRooms(Rooms):
             try:
                 if await self._broker.owner_of(self._keeper.key(game_id)) is not None:
                     continue
-                copy = self.read_copy(game_id)  # a game with pages here: if still played
+                copy = await self.read_copy(game_id)  # a game with pages here: if played
                 if copy.over or copy.row.cancelled:
                     continue
                 if await self._take(game_id, copy.row.fence):
                     taken.append(game_id)
-            except (NotFound, DamagedRow):
+            except (NotFound, DamagedRow, TooBusy):
                 continue
         for game_id in self.presence.open_games():
             await self._mark_pages(game_id)
