@@ -54,6 +54,16 @@ def _wait_until_answering(url: str, deadline: float) -> None:
         time.sleep(0.1)
 
 
+def _start_nginx(folder: Path, upstream: int, front: int) -> subprocess.Popen[str]:
+    """nginx on loopback ``front`` in front of ``upstream``, run unprivileged in ``folder``
+    with the block ``lifearena deploy nginx`` prints."""
+    config = folder / "nginx.conf"
+    config.write_text(standalone_config(
+        site_config([f"127.0.0.1:{upstream}"], listen=f"127.0.0.1:{front}"), folder))
+    return subprocess.Popen([str(NGINX), "-p", str(folder), "-c", str(config)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     """A ``lifearena serve`` behind nginx: (nginx's URL, the server's own URL)."""
@@ -65,11 +75,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
          "--forwarded-allow-ips", "127.0.0.1"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=folder,
         env={**os.environ, "NO_COLOR": "1"})
-    config = folder / "nginx.conf"
-    config.write_text(standalone_config(
-        site_config([f"127.0.0.1:{port}"], listen=f"127.0.0.1:{front}"), folder))
-    proxy = subprocess.Popen([str(NGINX), "-p", str(folder), "-c", str(config)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proxy = _start_nginx(folder, port, front)
     try:
         assert server.stdout is not None
         first = server.stdout.readline()  # printed once the server is warm and bound
@@ -126,11 +132,7 @@ def test_a_body_over_the_servers_largest_is_refused_at_the_proxy(site: tuple[str
 def test_a_dead_replica_is_a_gateway_error_not_a_hang(tmp_path: Path) -> None:
     # nginx in front of a port where nothing listens answers 502 at once
     front = _free_port()
-    config = tmp_path / "nginx.conf"
-    config.write_text(standalone_config(
-        site_config([f"127.0.0.1:{_free_port()}"], listen=f"127.0.0.1:{front}"), tmp_path))
-    proxy = subprocess.Popen([str(NGINX), "-p", str(tmp_path), "-c", str(config)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proxy = _start_nginx(tmp_path, _free_port(), front)
     try:
         deadline = time.monotonic() + 60
         while True:
