@@ -206,6 +206,24 @@ def test_only_the_owner_renews_and_renewing_extends(url: str) -> None:
     run(scenario)
 
 
+def test_renewing_many_leases_at_once_renews_each_as_renew_would(url: str) -> None:
+    async def scenario() -> None:
+        async with Replicas(url) as replicas:
+            await replicas.a.acquire("game:mine", "a", TTL)
+            await replicas.b.acquire("game:theirs", "b", TTL)
+            assert await replicas.a.renew_many([], "a", 30) == []
+            assert await replicas.a.renew_many(
+                ["game:mine", "game:theirs", "game:nothing", "game:mine"], "a", 30) == [
+                    True, False, False, True]
+
+            async def theirs_expired() -> bool:
+                return await replicas.a.owner_of("game:theirs") is None
+            await eventually(theirs_expired, "the expiry of the lease b did not renew")
+            assert await replicas.b.owner_of("game:mine") == "a"  # renewed past TTL
+
+    run(scenario)
+
+
 def test_only_the_owner_releases(url: str) -> None:
     async def scenario() -> None:
         async with Replicas(url) as replicas:

@@ -223,8 +223,8 @@ def test_a_stale_owner_s_move_is_refused_by_the_store_and_forwarded_to_the_new_o
         tmp_path: Path) -> None:
     """Two replicas in one process over a memory broker: the first loses its lease without
     noticing (as in a long pause), the second takes the game over and moves; the first's
-    next move is refused by the store (its fencing token is stale), and the call then
-    reaches the new owner: both moves are played once, in order."""
+    next move is refused by its stale copy, the store shows a larger fencing token than its
+    own, and the call then reaches the new owner: both moves are played once, in order."""
     from lifearena.web.broker import MemoryBroker
     from lifearena.web.models import Move, NewGame
     from lifearena.web.rooms.cluster import ReplicatedRooms

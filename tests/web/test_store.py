@@ -271,3 +271,41 @@ def test_database_urls(tmp_path: Path) -> None:
         with pytest.raises(BadParameterError) as refused:
             database_url(bad)
         assert "expected" in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_a_postgresql_connection_idle_in_the_pool_is_checked_before_use(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server closes the store's pooled connections (a restart, an administrator):
+    without the idle check the next read fails; with it, a dead connection is replaced
+    and the read succeeds. Connections in steady use are not checked (no round trip)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.pool import NullPool
+
+    import lifearena.web.database as database
+
+    from ..databases import fresh_postgres
+
+    with fresh_postgres() as url:
+        store = Store(url)
+        admin = create_engine(url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+
+        def close_the_stores_connections() -> None:
+            with admin.connect() as db:
+                db.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                "WHERE application_name = 'lifearena' AND pid <> "
+                                "pg_backend_pid()"))
+        try:
+            store.insert(GameRow("g1", "losat", {}, "", {"kind": "hotseat"}, ["t", "t"]))
+            monkeypatch.setattr(database, "IDLE_PING_S", 3600.0)
+            close_the_stores_connections()
+            with pytest.raises(OperationalError):
+                store.fence_of("g1")  # not checked: the dead connection is used
+            assert store.fence_of("g1") == 0  # the pool was emptied after the failure
+            monkeypatch.setattr(database, "IDLE_PING_S", 0.0)
+            close_the_stores_connections()
+            assert store.fence_of("g1") == 0  # checked, found dead, replaced
+        finally:
+            admin.dispose()
+            store.close()
+            store.engine.dispose()

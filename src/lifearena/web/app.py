@@ -524,11 +524,8 @@ async def _greet(server: Rooms, websocket: WebSocket, game_id: str,
 async def _on_message(server: Rooms, game_id: str, seats: list[int],
                       text: str | None, client: str = "server") -> None:
     message = read_message(text)
-    if isinstance(message, MoveMessage):
-        await server.move(game_id, None, seats, message, client)
-    elif isinstance(message, GameAction):
-        await server.act(game_id, message.type, None, seats, getattr(message, "action", None),
-                         client)
+    if isinstance(message, MoveMessage | GameAction):
+        await server.heard(game_id, seats, message, client)
     elif isinstance(message, Hello):
         raise ParseError("this socket has already said hello; expected a move or a ping")
 

@@ -61,7 +61,7 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Protocol, runtime_checkable
@@ -136,6 +136,10 @@ class Broker(Protocol):
 
     async def renew(self, key: str, owner: str, ttl_s: float) -> bool:
         """Extend the lease to ``ttl_s`` seconds from now if ``owner`` still holds it."""
+
+    async def renew_many(self, keys: Sequence[str], owner: str, ttl_s: float) -> list[bool]:
+        """:meth:`renew` each of ``keys`` (in one round trip where the broker allows):
+        whether each is still held."""
 
     async def release(self, key: str, owner: str) -> bool:
         """Give the lease up if ``owner`` holds it; whether it did."""
@@ -270,6 +274,10 @@ class MemoryBroker:
             return False
         self._leases[key] = (owner, time.monotonic() + ttl / 1000)
         return True
+
+    async def renew_many(self, keys: Sequence[str], owner: str, ttl_s: float) -> list[bool]:
+        """See :meth:`Broker.renew_many`."""
+        return [await self.renew(key, owner, ttl_s) for key in keys]
 
     async def release(self, key: str, owner: str) -> bool:
         """See :meth:`Broker.release`."""
@@ -621,6 +629,20 @@ class RedisBroker:
         """See :meth:`Broker.renew`."""
         return bool(await self._call(self._renew(keys=[self._key("lease", key)],
                                                  args=[owner, _ttl_ms(ttl_s)])))
+
+    async def renew_many(self, keys: Sequence[str], owner: str, ttl_s: float) -> list[bool]:
+        """See :meth:`Broker.renew_many`: one pipeline, one round trip."""
+        if not keys:
+            return []
+        ttl = _ttl_ms(ttl_s)
+
+        async def renewed() -> list[Any]:
+            async with self._client.pipeline(transaction=False) as pipe:
+                for key in keys:
+                    await self._renew(keys=[self._key("lease", key)], args=[owner, ttl],
+                                      client=pipe)
+                return list(await pipe.execute())
+        return [bool(kept) for kept in await self._call(renewed())]
 
     async def release(self, key: str, owner: str) -> bool:
         """See :meth:`Broker.release`."""

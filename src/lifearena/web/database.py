@@ -30,12 +30,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Column, Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError
 
 from lifearena.errors import BadParameterError, LifeArenaError
 from lifearena.web import tables
@@ -101,7 +103,8 @@ def open_engine(url: str) -> Engine:
     lifearena's, or new, before anything is written to it (else :class:`ForeignDatabase`),
     then marked and put in WAL mode; its connections wait :data:`BUSY_TIMEOUT_MS` for a
     writer and enforce foreign keys. PostgreSQL gets a small pool whose connections are
-    checked before use (a server restarted under us is survived)."""
+    checked before use when they sat idle (:data:`IDLE_PING_S`: a server restarted under us
+    is survived)."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         path = Path(parsed.database or "")
@@ -110,9 +113,50 @@ def open_engine(url: str) -> Engine:
         event.listen(engine, "connect", _sqlite_connection)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
-    return create_engine(url, pool_size=5, max_overflow=10, pool_timeout=30,
-                         pool_pre_ping=True, pool_recycle=1800,
-                         connect_args={"connect_timeout": 10, "application_name": "lifearena"})
+    engine = create_engine(url, pool_size=5, max_overflow=10, pool_timeout=30,
+                           pool_recycle=1800,
+                           connect_args={"connect_timeout": 10, "application_name": "lifearena"})
+    event.listen(engine, "checkin", _note_checkin)
+    event.listen(engine, "checkout", _ping_if_idle)
+    return engine
+
+
+IDLE_PING_S = 5.0
+"""A pooled PostgreSQL connection idle longer than this is checked (one round trip) before
+use; one in steady use is not, so that a busy server pays no extra round trip a query."""
+
+
+def _note_checkin(dbapi_connection: Any, record: Any) -> None:
+    record.info["idle_since"] = time.monotonic()
+
+
+def _ping_if_idle(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+    """Check a connection that sat idle in the pool (the server may have restarted since):
+    a dead one is replaced by a fresh one (SQLAlchemy's pessimistic disconnect handling,
+    done only where it is needed; ``pool_pre_ping`` would ping before every query)."""
+    if time.monotonic() - record.info.get("idle_since", 0.0) < IDLE_PING_S:
+        return
+    try:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("SELECT 1")
+        cursor.close()
+        if not dbapi_connection.autocommit:
+            dbapi_connection.rollback()  # no transaction left open by the check
+    except Exception as error:
+        raise DisconnectionError(f"a pooled connection is dead: {error}") from error
+
+
+def autocommit(engine: Engine) -> Engine:
+    """``engine`` for reads and single-statement writes: on PostgreSQL its connections run in
+    autocommit (one round trip a statement, no ``BEGIN`` and ``ROLLBACK`` around it; a
+    statement is atomic by itself); SQLite's ``engine`` as it is.
+
+    >>> autocommit(create_engine("sqlite://")).dialect.name
+    'sqlite'
+    """
+    if engine.dialect.name == "sqlite":
+        return engine
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
 
 
 def _claim_sqlite_file(path: Path) -> None:

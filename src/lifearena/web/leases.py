@@ -99,21 +99,26 @@ class LeaseKeeper:
             await self.broker.release(self.key(game_id), self.owner)
 
     async def renew_all(self) -> list[str]:
-        """Renew every lease held once; the games lost (already dropped and reported)."""
-        lost: list[str] = []
-        for game_id in list(self._tokens):
-            started = time.monotonic()
-            try:
-                kept = await self.broker.renew(self.key(game_id), self.owner, self.ttl_s)
-            except BrokerUnavailable as error:
-                # the lease may still be ours on a broker we cannot reach: lost only once
-                # a whole TTL has passed since the last renewal that reached it
-                kept = started - self._renewed_at.get(game_id, started) < self.ttl_s
-                log.warning("renewing the lease of %s: %s", game_id, error)
-            else:
-                if kept:
+        """Renew every lease held, all in one round trip to the broker; the games lost
+        (already dropped and reported)."""
+        held = list(self._tokens)
+        started = time.monotonic()
+        try:
+            kept = await self.broker.renew_many([self.key(g) for g in held], self.owner,
+                                                self.ttl_s)
+        except BrokerUnavailable as error:
+            # the leases may still be ours on a broker we cannot reach: each is lost only
+            # once a whole TTL has passed since the last renewal that reached it
+            kept = [started - self._renewed_at.get(g, started) < self.ttl_s for g in held]
+            if held:
+                log.warning("renewing the leases of %s: %s", self.owner, error)
+        else:
+            for game_id, renewed in zip(held, kept, strict=True):
+                if renewed and game_id in self._renewed_at:
                     self._renewed_at[game_id] = started
-            if not kept and game_id in self._tokens:
+        lost: list[str] = []
+        for game_id, renewed in zip(held, kept, strict=True):
+            if not renewed and game_id in self._tokens:
                 del self._tokens[game_id]
                 self._renewed_at.pop(game_id, None)
                 lost.append(game_id)

@@ -48,6 +48,7 @@ from sqlalchemy.exc import IntegrityError
 
 from lifearena.arena.glicko2 import LICHESS, Rating, after_time_away
 from lifearena.errors import BadParameterError, LifeArenaError
+from lifearena.web.database import autocommit
 from lifearena.web.player_names import check_name, name_key
 from lifearena.web.tables import players, rating_history, ratings, seats, sessions, tokens
 
@@ -156,6 +157,7 @@ class PlayerStore:
 
     def __init__(self, engine: Engine, clock: Any = time.time) -> None:
         self.engine = engine
+        self._autocommit = autocommit(engine)  # reads: one round trip each on PostgreSQL
         self._clock = clock
         # secret digest -> (until when, its player, a token's scopes or None for a session):
         # a page's requests and its polls would otherwise each read the database
@@ -202,13 +204,13 @@ class PlayerStore:
 
     def get(self, player_id: str) -> Player | None:
         """The player ``player_id``, or ``None``."""
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             row = db.execute(select(players).where(players.c.id == player_id)).first()
         return None if row is None else _player(row)
 
     def by_name(self, name: str) -> Player | None:
         """The player named ``name`` (any case), or ``None``."""
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             row = db.execute(select(players).where(players.c.name_key == name_key(name))
                              ).first()
         return None if row is None else _player(row)
@@ -218,7 +220,7 @@ class PlayerStore:
         wanted = list(dict.fromkeys(player_ids))
         if not wanted:
             return {}
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             rows = db.execute(select(players).where(players.c.id.in_(wanted))).all()
         return {row.id: _player(row) for row in rows}
 
@@ -282,7 +284,7 @@ class PlayerStore:
 
     def password_of(self, name: str) -> tuple[Player, str] | None:
         """The account named ``name`` and its password hash, or ``None``."""
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             row = db.execute(select(players).where(players.c.name_key == name_key(name))
                              ).first()
         if row is None or row.password is None or row.kind not in (ACCOUNT, BOT):
@@ -341,7 +343,7 @@ class PlayerStore:
         known = self._recall(key)
         if known is not None and known[1] is None:
             return known[0]
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             row = db.execute(select(players, sessions.c.seen.label("session_seen"))
                              .join(sessions, sessions.c.player == players.c.id)
                              .where(sessions.c.id == key)).first()
@@ -393,7 +395,7 @@ class PlayerStore:
         known = self._recall(key)
         if known is not None and known[1] is not None:
             return known[0], known[1]
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             row = db.execute(select(players, tokens.c.scopes, tokens.c.used)
                              .join(tokens, tokens.c.player == players.c.id)
                              .where(tokens.c.id == key)).first()
@@ -409,7 +411,7 @@ class PlayerStore:
 
     def tokens_of(self, player_id: str) -> list[Token]:
         """The account's live tokens, newest first."""
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             rows = db.execute(select(tokens).where(tokens.c.player == player_id)
                               .order_by(tokens.c.created.desc())).all()
         return [Token(row.id, row.label, tuple(json.loads(row.scopes)), row.hint,
@@ -443,7 +445,7 @@ class PlayerStore:
     def people_of(self, game_id: str) -> dict[int, tuple[Player, float | None, float | None]]:
         """Each seat of ``game_id``: its player, and its rating before the game and the
         change the game made (a rated game, once over), in one query."""
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             rows = db.execute(select(seats.c.seat, seats.c.rating_before,
                                      seats.c.rating_change, players)
                               .join(players, players.c.id == seats.c.player)
@@ -453,7 +455,7 @@ class PlayerStore:
 
     def seated(self, game_id: str) -> dict[int, str]:
         """Who holds each seat of ``game_id`` (seat to player id)."""
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             rows = db.execute(select(seats.c.seat, seats.c.player)
                               .where(seats.c.game_id == game_id)).all()
         return {int(row.seat): str(row.player) for row in rows}
@@ -473,7 +475,7 @@ class PlayerStore:
         if before is not None:
             query = query.where(seats.c.created < before)
         query = query.order_by(seats.c.created.desc()).limit(limit)
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             rows = db.execute(query).all()
         return [{"game_id": row.game_id, "seat": row.seat, "game": row.game,
                  "rated": bool(row.rated), "result": row.result,
@@ -485,7 +487,7 @@ class PlayerStore:
         at one screen, where it held both seats, has no result) and in progress."""
         finished = seats.c.finished.is_not(None)
         games = func.count(func.distinct(seats.c.game_id))
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             rows = db.execute(select(seats.c.result, func.count())
                               .where(and_(seats.c.player == player_id, finished))
                               .group_by(seats.c.result)).all()
@@ -519,7 +521,7 @@ class PlayerStore:
     def rating(self, player_id: str, game: str) -> RatingRow:
         """The player's rating in ``game`` now (its deviation grown with the time since its
         last rated game); a new rating (1500, 500) for a player with none."""
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             row = db.execute(select(ratings).where(and_(ratings.c.player == player_id,
                                                         ratings.c.game == game))).first()
         now = self._clock()
@@ -531,7 +533,7 @@ class PlayerStore:
 
     def ratings_of(self, player_id: str) -> dict[str, RatingRow]:
         """The player's ratings, by game."""
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             games = db.execute(select(ratings.c.game).where(ratings.c.player == player_id)
                                ).scalars().all()
         return {game: self.rating(player_id, game) for game in games}
@@ -576,7 +578,7 @@ class PlayerStore:
 
     def history(self, player_id: str, game: str, limit: int = 1000) -> list[dict[str, float]]:
         """The player's rating in ``game`` after each rated game, oldest first."""
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             rows = db.execute(select(rating_history.c.at, rating_history.c.rating,
                                      rating_history.c.deviation)
                               .where(and_(rating_history.c.player == player_id,
@@ -588,7 +590,7 @@ class PlayerStore:
     def leaderboard(self, game: str, limit: int = 50) -> list[tuple[Player, RatingRow]]:
         """The established (not provisional) ratings of ``game``, best first; people, bots
         and the computer alike."""
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             rows = db.execute(select(ratings.c.player).join(players,
                                                             players.c.id == ratings.c.player)
                               .where(and_(ratings.c.game == game,

@@ -56,6 +56,7 @@ from lifearena.web.database import (
     APPLICATION_ID,
     EARLIER_COLUMNS,
     ForeignDatabase,
+    autocommit,
     database_url,
     open_engine,
     upgrade,
@@ -167,6 +168,8 @@ class Store:
         self.engine: Engine = (open_engine(database_url(target)) if not isinstance(target, Engine)
                                else target)
         self._sqlite = self.engine.dialect.name == "sqlite"
+        self._autocommit = autocommit(self.engine)
+        """Reads and writes (each one statement): autocommit on PostgreSQL."""
         self._lock = threading.Lock()
         try:
             upgrade(self.engine)
@@ -175,11 +178,24 @@ class Store:
                 self.engine.dispose()
             raise
 
+    @property
+    def embedded(self) -> bool:
+        """Whether the database is in this process (SQLite: a call takes microseconds), not
+        a server a round trip away (PostgreSQL).
+
+        >>> import tempfile, pathlib
+        >>> Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite").embedded
+        True
+        """
+        return self._sqlite
+
     @contextlib.contextmanager
     def _writing(self) -> Iterator[Connection]:
-        """A connection in a transaction that commits on leaving (SQLite's writes in turn)."""
+        """A connection to write with: every write of the store is one statement, atomic by
+        itself, so on PostgreSQL it runs in autocommit (one round trip, no ``BEGIN`` and
+        ``COMMIT``); SQLite's writes take turns in a transaction that commits on leaving."""
         with self._lock if self._sqlite else contextlib.nullcontext(), \
-                self.engine.begin() as connection:
+                self._autocommit.begin() as connection:
             yield connection
 
     def insert(self, row: GameRow, outcome: dict[str, Any] | None = None) -> None:
@@ -235,7 +251,7 @@ class Store:
     def clocked(self) -> list[str]:
         """The ids of the games being played whose clocks may be running (the server
         loads them when it starts, so their flags fall without anyone asking)."""
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             found = db.execute(select(games.c.id).where(
                 games.c.status == PLAYING, games.c.clock != "null", games.c.cancelled == 0))
             return list(found.scalars())
@@ -261,7 +277,7 @@ class Store:
     def get(self, game_id: str) -> GameRow | None:
         """The stored game ``game_id``, or ``None``; :class:`DamagedRow` when the row no
         longer reads as a game."""
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             found = db.execute(GET, {"key": game_id}).one_or_none()
         if found is None:
             return None
@@ -301,7 +317,7 @@ class Store:
                         or_(recent, games.c.id.in_(also)) if also else recent,
                         games.c.cancelled == 0)
                  .order_by(games.c.updated.desc()).limit(limit))
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             found = db.execute(query).all()
         listed = []
         for game_id, game, opponent, moves, updated, outcome in found:
@@ -332,7 +348,7 @@ class Store:
                  .where(games.c.status == PLAYING, games.c.updated < before,
                         games.c.clock == "null", games.c.cancelled == 0)
                  .order_by(games.c.updated).limit(limit))
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             found = db.execute(query).all()
         idle = []
         for game_id, opponent in found:
@@ -361,7 +377,7 @@ class Store:
 
     def fence_of(self, game_id: str) -> int | None:
         """The fencing token that last wrote ``game_id`` (``None``: no such game)."""
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             found = db.execute(select(games.c.fence).where(games.c.id == game_id))
             fence = found.scalar_one_or_none()
         return None if fence is None else int(fence)
@@ -383,7 +399,7 @@ class Store:
         query = (select(games.c.id, games.c.opponent, games.c.clock)
                  .where(games.c.status == PLAYING, games.c.cancelled == 0)
                  .order_by(games.c.updated.desc()).limit(limit))
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             found = db.execute(query).all()
         running = []
         for game_id, opponent, clock in found:
@@ -396,7 +412,7 @@ class Store:
 
     def count(self) -> int:
         """How many games are stored."""
-        with self.engine.connect() as db:
+        with self._autocommit.connect() as db:
             return int(db.execute(select(func.count()).select_from(games)).scalar_one())
 
     def close(self) -> None:

@@ -55,7 +55,7 @@ from lifearena.web.database import database_url
 from lifearena.web.heavy import TooBusy
 from lifearena.web.leases import LeaseKeeper
 from lifearena.web.live import LiveGame
-from lifearena.web.models import Move, MoveMessage
+from lifearena.web.models import GameAction, Move, MoveMessage
 from lifearena.web.players import Player
 from lifearena.web.rooms.cache import LOOP_REPLAY_MOVES, NotFound, rebuild, valid_id
 from lifearena.web.rooms.presence import Presence
@@ -141,6 +141,19 @@ def remote_error(name: str, message: str) -> LifeArenaError:
         return RemoteError(message)
 
 
+def _move_args(token: str | None, seats: list[int] | None, move: Move | MoveMessage,
+               client: str) -> dict[str, Any]:
+    """A move's arguments as they travel to the game's owner."""
+    return {"token": token, "seats": seats, "client": client,
+            "move": {"kind": type(move).__name__, "body": move.model_dump()}}
+
+
+def _act_args(kind: str, token: str | None, seats: list[int] | None, action: str | None,
+              client: str) -> dict[str, Any]:
+    """A game action's arguments as they travel to the game's owner."""
+    return {"kind": kind, "token": token, "seats": seats, "action": action, "client": client}
+
+
 def _seat_key(seats: list[int] | tuple[int, ...]) -> str:
     return ",".join(str(s) for s in sorted(seats))
 
@@ -187,6 +200,9 @@ class ReplicatedRooms(Rooms):
         self._copies: collections.OrderedDict[str, tuple[str, LiveGame]] = \
             collections.OrderedDict()
         """Games read from the store here, by id: (the row's stamp, the game rebuilt)."""
+        self._verified: dict[str, int] = {}
+        """Owned games whose stored fencing token was seen no larger than their lease's
+        since the last gap in the subscription, by id: that lease's token."""
 
     @property
     def _broker(self) -> Broker:
@@ -243,10 +259,11 @@ class ReplicatedRooms(Rooms):
         if token is None:
             return False
         # the store first: from now on the late writes of an earlier owner are refused
-        if not self.store.take_fence(game_id, token):
+        if not await self.stored(self.store.take_fence, game_id, token):
             await self._keeper.release(game_id)
             return False
         self._forget(game_id)  # any copy held from an earlier ownership is stale
+        self._verified[game_id] = token
         try:
             await super().game(game_id)  # loaded: its clock and its agent run here now
         except Exception:
@@ -257,17 +274,39 @@ class ReplicatedRooms(Rooms):
     async def _still_owns(self, game_id: str) -> bool:
         """Whether this replica holds ``game_id``'s lease and no larger fencing token wrote
         the game since (else it lost the lease without noticing yet: the game is dropped
-        here, so that no answer comes from a stale copy)."""
+        here, so that no answer comes from a stale copy).
+
+        The store is asked once a lease, and again after each gap in this replica's
+        subscription (Redis went away: had it restarted empty, another replica may have
+        taken the lease before the next renewal tells this one). In between the lease
+        keeper is trusted: a lease lost otherwise is noticed at its next renewal, within
+        :data:`LEASE_TTL_S` / 3, and every write is fenced anyway (a stale owner's is
+        refused and the game dropped)."""
         token = self._keeper.token(game_id)
         if token is None:
             return False
+        if self._verified.get(game_id) == token:
+            return True
         if (self.store.fence_of(game_id) or 0) <= token:
+            self._verified[game_id] = token
             return True
         self._forget(game_id)
         await self._keeper.release(game_id)
         return False
 
+    async def _overtaken(self, game_id: str) -> bool:
+        """Whether a larger fencing token than this replica's wrote ``game_id`` (asked of
+        the store when a change was refused here: a copy kept after a lease lost unawares
+        would refuse what the current game allows); if so the game is dropped here."""
+        token = self._keeper.token(game_id)
+        if token is not None and (self.store.fence_of(game_id) or 0) <= token:
+            return False
+        self._forget(game_id)
+        await self._keeper.release(game_id)
+        return True
+
     def _forget(self, game_id: str) -> None:
+        self._verified.pop(game_id, None)
         live = self.games.pop(game_id, None)
         self.cache.locks.pop(game_id, None)
         timer = self.clocks.timers.pop(game_id, None)
@@ -302,9 +341,10 @@ class ReplicatedRooms(Rooms):
             token = await self._keeper.claim(game_id)
         except BrokerUnavailable:
             token = None
-        if token is None or not self.store.take_fence(game_id, token):
+        if token is None or not await self.stored(self.store.take_fence, game_id, token):
             self._forget(game_id)  # taken by another replica first (or no broker)
             return
+        self._verified[game_id] = token
         if self.games.get(game_id) is live:
             live.row.fence = token
 
@@ -352,7 +392,7 @@ class ReplicatedRooms(Rooms):
         game never replay it on the event loop, request after request."""
         if not valid_id(game_id):
             raise NotFound(f"no game {game_id[:40]!r}")
-        row = self.store.get(game_id)
+        row = await self.stored(self.store.get, game_id)
         if row is None:
             raise NotFound(f"no game {game_id!r}")
         stamp = repr(row)  # every stored field: any change makes a new copy
@@ -363,11 +403,11 @@ class ReplicatedRooms(Rooms):
         else:
             live = (rebuild(row) if len(row.moves) <= LOOP_REPLAY_MOVES
                     else await self.heavy.run(client, rebuild, row))
+            await self.stored(self.seats.load_people, live)  # they change with its row
             self._copies[game_id] = (stamp, live)
             while len(self._copies) > READ_COPIES:
                 self._copies.popitem(last=False)
         live.now = self.settings.now
-        self.seats.load_people(live)
         live.connected = self.presence.present(game_id)
         return live
 
@@ -385,16 +425,26 @@ class ReplicatedRooms(Rooms):
     async def move(self, game_id: str, token: str | None, seats: list[int] | None,
                    move: Move | MoveMessage, client: str = "server") -> LiveGame:
         """:meth:`Rooms.move` where the game's owner is (here or forwarded)."""
-        args = {"token": token, "seats": seats, "client": client,
-                "move": {"kind": type(move).__name__, "body": move.model_dump()}}
-        return await self._call(game_id, "move", args)  # type: ignore[no-any-return]
+        return await self._call(  # type: ignore[no-any-return]
+            game_id, "move", _move_args(token, seats, move, client))
 
     async def act(self, game_id: str, kind: str, token: str | None, seats: list[int] | None,
                   action: str | None = None, client: str = "server") -> LiveGame:
         """:meth:`Rooms.act` where the game's owner is (here or forwarded)."""
-        args = {"kind": kind, "token": token, "seats": seats, "action": action,
-                "client": client}
-        return await self._call(game_id, "act", args)  # type: ignore[no-any-return]
+        return await self._call(  # type: ignore[no-any-return]
+            game_id, "act", _act_args(kind, token, seats, action, client))
+
+    async def heard(self, game_id: str, seats: list[int], message: MoveMessage | GameAction,
+                    client: str = "server") -> None:
+        """:meth:`Rooms.heard` where the game's owner is: a forwarded one is not read back
+        from the store (the socket's page hears the change through the owner's views)."""
+        if isinstance(message, MoveMessage):
+            await self._call(game_id, "move", _move_args(None, seats, message, client),
+                             answered=False)
+        else:
+            await self._call(game_id, "act", _act_args(
+                message.type, None, seats, getattr(message, "action", None), client),
+                answered=False)
 
     async def claim(self, game_id: str, invitation: str, holder: str | None,
                     client: str = "server", player: Player | None = None) -> dict[str, Any]:
@@ -421,27 +471,38 @@ class ReplicatedRooms(Rooms):
                                      args["client"], player)
         raise NotOwner(f"unknown forwarded call {method!r}")
 
-    async def _call(self, game_id: str, method: str, args: dict[str, Any]) -> Any:
+    async def _call(self, game_id: str, method: str, args: dict[str, Any],
+                    answered: bool = True) -> Any:
         """``method`` on ``game_id`` where its owner is: here (taking a free lease), or
-        forwarded; a LiveGame answer is the game as stored after the change."""
+        forwarded; a LiveGame answer is the game as stored after the change (read from the
+        store only where ``answered``)."""
+        if not valid_id(game_id):
+            raise NotFound(f"no game {game_id[:40]!r}")
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CALL_DEADLINE_S
         while True:
-            fence = None if await self._still_owns(game_id) else self.stored_fence(game_id)
-            if fence is None or await self._take(game_id, fence):
+            here = await self._still_owns(game_id)
+            if not here:
+                try:  # the owner first (one Redis read): the store is read only to take
+                    owner = await self._broker.owner_of(self._keeper.key(game_id))
+                    if owner is not None and owner != self.replica:
+                        answer = await self._forward(owner, game_id, method, args)
+                        if answer is None and answered:
+                            return await self.read_copy(game_id)
+                        return answer
+                    if owner is None:  # free: take it, above the stored fence
+                        here = await self._take(game_id, self.stored_fence(game_id))
+                except (TimeoutError, BrokerUnavailable, NotOwner):
+                    pass  # the owner is gone or lost it: look again
+            if here:
                 try:
                     return await self._here(game_id, method, args)
                 except (FencedOut, NotOwner):
                     self._forget(game_id)  # another replica owns it now: ask it
                     await self._keeper.release(game_id)
-            else:
-                try:
-                    owner = await self._broker.owner_of(self._keeper.key(game_id))
-                    if owner is not None and owner != self.replica:
-                        answer = await self._forward(owner, game_id, method, args)
-                        return await self.read_copy(game_id) if answer is None else answer
-                except (TimeoutError, BrokerUnavailable, NotOwner):
-                    pass  # the owner is gone or lost it: look again
+                except LifeArenaError:
+                    if not await self._overtaken(game_id):
+                        raise  # the game's own refusal, from its current copy
             if loop.time() > deadline:
                 raise OwnerUnavailable(f"game {game_id!r}: no replica can act on it now; "
                                        "try again in a few seconds")
@@ -476,7 +537,10 @@ class ReplicatedRooms(Rooms):
             self._forget(game_id)
             reply.update(error="NotOwner", message=str(error))
         except LifeArenaError as error:
-            reply.update(error=type(error).__name__, message=str(error))
+            if not isinstance(error, NotOwner) and await self._overtaken(game_id):
+                reply.update(error="NotOwner", message=f"game {game_id!r} moved on")
+            else:
+                reply.update(error=type(error).__name__, message=str(error))
         except Exception as error:  # the asker answers 400 rather than wait in vain
             log.exception("a forwarded %s of game %s failed", data.get("method"), game_id)
             reply.update(error="RemoteError", message=str(error).splitlines()[0][:200])
@@ -502,7 +566,8 @@ class ReplicatedRooms(Rooms):
     def _received(self, message: Message) -> None:
         data = message.data
         if message.gap:  # Redis went away: were the leases kept? (they are gone if it
-            self._spawn(self._renew_now())  # restarted empty)
+            self._verified.clear()  # restarted empty)
+            self._spawn(self._renew_now())
             return
         if not data:
             return
@@ -647,6 +712,8 @@ class ReplicatedRooms(Rooms):
             await self._mark_pages(game_id)
         for game_id in list(self._keeper.held):
             await self._others_pages(game_id)
+        for game_id in [g for g in self._verified if g not in self._keeper.held]:
+            del self._verified[game_id]  # a game no longer owned (over, given up)
         return taken
 
     async def _sweep_often(self) -> None:

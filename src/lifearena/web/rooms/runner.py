@@ -27,9 +27,9 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from lifearena.core import Outcome, Record, Termination
 from lifearena.errors import BadParameterError, LifeArenaError, ParseError
@@ -45,7 +45,7 @@ from lifearena.web.limits import (
     address_key,
 )
 from lifearena.web.live import LiveGame, new_secret, record_players, replayed
-from lifearena.web.models import Move, MoveMessage, NewGame
+from lifearena.web.models import GameAction, Move, MoveMessage, NewGame
 from lifearena.web.players import Player, PlayerStore
 from lifearena.web.rated import Ratings
 from lifearena.web.refusals import SeatError
@@ -59,6 +59,7 @@ from lifearena.web.settings import Settings
 from lifearena.web.store import GameRow, Listed, Store
 
 log = logging.getLogger("lifearena.web")
+T = TypeVar("T")
 
 ABORT_AFTER = 600.0
 """Seconds without a move after which an untimed game against an agent that no seat has
@@ -336,7 +337,7 @@ class Rooms:
             self.in_progress.check(address)
             seat, token = live.claim(invitation)
             try:
-                self.store.save_seats(live.row)
+                await self.stored(self.store.save_seats, live.row)
             except Exception:
                 live.row.tokens[seat] = None  # memory and store never disagree
                 raise
@@ -354,7 +355,7 @@ class Rooms:
         async with self.locked(game_id, client) as live:
             live.cancel(live.seats_of(token) if seats is None else seats)
             try:
-                self.store.save_seats(live.row)
+                await self.stored(self.store.save_seats, live.row)
             except Exception:
                 live.row.cancelled = False
                 raise
@@ -362,6 +363,14 @@ class Rooms:
         return live
 
     # -- moves -------------------------------------------------------------------------------
+
+    async def stored(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)``, a call of the store: at once on an embedded database (SQLite, in
+        this process), else in a worker thread, so that the event loop serves the other
+        games while the database server answers (the caller holds the game's lock)."""
+        if self.store.embedded:
+            return call(*args)
+        return await asyncio.to_thread(call, *args)
 
     async def move(self, game_id: str, token: str | None, seats: list[int] | None,
                    move: Move | MoveMessage, client: str = "server") -> LiveGame:
@@ -382,7 +391,7 @@ class Rooms:
             before = (list(live.row.moves), dict(live.row.pending))
             live.play(move.move, seat, move.ply)
             try:
-                self.store.save_play(live.row, live.stored_outcome())
+                await self.stored(self.store.save_play, live.row, live.stored_outcome())
             except Exception:
                 live.row.moves, live.row.pending = before
                 self.games.pop(game_id, None)  # rebuilt from the store on the next request
@@ -405,7 +414,7 @@ class Rooms:
             held = live.seats_of(token) if seats is None else list(seats)
             yield live, held
             try:
-                self.store.save_play(live.row, live.stored_outcome())
+                await self.stored(self.store.save_play, live.row, live.stored_outcome())
             except Exception:
                 self.games.pop(game_id, None)  # rebuilt from the store on the next request
                 raise
@@ -465,6 +474,16 @@ class Rooms:
             self.turns.cancel(game_id)
         self.schedule_agent(live, address_key(client))
         return live
+
+    async def heard(self, game_id: str, seats: list[int], message: MoveMessage | GameAction,
+                    client: str = "server") -> None:
+        """A move or a game action said on a socket holding ``seats``: nothing is answered,
+        its page learns the outcome as every page of the game does."""
+        if isinstance(message, MoveMessage):
+            await self.move(game_id, None, seats, message, client)
+        else:
+            await self.act(game_id, message.type, None, seats,
+                           getattr(message, "action", None), client)
 
     async def act(self, game_id: str, kind: str, token: str | None, seats: list[int] | None,
                   action: str | None = None, client: str = "server") -> LiveGame:
