@@ -134,6 +134,30 @@ def test_publish_reaches_subscribers_in_order_per_channel(url: str) -> None:
     run(scenario)
 
 
+def test_a_subscription_takes_channels_and_lets_them_go_while_it_is_read(url: str) -> None:
+    """One connection, many channels: a channel added while a reader reads yields
+    ``joined`` once confirmed, and its messages from then on; a channel removed delivers
+    nothing more; the others are untouched."""
+    async def scenario() -> None:
+        async with Replicas(url) as replicas:
+            async with replicas.b.subscribe(["moves"]) as subscription:
+                got = Collector(subscription)
+                await subscription.add(["game:1", "game:2", "moves"])  # "moves": already in
+                joined = await got.count(2)
+                assert sorted(m.channel for m in joined) == ["game:1", "game:2"]
+                assert all(m.joined and not m.gap and m.data == {} for m in joined)
+                await subscription.remove(["game:1"])
+                for channel, n in [("game:1", 0), ("game:2", 1), ("moves", 2), ("game:1", 3)]:
+                    await replicas.a.publish(channel, {"n": n})
+                await replicas.a.publish("moves", {"n": 4})  # the last: all before it came
+                after = (await got.count(5))[2:]
+                assert [(m.channel, m.data["n"], m.joined) for m in after] == [
+                    ("game:2", 1, False), ("moves", 2, False), ("moves", 4, False)]
+                await got.stop()
+
+    run(scenario)
+
+
 def test_leaving_or_closing_ends_a_reader_in_another_task(url: str) -> None:
     async def scenario() -> None:
         broker = open_broker(url)

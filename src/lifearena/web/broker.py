@@ -21,7 +21,11 @@ What they promise:
   :class:`Subscription` reconnects by itself and yields one ``gap`` :class:`Message` per
   channel first: whatever was published meanwhile is gone, so the reader resyncs from the
   store, which is the truth. Messages are JSON objects (the memory broker round-trips them
-  through JSON too, so both refuse the same values).
+  through JSON too, so both refuse the same values). A subscription takes more channels
+  and lets some go while it is read (:meth:`~Subscription.add`,
+  :meth:`~Subscription.remove`: one connection for many channels); a channel added later
+  yields one ``joined`` :class:`Message` once the broker confirms it, from which on its
+  messages are delivered, so the reader reads the store then.
 * **Leases** are exclusive keys with an expiry: :meth:`~Broker.acquire` takes a free (or
   expired) key and answers a **fencing token**, :meth:`~Broker.renew` and
   :meth:`~Broker.release` act only for the current owner, each atomically (a Lua script on
@@ -91,11 +95,14 @@ class Message:
 
     ``gap`` marks the first message after a reconnection, one per channel, with empty
     ``data``: messages published on that channel while the connection was down are lost,
-    and the reader should resync from the store."""
+    and the reader should resync from the store. ``joined`` marks the confirmation of a
+    channel given to :meth:`Subscription.add` (empty ``data``): what is published on it from
+    then on is delivered."""
 
     channel: str
     data: dict[str, Any] = field(default_factory=dict)
     gap: bool = False
+    joined: bool = False
 
 
 class Subscription(Protocol):
@@ -112,6 +119,13 @@ class Subscription(Protocol):
     def __aiter__(self) -> AsyncIterator[Message]: ...
 
     async def __anext__(self) -> Message: ...
+
+    async def add(self, channels: Iterable[str]) -> None:
+        """Subscribe to ``channels`` too (inside ``async with``); each yields a ``joined``
+        message once its messages are delivered."""
+
+    async def remove(self, channels: Iterable[str]) -> None:
+        """Stop receiving ``channels`` (a message already on its way may still come)."""
 
 
 @runtime_checkable
@@ -204,6 +218,20 @@ class _MemorySubscription:
     def __aiter__(self) -> _MemorySubscription:
         return self
 
+    async def add(self, channels: Iterable[str]) -> None:
+        """See :meth:`Subscription.add`."""
+        new = [c for c in _channel_list(channels) if c not in self.channels]
+        self.channels.extend(new)
+        self._broker._attach(self, new)
+        for channel in new:
+            self.queue.put_nowait(Message(channel, joined=True))
+
+    async def remove(self, channels: Iterable[str]) -> None:
+        """See :meth:`Subscription.remove`."""
+        gone = [c for c in _channel_list(channels) if c in self.channels]
+        self.channels = [c for c in self.channels if c not in gone]
+        self._broker._detach(self, gone)
+
     async def __anext__(self) -> Message:
         if not self._entered:
             raise RuntimeError("enter the subscription with `async with` before reading it")
@@ -225,12 +253,14 @@ class MemoryBroker:
         self._fences: dict[str, int] = {}
         self._presence: dict[str, dict[str, float]] = collections.defaultdict(dict)
 
-    def _attach(self, subscription: _MemorySubscription) -> None:
-        for channel in subscription.channels:
+    def _attach(self, subscription: _MemorySubscription,
+                channels: list[str] | None = None) -> None:
+        for channel in subscription.channels if channels is None else channels:
             self._subscriptions[channel].add(subscription)
 
-    def _detach(self, subscription: _MemorySubscription) -> None:
-        for channel in subscription.channels:
+    def _detach(self, subscription: _MemorySubscription,
+                channels: list[str] | None = None) -> None:
+        for channel in subscription.channels if channels is None else channels:
             self._subscriptions[channel].discard(subscription)
 
     async def ping(self) -> None:
@@ -427,6 +457,8 @@ class _RedisSubscription:
         self._pending: collections.deque[Message] = collections.deque()
         self._closed = False
         self._gap_due = False
+        self._joining: set[str] = set()
+        """Channels given to :meth:`add` whose confirmation has not been read yet."""
 
     async def _open(self) -> None:
         """Subscribe on a new pub/sub connection; after a lost one, queue a gap message per
@@ -438,6 +470,7 @@ class _RedisSubscription:
             await pubsub.subscribe(*self.channels)
             if self._gap_due:
                 self._gap_due = False
+                self._joining.clear()  # their gaps tell the reader to read the store
                 self._pending.extend(Message(channel, {}, gap=True)
                                      for channel in self.channels)
             # SUBSCRIBE is only sent: a message published before the server reads it would
@@ -463,7 +496,33 @@ class _RedisSubscription:
         self._pubsub = pubsub
 
     async def _on_reconnect(self, connection: Any) -> None:
+        self._joining.clear()
         self._pending.extend(Message(channel, {}, gap=True) for channel in self.channels)
+
+    async def add(self, channels: Iterable[str]) -> None:
+        """See :meth:`Subscription.add`: SUBSCRIBE on this subscription's connection; the
+        server's confirmation, read by the reader, yields the ``joined`` message (after a
+        lost connection the channel is subscribed again with the others, and yields a gap
+        instead)."""
+        new = [c for c in _channel_list(channels) if c not in self.channels]
+        if not new:
+            return
+        self.channels.extend(new)
+        self._joining.update(new)
+        if self._pubsub is not None:
+            with contextlib.suppress(*self._broker._connection_errors):
+                await self._pubsub.subscribe(*new)  # else the reconnection subscribes them
+
+    async def remove(self, channels: Iterable[str]) -> None:
+        """See :meth:`Subscription.remove`."""
+        gone = [c for c in _channel_list(channels) if c in self.channels]
+        if not gone:
+            return
+        self.channels = [c for c in self.channels if c not in gone]
+        self._joining.difference_update(gone)
+        if self._pubsub is not None:
+            with contextlib.suppress(*self._broker._connection_errors):
+                await self._pubsub.unsubscribe(*gone)
 
     async def _drop(self) -> None:
         """Close the pub/sub connection (deregistering the callback, as the connection goes
@@ -537,9 +596,18 @@ class _RedisSubscription:
                 if self._closed:  # closed under a reader in another task
                     raise StopAsyncIteration from None
                 raise
-            if raw is None or raw.get("type") != "message":
-                continue  # nothing yet, or the confirmation of a resubscription
-            message = _message(raw)
+            if raw is None:
+                continue
+            if raw.get("type") == "subscribe" and _text(raw["channel"]) in self._joining:
+                channel = _text(raw["channel"])
+                self._joining.discard(channel)
+                message = Message(channel, joined=True)
+            elif raw.get("type") != "message":
+                continue  # the confirmation of a resubscription, of an unsubscription
+            elif _text(raw["channel"]) not in self.channels:
+                continue  # of a channel let go of, already on its way
+            else:
+                message = _message(raw)
             if self._pending:  # a reconnection inside that read: its gaps come first
                 self._pending.append(message)
                 return self._pending.popleft()
@@ -684,7 +752,17 @@ class _PrefixedSubscription(_RedisSubscription):
 
     async def __anext__(self) -> Message:
         message = await super().__anext__()
-        return Message(message.channel[self._strip:], message.data, message.gap)
+        return Message(message.channel[self._strip:], message.data, message.gap,
+                       message.joined)
+
+    async def add(self, channels: Iterable[str]) -> None:
+        """See :meth:`Subscription.add`."""
+        await super().add([self._broker._key("channel", c) for c in _channel_list(channels)])
+
+    async def remove(self, channels: Iterable[str]) -> None:
+        """See :meth:`Subscription.remove`."""
+        await super().remove([self._broker._key("channel", c)
+                              for c in _channel_list(channels)])
 
 
 def open_broker(url: str | None) -> Broker:

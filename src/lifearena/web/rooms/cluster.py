@@ -18,10 +18,11 @@ after :data:`CALL_DEADLINE_S` the caller is told :class:`OwnerUnavailable` (503)
 read from the store (the truth after each write; never cached, no clock or agent runs on
 it). The owner tells its own pages as a single server does and publishes each seat list's
 view on ``game:{id}`` (``{"seats": [...], "text": ...}``: a spectator's, each seat's and, at
-one screen, both seats'); every replica with pages of the game subscribes to that channel
-and hands each view only to its pages holding exactly those seats, so a hidden choice
-reaches no other seat and no spectator. After a gap in the subscription (Redis went away),
-and once a new subscription is open, its pages get the game read afresh from the store.
+one screen, both seats'); every replica reads the channels of the games it has pages of on
+its one subscription (added with the game's first page here, let go with its last) and
+hands each view only to its pages holding exactly those seats, so a hidden choice reaches
+no other seat and no spectator. Once a channel is confirmed, and after a gap in the
+subscription (Redis went away), its pages get the game read afresh from the store.
 Each replica marks the seats its pages hold in the presence set ``pages:{id}``, so the owner
 shows a seat's holder as present wherever its page is.
 
@@ -50,7 +51,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lifearena.errors import BadParameterError, LifeArenaError
-from lifearena.web.broker import Broker, BrokerUnavailable, Message, RedisBroker
+from lifearena.web.broker import (
+    Broker,
+    BrokerUnavailable,
+    Message,
+    RedisBroker,
+    Subscription,
+)
 from lifearena.web.database import database_url
 from lifearena.web.heavy import TooBusy
 from lifearena.web.leases import LeaseKeeper
@@ -183,8 +190,9 @@ class ReplicatedRooms(Rooms):
     keeper: LeaseKeeper | None = None
     pending: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
     """Forwarded calls waiting for their answer, by request id."""
-    relays: dict[str, asyncio.Task[None]] = field(default_factory=dict)
-    """The subscription to ``game:{id}`` of each game with pages here."""
+    relays: set[str] = field(default_factory=set)
+    """The games with pages here, whose channel ``game:{id}`` this replica's subscription
+    reads."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -195,6 +203,7 @@ class ReplicatedRooms(Rooms):
         self._outgoing: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None
         self._ids = itertools.count()
         self._ready: asyncio.Event | None = None
+        self._subscription: Subscription | None = None
         self._claiming: dict[str, asyncio.Task[None]] = {}
         self._own_tasks: list[asyncio.Task[None]] = []
         self._copies: collections.OrderedDict[str, tuple[str, LiveGame]] = \
@@ -229,7 +238,7 @@ class ReplicatedRooms(Rooms):
     async def leave(self) -> None:
         """Give every lease up, so the other replicas take the games over at once (the
         server stops); the games' clocks keep running there."""
-        for task in [*self._own_tasks, *self.relays.values()]:
+        for task in self._own_tasks:
             task.cancel()  # first: no sweep takes a game again once the leases are given up
         with contextlib.suppress(BrokerUnavailable):
             await self._keeper.stop(release=True)
@@ -548,30 +557,47 @@ class ReplicatedRooms(Rooms):
             await self._broker.publish(f"reply:{asker}", reply)
 
     async def _listen(self) -> None:
-        """Read this replica's requests and replies (resubscribing after a failure)."""
+        """Read this replica's requests and replies, and the views of the games with pages
+        here, on one subscription (resubscribing after a failure: the relayed games are then
+        read from the store again)."""
         assert self._ready is not None
-        channels = [f"replica:{self.replica}", f"reply:{self.replica}"]
         while True:
+            channels = [f"replica:{self.replica}", f"reply:{self.replica}",
+                        *(f"game:{game_id}" for game_id in self.relays)]
             try:
                 async with self._broker.subscribe(channels) as subscription:
+                    self._subscription = subscription
                     self._ready.set()
+                    for game_id in channels[2:]:  # what was published before is missed
+                        self._spawn(self._resync(game_id.removeprefix("game:")))
                     async for message in subscription:
                         self._received(message)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
                 log.warning("replica %s: its channels failed (%s); again", self.replica, error)
+            finally:
+                self._subscription = None
             await asyncio.sleep(0.5)
 
     def _received(self, message: Message) -> None:
-        data = message.data
+        data, channel = message.data, message.channel
+        if channel.startswith("game:"):
+            game_id = channel.removeprefix("game:")
+            if game_id not in self.relays:
+                return  # its last page here closed
+            if message.gap or message.joined:  # a view may have been missed: read the store
+                self._spawn(self._resync(game_id))
+            elif data.get("from") != self.replica:
+                self._hand_on(game_id, data)
+            return
         if message.gap:  # Redis went away: were the leases kept? (they are gone if it
             self._verified.clear()  # restarted empty)
             self._spawn(self._renew_now())
             return
         if not data:
             return
-        if message.channel.startswith("reply:"):
+        if channel.startswith("reply:"):
             future = self.pending.get(str(data.get("request")))
             if future is not None and not future.done():
                 future.set_result(data)
@@ -613,37 +639,35 @@ class ReplicatedRooms(Rooms):
 
     def open_page(self, live: LiveGame, page: Page, seats: list[int]) -> None:
         """A page opened here (see :meth:`Rooms.open_page`): it hears the owner's views
-        through ``game:{id}`` when the owner is another replica."""
+        through ``game:{id}``, which this replica's subscription takes for as long as the
+        game has pages here."""
         super().open_page(live, page, seats)
         game_id = live.row.id
         if game_id not in self.relays:
-            self.relays[game_id] = self._spawn(self._relay(game_id))
+            self.relays.add(game_id)
+            self._spawn(self._follow(game_id))
         self._spawn(self._mark_pages(game_id))
 
     def close_page(self, game_id: str, page: Page) -> None:
-        """A page closed here: the last one of a game ends its relay."""
+        """A page closed here: the last one of a game lets its channel go."""
         super().close_page(game_id, page)
-        if not self.presence.watched(game_id):
-            relay = self.relays.pop(game_id, None)
-            if relay is not None:
-                relay.cancel()
+        if not self.presence.watched(game_id) and game_id in self.relays:
+            self.relays.discard(game_id)
+            self._spawn(self._follow(game_id))
         self._spawn(self._mark_pages(game_id))
 
-    async def _relay(self, game_id: str) -> None:
-        while True:
-            try:
-                async with self._broker.subscribe([f"game:{game_id}"]) as subscription:
-                    await self._resync(game_id)  # what was published before this is missed
-                    async for message in subscription:
-                        if message.gap:
-                            await self._resync(game_id)
-                        elif message.data.get("from") != self.replica:
-                            self._hand_on(game_id, message.data)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                log.warning("relaying game %s: %s; again", game_id, error)
-            await asyncio.sleep(0.5)
+    async def _follow(self, game_id: str) -> None:
+        """Add ``game:{id}`` to this replica's subscription while the game has pages here
+        (its confirmation makes them read the store), else let it go; with no subscription
+        open, the next one takes every relayed game's channel."""
+        subscription = self._subscription
+        if subscription is None:
+            return
+        with contextlib.suppress(BrokerUnavailable):
+            if game_id in self.relays:
+                await subscription.add([f"game:{game_id}"])
+            else:
+                await subscription.remove([f"game:{game_id}"])
 
     def _hand_on(self, game_id: str, data: dict[str, Any]) -> None:
         """Offer a view to the pages here holding exactly its seats."""
