@@ -139,21 +139,21 @@ def test_a_subscription_takes_channels_and_lets_them_go_while_it_is_read(url: st
     ``joined`` once confirmed, and its messages from then on; a channel removed delivers
     nothing more; the others are untouched."""
     async def scenario() -> None:
-        async with Replicas(url) as replicas:
-            async with replicas.b.subscribe(["moves"]) as subscription:
-                got = Collector(subscription)
-                await subscription.add(["game:1", "game:2", "moves"])  # "moves": already in
-                joined = await got.count(2)
-                assert sorted(m.channel for m in joined) == ["game:1", "game:2"]
-                assert all(m.joined and not m.gap and m.data == {} for m in joined)
-                await subscription.remove(["game:1"])
-                for channel, n in [("game:1", 0), ("game:2", 1), ("moves", 2), ("game:1", 3)]:
-                    await replicas.a.publish(channel, {"n": n})
-                await replicas.a.publish("moves", {"n": 4})  # the last: all before it came
-                after = (await got.count(5))[2:]
-                assert [(m.channel, m.data["n"], m.joined) for m in after] == [
-                    ("game:2", 1, False), ("moves", 2, False), ("moves", 4, False)]
-                await got.stop()
+        async with Replicas(url) as replicas, \
+                replicas.b.subscribe(["moves"]) as subscription:
+            got = Collector(subscription)
+            await subscription.add(["game:1", "game:2", "moves"])  # "moves": already in
+            joined = await got.count(2)
+            assert sorted(m.channel for m in joined) == ["game:1", "game:2"]
+            assert all(m.joined and not m.gap and m.data == {} for m in joined)
+            await subscription.remove(["game:1"])
+            for channel, n in [("game:1", 0), ("game:2", 1), ("moves", 2), ("game:1", 3)]:
+                await replicas.a.publish(channel, {"n": n})
+            await replicas.a.publish("moves", {"n": 4})  # the last: all before it came
+            after = (await got.count(5))[2:]
+            assert [(m.channel, m.data["n"], m.joined) for m in after] == [
+                ("game:2", 1, False), ("moves", 2, False), ("moves", 4, False)]
+            await got.stop()
 
     run(scenario)
 
@@ -318,6 +318,34 @@ def test_presence_members_leave_when_their_time_runs_out(url: str) -> None:
             async def bob_gone() -> bool:
                 return await replicas.b.members("online") == set()
             await eventually(bob_gone, "bob's shortened presence expiring")
+
+    run(scenario)
+
+
+def test_the_batched_calls_answer_as_one_call_each_would(url: str) -> None:
+    """owners_of, mark_all and members_of (one round trip each on Redis) against
+    owner_of, mark, unmark and members called one by one."""
+    async def scenario() -> None:
+        async with Replicas(url) as replicas:
+            await replicas.a.acquire("game:g1", "a", 30)
+            await replicas.b.acquire("game:g3", "b", 30)
+            keys = ["game:g1", "game:g2", "game:g3"]
+            assert await replicas.a.owners_of(keys) == [
+                await replicas.b.owner_of(k) for k in keys] == ["a", None, "b"]
+            assert await replicas.a.owners_of([]) == []
+            await replicas.a.mark("pages:g1", "old", 30)
+            await replicas.a.mark_all([("pages:g1", "a:0", True), ("pages:g1", "old", False),
+                                       ("pages:g2", "a:1", True), ("pages:g9", "x", False)],
+                                      TTL)
+            await replicas.a.mark_all([], TTL)
+            sets = ["pages:g1", "pages:g2", "pages:none"]
+            assert await replicas.b.members_of(sets) == [
+                await replicas.a.members(k) for k in sets] == [{"a:0"}, {"a:1"}, set()]
+
+            async def marks_expired() -> bool:  # marked with the TTL given to mark_all
+                return await replicas.b.members_of(sets) == [set(), set(), set()]
+            await eventually(marks_expired, "the expiry of the batched marks")
+            assert await replicas.b.members_of([]) == []
 
     run(scenario)
 

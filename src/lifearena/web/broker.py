@@ -170,6 +170,16 @@ class Broker(Protocol):
     async def members(self, key: str) -> set[str]:
         """The members of the presence set ``key`` whose time has not run out."""
 
+    async def owners_of(self, keys: Sequence[str]) -> list[str | None]:
+        """:meth:`owner_of` each of ``keys``, in one round trip."""
+
+    async def mark_all(self, marks: Sequence[tuple[str, str, bool]], ttl_s: float) -> None:
+        """For each ``(key, member, present)``: :meth:`mark` it for ``ttl_s`` seconds
+        where ``present``, else :meth:`unmark` it; in one round trip."""
+
+    async def members_of(self, keys: Sequence[str]) -> list[set[str]]:
+        """:meth:`members` of each of ``keys``, in one round trip."""
+
     async def close(self) -> None:
         """Let go of connections and subscriptions."""
 
@@ -327,6 +337,22 @@ class MemoryBroker:
     async def unmark(self, key: str, member: str) -> None:
         """See :meth:`Broker.unmark`."""
         self._presence[key].pop(member, None)
+
+    async def owners_of(self, keys: Sequence[str]) -> list[str | None]:
+        """See :meth:`Broker.owners_of`."""
+        return [self._holder(key) for key in keys]
+
+    async def mark_all(self, marks: Sequence[tuple[str, str, bool]], ttl_s: float) -> None:
+        """See :meth:`Broker.mark_all`."""
+        for key, member, present in marks:
+            if present:
+                await self.mark(key, member, ttl_s)
+            else:
+                await self.unmark(key, member)
+
+    async def members_of(self, keys: Sequence[str]) -> list[set[str]]:
+        """See :meth:`Broker.members_of`."""
+        return [await self.members(key) for key in keys]
 
     async def members(self, key: str) -> set[str]:
         """See :meth:`Broker.members`."""
@@ -735,6 +761,42 @@ class RedisBroker:
         """See :meth:`Broker.members`."""
         found = await self._call(self._members(keys=[self._key("presence", key)]))
         return {member.decode() for member in found}
+
+    async def owners_of(self, keys: Sequence[str]) -> list[str | None]:
+        """See :meth:`Broker.owners_of`: one ``MGET``."""
+        if not keys:
+            return []
+        found = await self._call(self._client.mget([self._key("lease", k) for k in keys]))
+        return [None if owner is None else owner.decode() for owner in found]
+
+    async def mark_all(self, marks: Sequence[tuple[str, str, bool]], ttl_s: float) -> None:
+        """See :meth:`Broker.mark_all`: one pipeline."""
+        if not marks:
+            return
+        ttl = _ttl_ms(ttl_s)
+
+        async def marked() -> None:
+            async with self._client.pipeline(transaction=False) as pipe:
+                for key, member, present in marks:
+                    if present:
+                        await self._mark(keys=[self._key("presence", key)],
+                                         args=[member, ttl], client=pipe)
+                    else:
+                        pipe.zrem(self._key("presence", key), member)
+                await pipe.execute()
+        await self._call(marked())
+
+    async def members_of(self, keys: Sequence[str]) -> list[set[str]]:
+        """See :meth:`Broker.members_of`: one pipeline."""
+        if not keys:
+            return []
+
+        async def found() -> list[Any]:
+            async with self._client.pipeline(transaction=False) as pipe:
+                for key in keys:
+                    await self._members(keys=[self._key("presence", key)], client=pipe)
+                return list(await pipe.execute())
+        return [{member.decode() for member in members} for members in await self._call(found())]
 
     async def close(self) -> None:
         """Close every subscription and the connection pool."""

@@ -686,20 +686,19 @@ class ReplicatedRooms(Rooms):
             return
         self.transport.tell(self.presence.audience(game_id), live.view_text)
 
-    async def _mark_pages(self, game_id: str) -> None:
+    def _page_marks(self, game_id: str) -> list[tuple[str, str, bool]]:
+        """The marks of the seats this replica's pages of ``game_id`` hold (present or
+        not), as :meth:`~lifearena.web.broker.Broker.mark_all` takes them."""
         held = {seat for seats in self.presence.audience(game_id).values() for seat in seats}
-        key = f"pages:{game_id}"
-        with contextlib.suppress(BrokerUnavailable):
-            for seat in (0, 1):
-                member = f"{self.replica}:{seat}"
-                if seat in held:
-                    await self._broker.mark(key, member, PAGES_TTL_S)
-                else:
-                    await self._broker.unmark(key, member)
+        return [(f"pages:{game_id}", f"{self.replica}:{seat}", seat in held) for seat in (0, 1)]
 
-    async def _others_pages(self, game_id: str) -> None:
-        """Learn the seats other replicas' pages of an owned game hold."""
-        members = await self._broker.members(f"pages:{game_id}")
+    async def _mark_pages(self, game_id: str) -> None:
+        with contextlib.suppress(BrokerUnavailable):
+            await self._broker.mark_all(self._page_marks(game_id), PAGES_TTL_S)
+
+    def _others_pages(self, game_id: str, members: set[str]) -> None:
+        """Learn the seats other replicas' pages of an owned game hold (``members``: its
+        set ``pages:{id}``)."""
         there = [False, False]
         for member in members:
             replica, _, seat = member.rpartition(":")
@@ -718,13 +717,14 @@ class ReplicatedRooms(Rooms):
         that something must run (a clock, an agent) or that a page here shows; renew the
         marks of this replica's pages and learn the others'. Answers the games taken."""
         taken = []
-        running = self.store.running()
-        for game_id in dict.fromkeys([*running, *self.presence.open_games()]):
-            if self.owns(game_id):
+        running = await self.stored(self.store.running)
+        others = [game_id for game_id in dict.fromkeys([*running, *self.presence.open_games()])
+                  if not self.owns(game_id)]
+        owners = await self._broker.owners_of([self._keeper.key(g) for g in others])
+        for game_id, owner in zip(others, owners, strict=True):
+            if owner is not None:
                 continue
             try:
-                if await self._broker.owner_of(self._keeper.key(game_id)) is not None:
-                    continue
                 copy = await self.read_copy(game_id)  # a game with pages here: if played
                 if copy.over or copy.row.cancelled:
                     continue
@@ -732,10 +732,12 @@ class ReplicatedRooms(Rooms):
                     taken.append(game_id)
             except (NotFound, DamagedRow, TooBusy):
                 continue
-        for game_id in self.presence.open_games():
-            await self._mark_pages(game_id)
-        for game_id in list(self._keeper.held):
-            await self._others_pages(game_id)
+        await self._broker.mark_all([mark for game_id in self.presence.open_games()
+                                     for mark in self._page_marks(game_id)], PAGES_TTL_S)
+        held = list(self._keeper.held)
+        for game_id, members in zip(held, await self._broker.members_of(
+                [f"pages:{game_id}" for game_id in held]), strict=True):
+            self._others_pages(game_id, members)
         for game_id in [g for g in self._verified if g not in self._keeper.held]:
             del self._verified[game_id]  # a game no longer owned (over, given up)
         return taken
