@@ -267,6 +267,70 @@ def test_a_stale_owner_s_move_is_refused_by_the_store_and_forwarded_to_the_new_o
             store.close()
 
 
+def test_the_owner_publishes_only_the_views_other_replicas_pages_hold(tmp_path: Path) -> None:
+    """No page of the game elsewhere: a move publishes nothing. A page holding seat 1 opens
+    on the other replica: at its next sweep the owner learns of it and publishes seat 1's
+    view at once (the move made before), then after each change that view alone."""
+    from lifearena.web.broker import MemoryBroker, Message
+    from lifearena.web.models import Move, NewGame
+    from lifearena.web.rooms.cluster import ReplicatedRooms
+    from lifearena.web.settings import Settings
+    from lifearena.web.sockets import LocalTransport
+
+    from .test_rooms import Page
+
+    broker = MemoryBroker()
+    stores = [Store(tmp_path / "games.sqlite") for _ in range(2)]
+    one, two = (ReplicatedRooms(Settings(tmp_path / "games.sqlite", agent_workers="thread"),
+                                store, LocalTransport(), broker=broker, replica=name)
+                for store, name in zip(stores, ("one", "two"), strict=True))
+
+    published: list[Message] = []
+
+    async def until(done: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + 10
+        while not done():
+            assert time.monotonic() < deadline, f"not within 10 s: {what}"
+            await asyncio.sleep(0.01)
+
+    async def scenario() -> None:
+        await one.join()
+        await two.join()
+        made = one.create(NewGame(game="war_of_life", opponent="hotseat", params=LASTING))
+        game_id, token = made["id"], made["token"]
+        live = await one.game(game_id)
+        async with broker.subscribe([f"game:{game_id}"]) as spy:
+            async def collect() -> None:
+                async for message in spy:
+                    published.append(message)
+            collector = asyncio.get_running_loop().create_task(collect())
+            for ply in (0, 1):  # no page elsewhere: nothing published
+                text = live.view([0, 1])["legal"][str(ply)]["moves"][0]["move"]
+                await one.move(game_id, token, None, Move(move=text, ply=ply))
+            page = Page()
+            two.open_page(await two.game(game_id), page, [1])
+            await until(lambda: bool(page.got), "the page's first view")
+            await one.sweep()  # the owner learns of seat 1's page on "two"
+            await until(lambda: len(published) == 1, "seat 1's view published at once")
+            text = live.view([0, 1])["legal"]["0"]["moves"][0]["move"]
+            await one.move(game_id, token, None, Move(move=text, ply=2))
+            await until(lambda: len(published) == 2, "seat 1's view of the next move")
+            await until(lambda: page.got[-1]["ply"] == 3, "the page shown the next move")
+            assert [(m.data["seats"], json.loads(m.data["text"])["ply"]) for m in published] \
+                == [([1], 2), ([1], 3)]
+            collector.cancel()
+        for rooms in (one, two):
+            await rooms.leave()
+            for task in list(rooms.tasks):
+                task.cancel()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        for store in stores:
+            store.close()
+
+
 def test_another_replicas_game_is_rebuilt_once_per_change_and_off_the_event_loop(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A replica that does not own a game reads its row at every request but rebuilds the

@@ -15,16 +15,18 @@ and message, so the route answers the same 4xx). An owner that does not answer w
 after :data:`CALL_DEADLINE_S` the caller is told :class:`OwnerUnavailable` (503).
 
 **Pages on any replica.** A read of a game this replica does not own is answered from a copy
-read from the store (the truth after each write; never cached, no clock or agent runs on
-it). The owner tells its own pages as a single server does and publishes each seat list's
-view on ``game:{id}`` (``{"seats": [...], "text": ...}``: a spectator's, each seat's and, at
-one screen, both seats'); every replica reads the channels of the games it has pages of on
-its one subscription (added with the game's first page here, let go with its last) and
-hands each view only to its pages holding exactly those seats, so a hidden choice reaches
-no other seat and no spectator. Once a channel is confirmed, and after a gap in the
-subscription (Redis went away), its pages get the game read afresh from the store.
-Each replica marks the seats its pages hold in the presence set ``pages:{id}``, so the owner
-shows a seat's holder as present wherever its page is.
+read from the store (the truth after each write; rebuilt only when its row changed; no clock
+or agent runs on it). Each replica marks the seat lists its pages of a game hold (a
+spectator's, each seat's, both seats' at one screen) in the presence set ``pages:{id}``; the
+owner reads the others' marks at each sweep, shows a seat's holder as present wherever its
+page is, and after each change publishes on ``game:{id}`` the view of each seat list
+another replica's pages hold (``{"seats": [...], "text": ...}``), and nothing when none
+does (a seat list it hears of for the first time is sent the current view at once). Every
+replica reads the channels of the games it has pages of on its one subscription (added with
+the game's first page here, let go with its last) and hands each view only to its pages
+holding exactly those seats, so a hidden choice reaches no other seat and no spectator. Once
+a channel is confirmed, and after a gap in the subscription (Redis went away), its pages get
+the game read afresh from the store.
 
 **Failover.** Every :data:`SWEEP_S` seconds each replica looks for games in progress whose
 lease is free and that something must run without a request (a clock, an agent:
@@ -161,6 +163,11 @@ def _act_args(kind: str, token: str | None, seats: list[int] | None, action: str
     return {"kind": kind, "token": token, "seats": seats, "action": action, "client": client}
 
 
+SEAT_LISTS = ("", "0", "1", "0,1")
+"""The seat lists a page may hold, as :func:`_seat_key` writes them: a spectator's, each
+seat's, both seats' (one screen)."""
+
+
 def _seat_key(seats: list[int] | tuple[int, ...]) -> str:
     return ",".join(str(s) for s in sorted(seats))
 
@@ -203,12 +210,16 @@ class ReplicatedRooms(Rooms):
         self._outgoing: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None
         self._ids = itertools.count()
         self._ready: asyncio.Event | None = None
+        self._sweeping = asyncio.Lock()
         self._subscription: Subscription | None = None
         self._claiming: dict[str, asyncio.Task[None]] = {}
         self._own_tasks: list[asyncio.Task[None]] = []
         self._copies: collections.OrderedDict[str, tuple[str, LiveGame]] = \
             collections.OrderedDict()
         """Games read from the store here, by id: (the row's stamp, the game rebuilt)."""
+        self._listened: dict[str, set[str]] = {}
+        """Owned games with pages on other replicas, by id: the seat lists (as
+        :func:`_seat_key` writes them) those pages hold, learnt at each sweep."""
         self._verified: dict[str, int] = {}
         """Owned games whose stored fencing token was seen no larger than their lease's
         since the last gap in the subscription, by id: that lease's token."""
@@ -619,12 +630,15 @@ class ReplicatedRooms(Rooms):
         if not self.owns(live.row.id) or self.games.get(live.row.id) is not live:
             return
         super().broadcast(live)
+        self._publish_views(live, sorted(self._listened.get(live.row.id, set())))
+
+    def _publish_views(self, live: LiveGame, keys: list[str]) -> None:
+        """Publish ``live``'s view for each seat list of ``keys`` (as :func:`_seat_key`
+        writes them) on ``game:{id}``, in order."""
         if self._outgoing is None:
             return
-        lists: list[list[int]] = [[], [0], [1]]
-        if live.row.tokens[0] is not None and live.row.tokens[0] == live.row.tokens[1]:
-            lists.append([0, 1])  # one screen: its page holds both seats
-        for seats in lists:
+        for key in keys:
+            seats = [int(seat) for seat in key.split(",") if seat]
             self._outgoing.put_nowait((f"game:{live.row.id}", {
                 "from": self.replica, "seats": seats, "text": live.view_text(seats)}))
 
@@ -687,35 +701,48 @@ class ReplicatedRooms(Rooms):
         self.transport.tell(self.presence.audience(game_id), live.view_text)
 
     def _page_marks(self, game_id: str) -> list[tuple[str, str, bool]]:
-        """The marks of the seats this replica's pages of ``game_id`` hold (present or
-        not), as :meth:`~lifearena.web.broker.Broker.mark_all` takes them."""
-        held = {seat for seats in self.presence.audience(game_id).values() for seat in seats}
-        return [(f"pages:{game_id}", f"{self.replica}:{seat}", seat in held) for seat in (0, 1)]
+        """The marks of the seat lists this replica's pages of ``game_id`` hold (present
+        or not: a spectator's, each seat's, both seats'), as
+        :meth:`~lifearena.web.broker.Broker.mark_all` takes them."""
+        held = {_seat_key(seats) for seats in self.presence.audience(game_id).values()}
+        return [(f"pages:{game_id}", f"{self.replica}:{key}", key in held)
+                for key in SEAT_LISTS]
 
     async def _mark_pages(self, game_id: str) -> None:
         with contextlib.suppress(BrokerUnavailable):
             await self._broker.mark_all(self._page_marks(game_id), PAGES_TTL_S)
 
     def _others_pages(self, game_id: str, members: set[str]) -> None:
-        """Learn the seats other replicas' pages of an owned game hold (``members``: its
-        set ``pages:{id}``)."""
-        there = [False, False]
-        for member in members:
-            replica, _, seat = member.rpartition(":")
-            if replica != self.replica and seat in ("0", "1"):
-                there[int(seat)] = True
+        """Learn the seat lists other replicas' pages of an owned game hold (``members``:
+        its set ``pages:{id}``): the views :meth:`broadcast` publishes, and who is present.
+        A seat list heard of for the first time is sent the game's view at once (a move
+        made since its page opened there was not published for it)."""
+        lists = {key for replica, _, key in (m.rpartition(":") for m in members)
+                 if replica != self.replica and key in SEAT_LISTS}
+        new = lists - self._listened.get(game_id, set())
+        self._listened[game_id] = lists
+        live = self.games.get(game_id)
+        told = None if live is None else list(live.told)
+        there = [any(str(seat) in key.split(",") for key in lists) for seat in (0, 1)]
         presence = self.presence
         assert isinstance(presence, SharedPresence)
         if presence.remote.get(game_id, [False, False]) != there:
             presence.remote[game_id] = there
-            self._presence_settled(game_id)
+            self._presence_settled(game_id)  # a change of who is here: every view told
+        if new and live is not None and live.told == told:  # nothing was told: the new
+            self._publish_views(live, sorted(new))
 
     # -- failover ------------------------------------------------------------------------------
 
     async def sweep(self) -> list[str]:
         """Take the games in progress whose lease is free (their owner died or left) and
         that something must run (a clock, an agent) or that a page here shows; renew the
-        marks of this replica's pages and learn the others'. Answers the games taken."""
+        marks of this replica's pages and learn the others'. Answers the games taken
+        (one sweep at a time)."""
+        async with self._sweeping:
+            return await self._sweep()
+
+    async def _sweep(self) -> list[str]:
         taken = []
         running = await self.stored(self.store.running)
         others = [game_id for game_id in dict.fromkeys([*running, *self.presence.open_games()])
@@ -738,8 +765,9 @@ class ReplicatedRooms(Rooms):
         for game_id, members in zip(held, await self._broker.members_of(
                 [f"pages:{game_id}" for game_id in held]), strict=True):
             self._others_pages(game_id, members)
-        for game_id in [g for g in self._verified if g not in self._keeper.held]:
-            del self._verified[game_id]  # a game no longer owned (over, given up)
+        for known in (self._verified, self._listened):
+            for game_id in [g for g in known if g not in self._keeper.held]:
+                del known[game_id]  # a game no longer owned (over, given up)
         return taken
 
     async def _sweep_often(self) -> None:
