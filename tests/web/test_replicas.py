@@ -219,14 +219,11 @@ def test_a_write_with_a_stale_fencing_token_is_refused(tmp_path: Path) -> None:
     store.close()
 
 
-def test_a_stale_owner_s_move_is_refused_by_the_store_and_forwarded_to_the_new_owner(
-        tmp_path: Path) -> None:
-    """Two replicas in one process over a memory broker: the first loses its lease without
-    noticing (as in a long pause), the second takes the game over and moves; the first's
-    next move is refused by its stale copy, the store shows a larger fencing token than its
-    own, and the call then reaches the new owner: both moves are played once, in order."""
+def in_process_replicas(tmp_path: Path) -> tuple[Any, Any, Any, list[Store]]:
+    """Two replicas, ``one`` and ``two``, in this process over a memory broker and one
+    SQLite file (a store each): ``(broker, one, two, stores)``; the caller closes the
+    stores."""
     from lifearena.web.broker import MemoryBroker
-    from lifearena.web.models import Move, NewGame
     from lifearena.web.rooms.cluster import ReplicatedRooms
     from lifearena.web.settings import Settings
     from lifearena.web.sockets import LocalTransport
@@ -236,6 +233,26 @@ def test_a_stale_owner_s_move_is_refused_by_the_store_and_forwarded_to_the_new_o
     one, two = (ReplicatedRooms(Settings(tmp_path / "games.sqlite", agent_workers="thread"),
                                 store, LocalTransport(), broker=broker, replica=name)
                 for store, name in zip(stores, ("one", "two"), strict=True))
+    return broker, one, two, stores
+
+
+async def leave_all(*replicas: Any) -> None:
+    """Stop in-process replicas: leases given up, background tasks ended."""
+    for rooms in replicas:
+        await rooms.leave()
+        for task in list(rooms.tasks):
+            task.cancel()
+
+
+def test_a_stale_owner_s_move_is_refused_by_the_store_and_forwarded_to_the_new_owner(
+        tmp_path: Path) -> None:
+    """Two replicas in one process over a memory broker: the first loses its lease without
+    noticing (as in a long pause), the second takes the game over and moves; the first's
+    next move is refused by its stale copy, the store shows a larger fencing token than its
+    own, and the call then reaches the new owner: both moves are played once, in order."""
+    from lifearena.web.models import Move, NewGame
+
+    broker, one, two, stores = in_process_replicas(tmp_path)
 
     async def scenario() -> list[str]:
         await one.join()
@@ -253,10 +270,7 @@ def test_a_stale_owner_s_move_is_refused_by_the_store_and_forwarded_to_the_new_o
         assert stale.row.moves == [first, second] and not one.owns(game_id)
         with pytest.raises(TurnError):  # a refusal comes back as the owner raised it
             await one.move(game_id, token, None, Move(move=second, ply=1))
-        for rooms in (one, two):
-            await rooms.leave()
-            for task in list(rooms.tasks):
-                task.cancel()
+        await leave_all(one, two)
         return stores[0].get(game_id).moves  # type: ignore[union-attr]
 
     try:
@@ -271,19 +285,12 @@ def test_the_owner_publishes_only_the_views_other_replicas_pages_hold(tmp_path: 
     """No page of the game elsewhere: a move publishes nothing. A page holding seat 1 opens
     on the other replica: at its next sweep the owner learns of it and publishes seat 1's
     view at once (the move made before), then after each change that view alone."""
-    from lifearena.web.broker import MemoryBroker, Message
+    from lifearena.web.broker import Message
     from lifearena.web.models import Move, NewGame
-    from lifearena.web.rooms.cluster import ReplicatedRooms
-    from lifearena.web.settings import Settings
-    from lifearena.web.sockets import LocalTransport
 
     from .test_rooms import Page
 
-    broker = MemoryBroker()
-    stores = [Store(tmp_path / "games.sqlite") for _ in range(2)]
-    one, two = (ReplicatedRooms(Settings(tmp_path / "games.sqlite", agent_workers="thread"),
-                                store, LocalTransport(), broker=broker, replica=name)
-                for store, name in zip(stores, ("one", "two"), strict=True))
+    broker, one, two, stores = in_process_replicas(tmp_path)
 
     published: list[Message] = []
 
@@ -319,10 +326,7 @@ def test_the_owner_publishes_only_the_views_other_replicas_pages_hold(tmp_path: 
             assert [(m.data["seats"], json.loads(m.data["text"])["ply"]) for m in published] \
                 == [([1], 2), ([1], 3)]
             collector.cancel()
-        for rooms in (one, two):
-            await rooms.leave()
-            for task in list(rooms.tasks):
-                task.cancel()
+        await leave_all(one, two)
 
     try:
         asyncio.run(scenario())
@@ -336,12 +340,8 @@ def test_another_replicas_game_is_rebuilt_once_per_change_and_off_the_event_loop
     """A replica that does not own a game reads its row at every request but rebuilds the
     game only when the row changed, and rebuilds a long one in a slow-work worker (here
     every one: the bound is set below 0 moves), so readers cannot stall its event loop."""
-    from lifearena.web.broker import MemoryBroker
     from lifearena.web.models import Move, NewGame
     from lifearena.web.rooms import cluster as cluster_module
-    from lifearena.web.rooms.cluster import ReplicatedRooms
-    from lifearena.web.settings import Settings
-    from lifearena.web.sockets import LocalTransport
 
     rebuilt: list[int] = []
     original = cluster_module.rebuild
@@ -352,11 +352,7 @@ def test_another_replicas_game_is_rebuilt_once_per_change_and_off_the_event_loop
 
     monkeypatch.setattr(cluster_module, "rebuild", counting)
     monkeypatch.setattr(cluster_module, "LOOP_REPLAY_MOVES", -1)
-    broker = MemoryBroker()
-    stores = [Store(tmp_path / "games.sqlite") for _ in range(2)]
-    one, two = (ReplicatedRooms(Settings(tmp_path / "games.sqlite", agent_workers="thread"),
-                                store, LocalTransport(), broker=broker, replica=name)
-                for store, name in zip(stores, ("one", "two"), strict=True))
+    _, one, two, stores = in_process_replicas(tmp_path)
     offloaded: list[str] = []
     run = two.heavy.run
 
@@ -384,10 +380,7 @@ def test_another_replicas_game_is_rebuilt_once_per_change_and_off_the_event_loop
         await one.move(game_id, token, None, Move(move=first, ply=0))
         assert (await two.game(game_id)).row.moves == [first]  # a new row: a new copy
         assert len(rebuilt) == before + 1 and rebuilt[-1] == 1
-        for rooms in (one, two):
-            await rooms.leave()
-            for task in list(rooms.tasks):
-                task.cancel()
+        await leave_all(one, two)
 
     try:
         asyncio.run(scenario())
