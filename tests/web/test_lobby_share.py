@@ -31,7 +31,7 @@ async def until(check: Callable[[], bool], what: str) -> None:
 
 async def linked(broker: MemoryBroker, name: str) -> Lobby:
     lobby = Lobby()
-    lobby.share = LobbyShare(broker, name, lobby)
+    lobby.share = LobbyShare(broker, name, lobby=lobby)
     await lobby.share.start()
     return lobby
 

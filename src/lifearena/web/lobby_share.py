@@ -29,13 +29,13 @@ A single server (no broker) never makes a :class:`LobbyShare`: its lobby behaves
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from lifearena.web.broker import Broker, BrokerUnavailable, Message
+from lifearena.web.broker import BrokerUnavailable, Message
+from lifearena.web.channel_link import ChannelLink
 from lifearena.web.rooms.cluster import OwnerUnavailable, ReplicatedRooms
 from lifearena.web.sockets import encode
 
@@ -47,8 +47,6 @@ log = logging.getLogger("lifearena.web.lobby")
 
 CHANNEL = "lobby"
 """The broker channel the replicas tell each other the lobby's changes on."""
-RETRY_S = 0.5
-"""Seconds before a failed subscription to :data:`CHANNEL` is tried again."""
 
 _SHARED_FIELDS = ("id", "owner", "address", "game", "params", "clock", "colour", "created",
                   "expires", "maker", "rated")
@@ -73,32 +71,27 @@ def challenge_of(record: dict[str, Any]) -> Challenge:
 
 
 @dataclass
-class LobbyShare:
+class LobbyShare(ChannelLink):
     """One replica's link between its lobby and the others' (see the module)."""
 
-    broker: Broker
-    replica: str
-    lobby: Lobby
+    channel: ClassVar[str] = CHANNEL
+    what: ClassVar[str] = "the lobby's"
+    lobby: Lobby = field(kw_only=True)
     lease_s: float = 3600.0
     """Seconds the ``challenge:{id}`` lease (the challenge's outcome) is kept."""
-    _outgoing: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
-    _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     # -- telling the others --------------------------------------------------------------------
 
     def added(self, challenge: Challenge) -> None:
         """A challenge was made here."""
-        self._send({"kind": "added", "challenge": record_of(challenge)})
+        self.send({"kind": "added", "challenge": record_of(challenge)})
 
     def removed(self, challenge: Challenge, reason: Reason) -> None:
         """A challenge was cancelled or accepted here (the seat and token of its creator
         with it, for the replica where the creator's page is)."""
-        self._send({"kind": "removed", "id": challenge.id, "reason": reason,
+        self.send({"kind": "removed", "id": challenge.id, "reason": reason,
                     "game": challenge.game_id, "seat": challenge.seat,
                     "token": challenge.token})
-
-    def _send(self, message: dict[str, Any]) -> None:
-        self._outgoing.put_nowait({"from": self.replica, **message})
 
     # -- one outcome per challenge -------------------------------------------------------------
 
@@ -137,7 +130,7 @@ class LobbyShare:
         """Act on one message of :data:`CHANNEL` (this replica's own are skipped)."""
         data = message.data
         if message.gap:
-            self._send({"kind": "hello"})
+            self.send({"kind": "hello"})
             return
         if data.get("from") == self.replica:
             return
@@ -153,57 +146,14 @@ class LobbyShare:
         elif kind == "hello":
             records = [record_of(c) for c in self.lobby.open.values()]
             if records:
-                self._send({"kind": "open", "challenges": records})
-
-    async def _listen(self, ready: asyncio.Event) -> None:
-        while True:
-            try:
-                async with self.broker.subscribe([CHANNEL]) as subscription:
-                    self._send({"kind": "hello"})  # the others answer what is open
-                    ready.set()
-                    async for message in subscription:
-                        try:
-                            self.received(message)
-                        except (KeyError, TypeError, ValueError) as error:
-                            log.warning("a lobby message unread (%s): %s", error, message)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                log.warning("the lobby's channel failed (%s); again", error)
-            await asyncio.sleep(RETRY_S)
-
-    async def _publish(self) -> None:
-        while True:
-            message = await self._outgoing.get()
-            try:
-                await self.broker.publish(CHANNEL, message)
-            except BrokerUnavailable as error:  # the others resync at their gap's hello
-                log.warning("publishing the lobby's change: %s", error)
-
-    async def start(self) -> None:
-        """Subscribe and start telling (returns once subscribed, or after 10 s)."""
-        ready = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._listen(ready), name="lobby share"),
-                       loop.create_task(self._publish(), name="lobby share out")]
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(ready.wait(), 10)
-
-    async def stop(self) -> None:
-        """Stop hearing and telling."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        self._tasks = []
+                self.send({"kind": "open", "challenges": records})
 
 
 async def share_lobby(server: Rooms, lobby: Lobby) -> None:
     """Link ``lobby`` to the other replicas' when ``server`` is one replica of several
     (nothing for a single server)."""
     if isinstance(server, ReplicatedRooms) and server.broker is not None:
-        lobby.share = LobbyShare(server.broker, server.replica, lobby)
+        lobby.share = LobbyShare(server.broker, server.replica, lobby=lobby)
         await lobby.share.start()
 
 

@@ -22,12 +22,13 @@ A single server (no broker) never makes a :class:`PoolShare`: its pools pair as 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from lifearena.web.broker import Broker, BrokerUnavailable, Message
+from lifearena.web.broker import BrokerUnavailable, Message
+from lifearena.web.channel_link import ChannelLink
 from lifearena.web.pools import Pairing, PoolKey, Seeker
 from lifearena.web.rooms.cluster import ReplicatedRooms
 
@@ -46,8 +47,6 @@ LEASE_TTL_S = 3.0
 most this long)."""
 ALIVE_EVERY_S = 1.0
 """Seconds between two ``alive`` messages of one replica."""
-RETRY_S = 0.5
-"""Seconds before a failed subscription to :data:`CHANNEL` is tried again."""
 
 
 def seeker_record(key: PoolKey, seeker: Seeker, now: float) -> dict[str, Any]:
@@ -59,26 +58,26 @@ def seeker_record(key: PoolKey, seeker: Seeker, now: float) -> dict[str, Any]:
 
 
 @dataclass
-class PoolShare:
+class PoolShare(ChannelLink):
     """One replica's link between its pools and the others' (see the module)."""
 
-    broker: Broker
-    replica: str
-    room: PoolRoom
-    _outgoing: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
-    _alive: set[str] = field(default_factory=set)
-    _leads: bool = False
-    _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    channel: ClassVar[str] = CHANNEL
+    what: ClassVar[str] = "the pools'"
+    unread: ClassVar[tuple[type[Exception], ...]] = (KeyError, TypeError, ValueError,
+                                                     LookupError)
+    room: PoolRoom = field(kw_only=True)
+    _alive: set[str] = field(default_factory=set, init=False)
+    _leads: bool = field(default=False, init=False)
 
     # -- telling the others --------------------------------------------------------------------
 
     def joined(self, key: PoolKey, seeker: Seeker) -> None:
         """A seeker joined a pool here."""
-        self._send({"kind": "join", "seeker": seeker_record(key, seeker, self.room.clock())})
+        self.send({"kind": "join", "seeker": seeker_record(key, seeker, self.room.clock())})
 
     def left(self, player: str) -> None:
         """A player left every pool here (or was taken out: quiet, or its pairing failed)."""
-        self._send({"kind": "leave", "player": player})
+        self.send({"kind": "leave", "player": player})
 
     def alive(self, player: str) -> None:
         """A seeker's page asked here (told with the others at the next ``alive``)."""
@@ -86,10 +85,7 @@ class PoolShare:
 
     def paired(self, pairing: Pairing, game: dict[str, Any]) -> None:
         """The pairer started ``pairing``'s ``game``."""
-        self._send({"kind": "paired", "players": list(pairing.players), "game": game})
-
-    def _send(self, message: dict[str, Any]) -> None:
-        self._outgoing.put_nowait({"from": self.replica, **message})
+        self.send({"kind": "paired", "players": list(pairing.players), "game": game})
 
     # -- the pairer ------------------------------------------------------------------------------
 
@@ -112,7 +108,7 @@ class PoolShare:
         """Act on one message of :data:`CHANNEL` (this replica's own are skipped)."""
         data = message.data
         if message.gap:
-            self._send({"kind": "hello"})
+            self.send({"kind": "hello"})
             return
         if data.get("from") == self.replica:
             return
@@ -135,7 +131,7 @@ class PoolShare:
             records = [seeker_record(key, seeker, now) for key in room.pools.counts()
                        for seeker in room.pools.pool(*key).waiting()]
             if records:
-                self._send({"kind": "seekers", "seekers": records})
+                self.send({"kind": "seekers", "seekers": records})
 
     def _seeker(self, record: dict[str, Any]) -> dict[str, Any]:
         game, preset_key, kind = record["pool"]
@@ -146,63 +142,23 @@ class PoolShare:
         return {"game": str(game), "key": str(preset_key), "kind": str(kind),
                 "seeker": seeker}
 
-    async def _listen(self, ready: asyncio.Event) -> None:
-        while True:
-            try:
-                async with self.broker.subscribe([CHANNEL]) as subscription:
-                    self._send({"kind": "hello"})  # the others answer who waits
-                    ready.set()
-                    async for message in subscription:
-                        try:
-                            self.received(message)
-                        except (KeyError, TypeError, ValueError, LookupError) as error:
-                            log.warning("a pools message unread (%s): %s", error, message)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                log.warning("the pools' channel failed (%s); again", error)
-            await asyncio.sleep(RETRY_S)
-
-    async def _publish(self) -> None:
-        while True:
-            message = await self._outgoing.get()
-            try:
-                await self.broker.publish(CHANNEL, message)
-            except BrokerUnavailable as error:
-                log.warning("publishing the pools' change: %s", error)
-
     async def _tell_alive(self) -> None:
         while True:
             await asyncio.sleep(ALIVE_EVERY_S)
             if self._alive:
                 players, self._alive = sorted(self._alive), set()
-                self._send({"kind": "alive", "players": players})
+                self.send({"kind": "alive", "players": players})
 
-    async def start(self) -> None:
-        """Subscribe and start telling (returns once subscribed, or after 10 s)."""
-        ready = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._listen(ready), name="pools share"),
-                       loop.create_task(self._publish(), name="pools share out"),
-                       loop.create_task(self._tell_alive(), name="pools alive")]
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(ready.wait(), 10)
-
-    async def stop(self) -> None:
-        """Stop hearing and telling (the lease lapses by itself)."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        self._tasks = []
+    def background(self) -> list[Coroutine[Any, Any, None]]:
+        """The ``alive`` messages, about once a second."""
+        return [self._tell_alive()]
 
 
 async def share_pools(server: Rooms, room: PoolRoom) -> None:
     """Link ``room`` to the other replicas' pools when ``server`` is one replica of several
     (nothing for a single server)."""
     if isinstance(server, ReplicatedRooms) and server.broker is not None:
-        room.share = PoolShare(server.broker, server.replica, room)
+        room.share = PoolShare(server.broker, server.replica, room=room)
         await room.share.start()
 
 
