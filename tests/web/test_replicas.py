@@ -236,6 +236,15 @@ def in_process_replicas(tmp_path: Path) -> tuple[Any, Any, Any, list[Store]]:
     return broker, one, two, stores
 
 
+def run_closing(scenario: Callable[[], Any], stores: list[Store]) -> Any:
+    """``asyncio.run(scenario())``'s answer; ``stores`` closed after it, whatever happens."""
+    try:
+        return asyncio.run(scenario())
+    finally:
+        for store in stores:
+            store.close()
+
+
 async def leave_all(*replicas: Any) -> None:
     """Stop in-process replicas: leases given up, background tasks ended."""
     for rooms in replicas:
@@ -273,12 +282,8 @@ def test_a_stale_owner_s_move_is_refused_by_the_store_and_forwarded_to_the_new_o
         await leave_all(one, two)
         return stores[0].get(game_id).moves  # type: ignore[union-attr]
 
-    try:
-        moves = asyncio.run(scenario())
-        assert len(moves) == 2 and len(set(moves)) == 2
-    finally:
-        for store in stores:
-            store.close()
+    moves = run_closing(scenario, stores)
+    assert len(moves) == 2 and len(set(moves)) == 2
 
 
 def test_the_owner_publishes_only_the_views_other_replicas_pages_hold(tmp_path: Path) -> None:
@@ -328,11 +333,7 @@ def test_the_owner_publishes_only_the_views_other_replicas_pages_hold(tmp_path: 
             collector.cancel()
         await leave_all(one, two)
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        for store in stores:
-            store.close()
+    run_closing(scenario, stores)
 
 
 def test_another_replicas_game_is_rebuilt_once_per_change_and_off_the_event_loop(
@@ -382,11 +383,7 @@ def test_another_replicas_game_is_rebuilt_once_per_change_and_off_the_event_loop
         assert len(rebuilt) == before + 1 and rebuilt[-1] == 1
         await leave_all(one, two)
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        for store in stores:
-            store.close()
+    run_closing(scenario, stores)
 
 
 def test_two_clients_on_two_replicas_play_war_of_life(cluster: Cluster) -> None:
