@@ -286,6 +286,41 @@ def test_a_stale_owner_s_move_is_refused_by_the_store_and_forwarded_to_the_new_o
     assert len(moves) == 2 and len(set(moves)) == 2
 
 
+def test_a_move_asked_again_of_a_slow_owner_is_played_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The owner answers a forwarded move later than the asker waits, so the asker asks
+    again: the owner does not play it a second time (which would refuse it as stale), and
+    the asker gets the one answer."""
+    from lifearena.web.models import Move, NewGame
+    from lifearena.web.rooms import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "FORWARD_TIMEOUT_S", 0.2)
+    _, one, two, stores = in_process_replicas(tmp_path)
+    writes: list[int] = []
+    stored = one.stored
+
+    async def slow_stored(call: Any, *args: Any) -> Any:
+        if getattr(call, "__name__", "") == "save_play":
+            writes.append(len(args[0].moves))
+            await asyncio.sleep(0.5)  # the asker asks again meanwhile
+        return await stored(call, *args)
+
+    monkeypatch.setattr(one, "stored", slow_stored)
+
+    async def scenario() -> None:
+        await one.join()
+        await two.join()
+        made = one.create(NewGame(game="war_of_life", opponent="hotseat", params=LASTING))
+        game_id, token = made["id"], made["token"]
+        live = await one.game(game_id)
+        first = live.view([0, 1])["legal"]["0"]["moves"][0]["move"]
+        after = await two.move(game_id, token, None, Move(move=first, ply=0))
+        assert after.row.moves == [first] and writes == [1]
+        await leave_all(one, two)
+
+    run_closing(scenario, stores)
+
+
 def test_the_owner_publishes_only_the_views_other_replicas_pages_hold(tmp_path: Path) -> None:
     """No page of the game elsewhere: a move publishes nothing. A page holding seat 1 opens
     on the other replica: at its next sweep the owner learns of it and publishes seat 1's

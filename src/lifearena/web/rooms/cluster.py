@@ -85,6 +85,9 @@ FORWARD_TIMEOUT_S = 2.0
 CALL_DEADLINE_S = 8.0
 """Seconds a call may spend finding an owner (forwarding, waiting for a dead owner's lease
 to expire) before it is refused with :class:`OwnerUnavailable`."""
+ANSWERS_KEPT = 4096
+"""Forwarded calls whose reply an owner keeps, to send it again to an asker that asks again
+(its first answer was late) rather than run the call twice."""
 READ_COPIES = 64
 """Games read from the store (another replica's) kept rebuilt here until their row
 changes."""
@@ -214,6 +217,9 @@ class ReplicatedRooms(Rooms):
         self._subscription: Subscription | None = None
         self._claiming: dict[str, asyncio.Task[None]] = {}
         self._own_tasks: list[asyncio.Task[None]] = []
+        self._answers: collections.OrderedDict[str, asyncio.Future[dict[str, Any]]] = \
+            collections.OrderedDict()
+        """The forwarded calls run here lately, by request id: their reply once sent."""
         self._copies: collections.OrderedDict[str, tuple[str, LiveGame]] = \
             collections.OrderedDict()
         """Games read from the store here, by id: (the row's stamp, the game rebuilt)."""
@@ -498,6 +504,7 @@ class ReplicatedRooms(Rooms):
         store only where ``answered``)."""
         if not valid_id(game_id):
             raise NotFound(f"no game {game_id[:40]!r}")
+        request = f"{self.replica}/{next(self._ids)}/{secrets.token_hex(4)}"
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CALL_DEADLINE_S
         while True:
@@ -506,7 +513,8 @@ class ReplicatedRooms(Rooms):
                 try:  # the owner first (one Redis read): the store is read only to take
                     owner = await self._broker.owner_of(self._keeper.key(game_id))
                     if owner is not None and owner != self.replica:
-                        answer = await self._forward(owner, game_id, method, args)
+                        answer = await self._forward(owner, game_id, method, args,
+                                                     request)
                         if answer is None and answered:
                             return await self.read_copy(game_id)
                         return answer
@@ -528,9 +536,11 @@ class ReplicatedRooms(Rooms):
                                        "try again in a few seconds")
             await asyncio.sleep(0.1)
 
-    async def _forward(self, owner: str, game_id: str, method: str,
-                       args: dict[str, Any]) -> Any:
-        request = f"{self.replica}/{next(self._ids)}/{secrets.token_hex(4)}"
+    async def _forward(self, owner: str, game_id: str, method: str, args: dict[str, Any],
+                       request: str) -> Any:
+        """Ask ``owner`` to run ``method``; ``request`` names the call, the same each time
+        it is asked again, so that an owner that ran it already answers what it answered
+        then instead of running it twice."""
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.pending[request] = future
         try:
@@ -545,8 +555,35 @@ class ReplicatedRooms(Rooms):
         return answer.get("value")
 
     async def _answer(self, data: dict[str, Any]) -> None:
-        """Run a forwarded call (if this replica owns the game) and answer the asker."""
+        """Run a forwarded call (if this replica owns the game) and answer the asker. A
+        call asked again (its answer was late) is not run again: the answer it had is sent
+        again, or, while it still runs, the answer it will have."""
         asker, game_id = str(data.get("asker")), str(data.get("game"))
+        request = str(data.get("request"))
+        known = self._answers.get(request)
+        if known is not None:
+            if known.done():
+                with contextlib.suppress(BrokerUnavailable):
+                    await self._broker.publish(f"reply:{asker}", known.result())
+            return
+        answered: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._answers[request] = answered
+        while len(self._answers) > ANSWERS_KEPT:
+            self._answers.popitem(last=False)
+        try:
+            reply = await self._reply(game_id, data)
+        except BaseException:
+            self._answers.pop(request, None)
+            raise
+        if reply.get("error") == "NotOwner":
+            self._answers.pop(request, None)  # not run here: asked again, it runs afresh
+        else:
+            answered.set_result(reply)
+        with contextlib.suppress(BrokerUnavailable):
+            await self._broker.publish(f"reply:{asker}", reply)
+
+    async def _reply(self, game_id: str, data: dict[str, Any]) -> dict[str, Any]:
+        """Run a forwarded call here: the reply to send its asker."""
         reply: dict[str, Any] = {"request": data.get("request")}
         try:
             if not await self._still_owns(game_id):
@@ -564,8 +601,7 @@ class ReplicatedRooms(Rooms):
         except Exception as error:  # the asker answers 400 rather than wait in vain
             log.exception("a forwarded %s of game %s failed", data.get("method"), game_id)
             reply.update(error="RemoteError", message=str(error).splitlines()[0][:200])
-        with contextlib.suppress(BrokerUnavailable):
-            await self._broker.publish(f"reply:{asker}", reply)
+        return reply
 
     async def _listen(self) -> None:
         """Read this replica's requests and replies, and the views of the games with pages
