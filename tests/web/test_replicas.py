@@ -71,11 +71,15 @@ class Cluster:
 
     def owner(self, game_id: str) -> str | None:
         """The replica holding ``game_id``'s lease now (read straight from Redis)."""
+        return self.holder(f"game:{game_id}")
+
+    def holder(self, lease: str) -> str | None:
+        """Who holds the broker lease ``lease`` now (read straight from Redis)."""
         import redis
 
         client = redis.Redis.from_url(self.redis.url(), socket_connect_timeout=2)
         try:
-            held = client.get(f"lifearena:lease:game:{game_id}")
+            held = client.get(f"lifearena:lease:{lease}")
         finally:
             client.close()
         return None if held is None else held.decode()
@@ -770,3 +774,30 @@ def test_a_killed_replicas_games_go_on_on_another(cluster: Cluster) -> None:
     assert moves_of(b, two) == [*before_two, second]
     watcher.read_until(at_ply(2), "the watcher told of the move on the new owner")
     watcher.close()
+
+
+def test_the_pools_pair_again_once_their_pairer_is_killed(cluster: Cluster,
+                                                          tmp_path: Path) -> None:
+    """The replica running the pairing rounds (the holder of the lease ``pools``) is killed:
+    a replica started beside it takes the lease over within its TTL and pairs two seekers
+    who join there."""
+    pairer = next(r for r in cluster.replicas if r.process.poll() is None)
+    other = start_replica(tmp_path, "r2", cluster.db, cluster.redis.url())
+    cluster.replicas.append(other)  # stopped with the others
+    wait_until(lambda: other.answers() or other.process.poll() is not None,
+               "replica r2 answering", within=60)
+    assert other.process.poll() is None, other.log.read_text()[-2000:]
+    wait_until(lambda: cluster.holder("pools") == pairer.name, "the survivor pairing")
+    pairer.process.send_signal(signal.SIGKILL)
+    pairer.process.wait(timeout=10)
+    with httpx.Client(base_url=other.url, timeout=15) as ann, \
+            httpx.Client(base_url=other.url, timeout=15) as bob:
+        for client in (ann, bob):
+            joined = client.post("/api/pools/war_of_life/unlimited/join", json={})
+            assert joined.status_code == 200, joined.text
+        wait_until(lambda: cluster.holder("pools") == other.name, "the pairing taken over",
+                   within=5)
+        told = [client.get("/api/pools/me", params={"wait": 10}).json()["paired"]
+                for client in (ann, bob)]
+        assert told[0] is not None and told[1] is not None, told
+        assert told[0]["id"] == told[1]["id"]
