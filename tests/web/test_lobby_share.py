@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from lifearena.web.broker import MemoryBroker
+from brokers import need_redis_py, own_redis
+from lifearena.web.broker import Broker, MemoryBroker, RedisBroker
 from lifearena.web.lobby import ChallengeClosed, Lobby
 from lifearena.web.lobby_share import LobbyShare
 from lifearena.web.models import NewChallenge
@@ -18,8 +19,8 @@ from lifearena.web.models import NewChallenge
 CHALLENGE = {"game": "blocking_queen", "colour": 0}
 
 
-def run(scenario: Callable[[], Awaitable[Any]]) -> Any:
-    return asyncio.run(asyncio.wait_for(scenario(), 10))
+def run(scenario: Callable[[], Awaitable[Any]], within: float = 10) -> Any:
+    return asyncio.run(asyncio.wait_for(scenario(), within))
 
 
 async def until(check: Callable[[], bool], what: str) -> None:
@@ -29,7 +30,7 @@ async def until(check: Callable[[], bool], what: str) -> None:
     assert check(), what
 
 
-async def linked(broker: MemoryBroker, name: str) -> Lobby:
+async def linked(broker: Broker, name: str) -> Lobby:
     lobby = Lobby()
     lobby.share = LobbyShare(broker, name, lobby=lobby)
     await lobby.share.start()
@@ -87,3 +88,25 @@ def test_a_lobby_linked_late_learns_the_open_challenges() -> None:
         await late.stop()
 
     run(scenario)
+
+
+def test_a_lobby_learns_what_was_made_while_redis_was_down() -> None:
+    """Redis stops while a challenge is made on one replica (its news cannot be sent) and
+    comes back empty: the other replica's subscription comes back with a gap, its hello
+    asks what is open, and the challenge is listed there."""
+    need_redis_py()
+    with own_redis() as server:
+        async def scenario() -> None:
+            brokers = [RedisBroker(server.url()), RedisBroker(server.url())]
+            a, b = await linked(brokers[0], "a"), await linked(brokers[1], "b")
+            server.stop()
+            made = a.create(NewChallenge.model_validate(CHALLENGE), "203.0.113.7")
+            server.start()
+            await until(lambda: made["id"] in b.open, "learnt by b after the restart")
+            assert b.owners[made["owner"]] == made["id"]
+            for lobby in (a, b):
+                await lobby.stop()
+            for broker in brokers:
+                await broker.close()
+
+        run(scenario, within=30)

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from lifearena.web.broker import Broker, BrokerUnavailable, Message
+from lifearena.web.stopping import cancel_and_wait
 
 log = logging.getLogger("lifearena.web")
 
@@ -122,11 +123,7 @@ class ChannelLink:
 
     async def stop(self) -> None:
         """Stop hearing and telling."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_and_wait(self._tasks)
         self._tasks = []
 
 

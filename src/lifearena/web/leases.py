@@ -36,6 +36,7 @@ from types import TracebackType
 
 from lifearena.errors import BadParameterError
 from lifearena.web.broker import Broker, BrokerUnavailable
+from lifearena.web.stopping import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -157,9 +158,7 @@ class LeaseKeeper:
         """Stop renewing and (unless ``release`` is false, as when a replica dies) give
         every lease up so that others may claim the games at once."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancel_and_wait([self._task])
             self._task = None
         if release:
             for game_id in list(self._tokens):

@@ -55,7 +55,6 @@ lifearena.web.lobby.OwnChallenge: this is your own challenge: wait for someone t
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -86,6 +85,7 @@ from lifearena.web.models import (
 )
 from lifearena.web.rooms.seats import seat_refusal
 from lifearena.web.sockets import Outbox, encode, read_loop, refuse
+from lifearena.web.stopping import cancel_and_wait
 
 if TYPE_CHECKING:
     from lifearena.web.rooms import Rooms
@@ -490,9 +490,7 @@ class Lobby:
             await self.share.stop()
         task = self._sweepers.pop(asyncio.get_running_loop(), None)
         if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancel_and_wait([task])
 
     async def _sweep_often(self) -> None:
         every = max(0.05, min(SWEEP_EVERY, self.expiry / 4))

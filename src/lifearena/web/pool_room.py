@@ -46,6 +46,7 @@ from lifearena.web.models import Declared
 from lifearena.web.players import BOT, Player
 from lifearena.web.pools import PRESETS, Pairing, PoolKey, Pools, Seeker, preset
 from lifearena.web.refusals import SeatError
+from lifearena.web.stopping import cancel_and_wait
 
 log = logging.getLogger("lifearena.web")
 
@@ -350,9 +351,7 @@ class PoolRoom:
             await self.share.stop()
         task = self._tasks.pop(asyncio.get_running_loop(), None)
         if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancel_and_wait([task])
 
 
 def router_for(server: Any, room: PoolRoom) -> APIRouter:
