@@ -1,5 +1,6 @@
 """``alphazero:FILE.pt``: War of Life or Losat (the checkpoint's game) played by batched PUCT
-search with a trained policy and value network (:mod:`lifearena.rl.alphazero`, which trains such checkpoints).
+search with a trained policy and value network (:mod:`lifearena.rl.alphazero`, which trains
+such checkpoints).
 
 The search and the network live with the trainer, above this layer, and need torch (the
 ``[rl]`` extra): they are imported only when such an agent is made, so that the agents layer

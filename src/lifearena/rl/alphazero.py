@@ -22,8 +22,8 @@ One readable file in CleanRL's manner; every hyperparameter is a flag
   (:class:`~lifearena.interop.vector.war_of_life.WarOfLifeVectorEnv`,
   :class:`~lifearena.interop.vector.losat.LosatVectorEnv`) to the roots (``restore``),
   walks every tree down by PUCT with the moves applied on the compiled boards
-  (``step_boards``, one call per depth for all games), and evaluates all the new leaves in one network call. Game ends come from the
-  environment; their values are exact.
+  (``step_boards``, one call per depth for all games), and evaluates all the new leaves
+  in one network call. Game ends come from the environment; their values are exact.
 * **Self-play** (:func:`train`): ``--games`` games at once, Dirichlet noise on the roots'
   priors, moves drawn in proportion to the visit counts for the first
   ``--temperature-plies`` plies and the most visited afterwards, the searched subtree kept

@@ -67,7 +67,7 @@ from lifearena.games.losat.fast import (
     winner,
 )
 from lifearena.games.losat.geometry import Geometry
-from lifearena.games.losat.notation import parse_position
+from lifearena.games.losat.notation import SYMBOLS
 from lifearena.interop.vector.base import POLICY_KIND, CompiledVectorEnv
 
 _winner = njit(cache=True)(winner)
@@ -401,7 +401,7 @@ class LosatVectorEnv(CompiledVectorEnv):
         if origin is None:
             state = self.encoding.game.new_initial_state()
         else:
-            state = LosatState.from_setup(origin, **self.params)
+            state = LosatState.from_setup(origin, **{k: self.params[k] for k in DEFAULTS})
         assert isinstance(state, LosatState)
         if not start:
             for action in self.history(i):
@@ -422,9 +422,10 @@ class LosatVectorEnv(CompiledVectorEnv):
         plies since its setup (which becomes the board's episode start, for
         :meth:`position`); its observation, mask and ``to_play`` (what a search plays from
         with :meth:`step_boards`, or an agent from a game played elsewhere). A finished
-        position leaves the board ended (no legal action; the next :meth:`step` restarts
-        it). ``state`` must have this environment's parameters; outside self-play the
-        learner's seat must be the side to move."""
+        position leaves the board ended (no legal action, ``to_play`` the last mover, as
+        after the step that ended it; the next :meth:`step` restarts it). ``state`` must
+        have this environment's parameters; outside self-play the learner's seat must be
+        the side to move."""
         if not isinstance(state, LosatState):
             raise BadParameterError(f"set_position: a {type(state).__name__}; expected a "
                                     f"LosatState")
@@ -435,8 +436,10 @@ class LosatVectorEnv(CompiledVectorEnv):
             mine = ", ".join(f"{k}={self.params[k]!r}" for k in changed)
             raise BadParameterError(f"set_position: a position with {theirs}; expected this "
                                     f"environment's {mine}")
-        _, side, captures, passes = parse_position(state.position())
-        assert side is not None
+        # the side to move and the passes in a row, as the position notation writes them (a
+        # game ended by two passes writes 2, which its parser refuses: read, not parsed)
+        fields = state.position().split()
+        side, passes, captures = SYMBOLS.index(fields[1]), int(fields[3]), state.captures()
         if not self.self_play and side != self.player and not state.is_terminal():
             names = state.info.side_names
             raise BadParameterError(f"set_position: {names[side]} to move; expected the "
@@ -499,7 +502,8 @@ class LosatVectorEnv(CompiledVectorEnv):
         self._ended[i] = self._terminated[i] = over
         self._forfeit[i] = self._waiting[i] = self._truncated[i] = False
         self._rewards[i] = 0.0
-        self.to_play[i] = s[TO_MOVE]
+        # a finished board names the last mover, as a step that ends a game does
+        self.to_play[i] = 1 - s[TO_MOVE] if over else s[TO_MOVE]
         self.opponent_actions[i] = -1
         board = self._board[i]
         self._planes[i, 0] = board == 1
