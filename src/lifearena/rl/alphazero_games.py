@@ -44,9 +44,10 @@ GAMES = ("war_of_life", "losat")
 """The games the baseline plays."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GameSpec:
-    """One game as the search, the network and the trainer see it (see the module doc)."""
+    """One game as the search, the network and the trainer see it (see the module doc).
+    Made once per game and rules (:func:`game_spec`), compared by identity."""
 
     name: str
     height: int
@@ -67,12 +68,12 @@ class GameSpec:
     """``(k, num_actions)``: the gather index of the actions under each symmetry."""
     opponents: str
     """The compiled opponents evaluated against by default, comma-separated."""
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any]
     """The game's rule parameters the environments are made with (none for War of Life)."""
-    state_type: type = object
+    state_type: type
     """The protocol state the agent plays."""
-    make_features: Callable[[CompiledVectorEnv], np.ndarray] = field(repr=False,
-                                                                     default=lambda env: env)
+    make_features: Callable[[CompiledVectorEnv], np.ndarray] = field(repr=False)
+    """What :meth:`features` returns."""
 
     @property
     def cells(self) -> int:

@@ -19,6 +19,12 @@ stream, where the protocol agent draws from its own generator); besides them ``s
 asked on the boards where it is to move, with the same planes and its own mask; the
 learner's mask is empty meanwhile).
 
+For a search (:mod:`lifearena.rl.alphazero`): :meth:`~LosatVectorEnv.snapshot` and
+``restore`` carry every board's whole game (superko set and counters included),
+:meth:`~LosatVectorEnv.set_position` puts a protocol position on a board,
+:meth:`~LosatVectorEnv.copy_board` another environment's board, and
+:meth:`~LosatVectorEnv.tallies` gives the counters beside the planes.
+
 The observation planes (black stones, white stones) are the same for both sides, so a step
 rewrites only the points that changed: the buffers are the environment's own, to be read,
 not written (with ``copy=False``, what ``step`` hands out is those buffers).
