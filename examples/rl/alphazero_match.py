@@ -2,12 +2,16 @@
 
 Each start (the random starts of seeds ``--seed``, ``--seed + 1``, ...) is played twice, the
 checkpoint moving first and then second; both agents get ``Limit(time=--time)`` a move, as
-the web gives its levels (``hard`` is ``alphabeta`` at 1.5 s). A line per game as it ends,
-then the checkpoint's wins, draws and losses, its win rate with a 95% Wilson interval and
-each side's mean thinking time a move::
+the web gives its levels (``hard`` is ``alphabeta`` at 1.5 s in War of Life, at 2 s in
+Losat). ``--game`` is the checkpoint's game: ``war_of_life`` (the default) or ``losat``, whose
+start is always the same (the seeds then only number the games; the default 19 x 19 board
+and its 400-move limit). A line per game as it ends, then the checkpoint's wins, draws and
+losses, its win rate with a 95% Wilson interval and each side's mean thinking time a move::
 
     python examples/rl/alphazero_match.py out/alphazero/final.pt --opponent alphabeta \\
         --time 1.5 --starts 10
+    python examples/rl/alphazero_match.py out/az-losat/final.pt --game losat --time 2 \\
+        --starts 3
 """
 
 from __future__ import annotations
@@ -21,32 +25,41 @@ from lifearena.agents.base import Limit
 from lifearena.arena.referee import play_game
 from lifearena.arena.stats import wilson_interval
 
+HARD_SECONDS = {"war_of_life": 1.5, "losat": 2.0}
+"""The seconds a move of each game's ``hard`` level (``lifearena.web.catalog``)."""
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("checkpoint", help="a .pt written by python -m lifearena.rl.alphazero")
+    parser.add_argument("--game", default="war_of_life", choices=("war_of_life", "losat"),
+                        help="the checkpoint's game (default: war_of_life)")
     parser.add_argument("--opponent", default="alphabeta", help="agent name (default: "
                         "alphabeta, the web's hard level with --time 1.5)")
-    parser.add_argument("--time", type=float, default=1.5, help="seconds a move, each side")
+    parser.add_argument("--time", type=float, default=None, help="seconds a move, each side "
+                        "(default: the hard level's, 1.5 in War of Life, 2 in Losat)")
     parser.add_argument("--starts", type=int, default=10, help="starts, each played twice")
     parser.add_argument("--seed", type=int, default=0, help="first start's seed")
     parser.add_argument("--threads", type=int, default=1, help="torch.set_num_threads")
     parser.add_argument("--max-moves", type=int, default=None,
                         help="stop a game as a draw after this many moves (default: the "
-                        "game's own 250)")
+                        "game's own: War of Life 250, Losat 400)")
     args = parser.parse_args()
+    if args.time is None:
+        args.time = HARD_SECONDS[args.game]
     if args.starts < 1 or not args.time > 0:
         parser.error("--starts must be >= 1 and --time > 0")
     torch.set_num_threads(args.threads)
-    mine = agents.make(f"alphazero:{args.checkpoint}", game="war_of_life")
-    other = agents.make(args.opponent, game="war_of_life")
+    game = args.game
+    mine = agents.make(f"alphazero:{args.checkpoint}", game=game)
+    other = agents.make(args.opponent, game=game)
     limit = Limit(time=args.time)
     wins = draws = losses = 0
     thinking = [[0.0, 0], [0.0, 0]]  # [seconds, moves] of the checkpoint and the opponent
     for start in range(args.seed, args.seed + args.starts):
         for seat in (0, 1):
             players = [mine, other] if seat == 0 else [other, mine]
-            result = play_game("war_of_life", players, seed=start, limits=[limit, limit],
+            result = play_game(game, players, seed=start, limits=[limit, limit],
                                max_moves=args.max_moves)
             winner = result.winner
             if winner is None:

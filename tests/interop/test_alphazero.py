@@ -197,8 +197,10 @@ def test_bad_checkpoints_are_refused_with_one_line(tmp_path: Path) -> None:
     torch.save({"format": "something-else"}, other)
     with pytest.raises(BadParameterError, match="expected 'lifearena-alphazero-v1'"):
         az.load_checkpoint(other)
+    war_of_life = tmp_path / "war_of_life.pt"  # a checkpoint of another game than asked
+    az.save_checkpoint(war_of_life, az.PolicyValueNet(channels=4, blocks=1))
     with pytest.raises(BadParameterError, match="plays war_of_life, not losat"):
-        agents.make(f"alphazero:{junk}", game="losat")
+        agents.make(f"alphazero:{war_of_life}", game="losat")
 
 
 def test_the_agent_plays_legal_moves_through_agents_make(checkpoint: Path) -> None:

@@ -1,5 +1,6 @@
-"""``alphazero:FILE.pt``: War of Life played by batched PUCT search with a trained policy and
-value network (:mod:`lifearena.rl.alphazero`, which trains such checkpoints).
+"""``alphazero:FILE.pt``: War of Life or Losat (the checkpoint's game) played by batched PUCT
+search with a trained policy and value network (:mod:`lifearena.rl.alphazero`, which trains
+such checkpoints).
 
 The search and the network live with the trainer, above this layer, and need torch (the
 ``[rl]`` extra): they are imported only when such an agent is made, so that the agents layer
@@ -16,6 +17,9 @@ from lifearena.agents.registry import register_spec
 from lifearena.errors import BadParameterError
 
 SPEC_PREFIX = "alphazero:"
+GAMES = ("war_of_life", "losat")
+"""The games a checkpoint may play (the checkpoint says which; a checkpoint of another game
+than the one asked is refused when it is loaded)."""
 
 
 @register_spec(SPEC_PREFIX)
@@ -26,8 +30,9 @@ def make_alphazero_agent(rest: str, game: str | None = None, seed: int | None = 
     path = rest.strip()
     if not path:
         raise BadParameterError("agent 'alphazero:' names no file; expected alphazero:FILE.pt")
-    if game is not None and game.strip().lower().replace("-", "_") != "war_of_life":
-        raise BadParameterError(f"agent alphazero:{path} plays war_of_life, not {game}")
+    if game is not None and game.strip().lower().replace("-", "_") not in GAMES:
+        raise BadParameterError(f"agent alphazero:{path} plays {' or '.join(GAMES)}, not "
+                                f"{game}")
     try:
         simulations, parallel, c_puct = int(simulations), int(parallel), float(c_puct)
     except ValueError:
@@ -41,4 +46,4 @@ def make_alphazero_agent(rest: str, game: str | None = None, seed: int | None = 
         raise BadParameterError(f"agent alphazero:{path} needs {error.name} (pip install "
                                 f"'lifearena[rl]')") from None
     return make_agent(path, seed=seed, simulations=simulations, parallel=parallel,
-                      c_puct=c_puct)
+                      c_puct=c_puct, game=game)

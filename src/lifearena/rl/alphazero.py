@@ -1,24 +1,29 @@
-"""An AlphaZero-style baseline for War of Life: a small residual policy+value network and
-PUCT Monte Carlo tree search batched over many games at once, trained by self-play.
+"""An AlphaZero-style baseline for War of Life and Losat (``--game``): a small residual
+policy+value network and PUCT Monte Carlo tree search batched over many games at once,
+trained by self-play.
 
 One readable file in CleanRL's manner; every hyperparameter is a flag
 (``python -m lifearena.rl.alphazero --help``). The parts, top to bottom:
 
-* **Symmetries**: the 8 symmetries of the square map a position, its legal moves and a
-  search's visit counts onto another position's (the crank is isotropic), so every stored
-  position trains as one of 8.
-* **The network** (:class:`PolicyValueNet`): the environment's ``(3, 8, 8)`` planes (the
-  side to move's pieces, the other side's, ones), a convolutional stem, residual blocks,
-  a policy head of 8 logits per cell (one per direction, the action ``8 * cell +
-  direction`` of the game's own numbering) and a tanh value head (the side to move's
-  expected result).
+* **The games** (:mod:`lifearena.rl.alphazero_games`): each game's
+  :class:`~lifearena.rl.alphazero_games.GameSpec` says its input planes, its action
+  numbering, its symmetries (War of Life's 8 of the square, Losat's left-right mirror), its
+  vector environment and its compiled opponents. Every stored position trains under a
+  random one of its game's symmetries.
+* **The network** (:class:`PolicyValueNet`): the game's planes (War of Life's ``(3, 8,
+  8)``: the side to move's pieces, the other side's, ones), a convolutional stem, residual
+  blocks, a policy head of the game's logits per cell (War of Life's 8 directions, the
+  action ``8 * cell + direction``; Losat's 4 kinds of change, ``kind * points + point``)
+  plus a linear head for the actions that are no cell's (Losat's pass), and a tanh value
+  head (the side to move's expected result).
 * **The search** (:class:`BatchedMCTS`): one tree per game, in Python (a :class:`Node` holds
   its legal actions, priors, visit counts and value sums as numpy rows). Each simulation
-  restores every board of a self-play :class:`~lifearena.interop.vector.war_of_life.
-  WarOfLifeVectorEnv` to the roots (``restore``), walks every tree down by PUCT with the
-  moves applied on the compiled boards (``step_boards``, one call per depth for all games),
-  and evaluates all the new leaves in one network call. Game ends come from the
-  environment; their values are exact.
+  restores every board of a self-play vector environment
+  (:class:`~lifearena.interop.vector.war_of_life.WarOfLifeVectorEnv`,
+  :class:`~lifearena.interop.vector.losat.LosatVectorEnv`) to the roots (``restore``),
+  walks every tree down by PUCT with the moves applied on the compiled boards
+  (``step_boards``, one call per depth for all games), and evaluates all the new leaves
+  in one network call. Game ends come from the environment; their values are exact.
 * **Self-play** (:func:`train`): ``--games`` games at once, Dirichlet noise on the roots'
   priors, moves drawn in proportion to the visit counts for the first
   ``--temperature-plies`` plies and the most visited afterwards, the searched subtree kept
@@ -27,16 +32,19 @@ One readable file in CleanRL's manner; every hyperparameter is a flag
   target.
 * **Evaluation** (:func:`evaluate`): greedy search (no noise, the most visited move) at a
   fixed simulation count against the compiled opponents of the vector environment
-  (``random``, ``bloodlust``, ``minimax``, ... the same moves as ``agents.make``), both
+  (War of Life's ``random``, ``bloodlust``, ``minimax``, ...; Losat's ``random``,
+  ``greedy``: the same moves as ``agents.make``), both
   seats, all games searched in one batch; a row of the CSV curve each time.
 * **Checkpoints** (:func:`save_checkpoint`, :func:`load_checkpoint`): a ``.pt`` holding a
   plain dict (format, game, the network's shape, its state dict, the run's flags and
   counts) that ``torch.load(weights_only=True)`` reads.
 * **The agent** (:class:`AlphaZeroAgent`): ``agents.make("alphazero:FILE.pt",
-  game="war_of_life")`` plays a protocol position by this search from the checkpoint, for
-  the time or simulations its :class:`~lifearena.agents.base.Limit` allows.
+  game="war_of_life")`` (or ``game="losat"``, as the checkpoint's game) plays a protocol
+  position by this search from the checkpoint, for the time or simulations its
+  :class:`~lifearena.agents.base.Limit` allows.
 
-``docs/rl.md`` ("AlphaZero-style War of Life") gives the budget, the curve and the results.
+``docs/rl.md`` ("AlphaZero-style War of Life", "AlphaZero-style Losat") gives the budgets,
+the curves and the results.
 """
 
 from __future__ import annotations
@@ -59,79 +67,71 @@ from torch import nn
 from lifearena.agents.base import Agent, Limit
 from lifearena.core import Action, State
 from lifearena.errors import BadParameterError
-from lifearena.games.war_of_life import DIRECTIONS, NUM_ACTIONS, SIZE, WarOfLifeState
-from lifearena.interop.vector.war_of_life import WarOfLifeVectorEnv
+from lifearena.interop.vector.base import CompiledVectorEnv
+from lifearena.rl.alphazero_games import GAMES, GameSpec, game_spec, spec_of
 from lifearena.rl.network import ResidualBlock
 
 CHECKPOINT_FORMAT = "lifearena-alphazero-v1"
 """The ``format`` a checkpoint's dict names."""
 GAME = "war_of_life"
-CELLS = SIZE * SIZE
-PLANES = 3
+"""The default game."""
+WAR_OF_LIFE = game_spec(GAME)
 Evaluator = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
-"""``f(observations (n, 3, 8, 8), masks (n, 512)) -> (priors (n, 512), values (n,))``: the
-priors over the legal actions (summing to 1) and the side to move's value in [-1, 1]."""
+"""``f(planes (n, planes, height, width), masks (n, actions)) -> (priors (n, actions),
+values (n,))``: the priors over the legal actions (summing to 1) and the side to move's
+value in [-1, 1] (War of Life: ``(n, 3, 8, 8)`` planes, 512 actions)."""
 
 
 # -- symmetries ---------------------------------------------------------------------------------
 
-def _symmetries() -> tuple[np.ndarray, np.ndarray]:
-    """``(cells, actions)``: for each of the 8 symmetries of the square, the gather index
-    of the cells (``(8, 64)``) and of the actions (``(8, 512)``): ``x[..., cells[k]]`` is
-    the image of ``x`` under symmetry ``k`` (``k = 0`` the identity)."""
-    matrices = [np.array(m) for m in (
-        ((1, 0), (0, 1)), ((0, -1), (1, 0)), ((-1, 0), (0, -1)), ((0, 1), (-1, 0)),
-        ((1, 0), (0, -1)), ((-1, 0), (0, 1)), ((0, 1), (1, 0)), ((0, -1), (-1, 0)))]
-    centre = (SIZE - 1) / 2
-    cells = np.zeros((8, CELLS), np.int64)
-    actions = np.zeros((8, NUM_ACTIONS), np.int64)
-    for k, m in enumerate(matrices):
-        destination = np.zeros(CELLS, np.int64)
-        for cell in range(CELLS):
-            r, c = m @ np.array([cell // SIZE - centre, cell % SIZE - centre]) + centre
-            destination[cell] = round(r) * SIZE + round(c)
-        direction = [DIRECTIONS.index(tuple(int(v) for v in m @ np.array(d)))
-                     for d in DIRECTIONS]
-        moved = np.array([destination[a // 8] * 8 + direction[a % 8]
-                          for a in range(NUM_ACTIONS)])
-        cells[k] = np.argsort(destination)  # gather: the source of each destination
-        actions[k] = np.argsort(moved)
-    return cells, actions
+SYMMETRY_CELLS, SYMMETRY_ACTIONS = WAR_OF_LIFE.symmetry_cells, WAR_OF_LIFE.symmetry_actions
+"""War of Life's 8 symmetries as gather indices (:mod:`lifearena.rl.alphazero_games`)."""
 
 
-SYMMETRY_CELLS, SYMMETRY_ACTIONS = _symmetries()
-
-
-def transform(observations: np.ndarray, rows: np.ndarray, which: np.ndarray
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """Observation ``n`` (``(n, 3, 64)``) and its row over the actions (``(n, 512)``: a
-    mask or a visit distribution) under symmetry ``which[n]``."""
-    cells = SYMMETRY_CELLS[which][:, None, :]
+def transform(observations: np.ndarray, rows: np.ndarray, which: np.ndarray,
+              spec: GameSpec = WAR_OF_LIFE) -> tuple[np.ndarray, np.ndarray]:
+    """Observation ``n`` (``(n, planes, cells)``) and its row over the actions (``(n,
+    actions)``: a mask or a visit distribution) under ``spec``'s symmetry ``which[n]``."""
+    cells = spec.symmetry_cells[which][:, None, :]
     return (np.take_along_axis(observations, cells, axis=2),
-            np.take_along_axis(rows, SYMMETRY_ACTIONS[which], axis=1))
+            np.take_along_axis(rows, spec.symmetry_actions[which], axis=1))
 
 
 # -- the network --------------------------------------------------------------------------------
 
 class PolicyValueNet(nn.Module):
-    """The ``(3, 8, 8)`` planes to 512 policy logits and a value in [-1, 1] (see the module
-    doc). Plane 2 (all ones) lets the zero-padded convolutions see the board's edge."""
+    """A game's planes to its policy logits and a value in [-1, 1] (see the module doc;
+    War of Life's ``(3, 8, 8)`` planes to 512 logits by default). A plane of ones lets the
+    zero-padded convolutions see the board's edge."""
 
-    def __init__(self, channels: int = 32, blocks: int = 3) -> None:
+    def __init__(self, channels: int = 32, blocks: int = 3,
+                 spec: GameSpec = WAR_OF_LIFE) -> None:
         super().__init__()
-        self.channels, self.blocks = channels, blocks
-        self.stem = nn.Conv2d(PLANES, channels, 3, padding=1)
+        self.channels, self.blocks, self.spec = channels, blocks, spec
+        cells = spec.cells
+        self.stem = nn.Conv2d(spec.planes, channels, 3, padding=1)
         self.tower = nn.Sequential(*(ResidualBlock(channels) for _ in range(blocks)))
-        self.policy = nn.Conv2d(channels, len(DIRECTIONS), 1)
+        self.policy = nn.Conv2d(channels, spec.kinds, 1)
         self.value_conv = nn.Conv2d(channels, 2, 1)
-        self.value = nn.Sequential(nn.Linear(2 * CELLS, 64), nn.ReLU(), nn.Linear(64, 1),
+        self.value = nn.Sequential(nn.Linear(2 * cells, 64), nn.ReLU(), nn.Linear(64, 1),
                                    nn.Tanh())
+        # the actions that are no cell's, from the value head's planes (only where the game
+        # has some, so War of Life's checkpoints keep their keys)
+        self.extra = nn.Linear(2 * cells, spec.extra) if spec.extra else None
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        spec = self.spec
         h = self.tower(torch.relu(self.stem(x)))
-        # (n, direction, row, column) -> (n, cell, direction): action 8 * cell + direction
-        logits = self.policy(h).permute(0, 2, 3, 1).reshape(len(x), NUM_ACTIONS)
-        value = self.value(torch.relu(self.value_conv(h)).flatten(1))
+        logits = self.policy(h)
+        if spec.cell_major:
+            # (n, kind, row, column) -> (n, cell, kind): action kinds * cell + kind
+            logits = logits.permute(0, 2, 3, 1).reshape(len(x), spec.kinds * spec.cells)
+        else:  # (n, kind, row, column) -> action kind * cells + cell
+            logits = logits.reshape(len(x), spec.kinds * spec.cells)
+        features = torch.relu(self.value_conv(h)).flatten(1)
+        if self.extra is not None:
+            logits = torch.cat([logits, self.extra(features)], dim=1)
+        value = self.value(features)
         return logits, value[:, 0]
 
 
@@ -142,7 +142,8 @@ def network_evaluator(net: PolicyValueNet) -> Evaluator:
     def evaluate(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         with torch.inference_mode():
             x = torch.from_numpy(np.ascontiguousarray(observations, np.float32))
-            logits, values = net(x.reshape(len(x), PLANES, SIZE, SIZE))
+            spec = net.spec
+            logits, values = net(x.reshape(len(x), spec.planes, spec.height, spec.width))
             logits = logits.masked_fill(~torch.from_numpy(masks), -torch.inf)
             priors = torch.softmax(logits, dim=1)
         return priors.numpy(), values.numpy().astype(np.float64)
@@ -188,9 +189,9 @@ class Node:
         u = c_puct * self.explore * (math.sqrt(visits.sum() + 1.0) / (1.0 + visits))
         return int(np.argmax(q + u))
 
-    def policy(self) -> np.ndarray:
-        """The visit distribution over all 512 actions."""
-        out = np.zeros(NUM_ACTIONS, np.float32)
+    def policy(self, num_actions: int = WAR_OF_LIFE.num_actions) -> np.ndarray:
+        """The visit distribution over all ``num_actions`` actions (War of Life's 512)."""
+        out = np.zeros(num_actions, np.float32)
         out[self.actions] = self.visits / max(self.visits.sum(), 1.0)
         return out
 
@@ -213,13 +214,14 @@ class BatchedMCTS:
     the later boards to other paths, and their leaves are evaluated in one call (how the
     agent searches one position with batched network calls)."""
 
-    def __init__(self, env: WarOfLifeVectorEnv, evaluator: Evaluator,
+    def __init__(self, env: CompiledVectorEnv, evaluator: Evaluator,
                  config: SearchConfig | None = None,
                  rng: np.random.Generator | None = None) -> None:
         if not env.self_play:
             raise BadParameterError("BatchedMCTS needs a vector environment with "
                                     "opponent='self'")
         self.env = env
+        self.spec = spec_of(env)
         self.evaluator = evaluator
         self.config = config or SearchConfig()
         self.rng = rng or np.random.default_rng(0)
@@ -229,7 +231,7 @@ class BatchedMCTS:
     def _expand(self, boards: np.ndarray) -> list[Node]:
         """New nodes for the positions on ``boards`` now, all in one evaluator call."""
         masks = self.env.action_masks()[boards]
-        priors, values = self.evaluator(self.env.observations[boards], masks)
+        priors, values = self.evaluator(self.spec.features(self.env)[boards], masks)
         self.evaluations += len(boards)
         nodes = []
         for row, mask in zip(priors, masks, strict=True):
@@ -357,15 +359,18 @@ def save_checkpoint(path: str | os.PathLike[str], net: PolicyValueNet,
     """Write ``net`` and ``meta`` (numbers, strings, lists and dicts of them) as a plain
     dict that ``torch.load(path, weights_only=True)`` reads."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"format": CHECKPOINT_FORMAT, "game": GAME, "channels": net.channels,
+    torch.save({"format": CHECKPOINT_FORMAT, "game": net.spec.name,
+                "params": dict(net.spec.params), "channels": net.channels,
                 "blocks": net.blocks, "state_dict": net.state_dict(), "meta": meta or {}},
                path)
 
 
-def load_checkpoint(path: str | os.PathLike[str]) -> tuple[PolicyValueNet, dict[str, Any]]:
+def load_checkpoint(path: str | os.PathLike[str], game: str | None = None
+                    ) -> tuple[PolicyValueNet, dict[str, Any]]:
     """The network of a checkpoint and its metadata; a
     :class:`~lifearena.errors.BadParameterError` naming the file and what was expected when
-    it is missing or not such a checkpoint."""
+    it is missing or not such a checkpoint, or (``game`` given) a checkpoint of another
+    game."""
     where = f"checkpoint {str(path)!r}"
     if not os.path.isfile(path):
         raise BadParameterError(f"{where} does not exist; expected a .pt written by "
@@ -377,14 +382,17 @@ def load_checkpoint(path: str | os.PathLike[str]) -> tuple[PolicyValueNet, dict[
                                 f"({type(error).__name__}); expected a .pt written by "
                                 f"python -m lifearena.rl.alphazero") from None
     if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT \
-            or data.get("game") != GAME:
+            or data.get("game") not in GAMES:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
         raise BadParameterError(f"{where}: format {found!r:.40}; expected "
-                                f"{CHECKPOINT_FORMAT!r} for {GAME}")
+                                f"{CHECKPOINT_FORMAT!r} for {' or '.join(GAMES)}")
+    if game is not None and data["game"] != game.strip().lower().replace("-", "_"):
+        raise BadParameterError(f"{where} plays {data['game']}, not {game}")
     try:
-        net = PolicyValueNet(int(data["channels"]), int(data["blocks"]))
+        spec = game_spec(data["game"], data.get("params") or None)
+        net = PolicyValueNet(int(data["channels"]), int(data["blocks"]), spec)
         net.load_state_dict(data["state_dict"])
-    except (KeyError, TypeError, ValueError, RuntimeError) as error:
+    except (KeyError, TypeError, ValueError, RuntimeError, BadParameterError) as error:
         raise BadParameterError(f"{where}: its weights do not fit the network it names "
                                 f"({str(error)[:80]}); expected a checkpoint written by "
                                 f"python -m lifearena.rl.alphazero") from None
@@ -395,7 +403,7 @@ def load_checkpoint(path: str | os.PathLike[str]) -> tuple[PolicyValueNet, dict[
 # -- the agent ----------------------------------------------------------------------------------
 
 class AlphaZeroAgent(Agent):
-    """Plays War of Life by :class:`BatchedMCTS` with a checkpoint's network: ``parallel``
+    """Plays the checkpoint's game by :class:`BatchedMCTS` with its network: ``parallel``
     boards of a vector environment hold the position and share one tree (so each network
     call evaluates ``parallel`` leaves), and the agent plays the most visited move after the
     simulations its limit allows: ``Limit.simulations`` (counted as paths walked), or
@@ -415,19 +423,42 @@ class AlphaZeroAgent(Agent):
         self.simulations = simulations
         self.parallel = parallel
         self.name = name
-        self._env = WarOfLifeVectorEnv(parallel, opponent="self", illegal="raise")
-        self._env.reset(seed=0 if seed is None else seed)
-        self._mcts = BatchedMCTS(self._env, network_evaluator(net), SearchConfig(c_puct=c_puct),
-                                 np.random.default_rng(seed))
+        self.seed, self.c_puct = seed, c_puct
+        self._build(net.spec)
         self.last_simulations = 0
         """How many paths the last move's search walked (its root's visits)."""
 
+    def _build(self, spec: GameSpec) -> None:
+        """The search boards for positions of ``spec``'s rules (the network's board size)."""
+        self._spec = spec
+        self._env = spec.make_env(self.parallel, opponent="self", illegal="raise")
+        self._env.reset(seed=0 if self.seed is None else self.seed)
+        self._mcts = BatchedMCTS(self._env, network_evaluator(self.net),
+                                 SearchConfig(c_puct=self.c_puct),
+                                 np.random.default_rng(self.seed))
+
+    def _fit(self, state: State) -> None:
+        """Search boards of ``state``'s rules: a Losat network plays any move limit and
+        capture count on its own board size (their planes read the same)."""
+        spec = self._spec
+        if not isinstance(state, spec.state_type):
+            raise BadParameterError(f"the alphazero agent plays {spec.name}; got a "
+                                    f"{type(state).__name__}")
+        if not spec.params:
+            return
+        rules = {k: state.params.get(k) for k in spec.params}
+        if rules == dict(spec.params):
+            return
+        if (rules["width"], rules["length"]) != (spec.width, spec.height):
+            raise BadParameterError(f"the alphazero agent's network plays a {spec.width} x "
+                                    f"{spec.height} board; got {rules['width']} x "
+                                    f"{rules['length']}")
+        self._build(game_spec(spec.name, rules))
+
     def act(self, state: State, player: int, limit: Limit | None = None) -> Action:
         start = time.perf_counter()
-        if not isinstance(state, WarOfLifeState):
-            raise BadParameterError(f"the alphazero agent plays war_of_life; got a "
-                                    f"{type(state).__name__}")
-        if state.to_move != player or state.is_terminal():
+        self._fit(state)
+        if state.current_player() != player or state.is_terminal():
             raise BadParameterError(f"player {player} is not to move in this position")
         limit = limit or Limit()
         deadline = None if limit.time is None else start + limit.time * (1.0 - self.MARGIN)
@@ -435,7 +466,7 @@ class AlphaZeroAgent(Agent):
         if wanted is None and deadline is None:
             wanted = self.simulations
         for i in range(self.parallel):
-            self._env.set_position(i, state)
+            self._env.set_position(i, state)  # type: ignore[attr-defined]
         first = np.zeros(self.parallel, np.bool_)
         first[0] = True
         (root, *_) = self._mcts.search([None] * self.parallel, first, simulations=1)
@@ -453,9 +484,10 @@ class AlphaZeroAgent(Agent):
 
 
 def make_agent(path: str, *, seed: int | None = 0, simulations: int = 200, parallel: int = 8,
-               c_puct: float = 1.5) -> AlphaZeroAgent:
-    """The agent of ``alphazero:FILE.pt``."""
-    net, _ = load_checkpoint(path)
+               c_puct: float = 1.5, game: str | None = None) -> AlphaZeroAgent:
+    """The agent of ``alphazero:FILE.pt`` (``game`` given: refused unless the checkpoint
+    plays it)."""
+    net, _ = load_checkpoint(path, game)
     return AlphaZeroAgent(net, seed=seed, simulations=simulations, parallel=parallel,
                           c_puct=c_puct, name=f"alphazero:{os.path.basename(path)}")
 
@@ -466,6 +498,10 @@ def make_agent(path: str, *, seed: int | None = 0, simulations: int = 200, paral
 class Args:
     """The run's flags (``--name-with-dashes``)."""
 
+    game: str = field(default=GAME, metadata={"help": f"the game: {' or '.join(GAMES)}"})
+    max_moves: int = field(default=0, metadata={"help": "Losat: the move limit of the "
+                                                "training and evaluation games, drawn there "
+                                                "(0: the game's own, 400)"})
     seed: int = field(default=0, metadata={"help": "seeds the weights, the games, the noise "
                                            "and the minibatches"})
     threads: int = field(default=1, metadata={"help": "torch.set_num_threads"})
@@ -495,8 +531,9 @@ class Args:
                                                   "seat"})
     eval_simulations: int = field(default=32, metadata={"help": "simulations a move in "
                                                         "evaluation (greedy, no noise)"})
-    eval_opponents: str = field(default="random,bloodlust,minimax",
-                                metadata={"help": "compiled opponents, comma-separated"})
+    eval_opponents: str = field(default="", metadata={
+        "help": "compiled opponents, comma-separated (empty: the game's own, War of Life "
+                "random,bloodlust,minimax, Losat random,greedy)"})
     out: str = field(default="out/alphazero", metadata={"help": "folder of the checkpoints "
                                                          "and the curve"})
 
@@ -516,18 +553,28 @@ def parse_args(argv: Sequence[str] | None = None) -> Args:
             parser.error(f"--{name.replace('_', '-')} {getattr(args, name)}; expected >= 1")
     if not args.minutes > 0 or not args.eval_every > 0:
         parser.error("--minutes and --eval-every must be > 0")
+    if args.game not in GAMES:
+        parser.error(f"--game {args.game}; expected one of {', '.join(GAMES)}")
+    if args.max_moves < 0 or (args.max_moves and args.game != "losat"):
+        parser.error(f"--max-moves {args.max_moves}; expected 0, or >= 1 with --game losat")
     return args
 
 
-class ReplayBuffer:
-    """The last ``capacity`` positions: planes (uint8), legal masks, visit distributions
-    (float16) and value targets, in a ring."""
+def run_spec(args: Args) -> GameSpec:
+    """The game and rules ``args`` train on."""
+    return game_spec(args.game, {"max_moves": args.max_moves} if args.max_moves else None)
 
-    def __init__(self, capacity: int) -> None:
+
+class ReplayBuffer:
+    """The last ``capacity`` positions: planes (uint8: every game's planes hold small
+    integers), legal masks, visit distributions (float16) and value targets, in a ring."""
+
+    def __init__(self, capacity: int, spec: GameSpec = WAR_OF_LIFE) -> None:
         self.capacity = capacity
-        self.planes = np.zeros((capacity, PLANES, CELLS), np.uint8)
-        self.masks = np.zeros((capacity, NUM_ACTIONS), np.bool_)
-        self.policies = np.zeros((capacity, NUM_ACTIONS), np.float16)
+        self.spec = spec
+        self.planes = np.zeros((capacity, spec.planes, spec.cells), np.uint8)
+        self.masks = np.zeros((capacity, spec.num_actions), np.bool_)
+        self.policies = np.zeros((capacity, spec.num_actions), np.float16)
         self.values = np.zeros(capacity, np.float32)
         self.size = 0
         self.added = 0
@@ -542,12 +589,14 @@ class ReplayBuffer:
 
     def sample(self, count: int, rng: np.random.Generator
                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-        """A minibatch, each position under a random symmetry."""
+        """A minibatch, each position under a random symmetry of its game."""
+        spec = self.spec
         index = rng.integers(0, self.size, count)
-        which = rng.integers(0, 8, count)
-        planes, policies = transform(self.planes[index], self.policies[index], which)
-        _, masks = transform(self.planes[index], self.masks[index], which)
-        return (torch.from_numpy(planes.astype(np.float32)).reshape(count, PLANES, SIZE, SIZE),
+        which = rng.integers(0, len(spec.symmetry_cells), count)
+        planes, policies = transform(self.planes[index], self.policies[index], which, spec)
+        _, masks = transform(self.planes[index], self.masks[index], which, spec)
+        return (torch.from_numpy(planes.astype(np.float32)).reshape(
+                    count, spec.planes, spec.height, spec.width),
                 torch.from_numpy(masks), torch.from_numpy(policies.astype(np.float32)),
                 torch.from_numpy(self.values[index]))
 
@@ -572,13 +621,14 @@ def evaluate(net: PolicyValueNet, opponents: Sequence[str], games: int, simulati
     """``{opponent: (wins, draws, losses)}`` of greedy search with ``net`` at
     ``simulations`` a move against each compiled opponent, ``games`` games in each seat
     (starts from the seeds ``seed, seed + 1, ...``, the same for every network): every
-    game of every pairing searched in one batch."""
+    game of every pairing searched in one batch. The game and rules are the network's."""
+    spec = net.spec
     pairs = [(name, seat) for name in opponents for seat in (0, 1)]
-    envs = [WarOfLifeVectorEnv(games, opponent=name, player=seat) for name, seat in pairs]
+    envs = [spec.make_env(games, opponent=name, player=seat) for name, seat in pairs]
     for env in envs:
         env.reset(seed=seed)
     total = games * len(envs)
-    search_env = WarOfLifeVectorEnv(total, opponent="self", illegal="raise")
+    search_env = spec.make_env(total, opponent="self", illegal="raise")
     search_env.reset(seed=0)
     mcts = BatchedMCTS(search_env, network_evaluator(net), SearchConfig(c_puct=c_puct))
     results = np.zeros(total)
@@ -587,7 +637,7 @@ def evaluate(net: PolicyValueNet, opponents: Sequence[str], games: int, simulati
         for k, env in enumerate(envs):
             for i in range(games):
                 if playing[k * games + i]:
-                    search_env.set_position(k * games + i, env.position(i))
+                    spec.transfer(search_env, k * games + i, env, i)
         roots = mcts.search([None] * total, playing, simulations=simulations)
         for k, env in enumerate(envs):
             actions = np.zeros(games, np.int64)
@@ -623,15 +673,17 @@ def train(args: Args, log: Callable[[str], None] = print) -> Path:
     rng = np.random.default_rng(args.seed)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    opponents = [name.strip() for name in args.eval_opponents.split(",") if name.strip()]
-    net = PolicyValueNet(args.channels, args.blocks)
+    spec = run_spec(args)
+    opponents = [name.strip() for name in (args.eval_opponents or spec.opponents).split(",")
+                 if name.strip()]
+    net = PolicyValueNet(args.channels, args.blocks, spec)
     optimizer = torch.optim.AdamW(net.parameters(), lr=args.learning_rate,
                                   weight_decay=args.weight_decay)
-    env = WarOfLifeVectorEnv(args.games, opponent="self", illegal="raise")
+    env = spec.make_env(args.games, opponent="self", illegal="raise")
     env.reset(seed=args.seed)
     config = SearchConfig(args.c_puct, args.dirichlet_alpha, args.noise_fraction)
     mcts = BatchedMCTS(env, network_evaluator(net), config, rng)
-    buffer = ReplayBuffer(args.buffer_size)
+    buffer = ReplayBuffer(args.buffer_size, spec)
     histories: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = [
         [] for _ in range(args.games)]
     roots: list[Node | None] = [None] * args.games
@@ -684,7 +736,8 @@ def train(args: Args, log: Callable[[str], None] = print) -> Path:
         net.eval()
         started = time.perf_counter()
         roots = mcts.search(roots, everyone, simulations=args.simulations, noise=True)
-        observations = env.observations.reshape(args.games, PLANES, CELLS).astype(np.uint8)
+        observations = spec.features(env).reshape(args.games, spec.planes,
+                                                  spec.cells).astype(np.uint8)
         masks = env.action_masks()
         movers = env.to_play.copy()
         actions = np.zeros(args.games, np.int64)
@@ -695,7 +748,8 @@ def train(args: Args, log: Callable[[str], None] = print) -> Path:
             temperature = 1.0 if plies[i] < args.temperature_plies else 0.0
             chosen[i] = choose_action(root, temperature, rng)
             actions[i] = root.actions[chosen[i]]
-            histories[i].append((observations[i], masks[i], root.policy(), int(movers[i])))
+            histories[i].append((observations[i], masks[i], root.policy(spec.num_actions),
+                                 int(movers[i])))
         rewards, terminated = env.step_boards(actions, everyone)
         counts["plies"] += args.games
         for i in range(args.games):

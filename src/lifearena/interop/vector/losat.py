@@ -19,6 +19,12 @@ stream, where the protocol agent draws from its own generator); besides them ``s
 asked on the boards where it is to move, with the same planes and its own mask; the
 learner's mask is empty meanwhile).
 
+For a search (:mod:`lifearena.rl.alphazero`): :meth:`~LosatVectorEnv.snapshot` and
+``restore`` carry every board's whole game (superko set and counters included),
+:meth:`~LosatVectorEnv.set_position` puts a protocol position on a board,
+:meth:`~LosatVectorEnv.copy_board` another environment's board, and
+:meth:`~LosatVectorEnv.tallies` gives the counters beside the planes.
+
 The observation planes (black stones, white stones) are the same for both sides, so a step
 rewrites only the points that changed: the buffers are the environment's own, to be read,
 not written (with ``copy=False``, what ``step`` hands out is those buffers).
@@ -39,18 +45,24 @@ import numpy as np
 from numba import njit
 
 from lifearena.errors import BadParameterError
-from lifearena.games.losat import LosatState
+from lifearena.games.losat import DEFAULTS, LosatState
 from lifearena.games.losat.fast import (
+    CAPTURES,
+    CAPTURES_TO_WIN,
     COLUMNS,
     ENDING,
+    GOALS,
     HAS_MOVE,
     LENGTH,
+    MAX_MOVES,
     ON_GOAL,
+    PASSES,
     PLY,
     RULES,
     STAMP,
     TO_MOVE,
     WIDTH,
+    ending,
     greedy_move,
     is_legal,
     legal_moves,
@@ -61,6 +73,7 @@ from lifearena.games.losat.fast import (
     winner,
 )
 from lifearena.games.losat.geometry import Geometry
+from lifearena.games.losat.notation import SYMBOLS
 from lifearena.interop.vector.base import POLICY_KIND, CompiledVectorEnv
 
 _winner = njit(cache=True)(winner)
@@ -300,7 +313,13 @@ class LosatVectorEnv(CompiledVectorEnv):
     opponents: ClassVar[tuple[str, ...]] = OPPONENTS
     """The compiled opponents (a board's kind is its index here)."""
     board_arrays: ClassVar[tuple[str, ...]] = ("_board", "_counts", "_hashes", "_state",
-                                               "_keys", "_stamps", "_history")
+                                               "_keys", "_stamps", "_history", "_origins")
+    """Everything a board's game is: the stones, the neighbour counts, the hash, the state
+    row (side to move, passes, plies, captures, stones on the goal lines, the ending, the
+    superko stamp), the superko set, the plies played and where they were played from (the
+    setup of a position :meth:`set_position` gave, ``None`` for the game's start): what
+    :meth:`snapshot` copies, so that a search's :meth:`restore` puts back the superko memory
+    and the move counters with the stones."""
 
     def _allocate(self) -> None:
         n_envs = self.num_envs
@@ -323,6 +342,7 @@ class LosatVectorEnv(CompiledVectorEnv):
         self._keys = np.zeros((n_envs, slots), np.uint64)
         self._stamps = np.zeros((n_envs, slots), np.int64)
         self._history = np.zeros((n_envs, p["max_moves"]), np.int64)
+        self._origins = np.full(n_envs, None, object)
         self._scratch = np.zeros(4 * n, np.int64)
         self._scratch_hashes = np.zeros(4 * n, np.uint64)
         self._adjacent = geo.adjacent_table
@@ -353,6 +373,7 @@ class LosatVectorEnv(CompiledVectorEnv):
                 self.player, self._kinds)
 
     def _start_kernel(self, which: np.ndarray) -> bool:
+        self._origins[which] = None  # a new episode starts from the game's start
         args = (which, *self._common(), self._planes, self._mask, self.to_play,
                 self.opponent_actions, self._waiting, self._opp_planes, self._opp_mask)
         return bool(_start_all(*args))
@@ -379,11 +400,124 @@ class LosatVectorEnv(CompiledVectorEnv):
         return plies
 
     def position(self, i: int, *, start: bool = False) -> LosatState:
-        """Environment ``i``'s position now (the start replayed with :meth:`history`, so
-        its superko memory is whole), or with ``start=True`` the start."""
-        state = self.encoding.game.new_initial_state()
+        """Environment ``i``'s position now (its episode's start replayed with
+        :meth:`history`, so its superko memory is whole), or with ``start=True`` that start:
+        the game's start, or the setup of the position :meth:`set_position` put there."""
+        origin = self._origins[i]
+        if origin is None:
+            state = self.encoding.game.new_initial_state()
+        else:
+            state = LosatState.from_setup(origin, **{k: self.params[k] for k in DEFAULTS})
         assert isinstance(state, LosatState)
         if not start:
             for action in self.history(i):
                 state.apply_action(action)
         return state
+
+    def tallies(self) -> np.ndarray:
+        """An ``(num_envs, 5)`` int64 copy of what each board counts besides its stones: the
+        side to move (0 black, 1 white), passes in a row, plies played, Black's and White's
+        captures (what a search's network reads beside the planes)."""
+        return self._state[:, [TO_MOVE, PASSES, PLY, CAPTURES, CAPTURES + 1]].copy()
+
+    # -- search: positions from elsewhere --------------------------------------------------------
+
+    def set_position(self, i: int, state: LosatState) -> None:
+        """Put the protocol position ``state`` on board ``i``: its stones, neighbour counts
+        and hash, side to move, passes, plies, captures, its whole superko memory and its
+        plies since its setup (which becomes the board's episode start, for
+        :meth:`position`); its observation, mask and ``to_play`` (what a search plays from
+        with :meth:`step_boards`, or an agent from a game played elsewhere). A finished
+        position leaves the board ended (no legal action, ``to_play`` the last mover, as
+        after the step that ended it; the next :meth:`step` restarts it). ``state`` must
+        have this environment's parameters; outside self-play the learner's seat must be
+        the side to move."""
+        if not isinstance(state, LosatState):
+            raise BadParameterError(f"set_position: a {type(state).__name__}; expected a "
+                                    f"LosatState")
+        self._check_board(i, "set_position")
+        changed = sorted(k for k in DEFAULTS if state.params.get(k) != self.params.get(k))
+        if changed:  # the rules (the environment's own parameters add a seed)
+            theirs = ", ".join(f"{k}={state.params.get(k)!r}" for k in changed)
+            mine = ", ".join(f"{k}={self.params[k]!r}" for k in changed)
+            raise BadParameterError(f"set_position: a position with {theirs}; expected this "
+                                    f"environment's {mine}")
+        # the side to move and the passes in a row, as the position notation writes them (a
+        # game ended by two passes writes 2, which its parser refuses: read, not parsed)
+        fields = state.position().split()
+        side, passes, captures = SYMBOLS.index(fields[1]), int(fields[3]), state.captures()
+        if not self.self_play and side != self.player and not state.is_terminal():
+            names = state.info.side_names
+            raise BadParameterError(f"set_position: {names[side]} to move; expected the "
+                                    f"learner's seat ({names[self.player]}) outside self-play")
+        n = self._board.shape[1]
+        board = state.board.reshape(-1)
+        plies = state.history()
+        s = self._state[i]
+        stamp = s[STAMP] + 1  # a new stamp empties the board's superko set
+        s[:] = 0
+        s[STAMP] = stamp
+        s[TO_MOVE], s[PASSES], s[PLY] = side, passes, len(plies)
+        s[CAPTURES], s[CAPTURES + 1] = captures
+        rules = self._rules
+        for colour in (0, 1):
+            row = board.reshape(-1, int(rules[WIDTH]))[rules[GOALS + colour]]
+            s[ON_GOAL + colour] = np.count_nonzero(row == colour + 1)
+        s[ENDING] = ending(int(s[ON_GOAL]), int(s[ON_GOAL + 1]), captures[0], captures[1],
+                           int(rules[CAPTURES_TO_WIN]), passes, len(plies),
+                           int(rules[MAX_MOVES]), 1 - side)
+        self._board[i] = board
+        self._counts[i] = state.neighbour_counts().reshape(2, n)
+        self._hashes[i] = np.uint64(state.zobrist_hash())
+        for h in state.seen_hashes():
+            remember(self._keys[i], self._stamps[i], stamp, np.uint64(h))
+        self._history[i, :len(plies)] = plies
+        self._origins[i] = state.setup()
+        self._show(i)
+
+    def copy_board(self, i: int, other: LosatVectorEnv, j: int) -> None:
+        """Put board ``j`` of ``other`` (an environment of the same parameters) on board
+        ``i``, as :meth:`set_position` of ``other.position(j)`` would, without replaying its
+        game (what a search does each move when it plays games held by other
+        environments)."""
+        self._check_board(i, "copy_board")
+        if not isinstance(other, LosatVectorEnv) \
+                or any(other.params.get(k) != self.params.get(k) for k in DEFAULTS):
+            raise BadParameterError("copy_board: expected a LosatVectorEnv of the same "
+                                    "parameters")
+        mover = int(other._state[j, TO_MOVE])
+        if not self.self_play and mover != self.player and not other._state[j, ENDING]:
+            raise BadParameterError("copy_board: expected the learner's seat to move "
+                                    "outside self-play")
+        # the superko set comes with its stamp: its entries are those stamped with the
+        # board's stamp, and every later start's stamp is higher than all of them
+        for name in self.board_arrays:
+            getattr(self, name)[i] = getattr(other, name)[j]
+        self._show(i)
+
+    def _check_board(self, i: int, what: str) -> None:
+        if isinstance(i, bool) or not isinstance(i, int | np.integer) \
+                or not 0 <= i < self.num_envs:
+            raise BadParameterError(f"{what}: board {i!r:.40}; expected an integer "
+                                    f"0..{self.num_envs - 1}")
+
+    def _show(self, i: int) -> None:
+        """Board ``i``'s flags, observation, mask and ``to_play`` from its arrays."""
+        s = self._state[i]
+        over = bool(s[ENDING])
+        self._ended[i] = self._terminated[i] = over
+        self._forfeit[i] = self._waiting[i] = self._truncated[i] = False
+        self._rewards[i] = 0.0
+        # a finished board names the last mover, as a step that ends a game does
+        self.to_play[i] = 1 - s[TO_MOVE] if over else s[TO_MOVE]
+        self.opponent_actions[i] = -1
+        board = self._board[i]
+        self._planes[i, 0] = board == 1
+        self._planes[i, 1] = board == 2
+        if over:
+            self._mask[i] = False
+            s[HAS_MOVE] = 0
+        else:
+            _write_mask(board, self._counts[i], self._zobrist, self._hashes[i], self._keys[i],
+                        self._stamps[i], s, self._rules, self._mask[i], self._scratch,
+                        self._scratch_hashes)
