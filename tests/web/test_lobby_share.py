@@ -110,3 +110,33 @@ def test_a_lobby_learns_what_was_made_while_redis_was_down() -> None:
                 await broker.close()
 
         run(scenario, within=30)
+
+
+def test_a_request_for_a_challenge_still_on_its_way_waits_for_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Accepting (or asking after) a challenge made on another replica a moment ago waits
+    for its news instead of answering 404; an id that never comes is given up after
+    ARRIVAL_S, and one no challenge could have at once."""
+    from lifearena.web import lobby_share
+
+    monkeypatch.setattr(lobby_share, "ARRIVAL_S", 0.2)
+
+    async def scenario() -> None:
+        broker = MemoryBroker()
+        a, b = await linked(broker, "a"), await linked(broker, "b")
+        made = a.create(NewChallenge.model_validate(CHALLENGE), "203.0.113.7")
+        assert not b.known(made["id"])  # its news is still on its way
+        await b.reached(made["id"])
+        assert b.take(made["id"], None).id == made["id"]
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await b.reached("nonesuch0000")
+        assert not b.known("nonesuch0000") and loop.time() - started >= 0.2
+        started = loop.time()
+        await b.reached("x" * 200)
+        assert loop.time() - started < 0.1
+        assert b.share is not None and b.share._awaited == {}  # type: ignore[attr-defined]
+        await a.stop()
+        await b.stop()
+
+    run(scenario)

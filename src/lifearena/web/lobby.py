@@ -106,6 +106,8 @@ class ChallengeShare(Protocol):
 
     async def unclaim(self, challenge: Challenge, outcome: Reason) -> None: ...
 
+    async def arrival(self, challenge_id: str) -> None: ...
+
     async def stop(self) -> None: ...
 
 EXPIRY = 1800.0
@@ -305,6 +307,17 @@ class Lobby:
     def listing(self) -> dict[str, Any]:
         """The open challenges (oldest first, without secrets) and the server's clock."""
         return {"now": self.clock(), "challenges": [c.listed() for c in self.open.values()]}
+
+    def known(self, challenge_id: str) -> bool:
+        """Whether ``challenge_id`` is open or lately closed here."""
+        return challenge_id in self.open or self.closed.peek(challenge_id) is not None
+
+    async def reached(self, challenge_id: str) -> None:
+        """Return once ``challenge_id`` is known here or cannot be: with replicas, a
+        challenge made on another one a moment ago may still be on its way (the share
+        waits a little for it); a single server knows at once."""
+        if self.share is not None and not self.known(challenge_id):
+            await self.share.arrival(challenge_id)
 
     def get(self, challenge_id: str) -> Challenge:
         """The challenge ``challenge_id``, open or lately closed; :class:`UnknownChallenge`."""
@@ -554,12 +567,14 @@ def router_for(server: Rooms, lobby: Lobby) -> APIRouter:
 
     @router.get("/api/challenges/{challenge_id}")
     async def status(challenge_id: str, owner: OwnerHeader = None) -> dict[str, Any]:
+        await lobby.reached(challenge_id)
         return lobby.status(challenge_id, owner)
 
     @router.post("/api/challenges/{challenge_id}/accept")
     async def accept(challenge_id: str, body: AcceptChallenge, request: Request,
                      response: Response, owner: OwnerHeader = None) -> dict[str, Any]:
         address = address_key(client_of(request.client))
+        await lobby.reached(challenge_id)
         challenge = lobby.take(challenge_id, owner)
         identity = request.app.state.identity
         player = identity.player_of(request)
@@ -606,6 +621,7 @@ def router_for(server: Rooms, lobby: Lobby) -> APIRouter:
     async def cancel(challenge_id: str, body: CancelChallenge,
                      owner: OwnerHeader = None) -> dict[str, Any]:
         if lobby.share is not None:  # cancelled or accepted, once among the replicas
+            await lobby.reached(challenge_id)
             challenge = lobby.get(challenge_id)
             if not challenge.owned_by(owner):
                 raise SeatError("cancelling a challenge needs its owner secret (the "

@@ -29,6 +29,7 @@ A single server (no broker) never makes a :class:`LobbyShare`: its lobby behaves
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
@@ -47,6 +48,12 @@ log = logging.getLogger("lifearena.web.lobby")
 
 CHANNEL = "lobby"
 """The broker channel the replicas tell each other the lobby's changes on."""
+
+ARRIVAL_S = 1.0
+"""Seconds a request for a challenge this replica does not know waits for its news (made on
+another replica a moment before: the news travels in milliseconds, more under load)."""
+MAX_ID = 40
+"""The longest challenge id waited for (longer ones are no challenge's)."""
 
 _SHARED_FIELDS = ("id", "owner", "address", "game", "params", "clock", "colour", "created",
                   "expires", "maker", "rated")
@@ -79,6 +86,8 @@ class LobbyShare(ChannelLink):
     lobby: Lobby = field(kw_only=True)
     lease_s: float = 3600.0
     """Seconds the ``challenge:{id}`` lease (the challenge's outcome) is kept."""
+    _awaited: dict[str, asyncio.Event] = field(default_factory=dict, init=False)
+    """Challenges a request waits to hear of, by id (:meth:`arrival`)."""
 
     # -- telling the others --------------------------------------------------------------------
 
@@ -115,6 +124,27 @@ class LobbyShare(ChannelLink):
                 self.lobby.close_elsewhere(challenge.id, reason)
         self.lobby.check_open(challenge)  # closed meanwhile (a message, or the lease's news)
 
+    async def arrival(self, challenge_id: str) -> None:
+        """Wait up to :data:`ARRIVAL_S` for the news of ``challenge_id`` (made on another
+        replica a moment ago, its ``added`` still on its way); return at once for an id
+        that no challenge could have."""
+        if not (0 < len(challenge_id) <= MAX_ID) or self.lobby.known(challenge_id):
+            return
+        arrived = self._awaited.setdefault(challenge_id, asyncio.Event())
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(arrived.wait(), ARRIVAL_S)
+        finally:  # not heard of in time (when heard of, it was taken out then)
+            if self._awaited.get(challenge_id) is arrived:
+                del self._awaited[challenge_id]
+
+    def _adopted(self, record: dict[str, Any]) -> None:
+        challenge = challenge_of(record)
+        self.lobby.adopt(challenge)
+        arrived = self._awaited.pop(challenge.id, None)
+        if arrived is not None:
+            arrived.set()
+
     async def unclaim(self, challenge: Challenge, outcome: Reason) -> None:
         """Give the lease back: the acceptance failed after :meth:`claim` (a refused game)."""
         with contextlib.suppress(BrokerUnavailable):
@@ -136,10 +166,10 @@ class LobbyShare(ChannelLink):
             return
         kind = data.get("kind")
         if kind == "added":
-            self.lobby.adopt(challenge_of(data["challenge"]))
+            self._adopted(data["challenge"])
         elif kind == "open":
             for record in data.get("challenges", []):
-                self.lobby.adopt(challenge_of(record))
+                self._adopted(record)
         elif kind == "removed":
             self.lobby.close_elsewhere(str(data["id"]), data["reason"], data.get("game"),
                                        data.get("seat"), data.get("token"))
