@@ -375,6 +375,61 @@ def test_the_owner_publishes_only_the_views_other_replicas_pages_hold(tmp_path: 
     run_closing(scenario, stores)
 
 
+def test_a_replica_marks_its_pages_when_they_change_and_renews_them_every_few_sweeps(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening and closing a page marks its seat list at once; a sweep sends nothing but
+    the renewal of the held marks every MARK_EVERY sweeps (and the first sweep after a
+    Redis gap), so a replica's marks cost no Redis call a game a second."""
+    from lifearena.web.broker import Message
+    from lifearena.web.models import NewGame
+    from lifearena.web.rooms import cluster as cluster_module
+    from lifearena.web.rooms.cluster import MARK_EVERY
+
+    from .test_rooms import Page
+
+    monkeypatch.setattr(cluster_module, "SWEEP_S", 3600.0)  # only the sweeps called here
+    broker, one, two, stores = in_process_replicas(tmp_path)
+    sent: list[list[tuple[str, str, bool]]] = []
+    mark_all = broker.mark_all
+
+    async def spied(marks: Any, ttl_s: float) -> None:
+        if marks:
+            sent.append([(member, present) for _, member, present in marks])
+        await mark_all(marks, ttl_s)
+
+    monkeypatch.setattr(broker, "mark_all", spied)
+
+    async def scenario() -> None:
+        await one.join()
+        await two.join()
+        made = one.create(NewGame(game="war_of_life", opponent="hotseat", params=LASTING))
+        deadline = time.monotonic() + 10
+        while two._sweeps < 1:  # the sweep at joining, then none but ours
+            assert time.monotonic() < deadline, "no sweep at joining within 10 s"
+            await asyncio.sleep(0.01)
+        page = Page()
+        two.open_page(await two.game(made["id"]), page, [1])
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert sent == [[("two:1", True)]]  # at once
+        sent.clear()
+        for number in range(1, 2 * MARK_EVERY + 1):
+            await two.sweep()
+            assert sent == ([[("two:1", True)]] if number % MARK_EVERY == 0 else []), number
+            sent.clear()
+        two._received(Message("replica:two", {}, gap=True))
+        await two.sweep()
+        assert sent == [[("two:1", True)]]  # marked again after a gap
+        sent.clear()
+        two.close_page(made["id"], page)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert sent == [[("two:1", False)]]
+        await leave_all(one, two)
+
+    run_closing(scenario, stores)
+
+
 def test_another_replicas_game_is_rebuilt_once_per_change_and_off_the_event_loop(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A replica that does not own a game reads its row at every request but rebuilds the

@@ -91,6 +91,9 @@ ANSWERS_KEPT = 4096
 READ_COPIES = 64
 """Games read from the store (another replica's) kept rebuilt here until their row
 changes."""
+MARK_EVERY = 3
+"""Sweeps between two renewals of a replica's marks in ``pages:{id}`` (a change is marked at
+once, when a page opens or closes)."""
 PAGES_TTL_S = 10.0
 """Seconds a replica's mark of the seats its pages hold lasts in ``pages:{id}`` (marked
 again every sweep)."""
@@ -214,6 +217,9 @@ class ReplicatedRooms(Rooms):
         self._ids = itertools.count()
         self._ready: asyncio.Event | None = None
         self._sweeping = asyncio.Lock()
+        self._sweeps = 0
+        self._marked: dict[str, set[str]] = {}
+        """The seat lists marked as held by this replica's pages, by game id."""
         self._subscription: Subscription | None = None
         self._claiming: dict[str, asyncio.Task[None]] = {}
         self._own_tasks: list[asyncio.Task[None]] = []
@@ -639,7 +645,8 @@ class ReplicatedRooms(Rooms):
                 self._hand_on(game_id, data)
             return
         if message.gap:  # Redis went away: were the leases kept? (they are gone if it
-            self._verified.clear()  # restarted empty)
+            self._verified.clear()  # restarted empty, as are the page marks)
+            self._sweeps = 0  # the next sweep marks every page again
             self._spawn(self._renew_now())
             return
         if not data:
@@ -736,13 +743,19 @@ class ReplicatedRooms(Rooms):
             return
         self.transport.tell(self.presence.audience(game_id), live.view_text)
 
-    def _page_marks(self, game_id: str) -> list[tuple[str, str, bool]]:
-        """The marks of the seat lists this replica's pages of ``game_id`` hold (present
-        or not: a spectator's, each seat's, both seats'), as
-        :meth:`~lifearena.web.broker.Broker.mark_all` takes them."""
+    def _page_marks(self, game_id: str, refresh: bool = False) -> list[tuple[str, str, bool]]:
+        """What changed in the seat lists this replica's pages of ``game_id`` hold (a
+        spectator's, each seat's, both seats'), as
+        :meth:`~lifearena.web.broker.Broker.mark_all` takes it: the lists newly held (all
+        held ones where ``refresh``: their marks expire) and those no longer held."""
         held = {_seat_key(seats) for seats in self.presence.audience(game_id).values()}
-        return [(f"pages:{game_id}", f"{self.replica}:{key}", key in held)
-                for key in SEAT_LISTS]
+        before = self._marked.pop(game_id, set())
+        if held:
+            self._marked[game_id] = held
+        key = f"pages:{game_id}"
+        return [*((key, f"{self.replica}:{seats}", True) for seats in sorted(held)
+                  if refresh or seats not in before),
+                *((key, f"{self.replica}:{seats}", False) for seats in sorted(before - held))]
 
     async def _mark_pages(self, game_id: str) -> None:
         with contextlib.suppress(BrokerUnavailable):
@@ -795,8 +808,12 @@ class ReplicatedRooms(Rooms):
                     taken.append(game_id)
             except (NotFound, DamagedRow, TooBusy):
                 continue
-        await self._broker.mark_all([mark for game_id in self.presence.open_games()
-                                     for mark in self._page_marks(game_id)], PAGES_TTL_S)
+        self._sweeps += 1  # the marks live PAGES_TTL_S: renewed every MARK_EVERY sweeps
+        refresh = self._sweeps % MARK_EVERY == 1
+        games = {*self.presence.open_games(), *self._marked}
+        await self._broker.mark_all([mark for game_id in games
+                                     for mark in self._page_marks(game_id, refresh)],
+                                    PAGES_TTL_S)
         held = list(self._keeper.held)
         for game_id, members in zip(held, await self._broker.members_of(
                 [f"pages:{game_id}" for game_id in held]), strict=True):
