@@ -140,3 +140,29 @@ def test_a_request_for_a_challenge_still_on_its_way_waits_for_it(
         await b.stop()
 
     run(scenario)
+
+
+def test_a_creator_asking_after_an_acceptance_elsewhere_waits_for_its_news() -> None:
+    """The challenge is accepted on another replica: its lease says so at once, its news
+    (with the creator's game and seat) follows; the creator's status request waits for the
+    news instead of answering "open". An open challenge nobody took answers at once."""
+    async def scenario() -> None:
+        broker = MemoryBroker()
+        a, b = await linked(broker, "a"), await linked(broker, "b")
+        made = a.create(NewChallenge.model_validate(CHALLENGE), "203.0.113.7")
+        await until(lambda: made["id"] in b.open, "listed on b")
+        assert a.share is not None and b.share is not None
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await a.share.settled(a.get(made["id"]))  # nobody took it: no wait
+        assert loop.time() - started < 0.5 and a.get(made["id"]).status == "open"
+        challenge = b.take(made["id"], None)
+        await b.share.claim(challenge, "accepted")
+        b.accepted(challenge, "g1", 0, "creator-token")
+        assert a.get(made["id"]).status == "open"  # the news is on its way
+        await a.share.settled(a.get(made["id"]))
+        assert a.status(made["id"], made["owner"])["game"] == "g1"
+        await a.stop()
+        await b.stop()
+
+    run(scenario)

@@ -108,6 +108,8 @@ class ChallengeShare(Protocol):
 
     async def arrival(self, challenge_id: str) -> None: ...
 
+    async def settled(self, challenge: Challenge) -> None: ...
+
     async def stop(self) -> None: ...
 
 EXPIRY = 1800.0
@@ -568,6 +570,8 @@ def router_for(server: Rooms, lobby: Lobby) -> APIRouter:
     @router.get("/api/challenges/{challenge_id}")
     async def status(challenge_id: str, owner: OwnerHeader = None) -> dict[str, Any]:
         await lobby.reached(challenge_id)
+        if lobby.share is not None and owner is not None:  # its creator asks: accepted
+            await lobby.share.settled(lobby.get(challenge_id))  # elsewhere a moment ago?
         return lobby.status(challenge_id, owner)
 
     @router.post("/api/challenges/{challenge_id}/accept")

@@ -87,7 +87,7 @@ class LobbyShare(ChannelLink):
     lease_s: float = 3600.0
     """Seconds the ``challenge:{id}`` lease (the challenge's outcome) is kept."""
     _awaited: dict[str, asyncio.Event] = field(default_factory=dict, init=False)
-    """Challenges a request waits to hear of, by id (:meth:`arrival`)."""
+    """Challenges a request waits to hear of, by id (:meth:`arrival`, :meth:`settled`)."""
 
     # -- telling the others --------------------------------------------------------------------
 
@@ -138,12 +138,36 @@ class LobbyShare(ChannelLink):
             if self._awaited.get(challenge_id) is arrived:
                 del self._awaited[challenge_id]
 
+    async def settled(self, challenge: Challenge) -> None:
+        """For a challenge open here: if another replica took its lease (accepted or
+        cancelled it: the lease says so at once, its ``removed`` news follows), wait up to
+        :data:`ARRIVAL_S` for that news, which carries the creator's game and seat."""
+        if challenge.status != "open":
+            return
+        try:
+            holder = await self.broker.owner_of(self._key(challenge))
+        except BrokerUnavailable:
+            return
+        if holder is None or challenge.status != "open":
+            return
+        closed = self._awaited.setdefault(challenge.id, asyncio.Event())
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(closed.wait(), ARRIVAL_S)
+        finally:
+            if self._awaited.get(challenge.id) is closed:
+                del self._awaited[challenge.id]
+
+    def _heard_of(self, challenge_id: str) -> None:
+        """Wake the requests waiting for news of ``challenge_id``."""
+        waiting = self._awaited.pop(challenge_id, None)
+        if waiting is not None:
+            waiting.set()
+
     def _adopted(self, record: dict[str, Any]) -> None:
         challenge = challenge_of(record)
         self.lobby.adopt(challenge)
-        arrived = self._awaited.pop(challenge.id, None)
-        if arrived is not None:
-            arrived.set()
+        self._heard_of(challenge.id)
 
     async def unclaim(self, challenge: Challenge, outcome: Reason) -> None:
         """Give the lease back: the acceptance failed after :meth:`claim` (a refused game)."""
@@ -173,6 +197,7 @@ class LobbyShare(ChannelLink):
         elif kind == "removed":
             self.lobby.close_elsewhere(str(data["id"]), data["reason"], data.get("game"),
                                        data.get("seat"), data.get("token"))
+            self._heard_of(str(data["id"]))
         elif kind == "hello":
             records = [record_of(c) for c in self.lobby.open.values()]
             if records:
