@@ -1,4 +1,5 @@
-"""pytest: the Gymnasium registration's doctests need the ``interop`` extra, the torch
+"""pytest: the Gymnasium registration's doctests and the AlphaZero games' descriptions
+(which wrap the vector environments) need the ``interop`` extra, the torch
 modules' the ``[rl]`` extra (torch and Gymnasium); without them, skip those modules (the
 README's test command installs neither)."""
 
@@ -11,5 +12,5 @@ TORCH_MODULES = ["network.py", "checkpoint.py", "ppo.py", "torch_agent.py", "alp
 _GYMNASIUM = importlib.util.find_spec("gymnasium") is not None
 _TORCH = importlib.util.find_spec("torch") is not None
 
-collect_ignore = ([] if _GYMNASIUM else ["envs.py"]) + \
+collect_ignore = ([] if _GYMNASIUM else ["envs.py", "alphazero_games.py"]) + \
     ([] if _GYMNASIUM and _TORCH else TORCH_MODULES)
