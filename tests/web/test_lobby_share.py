@@ -166,3 +166,30 @@ def test_a_creator_asking_after_an_acceptance_elsewhere_waits_for_its_news() -> 
         await b.stop()
 
     run(scenario)
+
+
+def test_a_challenge_remade_on_another_replica_after_a_cancellation_waits_for_its_news(
+        ) -> None:
+    """An address at its bound of open challenges cancels one on one replica and makes one
+    on another at once: the second waits for the cancellation's news instead of refusing
+    (429), and the bound still holds once it has come."""
+    from lifearena.web.lobby import TooMany
+
+    async def scenario() -> None:
+        broker = MemoryBroker()
+        a, b = await linked(broker, "a"), await linked(broker, "b")
+        made = [a.create(NewChallenge.model_validate(CHALLENGE), "203.0.113.7")
+                for _ in range(a.per_address)]
+        await until(lambda: all(m["id"] in b.open for m in made), "all listed on b")
+        with pytest.raises(TooMany):
+            b.create(NewChallenge.model_validate(CHALLENGE), "203.0.113.7")
+        a.cancel(made[0]["id"], made[0]["owner"])  # its news is on its way to b
+        await b.room_for("203.0.113.7")
+        again = b.create(NewChallenge.model_validate(CHALLENGE), "203.0.113.7")
+        await until(lambda: again["id"] in a.open, "the new one listed on a")
+        with pytest.raises(TooMany):
+            a.create(NewChallenge.model_validate(CHALLENGE), "203.0.113.7")
+        await a.stop()
+        await b.stop()
+
+    run(scenario)

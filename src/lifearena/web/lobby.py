@@ -110,6 +110,8 @@ class ChallengeShare(Protocol):
 
     async def settled(self, challenge: Challenge) -> None: ...
 
+    async def freed(self, address: str) -> None: ...
+
     async def stop(self) -> None: ...
 
 EXPIRY = 1800.0
@@ -309,6 +311,14 @@ class Lobby:
     def listing(self) -> dict[str, Any]:
         """The open challenges (oldest first, without secrets) and the server's clock."""
         return {"now": self.clock(), "challenges": [c.listed() for c in self.open.values()]}
+
+    async def room_for(self, address: str) -> None:
+        """Return once ``address`` may open one more challenge here or cannot yet: with
+        replicas, at its bound here, wait a little for the news of one of its challenges
+        closed on another replica (cancelled there a moment ago); a single server knows at
+        once."""
+        if self.share is not None and self.addresses.get(address, 0) >= self.per_address:
+            await self.share.freed(address)
 
     def known(self, challenge_id: str) -> bool:
         """Whether ``challenge_id`` is open or lately closed here."""
@@ -561,6 +571,7 @@ def router_for(server: Rooms, lobby: Lobby) -> APIRouter:
             "id": player.id, "name": player.shown, "kind": player.kind,
             "rating": server.players.rating(player.id, body.game).rating.shown()
             if player.has_account else None}
+        await lobby.room_for(address)
         return lobby.create(body, address, maker)
 
     @router.get("/api/challenges")

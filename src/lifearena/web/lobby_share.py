@@ -87,7 +87,8 @@ class LobbyShare(ChannelLink):
     lease_s: float = 3600.0
     """Seconds the ``challenge:{id}`` lease (the challenge's outcome) is kept."""
     _awaited: dict[str, asyncio.Event] = field(default_factory=dict, init=False)
-    """Challenges a request waits to hear of, by id (:meth:`arrival`, :meth:`settled`)."""
+    """What requests wait to hear of: challenges by id (:meth:`arrival`, :meth:`settled`),
+    and ``address:{address}`` for a challenge of that address closed (:meth:`freed`)."""
 
     # -- telling the others --------------------------------------------------------------------
 
@@ -158,6 +159,18 @@ class LobbyShare(ChannelLink):
             if self._awaited.get(challenge.id) is closed:
                 del self._awaited[challenge.id]
 
+    async def freed(self, address: str) -> None:
+        """Wait up to :data:`ARRIVAL_S` for the news of a challenge of ``address`` closed on
+        another replica (a cancellation there a moment ago may still be on its way)."""
+        key = f"address:{address}"
+        freed = self._awaited.setdefault(key, asyncio.Event())
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(freed.wait(), ARRIVAL_S)
+        finally:
+            if self._awaited.get(key) is freed:
+                del self._awaited[key]
+
     def _heard_of(self, challenge_id: str) -> None:
         """Wake the requests waiting for news of ``challenge_id``."""
         waiting = self._awaited.pop(challenge_id, None)
@@ -195,9 +208,12 @@ class LobbyShare(ChannelLink):
             for record in data.get("challenges", []):
                 self._adopted(record)
         elif kind == "removed":
+            copy = self.lobby.open.get(str(data["id"]))
             self.lobby.close_elsewhere(str(data["id"]), data["reason"], data.get("game"),
                                        data.get("seat"), data.get("token"))
             self._heard_of(str(data["id"]))
+            if copy is not None:
+                self._heard_of(f"address:{copy.address}")
         elif kind == "hello":
             records = [record_of(c) for c in self.lobby.open.values()]
             if records:
