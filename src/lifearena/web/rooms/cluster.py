@@ -620,6 +620,10 @@ class ReplicatedRooms(Rooms):
             try:
                 async with self._broker.subscribe(channels) as subscription:
                     self._subscription = subscription
+                    late = [f"game:{game_id}" for game_id in self.relays
+                            if f"game:{game_id}" not in channels]
+                    if late:  # pages opened while it was being made: they join now
+                        await subscription.add(late)
                     self._ready.set()
                     for game_id in channels[2:]:  # what was published before is missed
                         self._spawn(self._resync(game_id.removeprefix("game:")))
