@@ -15,8 +15,8 @@ of the next subscription is what brings a replica up to date.
 >>> heard = []
 >>> class Echo(ChannelLink):
 ...     channel, what = "echo", "the echo's"
-...     def received(self, message: Message) -> None:
-...         heard.append(f"{self.replica} heard {message.data['from']}'s {message.data['kind']}")
+...     def received(self, data: dict) -> None:
+...         heard.append(f"{self.replica} heard {data['from']}'s {data['kind']}")
 >>> async def demo() -> None:
 ...     broker = MemoryBroker()
 ...     one, two = Echo(broker, "one"), Echo(broker, "two")
@@ -30,11 +30,8 @@ of the next subscription is what brings a replica up to date.
 >>> asyncio.run(demo())
 >>> for line in sorted(heard):  # two was not there yet when one said hello
 ...     print(line)
-one heard one's hello
 one heard two's hello
 one heard two's news
-two heard two's hello
-two heard two's news
 """
 
 from __future__ import annotations
@@ -77,9 +74,17 @@ class ChannelLink:
         """Tell the others ``message`` (a JSON object), after what was said before it."""
         self._outgoing.put_nowait({"from": self.replica, **message})
 
-    def received(self, message: Message) -> None:
-        """Act on one message of the channel (a ``gap`` too, and this replica's own)."""
+    def received(self, data: dict[str, Any]) -> None:
+        """Act on another replica's message ``data`` (a JSON object with its ``kind``)."""
         raise NotImplementedError
+
+    def _heard(self, message: Message) -> None:
+        """After a gap, say hello again (the others answer with what they hold); skip this
+        replica's own messages; hand the others' to :meth:`received`."""
+        if message.gap:
+            self.send({"kind": "hello"})
+        elif message.data.get("from") != self.replica:
+            self.received(message.data)
 
     def background(self) -> list[Coroutine[Any, Any, None]]:
         """Loops of the subclass to run beside the reading and the publishing."""
@@ -93,7 +98,7 @@ class ChannelLink:
                     ready.set()
                     async for message in subscription:
                         try:
-                            self.received(message)
+                            self._heard(message)
                         except self.unread as error:
                             log.warning("a message on %s channel unread (%s): %s", self.what,
                                         error, message)

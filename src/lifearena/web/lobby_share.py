@@ -35,7 +35,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from lifearena.web.broker import BrokerUnavailable, Message
+from lifearena.web.broker import BrokerUnavailable
 from lifearena.web.channel_link import ChannelLink
 from lifearena.web.rooms.cluster import OwnerUnavailable, ReplicatedRooms
 from lifearena.web.sockets import encode
@@ -193,14 +193,8 @@ class LobbyShare(ChannelLink):
 
     # -- hearing the others --------------------------------------------------------------------
 
-    def received(self, message: Message) -> None:
-        """Act on one message of :data:`CHANNEL` (this replica's own are skipped)."""
-        data = message.data
-        if message.gap:
-            self.send({"kind": "hello"})
-            return
-        if data.get("from") == self.replica:
-            return
+    def received(self, data: dict[str, Any]) -> None:
+        """Act on another replica's message ``data`` on :data:`CHANNEL`."""
         kind = data.get("kind")
         if kind == "added":
             self._adopted(data["challenge"])

@@ -27,7 +27,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from lifearena.web.broker import BrokerUnavailable, Message
+from lifearena.web.broker import BrokerUnavailable
 from lifearena.web.channel_link import ChannelLink
 from lifearena.web.pools import Pairing, PoolKey, Seeker
 from lifearena.web.rooms.cluster import ReplicatedRooms
@@ -104,14 +104,8 @@ class PoolShare(ChannelLink):
 
     # -- hearing the others ------------------------------------------------------------------
 
-    def received(self, message: Message) -> None:
-        """Act on one message of :data:`CHANNEL` (this replica's own are skipped)."""
-        data = message.data
-        if message.gap:
-            self.send({"kind": "hello"})
-            return
-        if data.get("from") == self.replica:
-            return
+    def received(self, data: dict[str, Any]) -> None:
+        """Act on another replica's message ``data`` on :data:`CHANNEL`."""
         kind = data.get("kind")
         room = self.room
         if kind == "join":
