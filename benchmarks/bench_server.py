@@ -2035,7 +2035,7 @@ def sizing(args: argparse.Namespace) -> None:
         measure("ordinary, 1 process", lambda: scenario_run(args, "ordinary"))
         measure("capacity, 1 process", lambda: scenario_run(capacity_args, "ordinary"))
         started = time.monotonic()
-        with ReplicaSite(args.replicas, SIZING_SERVE) as site:
+        with ReplicaSite(args.replicas, SIZING_SERVE, lanes=args.lanes) as site:
             print(f"  {args.replicas} replicas, PostgreSQL (fsync=off), Redis and nginx "
                   f"answering after {time.monotonic() - started:.0f} s", flush=True)
             replicas = f"{args.replicas} replicas"
@@ -2170,6 +2170,10 @@ def main() -> None:
                         help="0: one process over SQLite (as before); N: the sizing run, N "
                         "replicas over PostgreSQL and Redis behind nginx against one SQLite "
                         "process, measured in the same run (see the docstring)")
+    parser.add_argument("--lanes", action=argparse.BooleanOptionalAction, default=True,
+                        help="with --replicas: replica K runs in lane K (serve --lane), so "
+                        "nginx sends a game's requests to the replica that made it; "
+                        "--no-lanes: any replica, the owner forwarded to")
     parser.add_argument("--through-replicas", default="hostile,lobby,players",
                         help="with --replicas: the other scenarios also played through the "
                         "replicas, comma-separated among hostile, lobby, players (or none)")

@@ -84,11 +84,15 @@ def postgres_bin() -> Path:
 class ReplicaSite:
     """``replicas`` processes of ``lifearena serve --broker`` behind nginx on loopback."""
 
-    def __init__(self, replicas: int, serve_options: list[str] | None = None) -> None:
+    def __init__(self, replicas: int, serve_options: list[str] | None = None,
+                 lanes: bool = True) -> None:
         if replicas < 1:
             raise ValueError(f"{replicas} replicas; expected 1 or more")
         self.count = replicas
         self.serve_options = serve_options or []
+        self.lanes = lanes
+        """Whether replica ``K`` runs in lane ``K`` (``serve --lane``), as docs/deploy.md
+        advises; without, nginx spreads a game's requests over every replica."""
         self.folder = Path(tempfile.mkdtemp(prefix="lifearena-site-"))
         self.as_nobody = os.geteuid() == 0
         self.pg_bin = postgres_bin()
@@ -175,6 +179,7 @@ class ReplicaSite:
             self.replicas.append(subprocess.Popen(
                 [sys.executable, "-m", "lifearena", "serve", "--port", str(port), "--db",
                  self.db, "--broker", self.broker, "--replica-id", f"r{index}",
+                 *(("--lane", str(index)) if self.lanes else ()),
                  "--forwarded-allow-ips", "127.0.0.1", "--tournaments", "0",
                  *self.serve_options],
                 stdout=out, stderr=subprocess.STDOUT, cwd=self.folder,

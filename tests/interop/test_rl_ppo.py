@@ -103,6 +103,30 @@ def test_a_bad_parameter_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert error.startswith("error: ") and error.count("\n") == 1 and "size" in error
 
 
+@pytest.mark.parametrize("device", ["tpu", "cuda:99"])
+def test_a_device_this_machine_lacks_is_one_line(device: str, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert ppo.main(["--game", "war_of_life", "--device", device, "--save", str(tmp_path),
+                     *TINY]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"error: --device '{device}'" if device == "tpu"
+                            else f"error: --device {device}: torch sees no such GPU")
+    assert error.count("\n") == 1
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU (torch sees none)")
+@pytest.mark.parametrize("extra", [[], ["--afterstates", "--shaping", "0.05"]])
+def test_a_gpu_run_replays_and_saves_weights_any_machine_loads(extra: list[str],
+                                                               tmp_path: Path) -> None:
+    runs = [tiny_run(tmp_path / name, "war_of_life", "--seed", "5", "--device", "cuda",
+                     *extra) for name in ("a", "b")]
+    weights = [load_checkpoint(run["checkpoint"]).network.state_dict() for run in runs]
+    assert all(w.device.type == "cpu" for w in weights[0].values())
+    assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
+    agent = agents.make(f"policy:{runs[0]['checkpoint']}", game="war_of_life")
+    assert play_some_moves("war_of_life", {}, agent) > 0
+
+
 def play_some_moves(game: str, params: dict[str, Any], agent: Any, moves: int = 10) -> int:
     """Up to ``moves`` turns of ``agent`` against itself from the start; every action it
     picks is legal. The number of turns played."""

@@ -7,12 +7,14 @@ nginx is a real part here: without it the tests skip, naming the package, unless
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +24,7 @@ import pytest
 from websockets.sync.client import connect
 
 from lifearena.web.app import MAX_LAB_BODY
+from lifearena.web.lanes import new_game_id
 from lifearena.web.nginx import BODY_BYTES, site_config, standalone_config
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx")
@@ -145,4 +148,70 @@ def test_a_dead_replica_is_a_gateway_error_not_a_hang(tmp_path: Path) -> None:
         assert answer.status_code == 502
     finally:
         proxy.terminate()  # its master ends its workers
+        proxy.communicate(timeout=60)
+
+
+class _Named(http.server.BaseHTTPRequestHandler):
+    """An upstream that answers every GET with its own name (a stand-in for a replica)."""
+
+    def do_GET(self) -> None:
+        body = self.server.name.encode()  # type: ignore[attr-defined]
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture()
+def named_upstreams() -> Iterator[list[http.server.ThreadingHTTPServer]]:
+    """Three upstreams on loopback, each answering its name ``r0``, ``r1``, ``r2``."""
+    servers = []
+    for index in range(3):
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Named)
+        server.name = f"r{index}"  # type: ignore[attr-defined]
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+    try:
+        yield servers
+    finally:
+        for server in servers:
+            server.shutdown()
+            server.server_close()
+
+
+def test_a_games_requests_go_to_its_lanes_replica_and_to_another_once_it_is_gone(
+        tmp_path: Path, named_upstreams: list[http.server.ThreadingHTTPServer]) -> None:
+    ports = [s.server_address[1] for s in named_upstreams]
+    front = _free_port()
+    config = tmp_path / "nginx.conf"
+    config.write_text(standalone_config(
+        site_config([f"127.0.0.1:{p}" for p in ports], listen=f"127.0.0.1:{front}"),
+        tmp_path))
+    proxy = subprocess.Popen([str(NGINX), "-p", str(tmp_path), "-c", str(config)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{front}"
+    try:
+        _wait_until_answering(url + "/api/catalog", time.monotonic() + 60)
+        games = {lane: new_game_id(lane) for lane in range(3)}
+        for lane, game_id in games.items():
+            for path in (f"/play/{game_id}", f"/game/{game_id}", f"/ws/{game_id}",
+                         f"/api/games/{game_id}", f"/api/games/{game_id}/moves",
+                         f"/analysis/{game_id}", f"/api/bot/game/stream/{game_id}",
+                         f"/api/bot/game/{game_id}/resign"):
+                assert httpx.get(url + path, timeout=10).text == f"r{lane}", path
+        # requests naming no game are spread over every replica (least_conn)
+        for path in ("/ws/lobby", "/api/catalog", "/api/games", "/api/challenges/Bxyz"):
+            answers = {httpx.get(url + path, timeout=10).text for _ in range(6)}
+            assert answers <= {"r0", "r1", "r2"} and len(answers) > 1, (path, answers)
+        # lane 1's replica gone: its games' requests reach a backup, never a 502
+        named_upstreams[1].shutdown()
+        named_upstreams[1].server_close()
+        for _ in range(4):
+            answer = httpx.get(url + f"/ws/{games[1]}", timeout=10)
+            assert answer.status_code == 200 and answer.text in {"r0", "r2"}, answer.text
+    finally:
+        proxy.terminate()
         proxy.communicate(timeout=60)

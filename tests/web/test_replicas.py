@@ -26,6 +26,7 @@ import pytest
 
 from brokers import RedisServer, free_port, need_redis_py, own_redis, redis_program
 from databases import fresh_postgres
+from lifearena.web.lanes import lane_of
 from lifearena.web.nginx import site_config, standalone_config
 from lifearena.web.refusals import TurnError
 from lifearena.web.store import FencedOut, GameRow, Store
@@ -85,14 +86,17 @@ class Cluster:
         return None if held is None else held.decode()
 
 
-def start_replica(folder: Path, name: str, db: str, broker: str) -> Replica:
+def start_replica(folder: Path, name: str, db: str, broker: str,
+                  lane: int | None = None) -> Replica:
+    """``lifearena serve`` as replica ``name`` (in lane ``lane``: its place in nginx's list)."""
     port = free_port()
     log = folder / f"{name}.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "lifearena", "serve", "--port", str(port), "--db", db,
              "--broker", broker, "--replica-id", name, "--workers", "1", "--tournaments",
-             "0", "--games-in-progress", "10000", "--creates-per-minute", "10000"],
+             "0", "--games-in-progress", "10000", "--creates-per-minute", "10000",
+             *(() if lane is None else ("--lane", str(lane)))],
             stdout=out, stderr=subprocess.STDOUT, cwd=folder,
             env={**os.environ, "NO_COLOR": "1"})
     return Replica(name, f"http://127.0.0.1:{port}", process, log)
@@ -104,7 +108,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     redis_program()
     folder = tmp_path_factory.mktemp("replicas")
     with fresh_postgres() as db, own_redis() as redis:
-        replicas = [start_replica(folder, f"r{i}", db, redis.url()) for i in range(2)]
+        replicas = [start_replica(folder, f"r{i}", db, redis.url(), lane=i) for i in range(2)]
         try:
             for replica in replicas:
                 wait_until(lambda r=replica: r.answers() or r.process.poll() is not None,
@@ -750,8 +754,13 @@ def proxy(cluster: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         process.wait(timeout=10)
 
 
-def test_a_game_through_nginx_in_front_of_the_replicas(proxy: Replica) -> None:
+def test_a_game_through_nginx_in_front_of_the_replicas(cluster: Cluster, proxy: Replica
+                                                       ) -> None:
     game_id, tokens = online_game(proxy, proxy, "war_of_life", params=LASTING)
+    # made by whichever replica nginx chose, in that replica's lane: nginx sends the
+    # game's requests to it first (lifearena.web.lanes)
+    assert lane_of(game_id) in (0, 1)
+    assert cluster.owner(game_id) == cluster.replicas[lane_of(game_id)].name
     pages = [open_page(proxy, game_id, tokens[0]), open_page(proxy, game_id, tokens[1])]
     try:
         for ply in range(4):  # each request may reach either replica

@@ -24,7 +24,8 @@ def nginx(
 ) -> None:
     """Print the nginx server block (upstream of the replicas, socket upgrade, the client's
     address in X-Forwarded-For) for /etc/nginx/sites-enabled/lifearena. Start each replica
-    with --forwarded-allow-ips set to nginx's address."""
+    with --forwarded-allow-ips set to nginx's address, and, with several, the K-th -r
+    replica (from 0) with --lane K: a game's requests then go to the replica that made it."""
     from lifearena.web.nginx import site_config
 
     typer.echo(site_config(replicas, listen=listen, server_name=server_name))

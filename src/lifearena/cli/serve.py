@@ -89,6 +89,10 @@ def serve(
     replica_id: Annotated[str | None, typer.Option(
         "--replica-id", help="This replica's name among the others (default: "
         "host-pid-random).")] = None,
+    lane: Annotated[int | None, typer.Option(
+        "--lane", help="This replica's place (0, 1, ...) in the -r list of lifearena "
+        "deploy nginx: its games' ids make nginx send their requests here first (needs "
+        "--broker; default: no lane, any replica).")] = None,
 ) -> None:
     """Serve the games in a browser: hot-seat, online (your own link and an invitation for
     your opponent) or against an agent. Prints the URL and the database file."""
@@ -96,6 +100,9 @@ def serve(
     target = check_db(db)
     if broker is not None:
         check_replica(target, broker, replica_id)
+    if lane is not None:
+        check_lane_option(lane, broker)
+    if broker is not None:
         reach_broker(broker)
     names = [check_host_name(name) for name in allowed_host or ()]
     proxies = check_proxies(forwarded_allow_ips) if forwarded_allow_ips is not None else None
@@ -133,7 +140,7 @@ def serve(
                                       results=tuple(p.resolve() for p in results or ()),
                                       tournaments_running=tournaments, lab_admin=admin,
                                       bind_host=host, allowed_hosts=tuple(names),
-                                      broker=broker, replica_id=replica_id,
+                                      broker=broker, replica_id=replica_id, lane=lane,
                                       on_ready=ready))
         except ForeignDatabase as error:
             raise BadParameterError(f"--db {where}: {error}") from None
@@ -222,6 +229,21 @@ def check_replica(target: str | Path, broker: str, replica_id: str | None) -> No
             and all(c.isascii() and (c.isalnum() or c in "-_.") for c in replica_id)):
         raise BadParameterError(f"--replica-id {replica_id[:70]!r}; expected 1 to 64 "
                                 "letters, digits, '-', '_' or '.'")
+
+
+def check_lane_option(lane: int, broker: str | None) -> None:
+    """Refuse (one line) a ``--lane`` out of range, or given to a server that is no replica.
+
+    >>> check_lane_option(1, None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    lifearena.errors.BadParameterError: --lane needs --broker; expected a replica of several ...
+    """
+    from lifearena.web.lanes import check_lane
+
+    if broker is None:
+        raise BadParameterError("--lane needs --broker; expected a replica of several "
+                                "(lanes route games between replicas)")
+    check_lane(lane)
 
 
 def reach_broker(url: str) -> None:

@@ -43,7 +43,7 @@ def crank(own: torch.Tensor, other: torch.Tensor) -> tuple[torch.Tensor, torch.T
     >>> new_own[0, 2:5, 3].tolist(), int(new_own.sum()), int(new_other.sum())
     ([1.0, 1.0, 1.0], 3, 0)
     """
-    weights = _NEIGHBOURS.to(own.dtype)
+    weights = _NEIGHBOURS.to(own.device, own.dtype)
     n_own = torch.conv2d(own[:, None], weights, padding=1)[:, 0]
     n_other = torch.conv2d(other[:, None], weights, padding=1)[:, 0]
     count = n_own + n_other
@@ -64,9 +64,9 @@ def afterstates(planes: torch.Tensor, mask: torch.Tensor
     boards, actions = mask.nonzero(as_tuple=True)
     own = planes[boards, 0].reshape(-1, 64).clone()
     other = planes[boards, 1].reshape(-1, 64)
-    rows = torch.arange(len(boards))
+    rows = torch.arange(len(boards), device=planes.device)
     own[rows, actions // 8] = 0.0
-    own[rows, _TARGETS[actions]] = 1.0
+    own[rows, _TARGETS.to(planes.device)[actions]] = 1.0
     new_own, new_other = crank(own.view(-1, 8, 8), other.reshape(-1, 8, 8))
     return torch.stack((new_own, new_other), dim=1), boards * 512 + actions
 
@@ -97,7 +97,7 @@ def afterstate_logits(scorer: AfterstateScorer, planes: torch.Tensor, mask: torc
                       ) -> torch.Tensor:
     """``(B, 512)`` logits: each legal move's afterstate score, 0 elsewhere (the callers
     mask the illegal ones)."""
-    flat = torch.zeros(mask.numel(), dtype=planes.dtype)
+    flat = torch.zeros(mask.numel(), dtype=planes.dtype, device=planes.device)
     if mask.any():
         boards, index = afterstates(planes, mask)
         flat = flat.index_put((index,), scorer(boards).to(planes.dtype))

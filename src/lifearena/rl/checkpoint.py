@@ -70,7 +70,7 @@ def save_checkpoint(path: str | os.PathLike[str], network: PlanesNetwork, *, gam
         "torch_version": str(torch.__version__),  # a str subclass weights_only refuses
         "command": command,
         "training": json.loads(json.dumps(dict(training or {}))),
-        "state_dict": {name: tensor.detach().clone()
+        "state_dict": {name: tensor.detach().cpu().clone()  # loadable without a GPU
                        for name, tensor in network.state_dict().items()},
     }
     partial = f"{os.fspath(path)}.partial"

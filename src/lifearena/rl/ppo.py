@@ -117,6 +117,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
          "seat 0's (Losat: both seats one task)")
     flag("--seed", type=int, default=1, help="seed of torch and the environments")
     flag("--threads", type=int, default=1, help="torch.set_num_threads")
+    flag("--device", default="cpu", help="where the network learns: cpu, cuda, cuda:N or "
+         "auto (cuda when torch sees a GPU); the environments stay on the CPU")
     flag("--torch-deterministic", action=on_off, default=True,
          help="torch.use_deterministic_algorithms")
     flag("--eval-every", type=int, default=10, help="updates between evaluations (0: only "
@@ -136,6 +138,32 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     if args.minutes < 0 or args.eval_every < 0:
         p.error("--minutes and --eval-every must be >= 0")
     return args
+
+
+def device_of(name: str) -> torch.device:
+    """The torch device ``--device`` names; :class:`BadParameterError` (one line) for one
+    this machine lacks.
+
+    >>> device_of("cpu"), device_of("auto").type in ("cpu", "cuda")
+    (device(type='cpu'), True)
+    >>> device_of("tpu")
+    Traceback (most recent call last):
+    ...
+    lifearena.errors.BadParameterError: --device 'tpu'; expected cpu, cuda, cuda:N or auto
+    """
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        device = torch.device(name)
+    except RuntimeError:
+        device = None
+    if device is None or device.type not in ("cpu", "cuda"):
+        raise BadParameterError(f"--device {name!r:.40}; expected cpu, cuda, cuda:N or auto")
+    if device.type == "cuda" and (not torch.cuda.is_available() or (
+            device.index is not None and device.index >= torch.cuda.device_count())):
+        raise BadParameterError(f"--device {name}: torch sees no such GPU here "
+                                f"({torch.cuda.device_count()} visible); expected cpu or auto")
+    return device
 
 
 def parse_params(items: Sequence[str]) -> dict[str, Any]:
@@ -270,19 +298,20 @@ def collect(network: PlanesNetwork, boards: Boards, steps: int, stats: dict[str,
     ``stats``. A ``shaping`` coefficient adds :func:`shaped`'s potential terms to the
     rollout's rewards (the outcomes in ``stats`` stay the game's)."""
     b = boards.size
+    on = next(network.parameters()).device  # the rollout lives where the network learns
     buffers = Rollout(
-        obs=torch.zeros((steps, b, *boards.shape)),
-        masks=torch.zeros((steps, b, boards.num_actions), dtype=torch.bool),
-        seats=torch.zeros((steps, b), dtype=torch.long),
-        actions=torch.zeros((steps, b), dtype=torch.long),
-        logprobs=torch.zeros((steps, b)), values=torch.zeros((steps, b)),
-        rewards=torch.zeros((steps, b)), dones=torch.zeros((steps, b)),
-        valid=torch.zeros((steps, b), dtype=torch.bool))
+        obs=torch.zeros((steps, b, *boards.shape), device=on),
+        masks=torch.zeros((steps, b, boards.num_actions), dtype=torch.bool, device=on),
+        seats=torch.zeros((steps, b), dtype=torch.long, device=on),
+        actions=torch.zeros((steps, b), dtype=torch.long, device=on),
+        logprobs=torch.zeros((steps, b), device=on), values=torch.zeros((steps, b), device=on),
+        rewards=torch.zeros((steps, b), device=on), dones=torch.zeros((steps, b), device=on),
+        valid=torch.zeros((steps, b), dtype=torch.bool, device=on))
     lengths = boards.lengths
     for t in range(steps):
-        obs = torch.from_numpy(boards.obs)
-        mask = torch.from_numpy(boards.masks)
-        seat = torch.from_numpy(boards.seats)
+        obs = torch.from_numpy(boards.obs).to(on)
+        mask = torch.from_numpy(boards.masks).to(on)
+        seat = torch.from_numpy(boards.seats).to(on)
         with torch.no_grad():
             logits, value = network(obs, seat, mask)
             log_probs = torch.log_softmax(masked_logits(logits, mask), dim=1)
@@ -293,22 +322,22 @@ def collect(network: PlanesNetwork, boards: Boards, steps: int, stats: dict[str,
         buffers.logprobs[t] = log_probs.gather(1, action[:, None]).squeeze(1)
         buffers.values[t], buffers.valid[t] = value, valid
         before = material(boards.obs) if shaping else None
-        rewards, dones = boards.step(action.numpy())
+        rewards, dones = boards.step(action.cpu().numpy())
         if before is not None:
             buffers.rewards[t] = torch.from_numpy(shaped(
-                rewards, dones, before, seat.numpy(), material(boards.obs), boards.seats,
-                shaping, gamma))
+                rewards, dones, before, seat.cpu().numpy(), material(boards.obs), boards.seats,
+                shaping, gamma)).to(on)
         else:
-            buffers.rewards[t] = torch.from_numpy(rewards)
-        buffers.dones[t] = torch.from_numpy(dones.astype(np.float32))
-        played = valid.numpy()
+            buffers.rewards[t] = torch.from_numpy(rewards).to(on)
+        buffers.dones[t] = torch.from_numpy(dones.astype(np.float32)).to(on)
+        played = valid.cpu().numpy()
         lengths += played
         finished = played & dones
         stats["lengths"].extend(lengths[finished].tolist())
         stats["outcomes"].extend(rewards[finished & boards.learner_rewards].tolist())
         lengths[finished] = 0
-    return (buffers, torch.from_numpy(boards.obs), torch.from_numpy(boards.seats),
-            torch.from_numpy(boards.masks).any(dim=1))
+    return (buffers, torch.from_numpy(boards.obs).to(on), torch.from_numpy(boards.seats).to(on),
+            torch.from_numpy(boards.masks).any(dim=1).to(on))
 
 
 def advantages(rollout: Rollout, next_value: torch.Tensor, next_seat: torch.Tensor,
@@ -347,7 +376,8 @@ def update(network: PlanesNetwork, optimizer: torch.optim.Optimizer, rollout: Ro
     stats: dict[str, float] = {}
     for _ in range(args.update_epochs):
         # equal minibatches (a few transitions left over would make a noisy last step)
-        for mb in torch.tensor_split(torch.randperm(size), min(args.num_minibatches, size)):
+        order = torch.randperm(size).to(keep.device)  # the same order on every device
+        for mb in torch.tensor_split(order, min(args.num_minibatches, size)):
             logits, new_value = network(flat["obs"][mb], flat["seats"][mb], flat["masks"][mb])
             logits = masked_logits(logits, flat["masks"][mb])
             new_logprob = torch.log_softmax(logits, dim=1).gather(
@@ -390,12 +420,13 @@ def update(network: PlanesNetwork, optimizer: torch.optim.Optimizer, rollout: Ro
 def greedy_actions(network: PlanesNetwork, obs: np.ndarray, masks: np.ndarray,
                    seats: np.ndarray) -> np.ndarray:
     """The best legal action of each board (the first in action order on a tie)."""
+    on = next(network.parameters()).device
     with torch.no_grad():
-        legal = torch.as_tensor(masks)
-        logits, _ = network(torch.as_tensor(obs, dtype=torch.float32),
-                            torch.as_tensor(seats, dtype=torch.long), legal)
+        legal = torch.as_tensor(masks, device=on)
+        logits, _ = network(torch.as_tensor(obs, dtype=torch.float32, device=on),
+                            torch.as_tensor(seats, dtype=torch.long, device=on), legal)
         chosen = masked_logits(logits, legal).argmax(dim=1)
-    return chosen.numpy().astype(np.int64)
+    return chosen.cpu().numpy().astype(np.int64)
 
 
 def evaluate(network: PlanesNetwork, game: str, params: dict[str, Any],
@@ -500,9 +531,12 @@ def train(argv: Sequence[str] | None = None) -> dict[str, Any]:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(args.torch_deterministic)
+    device = device_of(args.device)
+    if device.type == "cuda" and args.torch_deterministic:
+        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # cuBLAS's condition
 
     boards = Boards(game, parse_params(args.param), opponents, args.num_envs, args.seed)
-    network = network_for(boards, game, args)
+    network = network_for(boards, game, args).to(device)
     optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate, eps=1e-5)
     eval_opponents = ([n.strip() for n in args.eval_opponents.split(",") if n.strip()]
                       or [n for n in boards.envs[0].opponents if n != SELF])
@@ -539,7 +573,8 @@ def train(argv: Sequence[str] | None = None) -> dict[str, Any]:
         rollout, next_obs, next_seat, next_valid = collect(
             network, boards, args.num_steps, stats, args.shaping, args.gamma)
         with torch.no_grad():
-            _, next_value = network(next_obs, next_seat, torch.from_numpy(boards.masks))
+            _, next_value = network(next_obs, next_seat,
+                                    torch.from_numpy(boards.masks).to(device))
         adv = advantages(rollout, next_value, next_seat, next_valid, args.gamma,
                          args.gae_lambda)
         losses = update(network, optimizer, rollout, adv, args)

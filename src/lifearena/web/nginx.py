@@ -11,6 +11,11 @@ its own, as the test suite and the benchmarks run it on loopback. What it does, 
   *sent* is tried on the next replica, but never one that reached a replica and may have
   acted (nginx does not retry a POST that was sent: ``proxy_next_upstream`` without
   ``non_idempotent``), so a move is never sent twice.
+* **Lanes** (:mod:`lifearena.web.lanes`), with two replicas or more: a request naming a
+  game whose id begins with lane ``K``'s letter (its page, socket or API) goes to the
+  ``K``-th replica, the others behind it as ``backup`` servers, so a game's moves are
+  played where they arrive rather than forwarded. Start the ``K``-th replica of the list
+  with ``serve --lane K``. Any other request goes to the upstream of every replica.
 * **Sockets**: HTTP/1.1 with the ``Upgrade`` and ``Connection`` headers passed on, and an
   hour's read timeout (a page's socket is idle between moves; the server pings it).
 * **The client's address**: ``X-Forwarded-For`` is *set* to the address nginx saw, not
@@ -27,6 +32,18 @@ upstream lifearena {
     server 127.0.0.1:8001 max_fails=1 fail_timeout=5s;
     server 127.0.0.1:8002 max_fails=1 fail_timeout=5s;
 }
+<BLANKLINE>
+map $uri $lifearena_upstream {
+    default lifearena;
+    "~^/ws/lobby$" lifearena;
+    "~^/(?:api/bot/game/stream|api/bot/game|api/games|analysis|play|game|ws)/A" lifearena_lane0;
+    "~^/(?:api/bot/game/stream|api/bot/game|api/games|analysis|play|game|ws)/B" lifearena_lane1;
+}
+<BLANKLINE>
+upstream lifearena_lane0 {
+    server 127.0.0.1:8001 max_fails=1 fail_timeout=5s;
+    server 127.0.0.1:8002 max_fails=1 fail_timeout=5s backup;
+}
 ...
 """
 
@@ -38,11 +55,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lifearena.errors import BadParameterError
+from lifearena.web.lanes import GAME_PATHS, LANE_LETTERS, MAX_LANES, NOT_GAMES
 
 BODY_BYTES = 262_144
 """The largest request body the server takes (``lifearena.web.app.MAX_LAB_BODY``; a test
 holds them equal)."""
-MAX_REPLICAS = 64
+MAX_REPLICAS = MAX_LANES
 
 _HOST = re.compile(r"^[A-Za-z0-9.-]{1,253}$")
 
@@ -95,8 +113,10 @@ def site_config(replicas: Sequence[str], listen: str = "80", server_name: str = 
         raise BadParameterError(f"{len(replicas)} replicas; expected 1 to {MAX_REPLICAS}")
     if not re.match(r"^[A-Za-z0-9._*-]{1,253}$", server_name):
         raise BadParameterError(f"server name {server_name!r:.60}; expected a host name or _")
-    servers = "\n".join(f"    server {check_replica(r)} max_fails=1 "
-                        f"fail_timeout={int(fail_timeout_s)}s;" for r in replicas)
+    checked = [check_replica(r) for r in replicas]
+    servers = "\n".join(f"    server {r} max_fails=1 fail_timeout={int(fail_timeout_s)}s;"
+                        for r in checked)
+    upstream = "$lifearena_upstream" if len(checked) > 1 else "lifearena"
     return f"""map $http_upgrade $connection_upgrade {{
     default upgrade;
     ''      close;
@@ -106,14 +126,14 @@ upstream lifearena {{
     least_conn;
 {servers}
 }}
-
+{lanes_config(checked, fail_timeout_s) if len(checked) > 1 else ""}
 server {{
     listen {check_listen(listen)};
     server_name {server_name};
     client_max_body_size {BODY_BYTES};
 
     location / {{
-        proxy_pass http://lifearena;
+        proxy_pass http://{upstream};
         proxy_http_version 1.1;
         proxy_set_header Upgrade $http_upgrade;
         proxy_set_header Connection $connection_upgrade;
@@ -128,6 +148,31 @@ server {{
         proxy_buffering off;
     }}
 }}"""
+
+
+def lanes_config(replicas: Sequence[str], fail_timeout_s: int = 5) -> str:
+    """The ``map`` from a request's path to its game's lane's upstream, and one upstream a
+    lane: the lane's replica first, every other one a ``backup`` (:mod:`lifearena.web.lanes`).
+    """
+    paths = "|".join(sorted(GAME_PATHS, key=len, reverse=True))
+    routes = "\n".join(f'    "~^/(?:{paths})/{LANE_LETTERS[k]}" lifearena_lane{k};'
+                       for k in range(len(replicas)))
+    skipped = "\n".join(f'    "~^{path}$" lifearena;' for path in NOT_GAMES)
+    upstreams = "\n\n".join(
+        f"upstream lifearena_lane{k} {{\n" + "\n".join(
+            f"    server {r} max_fails=1 fail_timeout={int(fail_timeout_s)}s"
+            f"{'' if j == k else ' backup'};"
+            for j, r in sorted(enumerate(replicas), key=lambda jr: (jr[0] - k) % len(replicas)))
+        + "\n}" for k in range(len(replicas)))
+    return f"""
+map $uri $lifearena_upstream {{
+    default lifearena;
+{skipped}
+{routes}
+}}
+
+{upstreams}
+"""
 
 
 def standalone_config(site: str, folder: Path) -> str:

@@ -81,6 +81,9 @@ class Settings:
     replica_id: str | None = None
     """This replica's name among the others (``serve --replica-id``; default
     ``host-pid-random``)."""
+    lane: int | None = None
+    """This replica's lane (``serve --lane``; :mod:`lifearena.web.lanes`): the games it
+    makes have ids that nginx sends to it first. ``None``: ids of no lane."""
 
 
 TOURNAMENTS_DIR = "lifearena-tournaments"

@@ -37,6 +37,7 @@ from lifearena.web import catalog
 from lifearena.web.agent_queue import AgentQueue
 from lifearena.web.endings import takeback_position
 from lifearena.web.heavy import HeavyWork
+from lifearena.web.lanes import new_game_id
 from lifearena.web.limits import (
     ByteRate,
     CreationRate,
@@ -237,8 +238,8 @@ class Rooms:
             tokens[side] = token
             config.update(level=body.level, agent=name, agent_seat=1 - side,
                           seed=secrets.randbelow(catalog.MAX_SEED + 1))
-        row = GameRow(secrets.token_urlsafe(9), game, dict(state.params), state.setup(), config,
-                      tokens, invites=invites)
+        row = GameRow(new_game_id(self.settings.lane), game, dict(state.params),
+                      state.setup(), config, tokens, invites=invites)
         return self.start(LiveGame.started(row, state), token,
                           None if opponent == "hotseat" else side, address, holders=holders)
 
@@ -264,7 +265,7 @@ class Rooms:
             config["drawn"] = drawn
         if clock is not None:
             config["clock"] = clock
-        row = GameRow(secrets.token_urlsafe(9), game, dict(state.params), state.setup(),
+        row = GameRow(new_game_id(self.settings.lane), game, dict(state.params), state.setup(),
                       config, list(tokens))
         answer = self.start(LiveGame.started(row, state), tokens[1 - creator], 1 - creator,
                             acceptor, *(() if maker is None else (maker,)),
@@ -285,7 +286,7 @@ class Rooms:
         if not isinstance(record.params, dict) or not isinstance(record.moves, list):
             raise ParseError("record params must be an object and moves a list")
         token = new_secret()
-        row = GameRow(secrets.token_urlsafe(9), record.game, dict(record.params),
+        row = GameRow(new_game_id(self.settings.lane), record.game, dict(record.params),
                       str(record.setup), {"kind": "hotseat", "from_record": True,
                                           "players": record_players(record)},
                       [token, token], [str(m) for m in record.moves])
@@ -443,7 +444,7 @@ class Rooms:
         address: under its creation quota and its bound of games in progress, as any."""
         async with self.acting(game_id, token, seats, client) as (live, held):
             if live.rematch(held, action) == "create":
-                new_id = secrets.token_urlsafe(9)
+                new_id = new_game_id(self.settings.lane)
                 before = dict(live.row.offers)
                 row = live.rematch_row(new_id, new_secret,
                                        secrets.randbelow(catalog.MAX_SEED + 1))
