@@ -375,7 +375,7 @@ def test_player_labels_and_the_links_card_fit_the_game(browser: Any, base_url: s
     page = _page(browser, errors)
     _new_game(page, base_url, "war_of_life", "agent", level="easy")
     labels = page.locator("#players .player").all_inner_texts()
-    assert labels[1].startswith("Red: policy:ppo (easy)")
+    assert labels[1].startswith("Red: policy:ppo-small (easy)")
     assert "nvitation" not in page.inner_text("#links")
     assert page.locator("input[data-link=invite]").count() == 0
     assert page.locator("#invite-box").is_hidden()

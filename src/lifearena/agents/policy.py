@@ -205,19 +205,31 @@ BASELINES: dict[str, str] = {
 trained and how strong it is), in :data:`BASELINES_DIR`: torch checkpoints exported to
 numpy (``lifearena rl export``), so they play without torch; each plays its versioned
 environment's parameters."""
+SMALL_BASELINE = "ppo-small"
+"""``policy:ppo-small`` plays the game's smaller shipped network (:data:`SMALL_BASELINES`)."""
+SMALL_BASELINES: dict[str, str] = {
+    "war_of_life": "war_of_life-v1-small.npz",
+}
+"""Smaller baselines, where the game's :data:`BASELINES` entry outgrew the two-core
+protocol: War of Life's network trained in 30 minutes on two cores (the web's ``easy``
+level), beside the larger one trained on a GPU."""
 
 
-def baseline_path(game: str | None) -> str:
-    """The shipped PPO checkpoint of ``game`` (``policy:ppo``).
+def baseline_path(game: str | None, name: str = BASELINE) -> str:
+    """The shipped PPO checkpoint of ``game``: ``policy:ppo`` (``name``), or
+    ``policy:ppo-small``.
 
     >>> os.path.basename(baseline_path("p2life"))
     'p2life-12x12-v1.npz'
+    >>> os.path.basename(baseline_path("war_of_life", SMALL_BASELINE))
+    'war_of_life-v1-small.npz'
     """
     key = (game or "").strip().lower().replace("-", "_")
-    if key not in BASELINES:
-        raise BadParameterError(f"policy:{BASELINE} for {game or 'no game'}; expected one of "
-                                f"the games with a shipped baseline: {', '.join(BASELINES)}")
-    return os.path.join(BASELINES_DIR, BASELINES[key])
+    shipped = SMALL_BASELINES if name == SMALL_BASELINE else BASELINES
+    if key not in shipped:
+        raise BadParameterError(f"policy:{name} for {game or 'no game'}; expected one of "
+                                f"the games with a shipped baseline: {', '.join(shipped)}")
+    return os.path.join(BASELINES_DIR, shipped[key])
 
 
 @register_spec(SPEC_PREFIX)
@@ -232,8 +244,8 @@ def make_policy_agent(rest: str, game: str | None = None, seed: int | None = 0,
     if not path:
         raise BadParameterError("agent 'policy:' names no file; expected policy:FILE.npz, "
                                 "policy:FILE.pt or policy:ppo")
-    if path.lower() == BASELINE:
-        path = baseline_path(game)
+    if path.lower() in (BASELINE, SMALL_BASELINE):
+        path = baseline_path(game, path.lower())
     if path.lower().endswith(TORCH_SUFFIX):
         return _torch_agent(path, game, seed, float(temperature))
     if is_planes_file(path):

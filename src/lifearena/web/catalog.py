@@ -89,7 +89,7 @@ CATALOG: dict[str, GameEntry] = {
         "one generation of Immigration Life runs on the whole board (a piece with 2 or 3 "
         "neighbours survives, an empty cell with 3 is born in their majority colour). Wipe "
         "out the other colour to win; 250 moves is a draw.",
-        {"random": ("random", None), "easy": ("policy:ppo", None),
+        {"random": ("random", None), "easy": ("policy:ppo-small", None),
          "medium": ("minimax", None), "hard": ("alphabeta", Limit(time=1.5))},
     ),
     "life_for_two": GameEntry(
@@ -269,7 +269,7 @@ def sample_display(game: str) -> dict[str, Any]:
 
 FALLBACKS: dict[tuple[str, str], str] = {
     ("p2life", "policy:ppo"): "random",
-    ("war_of_life", "policy:ppo"): "land_grab",
+    ("war_of_life", "policy:ppo-small"): "land_grab",
 }
 """A level's agent that plays only some parameters (a trained network: its rules, its
 board) and who moves for it elsewhere: the agent the level had before (p2life's shipped
