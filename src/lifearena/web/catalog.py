@@ -90,7 +90,7 @@ CATALOG: dict[str, GameEntry] = {
         "neighbours survives, an empty cell with 3 is born in their majority colour). Wipe "
         "out the other colour to win; 250 moves is a draw.",
         {"random": ("random", None), "easy": ("policy:ppo-small", None),
-         "medium": ("minimax", None), "hard": ("alphabeta", Limit(time=1.5))},
+         "medium": ("policy:ppo", None), "hard": ("alphabeta", Limit(time=1.5))},
     ),
     "life_for_two": GameEntry(
         "life_for_two", "Life for Two",
@@ -270,14 +270,15 @@ def sample_display(game: str) -> dict[str, Any]:
 FALLBACKS: dict[tuple[str, str], str] = {
     ("p2life", "policy:ppo"): "random",
     ("war_of_life", "policy:ppo-small"): "land_grab",
+    ("war_of_life", "policy:ppo"): "minimax",
 }
 """A level's agent that plays only some parameters (a trained network: its rules, its
 board) and who moves for it elsewhere: the agent the level had before (p2life's shipped
 PPO baseline, ``lifearena/p2life-12x12-v1``, beats ``random`` in every game of its
 evaluation set; on another board size or generation limit, ``easy`` is ``random`` again;
-War of Life's, ``lifearena/war_of_life-v1``, scores 64% against ``land_grab``, the level's
-agent before it, which War of Life's network, trained on the one board the game has, never
-needs)."""
+War of Life's two networks, ``lifearena/war_of_life-v1``, beat the agents their levels had
+before them: the two-core one ``land_grab`` (``easy``, 64%), the GPU one ``minimax``
+(``medium``, 68%); trained on the one board the game has, they never need their fallback)."""
 
 
 def choose_move(state: Any, seat: int, agent_name: str, limit: Limit | None,
