@@ -222,6 +222,8 @@ class ReplicatedRooms(Rooms):
         """The seat lists marked as held by this replica's pages, by game id."""
         self._subscription: Subscription | None = None
         self._claiming: dict[str, asyncio.Task[None]] = {}
+        self._unseated: dict[str, dict[int, str]] = {}
+        """The seats of games just made here, written by :meth:`_claim_new`."""
         self._own_tasks: list[asyncio.Task[None]] = []
         self._answers: collections.OrderedDict[str, asyncio.Future[dict[str, Any]]] = \
             collections.OrderedDict()
@@ -319,7 +321,10 @@ class ReplicatedRooms(Rooms):
             return False
         if self._verified.get(game_id) == token:
             return True
-        if (self.store.fence_of(game_id) or 0) <= token:
+        stored = await self.stored(self.store.fence_of, game_id) or 0
+        if self._keeper.token(game_id) != token:  # the lease changed while the store answered
+            return await self._still_owns(game_id)
+        if stored <= token:
             self._verified[game_id] = token
             return True
         self._forget(game_id)
@@ -360,15 +365,35 @@ class ReplicatedRooms(Rooms):
               *others: str, holders: dict[int, str] | None = None) -> dict[str, Any]:
         """A game made here (see :meth:`Rooms.start`); its lease is taken at once (a new
         id nobody else knows yet: it is free), and its writes carry the token."""
-        answer = super().start(live, token, side, address, *others, holders=holders)
         game_id = live.row.id
+        try:
+            answer = super().start(live, token, side, address, *others, holders=holders)
+        except BaseException:
+            self._unseated.pop(game_id, None)
+            raise
         self._claiming[game_id] = self._spawn(self._claim_new(live))
         self._claiming[game_id].add_done_callback(
             lambda _: self._claiming.pop(game_id, None))
         return answer
 
+    def seat_new(self, live: LiveGame, holders: dict[int, str]) -> None:
+        """The seats of a game made here are written by :meth:`_claim_new`, in a worker
+        thread, rather than on the event loop (a database server's round trips); every
+        change and read of the game here waits for it."""
+        if self.store.embedded or self.players is None or not holders:
+            super().seat_new(live, holders)
+        else:
+            self._unseated[live.row.id] = dict(holders)
+
     async def _claim_new(self, live: LiveGame) -> None:
         game_id = live.row.id
+        holders = self._unseated.pop(game_id, None)
+        if holders:  # before the lease: a replica that takes the game finds its seats
+            try:
+                await self.stored(self.seats.record, live, holders)
+                self.seats.announce(live, holders)
+            except Exception:  # the game stands; its seats name nobody (logged)
+                log.exception("the seats of game %s were not written", game_id)
         try:
             token = await self._keeper.claim(game_id)
         except BrokerUnavailable:
@@ -409,6 +434,9 @@ class ReplicatedRooms(Rooms):
         taken over, else a copy read from the store for this request. An owner whose
         lease was taken over before it noticed (a Redis restart) sees a larger fence in
         the store and answers from the store too."""
+        claiming = self._claiming.get(game_id)
+        if claiming is not None:  # a game just made here: its seats and lease on their way
+            await asyncio.shield(claiming)
         if await self._still_owns(game_id):
             return await super().game(game_id, client)
         copy = await self.read_copy(game_id, client)
@@ -498,7 +526,7 @@ class ReplicatedRooms(Rooms):
                                    args["action"], args["client"])
         if method == "claim":
             player = (None if args["player"] is None or self.players is None
-                      else self.players.get(args["player"]))
+                      else await self.stored(self.players.get, args["player"]))
             return await Rooms.claim(self, game_id, args["invitation"], args["holder"],
                                      args["client"], player)
         raise NotOwner(f"unknown forwarded call {method!r}")

@@ -304,7 +304,7 @@ class Rooms:
         self.admit(address, agent=live.agent_seat is not None)
         self.adopt(live)  # its clock, before it is stored
         self.store.insert(row, live.stored_outcome())
-        self.seats.seat_players(live, holders or {})
+        self.seat_new(live, holders or {})
         self.admitted(row.id, address, *others)
         if live.over:  # an opened record of a finished game is in progress for nobody
             self.in_progress.finished(row.id)
@@ -314,6 +314,11 @@ class Rooms:
             links["invite"] = f"/play/{row.id}#i={secret}"
         self.schedule_agent(live, address)
         return {"id": row.id, "token": token, "seat": side, "links": links}
+
+    def seat_new(self, live: LiveGame, holders: dict[int, str]) -> None:
+        """Seat ``holders`` (seat to player id) in the new game ``live`` (at once here; a
+        replica defers the store's part off the event loop)."""
+        self.seats.seat_players(live, holders)
 
     # -- seats -------------------------------------------------------------------------------
 
@@ -344,7 +349,9 @@ class Rooms:
                 raise
             self.in_progress.add(address, game_id)
             if player is not None:
-                self.seats.seat_players(live, {**live.holders, seat: player.id})
+                holders = {**live.holders, seat: player.id}
+                await self.stored(self.seats.record, live, holders)
+                self.seats.announce(live, holders)
         self.broadcast(live)
         return {"id": game_id, "token": token, "seat": seat,
                 "links": {"you": f"/play/{game_id}#t={token}",

@@ -53,12 +53,25 @@ class Seats:
 
     def seat_players(self, live: LiveGame, holders: dict[int, str]) -> None:
         """Store that ``holders`` (seat to player id) hold the seats of the new game
-        ``live``, and show them on its pages."""
+        ``live``, and show them on its pages (:meth:`record`, then :meth:`announce`)."""
+        self.record(live, holders)
+        self.announce(live, holders)
+
+    def record(self, live: LiveGame, holders: dict[int, str]) -> None:
+        """The store's part of :meth:`seat_players`: the seats written, ``live``'s holders
+        and the names its pages show read back. It touches no other game and no listener,
+        so a replica runs it in a worker thread, under the game's lock."""
         if self.players is None or not holders:
             return
         self.players.seat_all(live.row.id, holders, live.row.game, live.rated)
         live.holders = dict(holders)
         self.describe(live)
+
+    def announce(self, live: LiveGame, holders: dict[int, str]) -> None:
+        """Tell the listeners (the bot API's streams) of the seats :meth:`record` wrote; on
+        the event loop."""
+        if self.players is None or not holders:
+            return
         for listener in self.listeners:
             try:
                 listener.seated(live)
