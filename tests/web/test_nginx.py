@@ -206,12 +206,13 @@ def test_a_games_requests_go_to_its_lanes_replica_and_to_another_once_it_is_gone
         for path in ("/ws/lobby", "/api/catalog", "/api/games", "/api/challenges/Bxyz"):
             answers = {httpx.get(url + path, timeout=10).text for _ in range(6)}
             assert answers <= {"r0", "r1", "r2"} and len(answers) > 1, (path, answers)
-        # lane 1's replica gone: its games' requests reach a backup, never a 502
+        # lane 1's replica gone: its games' requests reach a backup, never a 502, nearly
+        # always the next replica (r2), which then owns them rather than forwarding
         named_upstreams[1].shutdown()
         named_upstreams[1].server_close()
-        for _ in range(4):
-            answer = httpx.get(url + f"/ws/{games[1]}", timeout=10)
-            assert answer.status_code == 200 and answer.text in {"r0", "r2"}, answer.text
+        answers = [httpx.get(url + f"/ws/{games[1]}", timeout=10) for _ in range(21)]
+        assert all(a.status_code == 200 and a.text in {"r0", "r2"} for a in answers)
+        assert sum(a.text == "r2" for a in answers) >= 18, [a.text for a in answers]
     finally:
         proxy.terminate()
         proxy.communicate(timeout=60)

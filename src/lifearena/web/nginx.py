@@ -13,9 +13,9 @@ its own, as the test suite and the benchmarks run it on loopback. What it does, 
   ``non_idempotent``), so a move is never sent twice.
 * **Lanes** (:mod:`lifearena.web.lanes`), with two replicas or more: a request naming a
   game whose id begins with lane ``K``'s letter (its page, socket or API) goes to the
-  ``K``-th replica, the others behind it as ``backup`` servers, so a game's moves are
-  played where they arrive rather than forwarded. Start the ``K``-th replica of the list
-  with ``serve --lane K``. Any other request goes to the upstream of every replica.
+  ``K``-th replica, the others behind it as ``backup`` servers (the next one first), so a
+  game's moves are played where they arrive rather than forwarded. Start the ``K``-th
+  replica of the list with ``serve --lane K``. Any other request goes to the upstream of every replica.
 * **Sockets**: HTTP/1.1 with the ``Upgrade`` and ``Connection`` headers passed on, and an
   hour's read timeout (a page's socket is idle between moves; the server pings it).
 * **The client's address**: ``X-Forwarded-For`` is *set* to the address nginx saw, not
@@ -42,7 +42,7 @@ map $uri $lifearena_upstream {
 <BLANKLINE>
 upstream lifearena_lane0 {
     server 127.0.0.1:8001 max_fails=1 fail_timeout=5s;
-    server 127.0.0.1:8002 max_fails=1 fail_timeout=5s backup;
+    server 127.0.0.1:8002 max_fails=1 fail_timeout=5s weight=20 backup;
 }
 ...
 """
@@ -150,20 +150,31 @@ server {{
 }}"""
 
 
+NEXT_BACKUP_WEIGHT = 20
+"""The weight of a lane's first backup (the next replica of the list) among its backups:
+once the lane's replica is down, nearly all its games' requests go to one replica, which
+takes them over (its pages show them) instead of forwarding to whichever took them."""
+
+
 def lanes_config(replicas: Sequence[str], fail_timeout_s: int = 5) -> str:
     """The ``map`` from a request's path to its game's lane's upstream, and one upstream a
-    lane: the lane's replica first, every other one a ``backup`` (:mod:`lifearena.web.lanes`).
-    """
+    lane: the lane's replica first, every other one a ``backup``, the next one weighted
+    ahead of the rest (:mod:`lifearena.web.lanes`)."""
     paths = "|".join(sorted(GAME_PATHS, key=len, reverse=True))
     routes = "\n".join(f'    "~^/(?:{paths})/{LANE_LETTERS[k]}" lifearena_lane{k};'
                        for k in range(len(replicas)))
     skipped = "\n".join(f'    "~^{path}$" lifearena;' for path in NOT_GAMES)
+    count = len(replicas)
+
+    def role(j: int, k: int) -> str:  # lane k's replica, the next one, the others
+        return ("" if j == k else f" weight={NEXT_BACKUP_WEIGHT} backup"
+                if j == (k + 1) % count else " backup")
+
     upstreams = "\n\n".join(
         f"upstream lifearena_lane{k} {{\n" + "\n".join(
-            f"    server {r} max_fails=1 fail_timeout={int(fail_timeout_s)}s"
-            f"{'' if j == k else ' backup'};"
-            for j, r in sorted(enumerate(replicas), key=lambda jr: (jr[0] - k) % len(replicas)))
-        + "\n}" for k in range(len(replicas)))
+            f"    server {r} max_fails=1 fail_timeout={int(fail_timeout_s)}s{role(j, k)};"
+            for j, r in sorted(enumerate(replicas), key=lambda jr: (jr[0] - k) % count))
+        + "\n}" for k in range(count))
     return f"""
 map $uri $lifearena_upstream {{
     default lifearena;
