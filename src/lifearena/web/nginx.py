@@ -15,7 +15,8 @@ its own, as the test suite and the benchmarks run it on loopback. What it does, 
   game whose id begins with lane ``K``'s letter (its page, socket or API) goes to the
   ``K``-th replica, the others behind it as ``backup`` servers (the next one first), so a
   game's moves are played where they arrive rather than forwarded. Start the ``K``-th
-  replica of the list with ``serve --lane K``. Any other request goes to the upstream of every replica.
+  replica of the list with ``serve --lane K``. Any other request goes to the upstream of
+  every replica.
 * **Sockets**: HTTP/1.1 with the ``Upgrade`` and ``Connection`` headers passed on, and an
   hour's read timeout (a page's socket is idle between moves; the server pings it).
 * **The client's address**: ``X-Forwarded-For`` is *set* to the address nginx saw, not
