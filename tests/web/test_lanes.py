@@ -75,3 +75,13 @@ def test_a_server_in_a_lane_makes_games_of_that_lane(tmp_path: Path) -> None:
                                                    "opponent": opponent})
             assert made.status_code == 201, made.text
             assert lane_of(made.json()["id"]) == 3
+
+
+def test_serves_lane_option_spans_the_lanes() -> None:
+    from typer.main import get_command
+
+    from lifearena.cli import app
+
+    serve = get_command(app).commands["serve"]  # type: ignore[attr-defined]
+    (lane,) = [p for p in serve.params if p.name == "lane"]
+    assert (lane.min, lane.max) == (0, MAX_LANES - 1)

@@ -90,9 +90,9 @@ def serve(
         "--replica-id", help="This replica's name among the others (default: "
         "host-pid-random).")] = None,
     lane: Annotated[int | None, typer.Option(
-        "--lane", help="This replica's place (0, 1, ...) in the -r list of lifearena "
-        "deploy nginx: its games' ids make nginx send their requests here first (needs "
-        "--broker; default: no lane, any replica).")] = None,
+        "--lane", min=0, max=63, help="This replica's place (0, 1, ...) in the -r list of "
+        "lifearena deploy nginx: its games' ids make nginx send their requests here first "
+        "(needs --broker; default: no lane, any replica).")] = None,
 ) -> None:
     """Serve the games in a browser: hot-seat, online (your own link and an invitation for
     your opponent) or against an agent. Prints the URL and the database file."""
