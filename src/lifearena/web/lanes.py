@@ -5,7 +5,8 @@ Every replica may answer any request (it forwards a change of a game it does not
 the owner through Redis, :mod:`lifearena.web.rooms.cluster`), but forwarding is dear:
 two replicas read the move, the broker carries the call, its answer and the views (without
 lanes the benchmark's replicas spent 7.6 ms of CPU a move, with them 4.5; docs/deploy.md).
-So a replica started with ``serve --lane K`` makes its games' ids begin with the letter of lane ``K``
+So a replica started with ``serve --lane K`` makes its games' ids begin with the letter of
+lane ``K``
 (:func:`new_game_id`), and the nginx block (:mod:`lifearena.web.nginx`) sends every request
 naming such a game (its page, its socket, its API) to replica ``K`` first, the others
 behind it as backups. The replica that made a game owns it until it dies, so nearly every
