@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -718,6 +719,52 @@ def test_your_turn_is_right_on_either_replica(cluster: Cluster) -> None:
         assert played.status_code == 200, played.text
         for url in (a.url, b.url):
             assert (turns(maker, url), turns(taker, url)) == (0, 1)
+
+
+def test_a_bot_on_one_replica_is_challenged_from_the_other_and_plays(cluster: Cluster
+                                                                    ) -> None:
+    """The bot API across replicas (lifearena.web.bot_share): the bot's event stream is on
+    B, the person challenges it on A; the bot hears of it and accepts on B (B owns the
+    game); the person's stream on A hears the game start and finish; a game stream on A,
+    which does not own the game, follows every move."""
+    from .test_bot_api import WAR, Reader, account, bearer, ok, person_move
+
+    a, b = cluster.replicas
+    with httpx.Client(base_url=b.url, timeout=15) as robo_site, \
+            httpx.Client(base_url=a.url, timeout=15) as ann:
+        token = account(robo_site, "ReplicaRobo", bot=True)
+        account(ann, "ReplicaAnn")
+        robo = httpx.Client(base_url=b.url, headers=bearer(token), timeout=30)
+        robo_on_a = httpx.Client(base_url=a.url, headers=bearer(token), timeout=30)
+        events, ann_events = Reader(robo, "/api/stream/event"), Reader(ann, "/api/stream/event")
+        made = ok(ann.post("/api/challenge/ReplicaRobo", json={
+            "game": "war_of_life", "params": WAR, "colour": 0}), 201)["challenge"]
+        told = wait_until(lambda: events.of("challenge"), "the challenge on B's stream")
+        assert told[0]["challenge"]["id"] == made["id"]
+        game_id = ok(robo.post(f"/api/challenge/{made['id']}/accept"))["game"]["id"]
+        wait_until(lambda: cluster.owner(game_id) == b.name, "B owning the game")
+        start = wait_until(lambda: ann_events.of("gameStart"), "gameStart on A")[0]["game"]
+        assert (start["id"], start["seat"], start["my_turn"]) == (game_id, 0, True)
+        assert ok(ann.get("/api/challenge"))["out"] == []  # closed on A too
+        game = Reader(robo_on_a, f"/api/bot/game/stream/{game_id}")
+        full = wait_until(lambda: game.of("gameFull"), "gameFull on A")[0]
+        assert full["your_seat"] == 1 and full["state"]["moves"] == []
+        person_move(ann, game_id)  # on A, forwarded to B
+        state = wait_until(lambda: [s for s in game.of("gameState") if len(s["moves"]) == 1],
+                           "the person's move told on A")[-1]
+        assert state["your_turn"] and state["legal"]
+        move = urllib.parse.quote(state["legal"][0], safe="")
+        ok(robo.post(f"/api/bot/game/{game_id}/move/{move}?ply=1"))
+        wait_until(lambda: any(len(s["moves"]) == 2 for s in game.of("gameState")),
+                   "the bot's move told on A")
+        ok(robo.post(f"/api/bot/game/{game_id}/resign"))
+        assert game.ended.wait(15), "the stream on A ends with the game"
+        assert game.lines[-1]["status"] == "ended"
+        finish = wait_until(lambda: ann_events.of("gameFinish"), "gameFinish on A")[0]
+        assert finish["game"]["id"] == game_id and finish["game"]["result"] == "win"
+        assert len(events.of("challenge")) == 1 and len(ann_events.of("gameStart")) == 1
+        robo.close()
+        robo_on_a.close()
 
 
 def nginx_config(folder: Path, port: int, replicas: list[Replica]) -> Path:

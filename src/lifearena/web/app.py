@@ -90,6 +90,8 @@ from lifearena.web.agent_workers import ProcessRunner, ThreadRunner
 from lifearena.web.analysis_routes import router_for as analysis_router
 from lifearena.web.answers import AnswerBudget
 from lifearena.web.bot_api import router_for as bot_router
+from lifearena.web.bot_events import BotEvents
+from lifearena.web.bot_share import share_bot_api, unshare_bot_api
 from lifearena.web.guard import Guard, default_hosts
 from lifearena.web.heavy import HeavyWork, TooBusy, client_of
 from lifearena.web.identity import Identity, MissingScope, NotLoggedIn, WrongPassword
@@ -232,6 +234,7 @@ def create_app(settings: Settings) -> FastAPI:
         heavy=HeavyWork(settings.agent_workers, settings.workers))
     lobby = Lobby(settings.challenge_expiry, creations=creations)
     pool_room = PoolRoom(server)
+    bots = BotEvents(players)  # the bot API's streams and challenges
     # the lab's tournaments play into files of their own, beside the games database
     launcher = (Launcher(tournaments_folder(settings.db, settings.tournaments_dir),
                          settings.tournaments_running)
@@ -243,6 +246,7 @@ def create_app(settings: Settings) -> FastAPI:
         await server.join()  # a replica joins the others (lifearena.web.rooms.cluster)
         await share_lobby(server, lobby)  # replicas tell each other the lobby's changes
         await share_pools(server, pool_room)  # and the pools (one of them pairs)
+        await share_bot_api(server, bots)  # and the bot API's news and challenges
         lobby.start()
         pool_room.start()
         loading = asyncio.get_running_loop().create_task(server.load_clocked())
@@ -258,6 +262,7 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             await lobby.stop()  # first: a replica's lobby and pools use the broker
             await pool_room.stop()
+            await unshare_bot_api(bots)
             await server.leave()  # clocks paused (one server) or leases given up (replicas)
             for task in list(server.tasks):
                 task.cancel()
@@ -336,7 +341,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(lobby_router(server, lobby))  # before /ws/{game_id}: /ws/lobby is its own
     app.include_router(accounts_router(server, identity))
     app.include_router(pools_router(server, pool_room))
-    app.include_router(bot_router(server, identity))
+    app.include_router(bot_router(server, identity, bots))
     app.include_router(lessons_router())
     app.include_router(analysis_router(server, STATIC))
     app.include_router(learning_router(server))

@@ -50,6 +50,7 @@ from lifearena.errors import BadParameterError, ParseError
 from lifearena.web.attempts import WindowCounter
 from lifearena.web.bot_events import BotEvents, game_info
 from lifearena.web.bot_models import DeclineBody, PlayerChallengeBody
+from lifearena.web.bot_share import follow_remotely
 from lifearena.web.feeds import FeedResponse
 from lifearena.web.heavy import client_of
 from lifearena.web.identity import Identity, MissingScope, NotLoggedIn
@@ -121,10 +122,12 @@ class Caller:
     token: bool
 
 
-def router_for(server: Rooms, identity: Identity) -> APIRouter:
-    """The bot API's routes over ``server``; its streams are ``server``'s listener."""
+def router_for(server: Rooms, identity: Identity, hub: BotEvents | None = None
+               ) -> APIRouter:
+    """The bot API's routes over ``server``; its streams (``hub``, made here when not
+    given) are ``server``'s listener."""
     router = APIRouter()
-    hub = BotEvents(server.players)
+    hub = hub if hub is not None else BotEvents(server.players)
     server.listeners.append(hub)
     limits = TokenLimits()
     # for tests and operators: the streams and the limits of this server's bot API
@@ -193,7 +196,9 @@ def router_for(server: Rooms, identity: Identity) -> APIRouter:
     async def game_stream(game_id: str, request: Request) -> Response:
         who = caller(request, GAME_SCOPES)
         live = await server.game(game_id, client_of(request.client))
-        feed = hub.open_game(live, who.player.id, who.key, live.seats_of_player(who.player.id))
+        seats = live.seats_of_player(who.player.id)
+        feed = hub.open_game(live, who.player.id, who.key, seats)
+        follow_remotely(server, live, feed, seats)  # another replica owns the game
         return FeedResponse(feed)
 
     # -- playing -----------------------------------------------------------------------------
@@ -269,13 +274,20 @@ def router_for(server: Rooms, identity: Identity) -> APIRouter:
     async def accept(challenge_id: str, request: Request) -> dict[str, Any]:
         who = caller(request, CHALLENGE_SCOPES)
         address = address_key(client_of(request.client))
+        await hub.arrival(challenge_id)
         found = hub.challenges.answerable(challenge_id, who.player.id)
-        # no await from here on: the challenge cannot be taken twice
         check_rated(server, found, who.player, address)
+        await hub.claim(found, "accepted")  # one answer among the replicas
+        # no await from here on: the challenge cannot be taken twice
         creator = found.colour if isinstance(found.colour, int) else secrets.randbelow(2)
-        answer, _ = server.start_seated(
-            found.game, found.params, found.clock, creator, address, found.address,
-            holders={creator: found.challenger, 1 - creator: found.dest}, rated=found.rated)
+        try:
+            answer, _ = server.start_seated(
+                found.game, found.params, found.clock, creator, address, found.address,
+                holders={creator: found.challenger, 1 - creator: found.dest},
+                rated=found.rated)
+        except Exception:
+            await hub.unclaim(found, "accepted")
+            raise
         hub.challenges.close(found, "accepted", game_id=answer["id"])
         return {"ok": True, "game": {"id": answer["id"], "seat": answer["seat"],
                                      "link": f"/play/{answer['id']}"},
@@ -285,14 +297,18 @@ def router_for(server: Rooms, identity: Identity) -> APIRouter:
     async def decline(challenge_id: str, request: Request,
                       body: DeclineBody | None = None) -> dict[str, Any]:
         who = caller(request, CHALLENGE_SCOPES)
+        await hub.arrival(challenge_id)
         found = hub.challenges.answerable(challenge_id, who.player.id)
+        await hub.claim(found, "declined")
         hub.challenges.close(found, "declined", reason=(body or DeclineBody()).reason)
         return {"ok": True}
 
     @router.post("/api/challenge/{challenge_id}/cancel")
     async def cancel(challenge_id: str, request: Request) -> dict[str, Any]:
         who = caller(request, CHALLENGE_SCOPES)
+        await hub.arrival(challenge_id)
         found = hub.challenges.cancellable(challenge_id, who.player.id)
+        await hub.claim(found, "cancelled")
         hub.challenges.close(found, "cancelled")
         return {"ok": True}
 

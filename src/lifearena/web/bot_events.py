@@ -18,6 +18,11 @@ yet). A player has at most :data:`EVENT_STREAMS_PER_PLAYER` at once (several tok
 replaces the first), at most :data:`GAME_STREAMS_PER_PLAYER` per player and
 :data:`MAX_GAME_STREAMS` on the server.
 
+**Replicas.** On a site of several replicas each keeps the streams opened on it, and
+:attr:`BotEvents.share` (:mod:`lifearena.web.bot_share`) carries what is told to a player
+(:meth:`BotEvents.tell`) and the challenges' changes to the others: a bot's event stream on
+one replica hears of a challenge made, or a game started, on another.
+
 The lines' fields are documented in ``docs/bots.md`` ("Online: the bot API").
 """
 
@@ -36,6 +41,7 @@ from lifearena.web.players import COMPUTER, PlayerStore
 from lifearena.web.rated import results_of
 
 if TYPE_CHECKING:
+    from lifearena.web.bot_share import BotShare
     from lifearena.web.live import LiveGame
 
 log = logging.getLogger("lifearena.web.bot_events")
@@ -153,6 +159,8 @@ class BotEvents:
         """Each game's streams and the seats each reader holds."""
         self._game_keys: dict[tuple[str, str], Feed] = {}
         self._game_streams_of: dict[str, int] = {}
+        self.share: BotShare | None = None
+        """The link to the other replicas' streams (``None``: a single server)."""
 
     # -- registering streams -------------------------------------------------------------
 
@@ -248,7 +256,14 @@ class BotEvents:
                                       "game": game_info(live, player_id)})
 
     def tell(self, player_id: str, message: dict[str, Any]) -> None:
-        """Offer ``message`` to every event stream of ``player_id``."""
+        """Offer ``message`` to every event stream of ``player_id``, here and on the other
+        replicas."""
+        if self.share is not None:
+            self.share.told(player_id, message)
+        self.tell_here(player_id, message)
+
+    def tell_here(self, player_id: str, message: dict[str, Any]) -> None:
+        """Offer ``message`` to the event streams of ``player_id`` opened on this server."""
         feeds = self.events.get(player_id)
         if not feeds:
             return
@@ -280,19 +295,45 @@ class BotEvents:
         return challenge.to_json(self.names(challenge))
 
     def challenge_made(self, challenge: PlayerChallenge) -> None:
-        """Tell both players of a new challenge."""
+        """Tell both players of a new challenge (and the other replicas of the challenge
+        first, so that a bot told of it anywhere may answer it there)."""
+        if self.share is not None:
+            self.share.added(challenge)
         message = {"type": "challenge", "challenge": self.challenge_json(challenge)}
         for player_id in (challenge.dest, challenge.challenger):
             self.tell(player_id, message)
 
+    async def arrival(self, challenge_id: str) -> None:
+        """Wait a moment for the news of a challenge made on another replica, when
+        ``challenge_id`` is not known here (nothing to wait for on a single server)."""
+        if self.share is not None and not self.challenges.known(challenge_id):
+            await self.share.arrival(challenge_id)
+
+    async def claim(self, challenge: PlayerChallenge, outcome: str) -> None:
+        """Take the one outcome of ``challenge`` (``accepted``, ``declined``,
+        ``cancelled``) among the replicas: :class:`ChallengeAnswered` (409) when another
+        replica answered it first (nothing to take on a single server)."""
+        if self.share is not None:
+            await self.share.claim(challenge, outcome)
+
+    async def unclaim(self, challenge: PlayerChallenge, outcome: str) -> None:
+        """Give back an outcome taken by :meth:`claim` whose change then failed."""
+        if self.share is not None:
+            await self.share.unclaim(challenge, outcome)
+
     def _challenge_closed(self, challenge: PlayerChallenge) -> None:
+        if challenge.status != "expired" and self.share is not None:
+            self.share.closed(challenge)  # every replica expires its copy by itself
         kind = {"declined": "challengeDeclined", "cancelled": "challengeCanceled",
                 "expired": "challengeCanceled"}.get(challenge.status)
         if kind is None:  # accepted: the game's start says it
             return
         message = {"type": kind, "challenge": self.challenge_json(challenge)}
         for player_id in (challenge.challenger, challenge.dest):
-            self.tell(player_id, message)
+            if challenge.status == "expired":
+                self.tell_here(player_id, message)
+            else:
+                self.tell(player_id, message)
 
 
 __all__ = ["EVENT_STREAMS_PER_PLAYER", "GAME_STREAMS_PER_PLAYER", "BotEvents", "game_full",

@@ -9,7 +9,9 @@ Bounds: a player has at most :data:`OUT_PER_PLAYER` open challenges of its own a
 at most :data:`IN_PER_PLAYER` (past either: :class:`~lifearena.web.limits.TooMany`, 429);
 the server holds at most :data:`MAX_OPEN`. A challenge expires after :data:`EXPIRY`
 seconds (10 minutes). Like the lobby's, they live in memory only: an open challenge does not
-survive a restart; an accepted one is a stored game.
+survive a restart; an accepted one is a stored game. Replicas of one site keep a copy each
+(:mod:`lifearena.web.bot_share` tells the others: :meth:`PlayerChallenges.adopt`,
+:meth:`PlayerChallenges.close_copy`).
 
 >>> now = [0.0]
 >>> book = PlayerChallenges(clock=lambda: now[0])
@@ -25,7 +27,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from lifearena.web import catalog
@@ -81,6 +83,11 @@ class PlayerChallenge:
     reason: str | None = None
     """Why it was declined."""
     game_id: str | None = None
+
+    def record(self) -> dict[str, Any]:
+        """Every field, as the replicas tell each other the challenge
+        (:meth:`PlayerChallenges.adopt` takes it back)."""
+        return asdict(self)
 
     def to_json(self, names: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
         """The challenge as both players' programs see it (``names``: each player's
@@ -151,7 +158,7 @@ class PlayerChallenges:
         if found.dest != player:
             raise NotYours("this challenge is not addressed to you; only the player it names "
                            "can answer it")
-        self._check_open(found)
+        self.check_open(found)
         return found
 
     def cancellable(self, challenge_id: str, player: str) -> PlayerChallenge:
@@ -159,7 +166,7 @@ class PlayerChallenges:
         found = self.get(challenge_id)
         if found.challenger != player:
             raise NotYours("only the player who made a challenge can cancel it")
-        self._check_open(found)
+        self.check_open(found)
         return found
 
     def close(self, challenge: PlayerChallenge, status: Status, *, reason: str | None = None,
@@ -170,6 +177,32 @@ class PlayerChallenges:
         self.closed[challenge.id] = challenge
         if self.on_close is not None:
             self.on_close(challenge)
+
+    def known(self, challenge_id: str) -> bool:
+        """Whether ``challenge_id`` is open or lately closed here."""
+        return challenge_id in self.open or self.closed.peek(challenge_id) is not None
+
+    def adopt(self, record: dict[str, Any]) -> PlayerChallenge | None:
+        """Keep a copy of an open challenge made on another replica (``record``:
+        :meth:`PlayerChallenge.record`); ``None`` when it is known here already (or closed,
+        or past its time). Adopted copies count against the bounds as this replica's own."""
+        copy = PlayerChallenge(**record)
+        if self.known(copy.id) or copy.status != "open" or copy.expires <= self.clock():
+            return None
+        self.open[copy.id] = copy
+        return copy
+
+    def close_copy(self, challenge_id: str, status: Status, reason: str | None = None,
+                   game_id: str | None = None) -> PlayerChallenge | None:
+        """Close this replica's copy of a challenge another replica closed (its players
+        were told there: ``on_close`` is not called); the copy, or ``None`` if none was
+        open."""
+        copy = self.open.pop(challenge_id, None)
+        if copy is None:
+            return None
+        copy.status, copy.reason, copy.game_id = status, reason, game_id
+        self.closed[copy.id] = copy
+        return copy
 
     def incoming(self, player: str) -> list[PlayerChallenge]:
         """The open challenges addressed to ``player``, oldest first."""
@@ -190,7 +223,8 @@ class PlayerChallenges:
         return expired
 
     @staticmethod
-    def _check_open(challenge: PlayerChallenge) -> None:
+    def check_open(challenge: PlayerChallenge) -> None:
+        """:class:`ChallengeAnswered` (409) unless ``challenge`` is still open."""
         if challenge.status != "open":
             raise ChallengeAnswered(f"this challenge is {challenge.status}, no longer open")
 
