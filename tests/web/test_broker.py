@@ -322,6 +322,24 @@ def test_presence_members_leave_when_their_time_runs_out(url: str) -> None:
     run(scenario)
 
 
+def test_counters_count_across_replicas_and_start_afresh_when_their_time_runs_out(
+        url: str) -> None:
+    async def scenario() -> None:
+        async with Replicas(url) as replicas:
+            counted = await asyncio.gather(*(broker.count("made:a", TTL)
+                                             for broker in (replicas.a, replicas.b) * 5))
+            assert sorted(counted) == list(range(1, 11))  # each addition seen once
+            assert await replicas.b.count("made:b", 30) == 1  # counters count apart
+
+            async def afresh() -> bool:
+                return await replicas.a.count("made:a", TTL) == 1
+            await eventually(afresh, "the counter gone with its time")
+            with pytest.raises(BadParameterError):
+                await replicas.a.count("made:c", 0)
+
+    run(scenario)
+
+
 def test_the_batched_calls_answer_as_one_call_each_would(url: str) -> None:
     """owners_of, mark_all and members_of (one round trip each on Redis) against
     owner_of, mark, unmark and members called one by one."""

@@ -180,6 +180,10 @@ class Broker(Protocol):
     async def members_of(self, keys: Sequence[str]) -> list[set[str]]:
         """:meth:`members` of each of ``keys``, in one round trip."""
 
+    async def count(self, key: str, ttl_s: float) -> int:
+        """Add one to the counter ``key`` (made at zero with ``ttl_s`` seconds to live when
+        absent or run out) and answer its new value, atomically."""
+
     async def close(self) -> None:
         """Let go of connections and subscriptions."""
 
@@ -262,6 +266,7 @@ class MemoryBroker:
         self._leases: dict[str, tuple[str, float]] = {}
         self._fences: dict[str, int] = {}
         self._presence: dict[str, dict[str, float]] = collections.defaultdict(dict)
+        self._counters: dict[str, tuple[int, float]] = {}
 
     def _attach(self, subscription: _MemorySubscription,
                 channels: list[str] | None = None) -> None:
@@ -353,6 +358,15 @@ class MemoryBroker:
     async def members_of(self, keys: Sequence[str]) -> list[set[str]]:
         """See :meth:`Broker.members_of`."""
         return [await self.members(key) for key in keys]
+
+    async def count(self, key: str, ttl_s: float) -> int:
+        """See :meth:`Broker.count`."""
+        now = time.monotonic()
+        value, until = self._counters.get(key, (0, 0.0))
+        if until <= now:
+            value, until = 0, now + _ttl_ms(ttl_s) / 1000
+        self._counters[key] = (value + 1, until)
+        return value + 1
 
     async def members(self, key: str) -> set[str]:
         """See :meth:`Broker.members`."""
@@ -742,6 +756,18 @@ class RedisBroker:
         """See :meth:`Broker.release`."""
         return bool(await self._call(self._release(keys=[self._key("lease", key)],
                                                    args=[owner])))
+
+    async def count(self, key: str, ttl_s: float) -> int:
+        """See :meth:`Broker.count`: ``SET NX PX`` then ``INCR``, in one transaction."""
+        ttl = _ttl_ms(ttl_s)
+        name = self._key("count", key)
+
+        async def counted() -> int:
+            async with self._client.pipeline(transaction=True) as pipe:
+                pipe.set(name, 0, px=ttl, nx=True)
+                pipe.incr(name)
+                return int((await pipe.execute())[1])
+        return int(await self._call(counted()))
 
     async def owner_of(self, key: str) -> str | None:
         """See :meth:`Broker.owner_of`."""

@@ -24,9 +24,12 @@ import math
 import time
 from collections.abc import Callable, ItemsView, Iterator, MutableMapping, ValuesView
 from contextlib import contextmanager
-from typing import TypeVar, overload
+from typing import TYPE_CHECKING, TypeVar, overload
 
 from lifearena.errors import BadParameterError, LifeArenaError
+
+if TYPE_CHECKING:
+    from lifearena.web.quota_share import SharedCreations
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -214,10 +217,16 @@ class CreationRate:
         # ordered by each address's latest creation: count() is the only writer that makes
         # an entry recent, so the oldest entry is the one whose newest stamp is oldest
         self._stamps: BoundedTable[str, collections.deque[float]] = BoundedTable(max_addresses)
+        self.shared: SharedCreations | None = None
+        """The site-wide counts, on a replica of several
+        (:mod:`lifearena.web.quota_share`)."""
 
     def check(self, address: str) -> None:
         """Raise :class:`TooMany` when ``address`` already made :attr:`per_minute`
-        creations in the last minute; count nothing."""
+        creations in the last minute (here, or on the site as far as this replica knows);
+        count nothing."""
+        if self.shared is not None:
+            self.shared.check(address)
         now = self._clock()
         stamps = self._recent(address, now)
         if stamps is not None and len(stamps) >= self.per_minute:
@@ -227,6 +236,8 @@ class CreationRate:
 
     def count(self, address: str) -> None:
         """Record one successful creation by ``address``, now."""
+        if self.shared is not None:
+            self.shared.count(address)
         now = self._clock()
         stamps = self._recent(address, now)
         if stamps is None:

@@ -66,6 +66,7 @@ from lifearena.web.leases import LeaseKeeper
 from lifearena.web.live import LiveGame
 from lifearena.web.models import GameAction, Move, MoveMessage
 from lifearena.web.players import Player
+from lifearena.web.quota_share import SharedCreations
 from lifearena.web.rooms.cache import LOOP_REPLAY_MOVES, NotFound, rebuild, valid_id
 from lifearena.web.rooms.presence import Presence
 from lifearena.web.rooms.runner import Rooms
@@ -256,6 +257,8 @@ class ReplicatedRooms(Rooms):
         self._ready = asyncio.Event()
         self._outgoing = asyncio.Queue()
         self._keeper.start()
+        self.creations.shared = SharedCreations(self._broker, self.creations.per_minute)
+        self.creations.shared.start()  # the creation quota counted site-wide
         self._own_tasks = [self._spawn(work) for work in (
             self._listen(), self._publish_in_order(), self._sweep_often())]
         await asyncio.wait_for(self._ready.wait(), 10)
@@ -265,6 +268,8 @@ class ReplicatedRooms(Rooms):
         server stops); the games' clocks keep running there."""
         for task in self._own_tasks:
             task.cancel()  # first: no sweep takes a game again once the leases are given up
+        if self.creations.shared is not None:
+            await self.creations.shared.stop()
         with contextlib.suppress(BrokerUnavailable):
             await self._keeper.stop(release=True)
         await self._broker.close()
