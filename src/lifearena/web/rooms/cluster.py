@@ -73,6 +73,7 @@ from lifearena.web.rooms.runner import Rooms
 from lifearena.web.rooms.transport import Page
 from lifearena.web.settings import Settings
 from lifearena.web.store import DamagedRow, FencedOut
+from lifearena.web.watcher_share import WatcherShare
 
 log = logging.getLogger("lifearena.web")
 
@@ -186,11 +187,23 @@ class SharedPresence(Presence):
     def __init__(self, settled: Callable[[str], None]) -> None:
         super().__init__(settled)
         self.remote: dict[str, list[bool]] = {}
+        self.share: WatcherShare | None = None
+        """The spectators of the other replicas (:mod:`lifearena.web.watcher_share`)."""
 
     def present(self, game_id: str) -> list[bool]:
         here = super().present(game_id)
         there = self.remote.get(game_id, [False, False])
         return [a or b for a, b in zip(here, there, strict=True)]
+
+    def watchers(self, game_id: str) -> int:
+        """This replica's spectators of ``game_id`` and the others'."""
+        elsewhere = 0 if self.share is None else self.share.elsewhere(game_id)
+        return self.spectators(game_id) + elsewhere
+
+    def listed_games(self) -> set[str]:
+        """The games open here, and those other replicas' spectators watch."""
+        elsewhere = set() if self.share is None else self.share.watched_elsewhere()
+        return set(self.open_games()) | elsewhere
 
 
 @dataclass
@@ -259,6 +272,10 @@ class ReplicatedRooms(Rooms):
         self._keeper.start()
         self.creations.shared = SharedCreations(self._broker, self.creations.per_minute)
         self.creations.shared.start()  # the creation quota counted site-wide
+        presence = self.presence
+        assert isinstance(presence, SharedPresence)
+        presence.share = WatcherShare(self._broker, self.replica, presence=presence)
+        await presence.share.start()  # and the spectators
         self._own_tasks = [self._spawn(work) for work in (
             self._listen(), self._publish_in_order(), self._sweep_often())]
         await asyncio.wait_for(self._ready.wait(), 10)
@@ -270,6 +287,8 @@ class ReplicatedRooms(Rooms):
             task.cancel()  # first: no sweep takes a game again once the leases are given up
         if self.creations.shared is not None:
             await self.creations.shared.stop()
+        if isinstance(self.presence, SharedPresence) and self.presence.share is not None:
+            await self.presence.share.stop()
         with contextlib.suppress(BrokerUnavailable):
             await self._keeper.stop(release=True)
         await self._broker.close()

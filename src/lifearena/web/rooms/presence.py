@@ -54,6 +54,14 @@ class Presence:
         someone watching)."""
         return sum(1 for seats in self.pages.get(game_id, {}).values() if not seats)
 
+    def watchers(self, game_id: str) -> int:
+        """How many pages watch ``game_id`` on the site (here: :meth:`spectators`)."""
+        return self.spectators(game_id)
+
+    def listed_games(self) -> set[str]:
+        """The games some page of the site has open (here: :meth:`open_games`)."""
+        return set(self.open_games())
+
     def present(self, game_id: str) -> list[bool]:
         """Whether each seat has a page of ``game_id`` open (one with that seat's token)."""
         held = [False, False]

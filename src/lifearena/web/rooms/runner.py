@@ -582,7 +582,7 @@ class Rooms:
         finished one with its replay and result too); from the store, so a restarted server
         lists them all the same. ``now``: the server's clock, which pages word the ages by."""
         now = time.time()
-        open_now = self.presence.open_games()
+        open_now = list(self.presence.listed_games())
         return {"now": now,
                 "games": [self._listed(g) for g in
                           self.store.latest(False, limit, now - LIVE_WITHIN, open_now)],
@@ -593,7 +593,7 @@ class Rooms:
         item: dict[str, Any] = {
             "id": game.id, "game": game.game, "title": entry.title if entry else game.game,
             "kind": game.kind, "moves": game.moves, "updated": game.updated,
-            "watch": f"/play/{game.id}", "watchers": self.presence.spectators(game.id)}
+            "watch": f"/play/{game.id}", "watchers": self.presence.watchers(game.id)}
         if game.outcome is None:
             return item
         try:
