@@ -555,6 +555,35 @@ def test_a_hidden_choice_reaches_no_other_seat_on_any_replica(cluster: Cluster) 
             page.close()
 
 
+@pytest.mark.parametrize("game", ["losat", "p2life", "blocking_queen"])
+def test_two_replicas_play_each_other_game(cluster: Cluster, game: str) -> None:
+    """The other games (p2life's turns simultaneous) between a seat on each replica, every
+    move posted on the replica of its turn, spectators on both told of each turn."""
+    a, b = cluster.replicas
+    game_id, tokens = online_game(a, b, game)
+    pages = [open_page(a, game_id, None), open_page(b, game_id, None)]
+    try:
+        for turn in range(4):
+            seen = a.get(f"/api/games/{game_id}", tokens[0]).json()
+            if seen["outcome"] is not None:
+                break
+            ply = seen["ply"]
+            for seat in seen["awaiting"]:
+                replica = (a, b)[(turn + seat) % 2]
+                view = replica.get(f"/api/games/{game_id}", tokens[seat]).json()
+                move = view["legal"][str(seat)]["moves"][-1]["move"]
+                answer = replica.post(f"/api/games/{game_id}/moves",
+                                      {"move": move, "ply": ply}, tokens[seat])
+                assert answer.status_code == 200, answer.text
+            for page in pages:
+                page.read_until(at_ply(ply + 1), f"{game}'s ply {ply + 1} on a spectator's page")
+        played = moves_of(a, game_id)
+        assert len(played) >= 2 and moves_of(b, game_id) == played
+    finally:
+        for page in pages:
+            page.close()
+
+
 # -- the lobby, the pools and "your turn" on every replica ---------------------------------------
 
 LOBBY_CHALLENGE = {"game": "blocking_queen", "colour": 0}
