@@ -4,7 +4,9 @@ A file ending in ``.pt`` is a torch checkpoint of any game, written by
 ``python -m lifearena.rl.ppo`` and played by :mod:`lifearena.rl.torch_agent` (it needs the
 ``[rl]`` extra: torch and gymnasium); an ``.npz`` exported from one (``lifearena rl
 export``) plays with numpy alone (:mod:`lifearena.agents.planes_agent`); ``policy:ppo`` is
-the game's PPO baseline shipped with the package as such an export (:data:`BASELINES`).
+the game's PPO baseline shipped with the package as such an export (:data:`BASELINES`); an
+``.npz`` n-tuple network of War of Life (:mod:`lifearena.agents.ntuple`) plays as its
+agent, and ``policy:ntuple`` is the one shipped (:data:`NTUPLE_BASELINES`).
 What follows is the other kind, War of Life's afterstate-features ``.npz``.
 
 A policy file is a numpy ``.npz`` (playing needs the package's own numpy and numba, no
@@ -42,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from lifearena.agents.base import Agent, Limit
+from lifearena.agents.ntuple import NTupleAgent, is_ntuple_file, load_ntuple
 from lifearena.agents.planes_agent import PlanesNetworkAgent
 from lifearena.agents.planes_network import is_planes_file, load_planes_policy
 from lifearena.agents.registry import register_spec
@@ -215,6 +218,15 @@ protocol: War of Life's network trained in 30 minutes on two cores (the web's ``
 level), beside the larger one trained on a GPU."""
 
 
+NTUPLE_BASELINE = "ntuple"
+"""``policy:ntuple`` plays the game's shipped n-tuple network (:data:`NTUPLE_BASELINES`)."""
+NTUPLE_BASELINES: dict[str, str] = {
+    "war_of_life": "war_of_life-v1-ntuple.npz",
+}
+"""N-tuple networks shipped with the package (:mod:`lifearena.agents.ntuple`), trained on
+one core of the two-core machine by ``python -m lifearena.rl.ntuple`` (``docs/rl.md``)."""
+
+
 def baseline_path(game: str | None, name: str = BASELINE) -> str:
     """The shipped PPO checkpoint of ``game``: ``policy:ppo`` (``name``), or
     ``policy:ppo-small``.
@@ -225,7 +237,8 @@ def baseline_path(game: str | None, name: str = BASELINE) -> str:
     'war_of_life-v1-small.npz'
     """
     key = (game or "").strip().lower().replace("-", "_")
-    shipped = SMALL_BASELINES if name == SMALL_BASELINE else BASELINES
+    shipped = {SMALL_BASELINE: SMALL_BASELINES, NTUPLE_BASELINE: NTUPLE_BASELINES}.get(
+        name, BASELINES)
     if key not in shipped:
         raise BadParameterError(f"policy:{name} for {game or 'no game'}; expected one of "
                                 f"the games with a shipped baseline: {', '.join(shipped)}")
@@ -238,16 +251,23 @@ def make_policy_agent(rest: str, game: str | None = None, seed: int | None = 0,
     """The agent of ``policy:FILE`` (the registry passes ``FILE`` as ``rest``): a ``.pt``
     torch checkpoint of any game (:mod:`lifearena.rl.torch_agent`, which needs the
     ``[rl]`` extra), an ``.npz`` exported from one (:mod:`lifearena.agents.planes_agent`,
-    numpy alone), ``policy:ppo`` the game's shipped baseline (such an export), or a War of
-    Life afterstate-features ``.npz`` (this module)."""
+    numpy alone), ``policy:ppo`` the game's shipped baseline (such an export), a War of
+    Life n-tuple network (:mod:`lifearena.agents.ntuple`; ``policy:ntuple`` the shipped
+    one), or a War of Life afterstate-features ``.npz`` (this module)."""
     path = rest.strip()
     if not path:
         raise BadParameterError("agent 'policy:' names no file; expected policy:FILE.npz, "
                                 "policy:FILE.pt or policy:ppo")
-    if path.lower() in (BASELINE, SMALL_BASELINE):
+    if path.lower() in (BASELINE, SMALL_BASELINE, NTUPLE_BASELINE):
         path = baseline_path(game, path.lower())
     if path.lower().endswith(TORCH_SUFFIX):
         return _torch_agent(path, game, seed, float(temperature))
+    if is_ntuple_file(path):
+        if game is not None and game.strip().lower().replace("-", "_") != "war_of_life":
+            raise BadParameterError(f"policy file {path!r} is a War of Life n-tuple network, "
+                                    f"not {game}'s")
+        return NTupleAgent(load_ntuple(path), seed=seed, temperature=float(temperature),
+                           name=f"policy:{os.path.basename(path)}")
     if is_planes_file(path):
         network = load_planes_policy(path)
         if game is not None and game.strip().lower().replace("-", "_") != network.game:
