@@ -10,14 +10,16 @@ with probability ``--epsilon``), and after each of its moves the value of its pr
 board moves towards the value of the new one by ``--alpha`` (TD(0) on afterstates,
 Szubert and Jaśkowski 2014); at the end, towards the result (1 a win, -1 a loss, 0 a
 draw). ``--alpha`` is shared among the tuples: a step changes the board's value by
-``alpha`` times its error.
+``alpha`` times its error; with ``--alpha-half-life N`` it halves every ``N`` games (set
+per block of games, so the schedule does not depend on the machine's speed).
 
 Every ``--eval-every`` games the greedy learner plays ``--eval-games`` starts
 (``new_game(eval_seed + k)``) from each seat against each of ``--eval-opponents``, with no
 learning; the curve goes to ``eval.csv`` and the network to ``ntuple.npz`` in ``--save``.
 The games are drawn from ``--seed`` (block ``b`` of :data:`BLOCK` games from
 ``seed * 1_000_003 + b``), so a run of a given number of games replays exactly; a time
-budget (``--minutes``) decides that number.
+budget (``--minutes``) decides that number (the clock is read between blocks, so a run
+ends within one block past its budget).
 
 No torch here: numpy and numba, which the package needs anyway.
 
@@ -225,6 +227,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     flag("--games", type=int, default=0, help="budget of games (0: only the minutes)")
     flag("--alpha", type=float, default=0.05, help="TD step: the share of its error a "
          "board's value moves by")
+    flag("--alpha-half-life", type=int, default=0, metavar="GAMES", help="games over which "
+         "--alpha halves (0: constant)")
     flag("--epsilon", type=float, default=0.05, help="chance of a random move while learning")
     flag("--seed", type=int, default=1, help="seed of the games")
     flag("--eval-every", type=int, default=50_000, help="games between evaluations")
@@ -241,6 +245,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         p.error(f"--games {args.games}; expected 0 to 1000000000")
     if not 0 < args.alpha <= 1:
         p.error(f"--alpha {args.alpha}; expected more than 0 and at most 1")
+    if not 0 <= args.alpha_half_life <= 10**9:
+        p.error(f"--alpha-half-life {args.alpha_half_life}; expected 0 to 1000000000")
     if not 0 <= args.epsilon <= 1:
         p.error(f"--epsilon {args.epsilon}; expected 0 to 1")
     if not 1 <= args.eval_games <= 100_000 or not BLOCK <= args.eval_every <= 10**9:
@@ -248,6 +254,16 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     if not 0 <= args.seed < 2**31 or not 0 <= args.eval_seed < 2**31:
         p.error("--seed and --eval-seed: expected 0 to 2**31 - 1")
     return args
+
+
+def alpha_at(alpha: float, half_life: int, games: int) -> float:
+    """The TD step after ``games`` games: ``alpha`` halved every ``half_life`` games (0:
+    constant).
+
+    >>> alpha_at(0.05, 0, 10**6), alpha_at(0.05, 500_000, 10**6)
+    (0.05, 0.0125)
+    """
+    return alpha if half_life == 0 else alpha * 0.5 ** (games / half_life)
 
 
 def strategies(text: str, flag: str) -> list[str]:
@@ -277,8 +293,8 @@ def train(argv: Sequence[str] | None = None) -> dict[str, Any]:
     def look() -> None:
         row: dict[str, Any] = {"games": games, "minutes": round(trained_s / 60, 2)}
         for name in judges:
-            row[f"{name}_first"], row[f"{name}_second"] = evaluate_greedy(network, name,
-                                                                         blues, reds)
+            first, second = evaluate_greedy(network, name, blues, reds)
+            row[f"{name}_first"], row[f"{name}_second"] = round(first, 4), round(second, 4)
         rows.append(row)
         with (folder / "eval.csv").open("w", newline="") as out:
             writer = csv.DictWriter(out, fieldnames=list(row))
@@ -295,9 +311,10 @@ def train(argv: Sequence[str] | None = None) -> dict[str, Any]:
     block = 0
     while trained_s < budget_s and (not args.games or games < args.games):
         size = BLOCK if not args.games else min(BLOCK, args.games - games)
+        alpha = alpha_at(args.alpha, args.alpha_half_life, games)
         started = time.perf_counter()
         play_block(network, pool, games=size, seed=args.seed * 1_000_003 + block,
-                   epsilon=args.epsilon, alpha=args.alpha, learn=True)
+                   epsilon=args.epsilon, alpha=alpha, learn=True)
         trained_s += time.perf_counter() - started
         games += size
         block += 1
@@ -308,7 +325,8 @@ def train(argv: Sequence[str] | None = None) -> dict[str, Any]:
         look()
     path = folder / "ntuple.npz"
     save_ntuple(path, network, games=games, minutes=round(trained_s / 60, 2), seed=args.seed,
-                alpha=args.alpha, epsilon=args.epsilon, opponents=args.opponents,
+                alpha=args.alpha, alpha_half_life=args.alpha_half_life,
+                epsilon=args.epsilon, opponents=args.opponents,
                 notes="python -m lifearena.rl.ntuple " + " ".join(sys.argv[1:] if argv is None
                                                                    else argv))
     if not args.quiet:
