@@ -32,14 +32,15 @@ async def until(check: Callable[[], bool], what: str) -> None:
 
 async def linked(broker: Broker, name: str) -> BotEvents:
     hub = BotEvents(None)
-    hub.share = BotShare(broker, name, hub=hub)
-    await hub.share.start()
+    share = BotShare(broker, name, hub=hub)
+    hub.share = share
+    await share.start()
     return hub
 
 
 async def stop(*hubs: BotEvents) -> None:
     for hub in hubs:
-        assert hub.share is not None
+        assert isinstance(hub.share, BotShare)
         await hub.share.stop()
 
 

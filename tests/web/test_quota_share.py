@@ -36,7 +36,7 @@ async def made_alternately(replicas: list[CreationRate], tries: int) -> int:
             continue
         rate.count(ADDRESS)
         made += 1
-        if rate.shared is not None:
+        if isinstance(rate.shared, SharedCreations):
             await rate.shared.settled()
     return made
 
@@ -49,7 +49,7 @@ def test_a_client_spreading_its_creations_over_replicas_gets_its_quota_and_one_m
         apart = [CreationRate(3), CreationRate(3)]  # the same replicas, counting alone
         counts = await made_alternately(shared, 12), await made_alternately(apart, 12)
         for rate in shared:
-            assert rate.shared is not None
+            assert isinstance(rate.shared, SharedCreations)
             await rate.shared.stop()
         return counts
 
@@ -67,7 +67,7 @@ def test_without_its_broker_a_replica_counts_alone(caplog: pytest.LogCaptureFixt
     async def scenario() -> int:
         rate = linked(DownBroker(), 2)
         made = await made_alternately([rate], 5)
-        assert rate.shared is not None
+        assert isinstance(rate.shared, SharedCreations)
         await rate.shared.stop()
         return made
 
@@ -103,7 +103,7 @@ def test_replicas_share_the_quota_of_the_new_game_form(tmp_path: Path) -> None:
                 said.append("made")
             except TooMany as refusal:
                 said.append(str(refusal).split(" from")[0])
-            assert rooms.creations.shared is not None
+            assert isinstance(rooms.creations.shared, SharedCreations)
             await rooms.creations.shared.settled()
         for rooms in replicas:
             await rooms.leave()

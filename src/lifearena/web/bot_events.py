@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lifearena.web import catalog
 from lifearena.web.feeds import Feed, line_of
@@ -41,7 +41,6 @@ from lifearena.web.players import COMPUTER, PlayerStore
 from lifearena.web.rated import results_of
 
 if TYPE_CHECKING:
-    from lifearena.web.bot_share import BotShare
     from lifearena.web.live import LiveGame
 
 log = logging.getLogger("lifearena.web.bot_events")
@@ -145,6 +144,29 @@ def game_full(live: LiveGame, seats: Sequence[int]) -> dict[str, Any]:
             "your_seats": list(seats), "state": game_state(live, seats)}
 
 
+class Share(Protocol):
+    """What carries a replica's news to the others
+    (:class:`~lifearena.web.bot_share.BotShare`)."""
+
+    def told(self, player_id: str, message: dict[str, Any]) -> None:
+        """``message`` was told to ``player_id``'s event streams here."""
+
+    def added(self, challenge: PlayerChallenge) -> None:
+        """A challenge was made here."""
+
+    def closed(self, challenge: PlayerChallenge) -> None:
+        """A challenge was accepted, declined or cancelled here."""
+
+    async def arrival(self, challenge_id: str) -> None:
+        """Wait a moment for the news of a challenge made elsewhere."""
+
+    async def claim(self, challenge: PlayerChallenge, outcome: str) -> None:
+        """Take the challenge's one outcome among the replicas."""
+
+    async def unclaim(self, challenge: PlayerChallenge, outcome: str) -> None:
+        """Give back an outcome taken by :meth:`claim`."""
+
+
 class BotEvents:
     """The streams of one server (see the module)."""
 
@@ -159,7 +181,7 @@ class BotEvents:
         """Each game's streams and the seats each reader holds."""
         self._game_keys: dict[tuple[str, str], Feed] = {}
         self._game_streams_of: dict[str, int] = {}
-        self.share: BotShare | None = None
+        self.share: Share | None = None
         """The link to the other replicas' streams (``None``: a single server)."""
 
     # -- registering streams -------------------------------------------------------------
@@ -336,5 +358,5 @@ class BotEvents:
                 self.tell(player_id, message)
 
 
-__all__ = ["EVENT_STREAMS_PER_PLAYER", "GAME_STREAMS_PER_PLAYER", "BotEvents", "game_full",
-           "game_info", "game_state", "outcome_of", "status_of"]
+__all__ = ["EVENT_STREAMS_PER_PLAYER", "GAME_STREAMS_PER_PLAYER", "BotEvents", "Share",
+           "game_full", "game_info", "game_state", "outcome_of", "status_of"]

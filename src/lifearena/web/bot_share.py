@@ -229,13 +229,14 @@ async def share_bot_api(server: Rooms, hub: BotEvents) -> None:
     """Link ``hub`` to the other replicas' when ``server`` is one replica of several
     (nothing for a single server)."""
     if isinstance(server, ReplicatedRooms) and server.broker is not None:
-        hub.share = BotShare(server.broker, server.replica, hub=hub)
-        await hub.share.start()
+        share = BotShare(server.broker, server.replica, hub=hub)
+        hub.share = share
+        await share.start()
 
 
 async def unshare_bot_api(hub: BotEvents) -> None:
     """Stop ``hub``'s link to the other replicas (if any)."""
-    if hub.share is not None:
+    if isinstance(hub.share, BotShare):
         await hub.share.stop()
 
 

@@ -24,12 +24,9 @@ import math
 import time
 from collections.abc import Callable, ItemsView, Iterator, MutableMapping, ValuesView
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, TypeVar, overload
+from typing import Protocol, TypeVar, overload
 
 from lifearena.errors import BadParameterError, LifeArenaError
-
-if TYPE_CHECKING:
-    from lifearena.web.quota_share import SharedCreations
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -181,6 +178,17 @@ class BoundedTable(MutableMapping[K, V]):
         return f"BoundedTable({dict(self._entries)!r}, max_size={self._max_size})"
 
 
+class CreationCounter(Protocol):
+    """Creations counted beyond this process (a replica's site-wide counts:
+    :class:`~lifearena.web.quota_share.SharedCreations`)."""
+
+    def check(self, address: str) -> None:
+        """Raise :class:`TooMany` when ``address`` is past its quota; count nothing."""
+
+    def count(self, address: str) -> None:
+        """Count one creation of ``address``."""
+
+
 class CreationRate:
     """At most ``per_minute`` successful game creations per client address in any minute.
 
@@ -217,7 +225,7 @@ class CreationRate:
         # ordered by each address's latest creation: count() is the only writer that makes
         # an entry recent, so the oldest entry is the one whose newest stamp is oldest
         self._stamps: BoundedTable[str, collections.deque[float]] = BoundedTable(max_addresses)
-        self.shared: SharedCreations | None = None
+        self.shared: CreationCounter | None = None
         """The site-wide counts, on a replica of several
         (:mod:`lifearena.web.quota_share`)."""
 

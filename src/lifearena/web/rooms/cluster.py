@@ -270,8 +270,9 @@ class ReplicatedRooms(Rooms):
         self._ready = asyncio.Event()
         self._outgoing = asyncio.Queue()
         self._keeper.start()
-        self.creations.shared = SharedCreations(self._broker, self.creations.per_minute)
-        self.creations.shared.start()  # the creation quota counted site-wide
+        creations = SharedCreations(self._broker, self.creations.per_minute)
+        creations.start()  # the creation quota counted site-wide
+        self.creations.shared = creations
         presence = self.presence
         assert isinstance(presence, SharedPresence)
         presence.share = WatcherShare(self._broker, self.replica, presence=presence)
@@ -285,7 +286,7 @@ class ReplicatedRooms(Rooms):
         server stops); the games' clocks keep running there."""
         for task in self._own_tasks:
             task.cancel()  # first: no sweep takes a game again once the leases are given up
-        if self.creations.shared is not None:
+        if isinstance(self.creations.shared, SharedCreations):
             await self.creations.shared.stop()
         if isinstance(self.presence, SharedPresence) and self.presence.share is not None:
             await self.presence.share.stop()
