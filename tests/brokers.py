@@ -10,6 +10,7 @@ fail.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import os
@@ -18,7 +19,8 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -157,3 +159,17 @@ def flush(url: str) -> None:
         client.flushdb()
     finally:
         client.close()
+
+
+def run_within(scenario: Callable[[], Awaitable[Any]], within: float = 10) -> Any:
+    """``asyncio.run(scenario())``, failing after ``within`` seconds."""
+    return asyncio.run(asyncio.wait_for(scenario(), within))
+
+
+async def until(check: Callable[[], bool], what: str) -> None:
+    """Give the loop turns until ``check()`` holds (the deadline is
+    :func:`run_within`'s)."""
+    while not check():
+        await asyncio.sleep(0.005)
+    assert check(), what
+

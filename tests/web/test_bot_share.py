@@ -7,27 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
+from brokers import run_within, until
 from lifearena.web.bot_events import BotEvents
 from lifearena.web.bot_share import BotShare
 from lifearena.web.broker import Broker, MemoryBroker
 from lifearena.web.feeds import Feed
 from lifearena.web.player_challenges import ChallengeAnswered
-
-
-def run(scenario: Callable[[], Awaitable[Any]], within: float = 10) -> Any:
-    return asyncio.run(asyncio.wait_for(scenario(), within))
-
-
-async def until(check: Callable[[], bool], what: str) -> None:
-    """Give the loop turns until ``check()`` holds (a deadline: :func:`run`'s)."""
-    while not check():
-        await asyncio.sleep(0.005)
-    assert check(), what
 
 
 async def linked(broker: Broker, name: str) -> BotEvents:
@@ -86,7 +75,7 @@ def test_a_challenge_made_on_one_replica_reaches_the_bots_stream_on_the_other() 
         assert [m["type"] for m in lines(robo)] == ["challengeDeclined"]  # once, on b
         await stop(a, b)
 
-    run(scenario)
+    run_within(scenario)
 
 
 @pytest.mark.parametrize("second", ["accepted", "declined", "cancelled"])
@@ -102,7 +91,7 @@ def test_only_the_first_answer_of_a_challenge_wins(second: str) -> None:
         assert a.challenges.get(made.id).status == "accepted"  # the lease said why
         await stop(a, b)
 
-    run(scenario)
+    run_within(scenario)
 
 
 def test_expiry_is_told_by_each_replica_to_its_own_streams_once() -> None:
@@ -127,7 +116,7 @@ def test_expiry_is_told_by_each_replica_to_its_own_streams_once() -> None:
         assert [m["type"] for m in lines(robo_b)] == ["challengeCanceled"]
         await stop(a, b)
 
-    run(scenario)
+    run_within(scenario)
 
 
 def test_a_replica_linked_late_learns_the_open_challenges_and_an_answer_waits_for_one(
@@ -155,4 +144,4 @@ def test_a_replica_linked_late_learns_the_open_challenges_and_an_answer_waits_fo
         assert loop.time() - started < 0.1
         await stop(a, late)
 
-    run(scenario)
+    run_within(scenario)

@@ -5,29 +5,16 @@ challenge, a late joiner learns what is open."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Any
 
 import pytest
 
-from brokers import need_redis_py, own_redis
+from brokers import need_redis_py, own_redis, run_within, until
 from lifearena.web.broker import Broker, MemoryBroker, RedisBroker
 from lifearena.web.lobby import ChallengeClosed, Lobby
 from lifearena.web.lobby_share import LobbyShare
 from lifearena.web.models import NewChallenge
 
 CHALLENGE = {"game": "blocking_queen", "colour": 0}
-
-
-def run(scenario: Callable[[], Awaitable[Any]], within: float = 10) -> Any:
-    return asyncio.run(asyncio.wait_for(scenario(), within))
-
-
-async def until(check: Callable[[], bool], what: str) -> None:
-    """Give the loop turns until ``check()`` holds (a deadline: :func:`run`'s)."""
-    while not check():
-        await asyncio.sleep(0.005)
-    assert check(), what
 
 
 async def linked(broker: Broker, name: str) -> Lobby:
@@ -55,7 +42,7 @@ def test_a_challenge_made_on_one_is_listed_and_closed_on_the_other() -> None:
         await a.stop()
         await b.stop()
 
-    run(scenario)
+    run_within(scenario)
 
 
 @pytest.mark.parametrize("second", ["accepted", "cancelled"])
@@ -73,7 +60,7 @@ def test_only_the_first_claim_of_a_challenge_wins(second: str) -> None:
         await a.stop()
         await b.stop()
 
-    run(scenario)
+    run_within(scenario)
 
 
 def test_a_lobby_linked_late_learns_the_open_challenges() -> None:
@@ -87,7 +74,7 @@ def test_a_lobby_linked_late_learns_the_open_challenges() -> None:
         await a.stop()
         await late.stop()
 
-    run(scenario)
+    run_within(scenario)
 
 
 def test_a_lobby_learns_what_was_made_while_redis_was_down() -> None:
@@ -109,7 +96,7 @@ def test_a_lobby_learns_what_was_made_while_redis_was_down() -> None:
             for broker in brokers:
                 await broker.close()
 
-        run(scenario, within=30)
+        run_within(scenario, within=30)
 
 
 def test_a_request_for_a_challenge_still_on_its_way_waits_for_it(
@@ -139,7 +126,7 @@ def test_a_request_for_a_challenge_still_on_its_way_waits_for_it(
         await a.stop()
         await b.stop()
 
-    run(scenario)
+    run_within(scenario)
 
 
 def test_a_creator_asking_after_an_acceptance_elsewhere_waits_for_its_news() -> None:
@@ -165,7 +152,7 @@ def test_a_creator_asking_after_an_acceptance_elsewhere_waits_for_its_news() -> 
         await a.stop()
         await b.stop()
 
-    run(scenario)
+    run_within(scenario)
 
 
 def test_a_challenge_remade_on_another_replica_after_a_cancellation_waits_for_its_news(
@@ -192,4 +179,4 @@ def test_a_challenge_remade_on_another_replica_after_a_cancellation_waits_for_it
         await a.stop()
         await b.stop()
 
-    run(scenario)
+    run_within(scenario)

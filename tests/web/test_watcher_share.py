@@ -5,26 +5,14 @@ forgotten, and the listing of a replica counts the others' spectators."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from brokers import run_within, until
 from lifearena.web.broker import MemoryBroker
 from lifearena.web.rooms.presence import Presence
 from lifearena.web.watcher_share import WatcherShare
-
-
-def run(scenario: Callable[[], Awaitable[Any]], within: float = 10) -> Any:
-    return asyncio.run(asyncio.wait_for(scenario(), within))
-
-
-async def until(check: Callable[[], bool], what: str) -> None:
-    """Give the loop turns until ``check()`` holds (a deadline: :func:`run`'s)."""
-    while not check():
-        await asyncio.sleep(0.005)
-    assert check(), what
 
 
 async def replica(broker: MemoryBroker, name: str) -> tuple[Presence, WatcherShare]:
@@ -54,7 +42,7 @@ def test_each_replica_hears_the_others_spectators_come_and_go() -> None:
         for share in (a, b, c):
             await share.stop()
 
-    run(scenario)
+    run_within(scenario)
 
 
 def test_a_replica_that_stops_telling_is_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -71,7 +59,7 @@ def test_a_replica_that_stops_telling_is_forgotten(monkeypatch: pytest.MonkeyPat
         await until(lambda: b.elsewhere("g1") == 0, "a forgotten")
         await b.stop()
 
-    run(scenario)
+    run_within(scenario)
 
 
 def test_a_replicas_listing_counts_the_spectators_of_the_other(tmp_path: Path) -> None:

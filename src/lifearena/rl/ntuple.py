@@ -65,12 +65,10 @@ from lifearena.games.war_of_life.fast import (
     nth_move,
     popcount,
 )
-from lifearena.games.war_of_life.rules import random_board
+from lifearena.games.war_of_life.rules import PIECES, random_board
 
 BLOCK = 1000
 """Games between two looks at the clock (and two seeds of the game generator)."""
-PIECES = 12
-"""Pieces of each colour in a random start."""
 _ONE = np.uint64(1)
 
 
