@@ -75,7 +75,6 @@ class BotShare(ChannelLink):
     hub: BotEvents = field(kw_only=True)
     lease_s: float = 3600.0
     """Seconds the ``pchallenge:{id}`` lease (the challenge's outcome) is kept."""
-    _awaited: dict[str, asyncio.Event] = field(default_factory=dict, init=False)
 
     # -- telling the others --------------------------------------------------------------------
 
@@ -122,22 +121,11 @@ class BotShare(ChannelLink):
         replica a moment ago); return at once for an id no challenge could have."""
         if not (0 < len(challenge_id) <= MAX_ID) or self.hub.challenges.known(challenge_id):
             return
-        arrived = self._awaited.setdefault(challenge_id, asyncio.Event())
-        try:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(arrived.wait(), ARRIVAL_S)
-        finally:
-            if self._awaited.get(challenge_id) is arrived:
-                del self._awaited[challenge_id]
+        await self.news(challenge_id, ARRIVAL_S)
 
     @staticmethod
     def _key(challenge: PlayerChallenge) -> str:
         return f"pchallenge:{challenge.id}"
-
-    def _heard_of(self, challenge_id: str) -> None:
-        waiting = self._awaited.pop(challenge_id, None)
-        if waiting is not None:
-            waiting.set()
 
     # -- hearing the others --------------------------------------------------------------------
 
@@ -149,11 +137,11 @@ class BotShare(ChannelLink):
             self.hub.tell_here(str(data["player"]), dict(data["message"]))
         elif kind == "added":
             challenges.adopt(dict(data["challenge"]))
-            self._heard_of(str(data["challenge"]["id"]))
+            self.heard_of(str(data["challenge"]["id"]))
         elif kind == "open":
             for record in list(data.get("challenges", []))[:KEEP_CLOSED]:
                 challenges.adopt(dict(record))
-                self._heard_of(str(record["id"]))
+                self.heard_of(str(record["id"]))
         elif kind == "closed":
             status = str(data["status"])
             if status in OUTCOMES:

@@ -69,6 +69,25 @@ class ChannelLink:
     _outgoing: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue,
                                                      init=False)
     _tasks: list[asyncio.Task[None]] = field(default_factory=list, init=False)
+    _awaited: dict[str, asyncio.Event] = field(default_factory=dict, init=False)
+    """What requests wait to hear of, by key (:meth:`news`, :meth:`heard_of`)."""
+
+    async def news(self, key: str, seconds: float) -> None:
+        """Wait up to ``seconds`` until :meth:`heard_of` ``key`` (a change another replica
+        made a moment ago, its message still on its way); return either way."""
+        event = self._awaited.setdefault(key, asyncio.Event())
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), seconds)
+        finally:
+            if self._awaited.get(key) is event:
+                del self._awaited[key]
+
+    def heard_of(self, key: str) -> None:
+        """Wake the requests waiting for news of ``key``."""
+        waiting = self._awaited.pop(key, None)
+        if waiting is not None:
+            waiting.set()
 
     def send(self, message: dict[str, Any]) -> None:
         """Tell the others ``message`` (a JSON object), after what was said before it."""

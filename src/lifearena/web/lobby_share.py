@@ -29,7 +29,6 @@ A single server (no broker) never makes a :class:`LobbyShare`: its lobby behaves
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
@@ -86,9 +85,8 @@ class LobbyShare(ChannelLink):
     lobby: Lobby = field(kw_only=True)
     lease_s: float = 3600.0
     """Seconds the ``challenge:{id}`` lease (the challenge's outcome) is kept."""
-    _awaited: dict[str, asyncio.Event] = field(default_factory=dict, init=False)
-    """What requests wait to hear of: challenges by id (:meth:`arrival`, :meth:`settled`),
-    and ``address:{address}`` for a challenge of that address closed (:meth:`freed`)."""
+    # news awaited (ChannelLink.news): challenges by id (arrival, settled), and
+    # "address:{address}" for a challenge of that address closed (freed)
 
     # -- telling the others --------------------------------------------------------------------
 
@@ -131,13 +129,7 @@ class LobbyShare(ChannelLink):
         that no challenge could have."""
         if not (0 < len(challenge_id) <= MAX_ID) or self.lobby.known(challenge_id):
             return
-        arrived = self._awaited.setdefault(challenge_id, asyncio.Event())
-        try:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(arrived.wait(), ARRIVAL_S)
-        finally:  # not heard of in time (when heard of, it was taken out then)
-            if self._awaited.get(challenge_id) is arrived:
-                del self._awaited[challenge_id]
+        await self.news(challenge_id, ARRIVAL_S)
 
     async def settled(self, challenge: Challenge) -> None:
         """For a challenge open here: if another replica took its lease (accepted or
@@ -151,36 +143,17 @@ class LobbyShare(ChannelLink):
             return
         if holder is None or challenge.status != "open":
             return
-        closed = self._awaited.setdefault(challenge.id, asyncio.Event())
-        try:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(closed.wait(), ARRIVAL_S)
-        finally:
-            if self._awaited.get(challenge.id) is closed:
-                del self._awaited[challenge.id]
+        await self.news(challenge.id, ARRIVAL_S)
 
     async def freed(self, address: str) -> None:
         """Wait up to :data:`ARRIVAL_S` for the news of a challenge of ``address`` closed on
         another replica (a cancellation there a moment ago may still be on its way)."""
-        key = f"address:{address}"
-        freed = self._awaited.setdefault(key, asyncio.Event())
-        try:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(freed.wait(), ARRIVAL_S)
-        finally:
-            if self._awaited.get(key) is freed:
-                del self._awaited[key]
-
-    def _heard_of(self, challenge_id: str) -> None:
-        """Wake the requests waiting for news of ``challenge_id``."""
-        waiting = self._awaited.pop(challenge_id, None)
-        if waiting is not None:
-            waiting.set()
+        await self.news(f"address:{address}", ARRIVAL_S)
 
     def _adopted(self, record: dict[str, Any]) -> None:
         challenge = challenge_of(record)
         self.lobby.adopt(challenge)
-        self._heard_of(challenge.id)
+        self.heard_of(challenge.id)
 
     async def unclaim(self, challenge: Challenge, outcome: Reason) -> None:
         """Give the lease back: the acceptance failed after :meth:`claim` (a refused game)."""
@@ -205,9 +178,9 @@ class LobbyShare(ChannelLink):
             copy = self.lobby.open.get(str(data["id"]))
             self.lobby.close_elsewhere(str(data["id"]), data["reason"], data.get("game"),
                                        data.get("seat"), data.get("token"))
-            self._heard_of(str(data["id"]))
+            self.heard_of(str(data["id"]))
             if copy is not None:
-                self._heard_of(f"address:{copy.address}")
+                self.heard_of(f"address:{copy.address}")
         elif kind == "hello":
             records = [record_of(c) for c in self.lobby.open.values()]
             if records:
